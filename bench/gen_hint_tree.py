@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Writes a deterministic tree of N helmfile folders, each with a tazuna.hint.yaml of
+VARS vars (mixed types, formats, conditions, a rule) and a values.yaml that satisfies it.
+
+Usage: gen_hint_tree.py N OUTDIR [VARS]
+"""
+import os
+import sys
+
+FORMATS = ["hostname", "url", "email", "ip", "cidr", "uuid", "semver", "datetime"]
+SAMPLES = {
+    "hostname": "svc-{i}.example.com", "url": "https://svc-{i}.example.com/x",
+    "email": "team{i}@example.com", "ip": "10.0.{j}.{k}", "cidr": "10.{j}.0.0/16",
+    "uuid": "550e8400-e29b-41d4-a716-{i:012d}", "semver": "v1.{j}.{k}",
+    "datetime": "2024-01-15T10:30:00Z",
+}
+
+
+def hint(n_vars):
+    lines = ["apiVersion: tazuna.pepabo.com/v1", "kind: TazunaHint", "vars:"]
+    for v in range(n_vars):
+        lines.append(f"  var{v}:")
+        kind = v % 5
+        if kind == 0:
+            lines += ["    type: string", "    required: true", f"    description: Var {v}"]
+        elif kind == 1:
+            fmt = FORMATS[v % len(FORMATS)]
+            lines += ["    type: string", f"    format: {fmt}"]
+        elif kind == 2:
+            lines += ["    type: slice"]
+        elif kind == 3:
+            lines += ["    type: map", f"    required_with: [var{v - 3}]"]
+        else:
+            lines += ["    type: string", f'    default: "d{v}"', f"    required_without: [var{v - 4}]"]
+    lines += ["rules:", "  - type: oneof_required", "    vars: [var0, var1]",
+              "    message: set var0 or var1"]
+    return "\n".join(lines) + "\n"
+
+
+def values(n_vars, i):
+    lines = []
+    for v in range(n_vars):
+        kind = v % 5
+        if kind == 0:
+            lines.append(f"var{v}: value-{i}-{v}")
+        elif kind == 1:
+            fmt = FORMATS[v % len(FORMATS)]
+            lines.append(f'var{v}: "{SAMPLES[fmt].format(i=i, j=i % 250, k=v % 250)}"')
+        elif kind == 2:
+            lines.append(f"var{v}: [a, b]")
+        elif kind == 3:
+            lines.append(f"var{v}: {{team: t{i}}}")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    n, out = int(sys.argv[1]), sys.argv[2]
+    n_vars = int(sys.argv[3]) if len(sys.argv) > 3 else 20
+    text = hint(n_vars)
+    for i in range(n):
+        d = os.path.join(out, f"team{i // 100:03d}", f"app{i:05d}")
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "tazuna.hint.yaml"), "w") as f:
+            f.write(text)
+        with open(os.path.join(d, "values.yaml"), "w") as f:
+            f.write(values(n_vars, i))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+#include "diag/diag.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace hintkit::diag {
+
+std::string_view to_string(Severity s) {
+  switch (s) {
+    case Severity::kError:
+      return "error";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kNote:
+      return "note";
+  }
+  return "error";
+}
+
+Diagnostic& Diagnostics::add(Diagnostic d) {
+  items_.push_back(std::move(d));
+  return items_.back();
+}
+
+Diagnostic& Diagnostics::error(std::string code, Span span, std::string message,
+                               std::string path) {
+  return add(Diagnostic{Severity::kError, std::move(code), std::move(span), std::move(path),
+                        std::move(message), {}, {}});
+}
+
+Diagnostic& Diagnostics::warning(std::string code, Span span, std::string message,
+                                 std::string path) {
+  return add(Diagnostic{Severity::kWarning, std::move(code), std::move(span), std::move(path),
+                        std::move(message), {}, {}});
+}
+
+void Diagnostics::append(Diagnostics&& other) {
+  if (items_.empty()) {
+    items_ = std::move(other.items_);
+  } else {
+    items_.insert(items_.end(), std::make_move_iterator(other.items_.begin()),
+                  std::make_move_iterator(other.items_.end()));
+  }
+  other.items_.clear();
+}
+
+namespace {
+auto sort_key(const Diagnostic& d) {
+  return std::tie(d.span.file, d.span.begin.line, d.span.begin.column);
+}
+bool same(const Diagnostic& a, const Diagnostic& b) {
+  return a.severity == b.severity && a.code == b.code && a.span.file == b.span.file &&
+         a.span.begin == b.span.begin && a.message == b.message && a.path == b.path;
+}
+}  // namespace
+
+void Diagnostics::sort_and_dedupe() {
+  std::stable_sort(items_.begin(), items_.end(),
+                   [](const Diagnostic& a, const Diagnostic& b) { return sort_key(a) < sort_key(b); });
+  items_.erase(std::unique(items_.begin(), items_.end(), same), items_.end());
+}
+
+size_t Diagnostics::error_count() const {
+  return std::count_if(items_.begin(), items_.end(),
+                       [](const Diagnostic& d) { return d.severity == Severity::kError; });
+}
+
+size_t Diagnostics::warning_count() const {
+  return std::count_if(items_.begin(), items_.end(),
+                       [](const Diagnostic& d) { return d.severity == Severity::kWarning; });
+}
+
+}  // namespace hintkit::diag

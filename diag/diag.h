@@ -1,0 +1,153 @@
+// Diagnostics shared by every hintkit module: where a problem is (`Position`, `Span`), what it
+// is (`Diagnostic` with a stable code, a data path, related places and hints), a collector
+// (`Diagnostics`) that checkers append to and keep going, `Result<T>` for operations that can
+// fail outright, renderers (text, json, sarif, github) and `nearest()` for did-you-mean.
+//
+// Start with `Diagnostics`: a checker takes `Diagnostics&`, calls `error(...)`/`warning(...)`
+// and returns; the caller sorts and renders once at the end.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace hintkit::diag {
+
+// 1-based line and column; line 0 means "no position" (e.g. a whole-file problem).
+struct Position {
+  int line = 0;
+  int column = 0;
+  friend bool operator==(const Position&, const Position&) = default;
+  friend auto operator<=>(const Position&, const Position&) = default;
+};
+
+// A place in a named file. `file` is the path as the user gave it.
+struct Span {
+  std::string file;
+  Position begin;
+  Position end;  // may equal begin when only a point is known
+  bool known() const { return begin.line > 0; }
+};
+
+enum class Severity { kError, kWarning, kNote };
+std::string_view to_string(Severity s);
+
+// Another place that explains the primary one ("declared here").
+struct Related {
+  Span span;
+  std::string message;
+};
+
+struct Diagnostic {
+  Severity severity = Severity::kError;
+  std::string code;     // stable, e.g. "HK101"; see README's table
+  Span span;            // primary place
+  std::string path;     // data path, e.g. "vars.apiKey.required_with[0]"
+  std::string message;  // one line, lower case, no trailing period
+  std::vector<Related> related;
+  std::vector<std::string> hints;  // e.g. `did you mean "required"?`
+};
+
+// Collects findings. Not thread-safe: give each worker its own and `append` them afterwards.
+class Diagnostics {
+ public:
+  Diagnostic& add(Diagnostic d);
+  Diagnostic& error(std::string code, Span span, std::string message, std::string path = {});
+  Diagnostic& warning(std::string code, Span span, std::string message, std::string path = {});
+  void append(Diagnostics&& other);
+
+  // Stable order (file, line, column, then insertion) and exact duplicates removed.
+  void sort_and_dedupe();
+
+  bool empty() const { return items_.empty(); }
+  size_t size() const { return items_.size(); }
+  size_t error_count() const;
+  size_t warning_count() const;
+  bool has_errors() const { return error_count() > 0; }
+  const std::vector<Diagnostic>& items() const { return items_; }
+  std::vector<Diagnostic>& items() { return items_; }
+
+ private:
+  std::vector<Diagnostic> items_;
+};
+
+// A failure that makes an operation impossible (unreadable file, bad flags).
+struct Error {
+  std::string message;
+  Span span;  // optional place
+};
+
+// `std::expected`'s spelling for g++ 12. Check `ok()` before `value()`.
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(Error error) : v_(std::move(error)) {}  // NOLINT
+  bool ok() const { return v_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+  T& value() & { return std::get<0>(v_); }
+  const T& value() const& { return std::get<0>(v_); }
+  T&& value() && { return std::get<0>(std::move(v_)); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  const Error& error() const { return std::get<1>(v_); }
+
+ private:
+  std::variant<T, Error> v_;
+};
+
+template <>
+class [[nodiscard]] Result<void> {
+ public:
+  Result() = default;
+  Result(Error error) : error_(std::move(error)) {}  // NOLINT
+  bool ok() const { return !error_.has_value(); }
+  explicit operator bool() const { return ok(); }
+  const Error& error() const { return *error_; }
+
+ private:
+  std::optional<Error> error_;
+};
+
+// The closest candidate by edit distance, if close enough to be a plausible typo
+// (distance <= max(1, len/3)); case-only differences always qualify.
+std::optional<std::string> nearest(std::string_view word,
+                                   std::span<const std::string_view> candidates);
+std::optional<std::string> nearest(std::string_view word,
+                                   const std::vector<std::string>& candidates);
+// `did you mean "x"?` or "" when nothing is close.
+std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates);
+
+// ---- Rendering -------------------------------------------------------------------------
+
+enum class Format { kText, kJson, kSarif, kGithub };
+std::string_view to_string(Format f);
+std::optional<Format> parse_format(std::string_view name);
+
+struct RenderOptions {
+  std::string tool_name = "hintkit";
+  std::string tool_version;
+  std::string message_prefix;  // e.g. "manifest api: " in front of every message
+};
+
+// text:   `file:line:col: error: message [code]` then indented `note:`/`hint:` lines
+// json:   {"diagnostics":[{...}], "errors":N, "warnings":N}
+// sarif:  SARIF 2.1.0, one run, rules = distinct codes (valid for GitHub code scanning)
+// github: `::error file=…,line=…,col=…,title=code::message` workflow commands
+void render(std::ostream& out, Format format, const Diagnostics& diags,
+            const RenderOptions& options = {});
+std::string render_text(const Diagnostic& d, const RenderOptions& options = {});
+
+// JSON string literal with escapes; shared by renderers and the CLI's JSON output.
+std::string json_quote(std::string_view s);
+
+}  // namespace hintkit::diag

@@ -1,0 +1,291 @@
+// Renderers: text for people, json for scripts, sarif for code scanning, github for
+// workflow annotations.
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "diag/diag.h"
+
+namespace hintkit::diag {
+
+std::string_view to_string(Format f) {
+  switch (f) {
+    case Format::kText:
+      return "text";
+    case Format::kJson:
+      return "json";
+    case Format::kSarif:
+      return "sarif";
+    case Format::kGithub:
+      return "github";
+  }
+  return "text";
+}
+
+std::optional<Format> parse_format(std::string_view name) {
+  for (Format f : {Format::kText, Format::kJson, Format::kSarif, Format::kGithub}) {
+    if (to_string(f) == name) return f;
+  }
+  return std::nullopt;
+}
+
+std::string json_quote(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out += '"';
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  out += '"';
+  return out;
+}
+
+namespace {
+
+std::string location(const Span& span) {
+  if (span.file.empty()) return {};
+  std::string s = span.file;
+  if (span.known()) {
+    s += ':' + std::to_string(span.begin.line) + ':' + std::to_string(span.begin.column);
+  }
+  return s;
+}
+
+void text_one(std::string& out, const Diagnostic& d, const RenderOptions& o) {
+  std::string loc = location(d.span);
+  if (!loc.empty()) out += loc + ": ";
+  out += to_string(d.severity);
+  out += ": ";
+  out += o.message_prefix;
+  out += d.message;
+  if (!d.code.empty()) out += " [" + d.code + "]";
+  out += '\n';
+  for (const Related& r : d.related) {
+    std::string rloc = location(r.span);
+    out += "  note: ";
+    if (!rloc.empty()) out += rloc + ": ";
+    out += r.message + '\n';
+  }
+  for (const std::string& h : d.hints) out += "  hint: " + h + '\n';
+}
+
+void render_text_all(std::ostream& out, const Diagnostics& diags, const RenderOptions& o) {
+  std::string s;
+  for (const Diagnostic& d : diags.items()) text_one(s, d, o);
+  out << s;
+}
+
+std::string json_position(const Position& p) {
+  return "{\"line\":" + std::to_string(p.line) + ",\"column\":" + std::to_string(p.column) + "}";
+}
+
+std::string json_span(const Span& s) {
+  return "{\"file\":" + json_quote(s.file) + ",\"begin\":" + json_position(s.begin) +
+         ",\"end\":" + json_position(s.end) + "}";
+}
+
+void render_json(std::ostream& out, const Diagnostics& diags, const RenderOptions& o) {
+  std::string s = "{\"diagnostics\":[";
+  bool first = true;
+  for (const Diagnostic& d : diags.items()) {
+    if (!first) s += ',';
+    first = false;
+    s += "{\"severity\":" + json_quote(to_string(d.severity));
+    s += ",\"code\":" + json_quote(d.code);
+    s += ",\"message\":" + json_quote(o.message_prefix + d.message);
+    s += ",\"path\":" + json_quote(d.path);
+    s += ",\"span\":" + json_span(d.span);
+    s += ",\"related\":[";
+    for (size_t i = 0; i < d.related.size(); ++i) {
+      if (i) s += ',';
+      s += "{\"message\":" + json_quote(d.related[i].message) +
+           ",\"span\":" + json_span(d.related[i].span) + "}";
+    }
+    s += "],\"hints\":[";
+    for (size_t i = 0; i < d.hints.size(); ++i) {
+      if (i) s += ',';
+      s += json_quote(d.hints[i]);
+    }
+    s += "]}";
+  }
+  s += "],\"errors\":" + std::to_string(diags.error_count()) +
+       ",\"warnings\":" + std::to_string(diags.warning_count()) + "}\n";
+  out << s;
+}
+
+std::string_view sarif_level(Severity s) {
+  switch (s) {
+    case Severity::kError:
+      return "error";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kNote:
+      return "note";
+  }
+  return "error";
+}
+
+std::string sarif_location(const Span& span, const std::string* message) {
+  std::string s = "{\"physicalLocation\":{\"artifactLocation\":{\"uri\":" + json_quote(span.file) +
+                  "}";
+  if (span.known()) {
+    Position end = span.end.line > 0 ? span.end : span.begin;
+    s += ",\"region\":{\"startLine\":" + std::to_string(span.begin.line) +
+         ",\"startColumn\":" + std::to_string(std::max(1, span.begin.column)) +
+         ",\"endLine\":" + std::to_string(end.line) +
+         ",\"endColumn\":" + std::to_string(std::max(1, end.column)) + "}";
+  }
+  s += "}";
+  if (message) s += ",\"message\":{\"text\":" + json_quote(*message) + "}";
+  s += "}";
+  return s;
+}
+
+void render_sarif(std::ostream& out, const Diagnostics& diags, const RenderOptions& o) {
+  std::set<std::string> codes;
+  for (const Diagnostic& d : diags.items()) codes.insert(d.code.empty() ? "HK000" : d.code);
+  std::map<std::string, size_t> rule_index;
+  std::string s =
+      "{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\","
+      "\"runs\":[{\"tool\":{\"driver\":{\"name\":" +
+      json_quote(o.tool_name);
+  if (!o.tool_version.empty()) s += ",\"version\":" + json_quote(o.tool_version);
+  s += ",\"informationUri\":\"https://github.com/hintkit/hintkit\",\"rules\":[";
+  size_t i = 0;
+  for (const std::string& c : codes) {
+    if (i) s += ',';
+    rule_index[c] = i++;
+    s += "{\"id\":" + json_quote(c) + ",\"shortDescription\":{\"text\":" + json_quote(c) + "}}";
+  }
+  s += "]}},\"results\":[";
+  bool first = true;
+  for (const Diagnostic& d : diags.items()) {
+    if (!first) s += ',';
+    first = false;
+    const std::string code = d.code.empty() ? "HK000" : d.code;
+    std::string text = o.message_prefix + d.message;
+    for (const std::string& h : d.hints) text += " (" + h + ")";
+    s += "{\"ruleId\":" + json_quote(code) + ",\"ruleIndex\":" + std::to_string(rule_index[code]) +
+         ",\"level\":" + json_quote(sarif_level(d.severity)) +
+         ",\"message\":{\"text\":" + json_quote(text) + "}";
+    if (!d.span.file.empty()) s += ",\"locations\":[" + sarif_location(d.span, nullptr) + "]";
+    if (!d.related.empty()) {
+      s += ",\"relatedLocations\":[";
+      for (size_t r = 0; r < d.related.size(); ++r) {
+        if (r) s += ',';
+        std::string loc = sarif_location(d.related[r].span, &d.related[r].message);
+        // Related locations carry an id, as the schema asks.
+        s += "{\"id\":" + std::to_string(r) + "," + loc.substr(1);
+      }
+      s += "]";
+    }
+    s += "}";
+  }
+  s += "]}]}\n";
+  out << s;
+}
+
+// Workflow-command values escape %, CR and LF; properties also escape ':' and ','.
+std::string github_escape(std::string_view v, bool property) {
+  std::string out;
+  for (char c : v) {
+    switch (c) {
+      case '%':
+        out += "%25";
+        break;
+      case '\r':
+        out += "%0D";
+        break;
+      case '\n':
+        out += "%0A";
+        break;
+      case ':':
+        out += property ? "%3A" : ":";
+        break;
+      case ',':
+        out += property ? "%2C" : ",";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+void render_github(std::ostream& out, const Diagnostics& diags, const RenderOptions& o) {
+  std::string s;
+  for (const Diagnostic& d : diags.items()) {
+    s += d.severity == Severity::kError     ? "::error "
+         : d.severity == Severity::kWarning ? "::warning "
+                                            : "::notice ";
+    std::string props;
+    if (!d.span.file.empty()) props += "file=" + github_escape(d.span.file, true);
+    if (d.span.known()) {
+      props += ",line=" + std::to_string(d.span.begin.line) +
+               ",col=" + std::to_string(d.span.begin.column);
+    }
+    if (!d.code.empty()) props += std::string(props.empty() ? "" : ",") + "title=" + d.code;
+    s += props + "::";
+    std::string text = o.message_prefix + d.message;
+    for (const Related& r : d.related) {
+      text += "\n" + r.message;
+      if (r.span.known())
+        text += " (" + r.span.file + ":" + std::to_string(r.span.begin.line) + ")";
+    }
+    for (const std::string& h : d.hints) text += "\n" + h;
+    s += github_escape(text, false) + "\n";
+  }
+  out << s;
+}
+
+}  // namespace
+
+std::string render_text(const Diagnostic& d, const RenderOptions& options) {
+  std::string s;
+  text_one(s, d, options);
+  return s;
+}
+
+void render(std::ostream& out, Format format, const Diagnostics& diags,
+            const RenderOptions& options) {
+  switch (format) {
+    case Format::kText:
+      render_text_all(out, diags, options);
+      return;
+    case Format::kJson:
+      render_json(out, diags, options);
+      return;
+    case Format::kSarif:
+      render_sarif(out, diags, options);
+      return;
+    case Format::kGithub:
+      render_github(out, diags, options);
+      return;
+  }
+}
+
+}  // namespace hintkit::diag

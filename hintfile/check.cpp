@@ -1,0 +1,144 @@
+#include "hintfile/check.h"
+
+#include <unordered_set>
+
+namespace hintkit::hintfile {
+namespace {
+
+std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
+
+std::string var_path(const Var& v, std::string_view field) {
+  return types::join_path(types::join_path("vars", v.name), field);
+}
+
+void check_refs(const HintFile& hint, const Var& v, const std::vector<Ref>& refs,
+                std::string_view field, diag::Diagnostics& diags) {
+  const std::vector<std::string> names = hint.var_names();
+  for (size_t i = 0; i < refs.size(); ++i) {
+    const Ref& r = refs[i];
+    const std::string path = types::index_path(var_path(v, field), i);
+    if (!hint.find(r.name)) {
+      auto& d = diags.error("HK109", r.span,
+                            "var " + quoted(v.name) + " has " + std::string(field) +
+                                " referencing unknown var " + quoted(r.name),
+                            path);
+      if (auto n = diag::nearest(r.name, names)) d.hints.push_back("did you mean \"" + *n + "\"?");
+    } else if (r.name == v.name && field == "required_with") {
+      auto& d = diags.warning("HK116", r.span,
+                              "var " + quoted(v.name) +
+                                  " lists itself in required_with, which never requires anything",
+                              path);
+      d.hints.push_back("remove it, or use `required: true`");
+    }
+  }
+}
+
+void check_default(const Var& v, diag::Diagnostics& diags) {
+  if (!v.default_value || !v.type) return;
+  const yaml::Node& def = *v.default_value;
+  const std::string path = var_path(v, "default");
+  bool ok = true;
+  switch (*v.type) {
+    case VarType::kString:
+      ok = def.kind == yaml::Kind::kString;
+      break;
+    case VarType::kSlice:
+      ok = def.kind == yaml::Kind::kArray;
+      break;
+    case VarType::kMap:
+      ok = def.kind == yaml::Kind::kMap;
+      break;
+  }
+  if (!ok) {
+    auto& d = diags.error("HK114", def.span,
+                          "default of var " + quoted(v.name) + " must be a " +
+                              std::string(to_string(*v.type)) + ", found " +
+                              std::string(yaml::to_string(def.kind)) +
+                              (def.is_scalar() ? " " + def.text : ""),
+                          path);
+    d.related.push_back({v.type_span, "type declared here"});
+    if (*v.type == VarType::kString && def.is_scalar()) {
+      d.hints.push_back("quote it: default: \"" + def.text + "\"");
+    }
+    return;
+  }
+  if (v.format && def.kind == yaml::Kind::kString && !def.text.empty()) {
+    if (auto why = formats::check(*v.format, def.text)) {
+      auto& d = diags.error("HK115", def.span,
+                            "default " + quoted(def.text) + " of var " + quoted(v.name) +
+                                " is not a valid " + std::string(formats::to_string(*v.format)) +
+                                ": " + *why,
+                            path);
+      d.related.push_back({v.format_span, "format declared here"});
+    }
+  }
+}
+
+void check_var(const HintFile& hint, const Var& v, diag::Diagnostics& diags) {
+  if (v.required && v.default_value) {
+    auto& d = diags.error("HK105", v.default_value->span,
+                          "var " + quoted(v.name) +
+                              " is required and has a default; a required var's default is never used",
+                          var_path(v, "default"));
+    d.related.push_back({v.required_span, "required here"});
+    d.hints.push_back("drop `default`, or make the var optional");
+  }
+  if (v.format && v.type && *v.type != VarType::kString) {
+    auto& d = diags.error("HK106", v.format_span,
+                          "var " + quoted(v.name) + " has format " +
+                              quoted(formats::to_string(*v.format)) + " but type " +
+                              quoted(to_string(*v.type)) + " (format is only valid for strings)",
+                          var_path(v, "format"));
+    d.related.push_back({v.type_span, "type declared here"});
+  }
+  if (v.required && (!v.required_with.empty() || !v.required_without.empty())) {
+    const bool with = !v.required_with.empty();
+    const std::string field = with ? "required_with" : "required_without";
+    auto& d = diags.error("HK108", with ? v.required_with.front().span : v.required_without.front().span,
+                          "var " + quoted(v.name) + " has required: true with " + field +
+                              ", which is contradictory (always required vs. conditionally required)",
+                          var_path(v, field));
+    d.related.push_back({v.required_span, "required here"});
+  }
+  check_refs(hint, v, v.required_with, "required_with", diags);
+  check_refs(hint, v, v.required_without, "required_without", diags);
+  check_default(v, diags);
+}
+
+void check_rule(const HintFile& hint, const Rule& r, diag::Diagnostics& diags) {
+  const std::string label = "rule[" + std::to_string(r.index) + "]";
+  const std::string base = types::index_path("rules", r.index);
+  if (!r.type) return;  // already reported
+  if (r.vars.size() < 2) {
+    diags.error("HK111", r.span,
+                label + " (oneof_required) must list at least 2 vars, found " +
+                    std::to_string(r.vars.size()),
+                types::join_path(base, "vars"));
+  }
+  const std::vector<std::string> names = hint.var_names();
+  std::unordered_set<std::string> seen;
+  for (size_t i = 0; i < r.vars.size(); ++i) {
+    const Ref& ref = r.vars[i];
+    const std::string path = types::index_path(types::join_path(base, "vars"), i);
+    if (!seen.insert(ref.name).second) {
+      diags.error("HK113", ref.span,
+                  label + " (oneof_required) lists var " + quoted(ref.name) + " twice", path);
+      continue;
+    }
+    if (!hint.find(ref.name)) {
+      auto& d = diags.error("HK112", ref.span,
+                            label + " (oneof_required) references unknown var " + quoted(ref.name),
+                            path);
+      if (auto n = diag::nearest(ref.name, names)) d.hints.push_back("did you mean \"" + *n + "\"?");
+    }
+  }
+}
+
+}  // namespace
+
+void check_semantics(const HintFile& hint, diag::Diagnostics& diags) {
+  for (const Var& v : hint.vars) check_var(hint, v, diags);
+  for (const Rule& r : hint.rules) check_rule(hint, r, diags);
+}
+
+}  // namespace hintkit::hintfile

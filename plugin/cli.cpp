@@ -1,0 +1,129 @@
+// Command-line wiring: CLI11 apps for each subcommand, help texts with examples.
+#include <CLI/CLI.hpp>
+#include <ostream>
+#include <sstream>
+
+#include "plugin/commands.h"
+
+#ifndef HINTKIT_VERSION
+#define HINTKIT_VERSION "0.0.0"
+#endif
+
+namespace hintkit::plugin {
+
+std::string version() { return HINTKIT_VERSION; }
+
+std::string join_file(const std::string& dir, std::string_view name) {
+  if (dir.empty() || dir == "." || dir == "./") return std::string(name);
+  std::string p = dir;
+  if (p.back() != '/') p += '/';
+  return p + std::string(name);
+}
+
+int fail(Io io, const std::string& message) {
+  io.err << "hintkit: " << message << '\n';
+  return kExitUsage;
+}
+
+namespace {
+
+const char* kDescription =
+    "hintkit catches configuration mistakes before a Kubernetes deploy.\n"
+    "It lints tazuna.hint.yaml files and resolves helmfile manifest vars against them.";
+
+const char* kLintFooter =
+    "Folders are searched recursively for tazuna.hint.yaml (.git and node_modules are\n"
+    "skipped); files are checked as given. Every problem of every file is reported.\n\n"
+    "Examples:\n"
+    "  hintkit lint                       # every hint file under the current folder\n"
+    "  hintkit lint deploy/ --format sarif > hintkit.sarif\n"
+    "  hintkit lint --format github       # annotations in a GitHub Actions log\n\n"
+    "Exit: 0 no errors, 1 errors found, 2 usage or I/O error.";
+
+const char* kResolveFooter =
+    "A var is provided when its key is present with a non-null value. Declared vars are\n"
+    "printed in hint order (provided, default or zero value), then vars the hint does not\n"
+    "declare. Violations go to stderr and exit 1; nothing is printed on stdout then.\n"
+    "With --dir and no tazuna.hint.yaml in it, the values pass through unchanged.\n\n"
+    "Examples:\n"
+    "  hintkit resolve --dir charts/api --values vars.yaml\n"
+    "  helmfile-vars | hintkit resolve --hint tazuna.hint.yaml --values - -o json\n\n"
+    "Exit: 0 resolved, 1 violations or an invalid hint, 2 usage or I/O error.";
+
+const char* kDescribeFooter =
+    "Prints the vars sorted by name with type, format, whether they are required,\n"
+    "optional or conditional, description, default and conditions; then the rules.\n\n"
+    "Examples:\n"
+    "  hintkit describe charts/api\n"
+    "  hintkit describe charts/api/tazuna.hint.yaml -o json\n\n"
+    "Exit: 0 described, 1 the hint has errors, 2 usage or I/O error.";
+
+}  // namespace
+
+int run(const std::vector<std::string>& args, Io io) {
+  CLI::App app{kDescription, "hintkit"};
+  app.set_version_flag("--version", HINTKIT_VERSION);
+  app.require_subcommand(1);
+  app.footer("Run `hintkit COMMAND --help` for a command's options and examples.");
+
+  LintOptions lint;
+  CLI::App* lint_cmd = app.add_subcommand("lint", "Check tazuna.hint.yaml files for every schema problem");
+  lint_cmd->add_option("paths", lint.paths, "Hint files or folders to search (default: .)");
+  lint_cmd->add_option("--format,-f", lint.format, "Output format")
+      ->check(CLI::IsMember({"text", "json", "sarif", "github"}))
+      ->default_str("text");
+  lint_cmd->add_flag("--warnings-as-errors", lint.warnings_as_errors, "Exit 1 on warnings too");
+  lint_cmd->add_option("--jobs,-j", lint.jobs, "Parallel workers (default: hardware threads)");
+  lint_cmd->footer(kLintFooter);
+
+  ResolveOptions resolve;
+  CLI::App* resolve_cmd =
+      app.add_subcommand("resolve", "Resolve a manifest's vars against its tazuna.hint.yaml");
+  auto* dir_opt = resolve_cmd->add_option("--dir,-d", resolve.dir,
+                                          "Helmfile folder holding tazuna.hint.yaml (optional file)");
+  auto* hint_opt = resolve_cmd->add_option("--hint", resolve.hint, "Hint file (must exist)");
+  dir_opt->excludes(hint_opt);
+  resolve_cmd->add_option("--values", resolve.values, "YAML/JSON map of provided vars; - for stdin")
+      ->required();
+  resolve_cmd->add_option("--output,-o", resolve.output, "Resolved vars as yaml or json")
+      ->check(CLI::IsMember({"yaml", "json"}))
+      ->default_str("yaml");
+  resolve_cmd->add_option("--format", resolve.format, "Diagnostics format on stderr")
+      ->check(CLI::IsMember({"text", "json", "sarif", "github"}))
+      ->default_str("text");
+  resolve_cmd->footer(kResolveFooter);
+
+  DescribeOptions describe;
+  CLI::App* describe_cmd =
+      app.add_subcommand("describe", "Explain the vars and rules a hint file declares");
+  describe_cmd->add_option("target", describe.target, "Helmfile folder or hint file")->required();
+  describe_cmd->add_option("--output,-o", describe.output, "text, yaml or json")
+      ->check(CLI::IsMember({"text", "yaml", "json"}))
+      ->default_str("text");
+  describe_cmd->footer(kDescribeFooter);
+
+  std::vector<std::string> rest(args.size() > 1 ? args.begin() + 1 : args.end(), args.end());
+  std::reverse(rest.begin(), rest.end());  // CLI11 consumes a reversed vector
+  try {
+    app.parse(rest);
+  } catch (const CLI::ParseError& e) {
+    std::ostringstream out, err;
+    int code = app.exit(e, out, err);
+    io.out << out.str();
+    io.err << err.str();
+    // --help and --version are successes; everything else is a usage error.
+    return code == 0 ? kExitClean : kExitUsage;
+  }
+
+  if (lint_cmd->parsed()) return run_lint(lint, io);
+  if (resolve_cmd->parsed()) {
+    if (resolve.dir.empty() && resolve.hint.empty()) {
+      return fail(io, "resolve: give --dir DIR or --hint FILE (see hintkit resolve --help)");
+    }
+    return run_resolve(resolve, io);
+  }
+  if (describe_cmd->parsed()) return run_describe(describe, io);
+  return fail(io, "no command given (see hintkit --help)");
+}
+
+}  // namespace hintkit::plugin

@@ -1,0 +1,44 @@
+#include "plugin/values_io.h"
+
+#include <istream>
+#include <iterator>
+#include <ostream>
+
+namespace hintkit::plugin {
+
+diag::Result<yaml::Node> load_values(const std::string& path, std::istream& in,
+                                     diag::Diagnostics& diags) {
+  std::string text;
+  std::string label = path;
+  if (path == "-") {
+    label = "<stdin>";
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (in.bad()) return diag::Error{"cannot read standard input", {}};
+  } else {
+    auto read = yaml::read_file(path);
+    if (!read.ok()) return read.error();
+    text = std::move(read).value();
+  }
+  std::vector<yaml::Document> docs = yaml::load(text, label, diags);
+  const yaml::Document* doc = nullptr;
+  for (const yaml::Document& d : docs) {
+    if (d.empty) continue;
+    if (doc) {
+      diags.error("HK210", d.span, "the values hold more than one YAML document");
+      break;
+    }
+    doc = &d;
+  }
+  if (!doc) return yaml::make_map();
+  return doc->root;
+}
+
+void write_values(std::ostream& out, const yaml::Node& values, std::string_view format) {
+  if (format == "json") {
+    out << yaml::emit_json(values, 2) << '\n';
+  } else {
+    out << yaml::emit_yaml(values);
+  }
+}
+
+}  // namespace hintkit::plugin

@@ -1,0 +1,198 @@
+#include "resolver/resolver.h"
+
+#include <unordered_map>
+
+#include "formats/formats.h"
+#include "types/types.h"
+
+namespace hintkit::resolver {
+namespace {
+
+using hintfile::HintFile;
+using hintfile::Var;
+using hintfile::VarType;
+
+std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
+
+std::string quoted_list(const std::vector<hintfile::Ref>& refs) {
+  std::string s;
+  for (size_t i = 0; i < refs.size(); ++i) s += (i ? ", " : "") + quoted(refs[i].name);
+  return s;
+}
+
+yaml::Node zero_value(VarType t) {
+  switch (t) {
+    case VarType::kString:
+      return yaml::make_string("");
+    case VarType::kSlice:
+      return yaml::make_array();
+    case VarType::kMap:
+      return yaml::make_map();
+  }
+  return yaml::make_null();
+}
+
+std::string_view type_noun(VarType t) {
+  switch (t) {
+    case VarType::kString:
+      return "a string (any scalar)";
+    case VarType::kSlice:
+      return "a slice (list)";
+    case VarType::kMap:
+      return "a map";
+  }
+  return "";
+}
+
+constexpr size_t kNoSlot = static_cast<size_t>(-1);
+
+class Resolution {
+ public:
+  Resolution(const HintFile& hint, const yaml::Node& provided, diag::Diagnostics& diags)
+      : hint_(hint), diags_(diags) {
+    if (provided.kind == yaml::Kind::kMap) {
+      provided_.reserve(provided.items.size());
+      for (const yaml::MapItem& item : provided.items) {
+        if (!item.value.is_null()) provided_.emplace(item.key.text, &item);
+      }
+    }
+  }
+
+  yaml::Node run(const yaml::Node& provided) {
+    yaml::Node out = yaml::make_map();
+    out.items.reserve(hint_.vars.size() + (provided.kind == yaml::Kind::kMap ? provided.items.size() : 0));
+    std::vector<size_t> slot(hint_.vars.size(), kNoSlot);  // var index -> item in `out`
+    for (size_t i = 0; i < hint_.vars.size(); ++i) {
+      const Var& v = hint_.vars[i];
+      if (auto value = resolve_var(v)) {
+        slot[i] = out.items.size();
+        yaml::MapItem item;
+        item.key = yaml::make_string(v.name);
+        item.value = std::move(*value);
+        out.items.push_back(std::move(item));
+      }
+    }
+    if (provided.kind == yaml::Kind::kMap) {
+      for (const yaml::MapItem& item : provided.items) {
+        if (!hint_.find(item.key.text)) out.items.push_back(item);
+      }
+    }
+    for (const Var& v : hint_.vars) check_required_with(v);
+    for (const Var& v : hint_.vars) check_required_without(v);
+    for (size_t i = 0; i < hint_.vars.size(); ++i) {
+      if (slot[i] != kNoSlot) check_format(hint_.vars[i], out.items[slot[i]].value);
+    }
+    for (const hintfile::Rule& r : hint_.rules) check_rule(r);
+    return out;
+  }
+
+ private:
+  const yaml::MapItem* provided(std::string_view name) const {
+    auto it = provided_.find(std::string(name));
+    return it == provided_.end() ? nullptr : it->second;
+  }
+
+  // The var's resolved value; nothing when it is required and missing (still reported).
+  std::optional<yaml::Node> resolve_var(const Var& v) {
+    if (const yaml::MapItem* item = provided(v.name)) {
+      check_type(v, item->value);
+      return item->value;
+    }
+    if (v.required) {
+      auto& d = diags_.error("HK200", item_span(v),
+                             "required var " + quoted(v.name) + " is not provided", v.name);
+      d.related.push_back({v.span, "declared required in " + hint_.path});
+      return std::nullopt;
+    }
+    if (v.default_value) return *v.default_value;
+    if (v.type) return zero_value(*v.type);
+    return yaml::make_null();
+  }
+
+  // Missing vars have no place in the values; point at the hint's declaration instead.
+  diag::Span item_span(const Var& v) const { return v.span; }
+
+  void check_type(const Var& v, const yaml::Node& value) {
+    if (!v.type) return;
+    if (types::fits(value, v.checker_type())) return;
+    auto& d = diags_.error("HK201", value.span,
+                           "var " + quoted(v.name) + " must be " + std::string(type_noun(*v.type)) +
+                               ", found " + std::string(yaml::to_string(value.kind)) +
+                               " (type " + std::string(hintfile::to_string(*v.type)) + ")",
+                           v.name);
+    d.related.push_back({v.type_span, "type declared here"});
+  }
+
+  void check_required_with(const Var& v) {
+    if (v.required_with.empty() || provided(v.name)) return;
+    std::vector<hintfile::Ref> present;
+    for (const hintfile::Ref& r : v.required_with) {
+      if (r.name != v.name && provided(r.name)) present.push_back(r);
+    }
+    if (present.empty()) return;
+    auto& d = diags_.error("HK202", v.span,
+                           "var " + quoted(v.name) + " is required because " + quoted_list(present) +
+                               (present.size() == 1 ? " is" : " are") + " provided (required_with)",
+                           v.name);
+    d.related.push_back({provided(present.front().name)->key.span, "provided here"});
+  }
+
+  void check_required_without(const Var& v) {
+    if (v.required_without.empty() || provided(v.name)) return;
+    for (const hintfile::Ref& r : v.required_without) {
+      if (provided(r.name)) return;
+    }
+    const bool self_only = v.required_without.size() == 1 && v.required_without[0].name == v.name;
+    diags_.error("HK203", v.span,
+                 self_only ? "var " + quoted(v.name) + " is not provided (required_without itself)"
+                           : "var " + quoted(v.name) + " is required because none of " +
+                                 quoted_list(v.required_without) + " is provided (required_without)",
+                 v.name);
+  }
+
+  void check_format(const Var& v, const yaml::Node& value) {
+    if (!v.format || value.kind != yaml::Kind::kString || value.text.empty()) return;
+    auto why = formats::check(*v.format, value.text);
+    if (!why) return;
+    const bool injected = !provided(v.name);
+    auto& d = diags_.error("HK204", value.span,
+                           "var " + quoted(v.name) + " value " + quoted(value.text) +
+                               " is not a valid " + std::string(formats::to_string(*v.format)) +
+                               ": " + *why + (injected ? " (from its default)" : ""),
+                           v.name);
+    d.related.push_back({v.format_span, "format declared here"});
+  }
+
+  void check_rule(const hintfile::Rule& r) {
+    if (!r.type) return;
+    for (const hintfile::Ref& ref : r.vars) {
+      if (provided(ref.name)) return;
+    }
+    std::string msg = r.message.empty()
+                          ? "at least one of " + quoted_list(r.vars) + " must be provided"
+                          : r.message;
+    diags_.error("HK205", r.span,
+                 "rule[" + std::to_string(r.index) + "] (oneof_required): " + msg,
+                 "rules[" + std::to_string(r.index) + "]");
+  }
+
+  const HintFile& hint_;
+  diag::Diagnostics& diags_;
+  std::unordered_map<std::string, const yaml::MapItem*> provided_;
+};
+
+}  // namespace
+
+yaml::Node resolve(const hintfile::HintFile* hint, const yaml::Node& provided,
+                   diag::Diagnostics& diags, const Options& options) {
+  if (provided.kind != yaml::Kind::kMap && provided.kind != yaml::Kind::kNull) {
+    diags.error("HK210", provided.span,
+                options.values_label + " must be a mapping of var names to values, found " +
+                    std::string(yaml::to_string(provided.kind)));
+    return yaml::make_map();
+  }
+  if (!hint) return provided.kind == yaml::Kind::kMap ? provided : yaml::make_map();
+  return Resolution(*hint, provided, diags).run(provided);
+}
+
+}  // namespace hintkit::resolver

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Whole-process benchmarks for the hint half (needs a built build/hintkit):
+#   lint of a generated tree of 10,000 hint files, and resolve of one manifest,
+# both wall time including process start. Uses hyperfine when installed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 bench/gen_hint_tree.py 10000 "$work/tree" 20
+one="$work/tree/team000/app00000"
+if command -v hyperfine >/dev/null; then
+  hyperfine -N --warmup 2 --runs 10 "build/hintkit lint $work/tree"
+  hyperfine -N --warmup 20 --runs 200 "build/hintkit resolve --dir $one --values $one/values.yaml"
+else
+  time build/hintkit lint "$work/tree" | tail -1
+  time build/hintkit resolve --dir "$one" --values "$one/values.yaml" >/dev/null
+fi
+if [ -x build/bench/hint_bench ]; then build/bench/hint_bench; fi

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Fresh machine to a working hintkit: install packages, build, run the main job on the
+# bundled example (lint every hint file, then resolve the api manifest's vars).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+scripts/build.sh
+echo "== hintkit lint examples/api"
+build/hintkit lint examples/api
+echo "== hintkit resolve --dir examples/api --values examples/api/values.yaml"
+build/hintkit resolve --dir examples/api --values examples/api/values.yaml
+echo "== hintkit lint examples/broken (a hint file with mistakes; exit 1 is expected)"
+build/hintkit lint examples/broken || test $? -eq 1

@@ -1,0 +1,280 @@
+// Internal object model and value operations shared by the evaluator and the builtins:
+// concrete heap objects, the ordered hash table behind dict and set, equality, ordering,
+// hashing, str/repr, iteration, and the internal error exception. Internal to starlark/.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "starlark/ast.h"
+#include "starlark/bigint.h"
+#include "starlark/starlark.h"
+
+namespace hintkit::starlark {
+
+struct Function;
+struct ProgramImpl;
+struct ThreadState;
+
+// Thrown inside the interpreter; converted to `Error` at the API boundary.
+struct EvalError {
+  std::string message;
+  ErrorKind kind = ErrorKind::kRuntime;
+  std::vector<Frame> frames;  // filled while unwinding, innermost first
+  std::shared_ptr<Error> cause;
+};
+[[noreturn]] void throw_error(std::string message);
+[[noreturn]] void throw_limit(std::string message);
+
+// ---- Objects ---------------------------------------------------------------------------------
+
+struct StringObj : Object {
+  explicit StringObj(std::string s) : Object(Kind::kString), str(std::move(s)) {}
+  std::string str;
+  mutable uint32_t hash = 0;
+  mutable bool hashed = false;
+};
+
+struct BigIntObj : Object {
+  explicit BigIntObj(BigInt v) : Object(Kind::kInt), value(std::move(v)) {}
+  BigInt value;
+};
+
+// Guards against mutation: frozen values and containers being iterated.
+struct Mutable {
+  bool frozen = false;
+  int iterating = 0;
+};
+
+struct ListObj : Object, Mutable {
+  explicit ListObj(std::vector<Value> v) : Object(Kind::kList), items(std::move(v)) {}
+  std::vector<Value> items;
+};
+
+struct TupleObj : Object {
+  explicit TupleObj(std::vector<Value> v) : Object(Kind::kTuple), items(std::move(v)) {}
+  std::vector<Value> items;
+};
+
+// Insertion-ordered hash table; small tables are scanned linearly.
+class HashTable {
+ public:
+  struct Entry {
+    Value key;
+    Value value;
+    uint32_t hash = 0;
+    bool live = true;
+  };
+  Value* find(const Value& key) const;  // throws if unhashable
+  // Returns true when the key was new.
+  bool insert(const Value& key, Value value);
+  bool erase(const Value& key, Value* removed = nullptr);
+  void clear();
+  size_t size() const { return live_; }
+  // Live entries in order; callers skip `!live`.
+  const std::vector<Entry>& entries() const { return entries_; }
+  // First live entry index, or -1.
+  int first_live() const;
+
+ private:
+  int lookup(const Value& key, uint32_t h) const;
+  void rebuild_index();
+  std::vector<Entry> entries_;
+  std::vector<int32_t> index_;  // open addressing into entries_; -1 empty
+  size_t live_ = 0;
+};
+
+struct DictObj : Object, Mutable {
+  DictObj() : Object(Kind::kDict) {}
+  HashTable table;
+};
+
+struct SetObj : Object, Mutable {
+  SetObj() : Object(Kind::kSet) {}
+  HashTable table;
+};
+
+struct RangeObj : Object {
+  RangeObj(int64_t a, int64_t b, int64_t c) : Object(Kind::kRange), start(a), stop(b), step(c) {}
+  int64_t start, stop, step;
+  int64_t length() const;
+  int64_t at(int64_t i) const { return start + i * step; }
+};
+
+struct Cell {
+  Value value;
+};
+using CellPtr = std::shared_ptr<Cell>;
+
+// Module-level state shared by the functions a program defines.
+struct ModuleEnv {
+  std::shared_ptr<const ProgramImpl> program;
+  std::vector<Value> globals;
+  std::vector<Value> predeclared;
+};
+
+struct FunctionObj : Object {
+  FunctionObj() : Object(Kind::kFunction) {}
+  std::shared_ptr<Function> fn;
+  std::shared_ptr<ModuleEnv> module;
+  std::vector<Value> defaults;  // one per parameter with a default, in order
+  std::vector<CellPtr> freevars;
+};
+
+// Internal builtins are plain function pointers; host ones a NativeFn.
+using BuiltinFn = Value (*)(const Call& call);
+
+struct BuiltinObj : Object {
+  BuiltinObj() : Object(Kind::kBuiltin) {}
+  std::string name;
+  BuiltinFn fn = nullptr;
+  NativeFn native;
+  Value receiver;
+  bool bound = false;
+};
+
+struct StructObj : Object {
+  StructObj() : Object(Kind::kStruct) {}
+  std::string type_name;
+  std::string name;
+  std::vector<std::pair<std::string, Value>> fields;  // sorted by name
+  bool frozen = false;
+};
+
+// The one "unbound" marker put in slots before assignment.
+Value unbound();
+inline bool is_unbound(const Value& v) { return v.is_object() && v.object() == unbound().object(); }
+
+// ---- Value construction ----------------------------------------------------------------------
+
+Value str_value(std::string s);  // checks the string size limit
+Value int_value(BigInt v);       // normalizes to small int when it fits
+Value list_value(std::vector<Value> items);  // checks the collection limit
+Value tuple_value(std::vector<Value> items);
+Value new_dict();
+Value new_set();
+
+inline const std::string& str_ref(const Value& v) {
+  return static_cast<const StringObj*>(v.object())->str;
+}
+inline ListObj* as_list(const Value& v) { return static_cast<ListObj*>(v.object()); }
+inline TupleObj* as_tuple(const Value& v) { return static_cast<TupleObj*>(v.object()); }
+inline DictObj* as_dict(const Value& v) { return static_cast<DictObj*>(v.object()); }
+inline SetObj* as_set(const Value& v) { return static_cast<SetObj*>(v.object()); }
+inline RangeObj* as_range(const Value& v) { return static_cast<RangeObj*>(v.object()); }
+BigInt to_bigint(const Value& v);  // kInt
+
+// ---- Operations ------------------------------------------------------------------------------
+
+uint32_t hash_value(const Value& v);        // throws "unhashable type: T"
+bool values_equal(const Value& a, const Value& b);  // may throw on deep recursion
+// Ordering for <, sorted(), min/max: throws "unsupported comparison".
+int compare_values(const Value& a, const Value& b, std::string_view op = "<");
+void append_str(std::string& out, const Value& v);
+void append_repr(std::string& out, const Value& v);
+std::string repr_of(const Value& v);
+std::string str_of(const Value& v);
+std::string format_float(double d);  // %g style, like starlark-go's str()
+bool truth(const Value& v);
+
+// Calls `f(elem)` for each element; "T value is not iterable" otherwise. Lists and dicts are
+// marked as iterating so mutation during iteration fails.
+template <typename F>
+void for_each(const Value& iterable, F&& f);
+// Materializes an iterable.
+std::vector<Value> to_vector(const Value& iterable);
+std::string not_iterable(const Value& v);
+// len(), or -1 when the value has none.
+int64_t length_of(const Value& v);
+
+// Mutation checks: message like "append: cannot append to frozen list".
+void check_mutable(const Value& container, std::string_view verb);
+
+// Size-limit checks against the running thread's limits.
+void check_string_size(size_t n);
+void check_collection_size(size_t n);
+
+// Binary and unary operators on values (the `op` for messages).
+Value binary_op(BinOp op, const Value& x, const Value& y);
+Value unary_op(UnOp op, const Value& x);
+Value index_value(const Value& x, const Value& i);
+void set_index(const Value& x, const Value& i, const Value& v);
+Value slice_value(const Value& x, const Value& lo, const Value& hi, const Value& step);
+Value get_attr(const Value& x, std::string_view name);  // throws "T has no .n field or method"
+std::vector<std::string> dir_of(const Value& x);
+bool contains(const Value& container, const Value& x);
+
+// Integer helpers.
+bool as_index(const Value& v, int64_t* out);  // int that fits int64
+
+// Calls any callable (defined in eval.cpp).
+Value call_value(const Value& fn, std::span<const Value> args, std::span<const Kwarg> kwargs);
+
+ThreadState& current_thread();
+
+// Methods of built-in types (builtins_*.cpp): a bound builtin or nullopt.
+std::optional<Value> builtin_method(const Value& recv, std::string_view name);
+std::vector<std::string> builtin_method_names(Kind k);
+// The universe of predeclared builtins (builtins_universe.cpp).
+const std::vector<std::pair<std::string, Value>>& universe();
+
+// %-formatting and str.format (format.cpp).
+Value percent_format(const Value& format, const Value& args);
+std::string str_format(std::string_view format, std::span<const Value> args,
+                       std::span<const Kwarg> kwargs);
+
+template <typename F>
+void for_each(const Value& x, F&& f) {
+  switch (x.kind()) {
+    case Kind::kList: {
+      ListObj* l = as_list(x);
+      Value keep = x;
+      ++l->iterating;
+      struct Guard {
+        ListObj* l;
+        ~Guard() { --l->iterating; }
+      } g{l};
+      for (size_t i = 0; i < l->items.size(); ++i) f(l->items[i]);
+      return;
+    }
+    case Kind::kTuple: {
+      Value keep = x;
+      for (const Value& v : as_tuple(x)->items) f(v);
+      return;
+    }
+    case Kind::kDict:
+    case Kind::kSet: {
+      Value keep = x;
+      Mutable* m = x.kind() == Kind::kDict ? static_cast<Mutable*>(as_dict(x))
+                                           : static_cast<Mutable*>(as_set(x));
+      const HashTable& t = x.kind() == Kind::kDict ? as_dict(x)->table : as_set(x)->table;
+      ++m->iterating;
+      struct Guard {
+        Mutable* m;
+        ~Guard() { --m->iterating; }
+      } g{m};
+      for (size_t i = 0; i < t.entries().size(); ++i) {
+        if (t.entries()[i].live) f(t.entries()[i].key);
+      }
+      return;
+    }
+    case Kind::kRange: {
+      RangeObj* r = as_range(x);
+      int64_t n = r->length();
+      for (int64_t i = 0; i < n; ++i) f(Value::from_int(r->at(i)));
+      return;
+    }
+    case Kind::kHost: {
+      auto items = static_cast<const HostObject*>(x.object())->iterate();
+      if (!items) throw_error(not_iterable(x));
+      for (const Value& v : *items) f(v);
+      return;
+    }
+    default:
+      throw_error(not_iterable(x));
+  }
+}
+
+}  // namespace hintkit::starlark

@@ -1,0 +1,484 @@
+#include "starlark/scanner.h"
+
+#include <cstdlib>
+#include <unordered_map>
+
+#include "starlark/bigint.h"
+#include "starlark/runtime.h"
+
+namespace hintkit::starlark {
+namespace {
+
+struct TokInfo {
+  Tok tok;
+  std::string_view text;
+};
+
+constexpr TokInfo kPunct[] = {
+    {Tok::kPlus, "+"},        {Tok::kMinus, "-"},       {Tok::kStar, "*"},
+    {Tok::kSlash, "/"},       {Tok::kSlashSlash, "//"}, {Tok::kPercent, "%"},
+    {Tok::kAmp, "&"},         {Tok::kPipe, "|"},        {Tok::kCaret, "^"},
+    {Tok::kShl, "<<"},        {Tok::kShr, ">>"},        {Tok::kTilde, "~"},
+    {Tok::kDot, "."},         {Tok::kComma, ","},       {Tok::kEq, "="},
+    {Tok::kSemi, ";"},        {Tok::kColon, ":"},       {Tok::kLParen, "("},
+    {Tok::kRParen, ")"},      {Tok::kLBrack, "["},      {Tok::kRBrack, "]"},
+    {Tok::kLBrace, "{"},      {Tok::kRBrace, "}"},      {Tok::kLt, "<"},
+    {Tok::kGt, ">"},          {Tok::kGe, ">="},         {Tok::kLe, "<="},
+    {Tok::kEqEq, "=="},       {Tok::kNe, "!="},         {Tok::kPlusEq, "+="},
+    {Tok::kMinusEq, "-="},    {Tok::kStarEq, "*="},     {Tok::kSlashEq, "/="},
+    {Tok::kSlashSlashEq, "//="}, {Tok::kPercentEq, "%="}, {Tok::kAmpEq, "&="},
+    {Tok::kPipeEq, "|="},     {Tok::kCaretEq, "^="},    {Tok::kShlEq, "<<="},
+    {Tok::kShrEq, ">>="},     {Tok::kStarStar, "**"},
+};
+
+constexpr TokInfo kKeywords[] = {
+    {Tok::kAnd, "and"},     {Tok::kBreak, "break"},   {Tok::kContinue, "continue"},
+    {Tok::kDef, "def"},     {Tok::kElif, "elif"},     {Tok::kElse, "else"},
+    {Tok::kFor, "for"},     {Tok::kIf, "if"},         {Tok::kIn, "in"},
+    {Tok::kLambda, "lambda"}, {Tok::kLoad, "load"},   {Tok::kNot, "not"},
+    {Tok::kOr, "or"},       {Tok::kPass, "pass"},     {Tok::kReturn, "return"},
+    {Tok::kWhile, "while"},
+};
+
+// Python keywords Starlark reserves: scanned as illegal tokens.
+constexpr std::string_view kReserved[] = {
+    "as",     "assert", "async", "await",  "class", "del",   "except", "finally", "from",
+    "global", "import", "is",    "nonlocal", "raise", "try", "with",   "yield",
+};
+
+class RawScanner {
+ public:
+  explicit RawScanner(std::string_view src) : src_(src) {}
+
+  std::vector<Token> run() {
+    std::vector<Token> out;
+    while (true) {
+      Token t = next();
+      Tok k = t.kind;
+      out.push_back(std::move(t));
+      if (k == Tok::kEof || k == Tok::kError) break;
+    }
+    return out;
+  }
+
+ private:
+  char peek(size_t ahead = 0) const {
+    return i_ + ahead < src_.size() ? src_[i_ + ahead] : '\0';
+  }
+  bool at_end() const { return i_ >= src_.size(); }
+  Pos pos() const { return Pos{line_, col_}; }
+  void advance() {
+    if (src_[i_] == '\n') {
+      ++line_;
+      col_ = 1;
+    } else if ((static_cast<unsigned char>(src_[i_]) & 0xC0) != 0x80) {
+      ++col_;
+    }
+    ++i_;
+  }
+  Token error(Pos p, std::string msg) {
+    Token t;
+    t.kind = Tok::kError;
+    t.pos = p;
+    t.text = std::move(msg);
+    return t;
+  }
+
+  Token next() {
+    // Skip blanks, comments, continuations; emit NEWLINE at the end of a logical line.
+    while (true) {
+      if (at_end()) {
+        if (!line_empty_) {
+          line_empty_ = true;
+          Token t;
+          t.kind = Tok::kNewline;
+          t.pos = pos();
+          return t;
+        }
+        Token t;
+        t.kind = Tok::kEof;
+        t.pos = pos();
+        return t;
+      }
+      char c = peek();
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\f') {
+        advance();
+      } else if (c == '#') {
+        while (!at_end() && peek() != '\n') advance();
+      } else if (c == '\\' && peek(1) == '\n') {
+        advance();
+        advance();
+      } else if (c == '\\' && peek(1) == '\r' && peek(2) == '\n') {
+        advance();
+        advance();
+        advance();
+      } else if (c == '\n') {
+        Pos p = pos();
+        advance();
+        if (depth_ == 0 && !line_empty_) {
+          line_empty_ = true;
+          Token t;
+          t.kind = Tok::kNewline;
+          t.pos = p;
+          return t;
+        }
+      } else {
+        break;
+      }
+    }
+    line_empty_ = false;
+    Pos start = pos();
+    char c = peek();
+    auto is_ident_start = [](char ch) {
+      return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' ||
+             (static_cast<unsigned char>(ch) >= 0x80);
+    };
+    auto is_digit = [](char ch) { return ch >= '0' && ch <= '9'; };
+    if (is_digit(c) || (c == '.' && is_digit(peek(1)))) return number(start);
+    if ((c == 'r' || c == 'R') && (peek(1) == '"' || peek(1) == '\'')) {
+      advance();
+      return string(start, true);
+    }
+    if (c == '"' || c == '\'') return string(start, false);
+    if (is_ident_start(c)) {
+      size_t b = i_;
+      while (!at_end() && (is_ident_start(peek()) || is_digit(peek()))) advance();
+      std::string_view word = src_.substr(b, i_ - b);
+      Token t;
+      t.pos = start;
+      for (const auto& kw : kKeywords) {
+        if (kw.text == word) {
+          t.kind = kw.tok;
+          t.text = std::string(word);
+          return t;
+        }
+      }
+      for (auto r : kReserved) {
+        if (r == word) {
+          t.kind = Tok::kIllegal;
+          t.text = std::string(word);
+          return t;
+        }
+      }
+      t.kind = Tok::kIdent;
+      t.text = std::string(word);
+      return t;
+    }
+    // Punctuation: longest match.
+    const TokInfo* best = nullptr;
+    for (const auto& p : kPunct) {
+      if (src_.substr(i_, p.text.size()) == p.text && (!best || p.text.size() > best->text.size()))
+        best = &p;
+    }
+    if (!best) {
+      advance();
+      return error(start, std::string("unexpected input character '") + c + "'");
+    }
+    for (size_t k = 0; k < best->text.size(); ++k) advance();
+    switch (best->tok) {
+      case Tok::kLParen:
+      case Tok::kLBrack:
+      case Tok::kLBrace:
+        ++depth_;
+        break;
+      case Tok::kRParen:
+      case Tok::kRBrack:
+      case Tok::kRBrace:
+        if (depth_ == 0) return error(start, "unexpected '" + std::string(best->text) + "'");
+        --depth_;
+        break;
+      default:
+        break;
+    }
+    Token t;
+    t.kind = best->tok;
+    t.pos = start;
+    return t;
+  }
+
+  Token number(Pos start) {
+    size_t b = i_;
+    auto is_alnum = [](char ch) {
+      return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+    };
+    bool is_float = false;
+    if (peek() == '0' && (peek(1) == 'x' || peek(1) == 'X' || peek(1) == 'o' || peek(1) == 'O' ||
+                          peek(1) == 'b' || peek(1) == 'B')) {
+      char p = static_cast<char>(peek(1) | 0x20);
+      advance();
+      advance();
+      size_t db = i_;
+      while (!at_end() && is_alnum(peek())) advance();
+      std::string_view digits = src_.substr(db, i_ - db);
+      int base = p == 'x' ? 16 : p == 'o' ? 8 : 2;
+      auto v = BigInt::parse(digits, base);
+      if (!v) return error(start, "invalid int literal");
+      Token t;
+      t.kind = Tok::kInt;
+      t.pos = start;
+      t.literal = int_value(*v);
+      return t;
+    }
+    while (!at_end() && peek() >= '0' && peek() <= '9') advance();
+    if (peek() == '.') {
+      is_float = true;
+      advance();
+      while (!at_end() && peek() >= '0' && peek() <= '9') advance();
+    }
+    if (peek() == 'e' || peek() == 'E') {
+      size_t save_i = i_;
+      int save_col = col_;
+      advance();
+      if (peek() == '+' || peek() == '-') advance();
+      if (peek() >= '0' && peek() <= '9') {
+        is_float = true;
+        while (!at_end() && peek() >= '0' && peek() <= '9') advance();
+      } else {
+        i_ = save_i;
+        col_ = save_col;
+      }
+    }
+    std::string text(src_.substr(b, i_ - b));
+    Token t;
+    t.pos = start;
+    if (is_float) {
+      t.kind = Tok::kFloat;
+      t.literal = Value::from_float(std::strtod(text.c_str(), nullptr));
+      return t;
+    }
+    if (text.size() > 1 && text[0] == '0') {
+      bool all_zero = text.find_first_not_of('0') == std::string::npos;
+      if (!all_zero) return error(start, "obsolete form of octal literal; use 0o" + text.substr(1));
+    }
+    t.kind = Tok::kInt;
+    t.literal = int_value(*BigInt::parse(text, 10));
+    return t;
+  }
+
+  static void append_utf8(std::string& out, uint32_t cp) {
+    if (cp < 0x80) {
+      out.push_back(static_cast<char>(cp));
+    } else if (cp < 0x800) {
+      out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else if (cp < 0x10000) {
+      out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else {
+      out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+      out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    }
+  }
+
+  Token string(Pos start, bool raw) {
+    char quote = peek();
+    bool triple = peek(1) == quote && peek(2) == quote;
+    advance();
+    if (triple) {
+      advance();
+      advance();
+    }
+    std::string out;
+    while (true) {
+      if (at_end()) return error(start, "unexpected EOF in string");
+      char c = peek();
+      if (c == quote) {
+        if (!triple) {
+          advance();
+          break;
+        }
+        if (peek(1) == quote && peek(2) == quote) {
+          advance();
+          advance();
+          advance();
+          break;
+        }
+        out.push_back(c);
+        advance();
+        continue;
+      }
+      if (c == '\n' && !triple) return error(start, "unexpected newline in string");
+      if (c != '\\') {
+        out.push_back(c);
+        advance();
+        continue;
+      }
+      // Escape.
+      advance();
+      if (at_end()) return error(start, "unexpected EOF in string");
+      char e = peek();
+      if (raw) {
+        if (e == '\n') {
+          out += "\\\n";
+          advance();
+        } else {
+          out.push_back('\\');
+          out.push_back(e);
+          advance();
+        }
+        continue;
+      }
+      switch (e) {
+        case '\n': advance(); break;
+        case 'a': out.push_back('\a'); advance(); break;
+        case 'b': out.push_back('\b'); advance(); break;
+        case 'f': out.push_back('\f'); advance(); break;
+        case 'n': out.push_back('\n'); advance(); break;
+        case 'r': out.push_back('\r'); advance(); break;
+        case 't': out.push_back('\t'); advance(); break;
+        case 'v': out.push_back('\v'); advance(); break;
+        case '\\': out.push_back('\\'); advance(); break;
+        case '\'': out.push_back('\''); advance(); break;
+        case '"': out.push_back('"'); advance(); break;
+        case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+          int v = 0;
+          for (int k = 0; k < 3 && peek() >= '0' && peek() <= '7'; ++k) {
+            v = v * 8 + (peek() - '0');
+            advance();
+          }
+          if (v > 255) return error(start, "invalid escape sequence \\" + std::to_string(v));
+          out.push_back(static_cast<char>(v));
+          break;
+        }
+        case 'x': case 'u': case 'U': {
+          int n = e == 'x' ? 2 : e == 'u' ? 4 : 8;
+          advance();
+          uint32_t v = 0;
+          for (int k = 0; k < n; ++k) {
+            char h = peek();
+            int d = (h >= '0' && h <= '9')   ? h - '0'
+                    : (h >= 'a' && h <= 'f') ? h - 'a' + 10
+                    : (h >= 'A' && h <= 'F') ? h - 'A' + 10
+                                             : -1;
+            if (d < 0) return error(start, std::string("invalid escape sequence \\") + e);
+            v = v * 16 + static_cast<uint32_t>(d);
+            advance();
+          }
+          if (e == 'x') {
+            out.push_back(static_cast<char>(v));
+          } else {
+            if (v > 0x10FFFF || (v >= 0xD800 && v < 0xE000))
+              return error(start, std::string("invalid Unicode code point"));
+            append_utf8(out, v);
+          }
+          break;
+        }
+        default:
+          // Unknown escapes are kept verbatim, backslash included.
+          out.push_back('\\');
+          out.push_back(e);
+          advance();
+          break;
+      }
+    }
+    Token t;
+    t.kind = Tok::kString;
+    t.pos = start;
+    t.text = std::move(out);
+    return t;
+  }
+
+  std::string_view src_;
+  size_t i_ = 0;
+  int line_ = 1;
+  int col_ = 1;
+  int depth_ = 0;
+  bool line_empty_ = true;
+};
+
+}  // namespace
+
+std::string describe(Tok t) {
+  switch (t) {
+    case Tok::kError: return "error";
+    case Tok::kEof: return "end of file";
+    case Tok::kNewline: return "newline";
+    case Tok::kIndent: return "indent";
+    case Tok::kOutdent: return "outdent";
+    case Tok::kIdent: return "identifier";
+    case Tok::kInt: return "int literal";
+    case Tok::kFloat: return "float literal";
+    case Tok::kString: return "string literal";
+    case Tok::kIllegal: return "illegal token";
+    default: break;
+  }
+  for (const auto& p : kPunct) {
+    if (p.tok == t) return "'" + std::string(p.text) + "'";
+  }
+  for (const auto& k : kKeywords) {
+    if (k.tok == t) return std::string(k.text);
+  }
+  return "?";
+}
+
+// ytt's block rules on top of the raw token stream.
+std::vector<Token> scan(std::string_view source) {
+  std::vector<Token> raw = RawScanner(source).run();
+  std::vector<Token> out;
+  out.reserve(raw.size() + 16);
+  std::vector<Pos> open;  // positions of block openings
+  auto error_at = [&](Pos p, std::string msg) {
+    Token t;
+    t.kind = Tok::kError;
+    t.pos = p;
+    t.text = std::move(msg);
+    out.push_back(std::move(t));
+    return out;
+  };
+  auto outdent = [&](Pos p) -> bool {
+    if (open.empty()) return false;
+    open.pop_back();
+    Token t;
+    t.kind = Tok::kOutdent;
+    t.pos = p;
+    out.push_back(std::move(t));
+    return true;
+  };
+  for (size_t i = 0; i < raw.size(); ++i) {
+    Token& t = raw[i];
+    size_t n = out.size();
+    if (n >= 2 && out[n - 1].kind == Tok::kNewline && out[n - 2].kind == Tok::kColon) {
+      open.push_back(out[n - 1].pos);
+      Token ind;
+      ind.kind = Tok::kIndent;
+      ind.pos = out[n - 1].pos;
+      out.push_back(std::move(ind));
+    }
+    Pos prev = out.empty() ? t.pos : out.back().pos;
+    switch (t.kind) {
+      case Tok::kElse:
+        if (i + 1 < raw.size() && raw[i + 1].kind == Tok::kColon) {
+          if (!outdent(prev)) return error_at(t.pos, "unexpected end");
+        }
+        break;
+      case Tok::kElif:
+        if (!outdent(prev)) return error_at(t.pos, "unexpected end");
+        break;
+      case Tok::kPass:
+        return error_at(t.pos, "use of reserved keyword 'pass' is not allowed");
+      case Tok::kIdent:
+        if (t.text == "end") {
+          if (!outdent(prev)) return error_at(t.pos, "unexpected end");
+          if (i + 1 < raw.size() && raw[i + 1].kind == Tok::kNewline) ++i;
+          continue;
+        }
+        break;
+      case Tok::kEof:
+        if (!open.empty()) {
+          return error_at(open.back(),
+                          "mismatched set of block openings (if/else/elif/for/def) and closing "
+                          "(end)");
+        }
+        break;
+      default:
+        break;
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+}  // namespace hintkit::starlark

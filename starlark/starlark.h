@@ -1,0 +1,423 @@
+// A Starlark interpreter in the dialect ytt v0.48.0 embeds: blocks close with `end`,
+// indentation is ignored, `pass` is reserved; while loops, recursion, floats, sets, top-level
+// control flow and global rebinding are allowed. The interpreter never touches files, the
+// network or processes: `load()` goes through a host callback.
+//
+// Where to start:
+//   1. `compile(file, source)` turns source text into a `Program` (or a compile `Error` that
+//      lists every problem, each with its 1-based line:column).
+//   2. A `Thread` runs programs: `thread.exec(program, predeclared)` executes the top level and
+//      returns the frozen `Module` of globals; `thread.call(fn, args, kwargs)` calls any
+//      callable value. The thread enforces `Limits` (steps, call depth, sizes).
+//   3. `Value` is the compact, reference-counted value type shared by host and interpreter;
+//      build values with `Value::from_*` / `make_*`, inspect them with `kind()` and the
+//      accessors, and extend the language with `make_builtin(name, NativeFn)`.
+//   4. Runtime errors carry the call stack (`Error::frames`, innermost first);
+//      `format_backtrace(error, lines)` prints it the way ytt does.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "diag/diag.h"
+
+namespace hintkit::starlark {
+
+// ---- Limits ----------------------------------------------------------------------------------
+
+// Validation rules and schema defaults are small programs; anything above these is runaway.
+inline constexpr int64_t kMaxSteps = 10'000'000;  // ~1s of evaluation; stops `while True:`
+inline constexpr int kMaxCallDepth = 400;  // deeper is runaway recursion; keeps the C++ stack safe
+inline constexpr size_t kMaxStringBytes = size_t{16} << 20;  // 16 MiB; stops string doubling
+inline constexpr size_t kMaxCollectionLen = size_t{4} << 20;  // 4M elements per list/dict/set
+inline constexpr int kMaxNesting = 200;  // parser nesting of brackets/blocks; bounds recursion
+inline constexpr size_t kMaxSourceBytes = size_t{8} << 20;  // one program's source text
+
+struct Limits {
+  int64_t max_steps = kMaxSteps;
+  int max_call_depth = kMaxCallDepth;
+  size_t max_string_bytes = kMaxStringBytes;
+  size_t max_collection_len = kMaxCollectionLen;
+};
+
+// ---- Errors ----------------------------------------------------------------------------------
+
+// One activation on the call stack at the time of a runtime error.
+struct Frame {
+  std::string function;  // "<toplevel>", a def's name, "lambda", or a builtin's name
+  std::string file;      // the program's file name as given to `compile`
+  diag::Position pos;    // the operation in progress in that frame
+};
+
+enum class ErrorKind {
+  kCompile,  // scanner, parser or resolver; `problems` lists each
+  kRuntime,  // evaluation failed; `frames` holds the stack
+  kLimit,    // a `Limits` bound was hit (also has frames)
+};
+
+// A compile problem: message plus where.
+struct Problem {
+  std::string message;
+  std::string file;
+  diag::Position pos;
+};
+
+struct Error {
+  ErrorKind kind = ErrorKind::kRuntime;
+  std::string message;           // e.g. "floored division by zero"; first problem for compiles
+  std::vector<Problem> problems;  // compile errors, in source order
+  std::vector<Frame> frames;      // innermost first (as ytt prints them)
+  std::shared_ptr<Error> cause;   // e.g. the error inside a module that `load` failed to run
+
+  // message plus the stack, starlark-go style, for logs and tests.
+  std::string to_string() const;
+};
+
+// `std::expected`'s spelling; check `ok()` before `value()`.
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}     // NOLINT: implicit by design
+  Result(Error error) : v_(std::move(error)) {}  // NOLINT
+  bool ok() const { return v_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+  T& value() & { return std::get<0>(v_); }
+  const T& value() const& { return std::get<0>(v_); }
+  T&& value() && { return std::get<0>(std::move(v_)); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  const Error& error() const { return std::get<1>(v_); }
+  Error& error() { return std::get<1>(v_); }
+
+ private:
+  std::variant<T, Error> v_;
+};
+
+// Text of a source line by 1-based number for a file; empty when unknown.
+using LineLookup = std::function<std::string(std::string_view file, int line)>;
+
+// Formats the stack the way ytt prints a Starlark error below its message:
+//     in safe_div
+//       2 |   return a // b
+//     in <toplevel>
+//       schema.yaml:4 | value: #@ f(0)
+// `indent` is prepended to every line. `with_file(frame)` says whether a frame's location
+// shows the file name (ytt omits it for .star files); default: always.
+std::string format_backtrace(const Error& error, const LineLookup& lines, std::string_view indent,
+                             const std::function<bool(const Frame&)>& with_file = {});
+
+// ---- Values ----------------------------------------------------------------------------------
+
+enum class Kind : uint8_t {
+  kNone,
+  kBool,
+  kInt,
+  kFloat,
+  kString,
+  kList,
+  kTuple,
+  kDict,
+  kSet,
+  kRange,
+  kFunction,  // a def or lambda
+  kBuiltin,   // a native function or bound method
+  kStruct,    // attribute bag: ytt's struct values and host modules
+  kHost,      // a host-defined object (see `HostObject`)
+};
+std::string_view to_string(Kind k);
+
+class Value;
+
+// Base of every heap value. Reference-counted intrusively (single-threaded, like a Thread).
+class Object {
+ public:
+  virtual ~Object() = default;
+  Object(const Object&) = delete;
+  Object& operator=(const Object&) = delete;
+  Kind kind() const { return kind_; }
+
+ protected:
+  explicit Object(Kind kind) : kind_(kind) {}
+
+ private:
+  friend class Value;
+  mutable uint32_t refs_ = 0;
+  Kind kind_;
+};
+
+// A compact value: 16 bytes; none/bool/int64/float inline, everything else a counted pointer.
+class Value {
+ public:
+  Value() : tag_(Tag::kNone) { u_.i = 0; }
+  Value(const Value& o) : tag_(o.tag_), u_(o.u_) { retain(); }
+  Value(Value&& o) noexcept : tag_(o.tag_), u_(o.u_) { o.tag_ = Tag::kNone; }
+  Value& operator=(const Value& o) {
+    if (this != &o) {
+      o.retain();
+      release();
+      tag_ = o.tag_;
+      u_ = o.u_;
+    }
+    return *this;
+  }
+  Value& operator=(Value&& o) noexcept {
+    if (this != &o) {
+      release();
+      tag_ = o.tag_;
+      u_ = o.u_;
+      o.tag_ = Tag::kNone;
+    }
+    return *this;
+  }
+  ~Value() { release(); }
+
+  // Adopts a freshly made object (refcount starts at one here).
+  explicit Value(Object* obj) : tag_(Tag::kObject) {
+    u_.o = obj;
+    retain();
+  }
+
+  static Value none() { return Value(); }
+  static Value from_bool(bool b) {
+    Value v;
+    v.tag_ = Tag::kBool;
+    v.u_.b = b;
+    return v;
+  }
+  static Value from_int(int64_t i) {
+    Value v;
+    v.tag_ = Tag::kInt;
+    v.u_.i = i;
+    return v;
+  }
+  static Value from_float(double d) {
+    Value v;
+    v.tag_ = Tag::kFloat;
+    v.u_.f = d;
+    return v;
+  }
+  static Value from_string(std::string_view s);
+  // Parses a decimal integer of any size ("-123456789012345678901234567890").
+  static std::optional<Value> parse_int(std::string_view decimal);
+
+  Kind kind() const {
+    switch (tag_) {
+      case Tag::kNone: return Kind::kNone;
+      case Tag::kBool: return Kind::kBool;
+      case Tag::kInt: return Kind::kInt;
+      case Tag::kFloat: return Kind::kFloat;
+      case Tag::kObject: break;
+    }
+    return u_.o->kind();
+  }
+  // Starlark's type name: "NoneType", "int", "string", "list", "dict", "function", ...
+  std::string_view type_name() const;
+
+  bool is_none() const { return tag_ == Tag::kNone; }
+  bool is_bool() const { return tag_ == Tag::kBool; }
+  bool is_small_int() const { return tag_ == Tag::kInt; }
+  bool is_float() const { return tag_ == Tag::kFloat; }
+  bool is_object() const { return tag_ == Tag::kObject; }
+  bool is(Kind k) const { return kind() == k; }
+
+  // Accessors; each requires the matching kind.
+  bool as_bool() const { return u_.b; }
+  int64_t as_small_int() const { return u_.i; }
+  double as_float() const { return u_.f; }
+  Object* object() const { return u_.o; }
+  std::string_view as_string() const;  // kString
+
+  // An int that fits in int64 (small or big), else nullopt. Also nullopt for non-ints.
+  std::optional<int64_t> to_int64() const;
+  // int or float as double (ints may round).
+  std::optional<double> to_double() const;
+  // Decimal text of an int of any size.
+  std::string int_text() const;
+
+  // Truthiness as Starlark defines it.
+  bool truth() const;
+  // str(v) and repr(v).
+  std::string str() const;
+  std::string repr() const;
+
+  // Sequence/mapping access for the host. `len()` works for string, list, tuple, dict, set,
+  // range; `items()` returns elements of list/tuple/set/range, or the keys of a dict.
+  size_t len() const;
+  std::vector<Value> items() const;
+  std::vector<std::pair<Value, Value>> dict_items() const;  // kDict (insertion order)
+  std::optional<Value> dict_get(const Value& key) const;    // kDict
+  std::optional<Value> attr(std::string_view name) const;   // kStruct / kHost fields
+  std::vector<std::string> attr_names() const;              // kStruct / kHost
+
+  // Structural equality (Starlark `==`); never fails (incomparable kinds are unequal).
+  friend bool operator==(const Value& a, const Value& b);
+
+ private:
+  enum class Tag : uint8_t { kNone, kBool, kInt, kFloat, kObject };
+  void retain() const {
+    if (tag_ == Tag::kObject) ++u_.o->refs_;
+  }
+  void release() {
+    if (tag_ == Tag::kObject && --u_.o->refs_ == 0) delete u_.o;
+  }
+  Tag tag_;
+  union {
+    bool b;
+    int64_t i;
+    double f;
+    Object* o;
+  } u_;
+};
+
+// ---- Building values -------------------------------------------------------------------------
+
+Value make_list(std::vector<Value> items);
+Value make_tuple(std::vector<Value> items);
+// Fails if a key is unhashable; later duplicates overwrite earlier ones.
+Result<Value> make_dict(std::vector<std::pair<Value, Value>> items);
+Result<Value> make_set(std::vector<Value> items);
+// An immutable attribute bag. `type_name` is what `type()` reports ("struct", "module").
+Value make_struct(std::string type_name, std::string name,
+                  std::vector<std::pair<std::string, Value>> fields);
+
+// Mutating host helpers (fail on frozen or wrong-kind values).
+Result<bool> list_append(const Value& list, Value item);
+Result<bool> dict_set(const Value& dict, Value key, Value value);
+// Makes a value and everything reachable from it immutable.
+void freeze(const Value& v);
+
+// ---- Native functions ------------------------------------------------------------------------
+
+class Thread;
+
+struct Kwarg {
+  std::string_view name;
+  Value value;
+};
+
+// What a native function receives.
+struct Call {
+  Thread& thread;
+  std::string_view name;  // the builtin's name, for messages ("len: got 2 arguments...")
+  const Value* receiver;  // bound method receiver, or nullptr
+  std::span<const Value> args;
+  std::span<const Kwarg> kwargs;
+};
+
+// A native function: returns a value, or an Error whose message is reported at the call site
+// (return `fail_error("...")` for the usual case).
+using NativeFn = std::function<Result<Value>(const Call& call)>;
+Error fail_error(std::string message);
+
+Value make_builtin(std::string name, NativeFn fn);
+// A builtin bound to `receiver` (`call.receiver` points at it), e.g. a host object's method.
+Value make_method(std::string name, Value receiver, NativeFn fn);
+
+// Host-defined object types (ytt's yamlfragment, for example). Defaults say "unsupported".
+class HostObject : public Object {
+ public:
+  HostObject() : Object(Kind::kHost) {}
+  virtual std::string_view type_name() const = 0;
+  virtual std::string repr() const;
+  virtual std::string str() const { return repr(); }
+  virtual bool truth() const { return true; }
+  virtual std::optional<Value> attr(std::string_view name) const;
+  virtual std::vector<std::string> attr_names() const { return {}; }
+  // Length/indexing/iteration; nullopt = unsupported by this type.
+  virtual std::optional<size_t> len() const { return std::nullopt; }
+  virtual Result<Value> index(const Value& key) const;
+  virtual std::optional<std::vector<Value>> iterate() const { return std::nullopt; }
+  virtual bool equals(const HostObject& other) const { return this == &other; }
+  virtual void freeze() {}
+};
+
+// ---- Programs and execution ------------------------------------------------------------------
+
+struct ProgramImpl;
+
+// A compiled file: AST with names resolved to slots. Cheap to share; reusable by many threads
+// one at a time.
+class Program {
+ public:
+  const std::string& file() const;
+  // Names bound at top level, in slot order.
+  std::vector<std::string> global_names() const;
+  // `load("module", ...)` statements in source order: module strings.
+  std::vector<std::string> loads() const;
+
+  std::shared_ptr<const ProgramImpl> impl;
+};
+
+struct CompileOptions {
+  // Names the host will supply at exec time (besides the universe); other unknown names are
+  // compile errors ("undefined: x").
+  std::vector<std::string> predeclared;
+};
+
+Result<Program> compile(std::string_view file, std::string_view source,
+                        const CompileOptions& options = {});
+
+// The frozen globals of an executed program.
+class Module {
+ public:
+  std::optional<Value> get(std::string_view name) const;
+  const std::vector<std::pair<std::string, Value>>& globals() const { return globals_; }
+
+  std::vector<std::pair<std::string, Value>> globals_;  // set by the interpreter
+};
+
+using Predeclared = std::vector<std::pair<std::string, Value>>;
+
+// Resolves `load("module", "name", alias="name")`: returns the module's globals or an Error
+// (its message is reported as the load's failure; ytt uses "cannot load X: ...").
+using LoadHook = std::function<Result<Module>(Thread& thread, std::string_view module)>;
+using PrintHook = std::function<void(std::string_view text)>;
+
+struct ThreadOptions {
+  Limits limits;
+  LoadHook load;    // unset: every load fails with "load not supported"
+  PrintHook print;  // unset: print() writes to stderr
+};
+
+struct ThreadState;
+
+// One evaluation context: owns the step counter, the call stack and the hooks. Not
+// thread-safe; use one per worker. Steps accumulate over every exec/call on the thread.
+class Thread {
+ public:
+  explicit Thread(ThreadOptions options = {});
+  ~Thread();
+  Thread(const Thread&) = delete;
+  Thread& operator=(const Thread&) = delete;
+
+  // Runs the top level; globals are frozen afterwards. Names in `predeclared` shadow the
+  // universe and must cover `CompileOptions::predeclared`.
+  Result<Module> exec(const Program& program, const Predeclared& predeclared = {});
+  // Calls a function/builtin value.
+  Result<Value> call(const Value& callable, std::span<const Value> args = {},
+                     std::span<const Kwarg> kwargs = {});
+
+  int64_t steps() const;
+  void reset_steps();
+  const ThreadOptions& options() const;
+  ThreadState& state() { return *state_; }
+
+ private:
+  std::unique_ptr<ThreadState> state_;
+};
+
+// Convenience for tests and simple hosts: compile and run in a fresh thread.
+Result<Module> exec_file(std::string_view file, std::string_view source,
+                         const Predeclared& predeclared = {}, ThreadOptions options = {});
+
+}  // namespace hintkit::starlark

@@ -1,0 +1,141 @@
+// End-to-end tests of the built binary: bad input never crashes or hangs, and every command
+// explains itself.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/run_binary.h"
+
+namespace fs = std::filesystem;
+using hintkit::testing::run_hintkit;
+
+namespace {
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("hintkit-cli-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::permissions(dir_, fs::perms::owner_all, fs::perm_options::add, ec);
+    fs::remove_all(dir_, ec);
+  }
+  fs::path write(const std::string& rel, const std::string& text) {
+    fs::path p = dir_ / rel;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << text;
+    return p;
+  }
+  fs::path dir_;
+};
+
+bool has(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+TEST_F(Cli, HelpOnEveryCommandExplainsWithAnExample) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string must_mention;
+  };
+  const Case cases[] = {
+      {{"--help"}, "lint"},
+      {{"lint", "--help"}, "Examples:"},
+      {{"resolve", "--help"}, "Examples:"},
+      {{"describe", "--help"}, "Examples:"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.args[0]);
+    auto r = run_hintkit(c.args);
+    EXPECT_EQ(r.rc, 0);
+    EXPECT_TRUE(has(r.out, c.must_mention)) << r.out;
+  }
+}
+
+TEST_F(Cli, VersionAndUsageErrors) {
+  auto v = run_hintkit({"--version"});
+  EXPECT_EQ(v.rc, 0);
+  EXPECT_TRUE(has(v.out, "0.1.0"));
+  EXPECT_EQ(run_hintkit({}).rc, 2);
+  EXPECT_EQ(run_hintkit({"frobnicate"}).rc, 2);
+  EXPECT_EQ(run_hintkit({"lint", "--format", "xml"}).rc, 2);
+  EXPECT_EQ(run_hintkit({"resolve", "--dir", ".", "--hint", "x", "--values", "v"}).rc, 2);
+}
+
+TEST_F(Cli, HugeFileGetsALimitDiagnosticOrLoads) {
+  // ~50 MB of valid vars: under the 64 MiB limit, so it must load and lint in one piece.
+  std::string text = "vars:\n";
+  text.reserve(52u << 20);
+  for (int i = 0; text.size() < (50u << 20); ++i) {
+    text += "  v" + std::to_string(i) + ":\n    type: string\n    description: padding padding\n";
+  }
+  fs::path p = write("big/tazuna.hint.yaml", text);
+  auto r = run_hintkit({"lint", p.string()});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "0 errors")) << r.out;
+  // Over the limit: a clear error and exit 1, never a crash.
+  text.append(15u << 20, '#');
+  p = write("bigger/tazuna.hint.yaml", text);
+  r = run_hintkit({"lint", p.string()});
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(has(r.out, "over the limit")) << r.out;
+}
+
+TEST_F(Cli, DeepNestingIsRejectedWithoutCrashing) {
+  const std::string flow = "vars: " + std::string(10000, '[') + std::string(10000, ']') + "\n";
+  // Block nesting on one line: each "- " opens a sequence inside the previous one.
+  std::string block = "vars:\n  ";
+  for (int i = 0; i < 10000; ++i) block += "- ";
+  block += "x\n";
+  for (const std::string& text : {flow, block}) {
+    fs::path p = write("deep/tazuna.hint.yaml", text);
+    auto r = run_hintkit({"lint", p.string()});
+    EXPECT_EQ(r.rc, 1) << r.out << r.err;
+    EXPECT_TRUE(has(r.out, "HK003")) << r.out;
+  }
+}
+
+TEST_F(Cli, UnreadableInputIsAnIoError) {
+  fs::create_directories(dir_ / "adir");
+  auto r = run_hintkit({"resolve", "--hint", (dir_ / "adir").string(), "--values", "-"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_TRUE(has(r.err, "is a directory")) << r.err;
+  r = run_hintkit({"resolve", "--hint", (dir_ / "nope.yaml").string(), "--values", "-"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_TRUE(has(r.err, "No such file")) << r.err;
+  if (::geteuid() != 0) {  // root reads everything; permissions only bite other users
+    fs::path p = write("locked/tazuna.hint.yaml", "vars: {}\n");
+    fs::permissions(p, fs::perms::none);
+    r = run_hintkit({"lint", p.string()});
+    EXPECT_EQ(r.rc, 1);
+    EXPECT_TRUE(has(r.out, "HK010")) << r.out;
+  }
+}
+
+TEST_F(Cli, LintSkipsGitAndNodeModules) {
+  write("app/tazuna.hint.yaml", "vars: {}\n");
+  write(".git/tazuna.hint.yaml", "not: [valid\n");
+  write("app/node_modules/pkg/tazuna.hint.yaml", "not: [valid\n");
+  auto r = run_hintkit({"lint", dir_.string()});
+  EXPECT_EQ(r.rc, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "checked 1 hint file: 0 errors, 0 warnings")) << r.out;
+}
+
+TEST_F(Cli, ResolveStopsOnMalformedValues) {
+  write("tazuna.hint.yaml", "vars:\n  a: {type: string}\n");
+  write("values.yaml", "a: [unclosed\n");
+  auto r = run_hintkit({"resolve", "--dir", ".", "--values", "values.yaml"}, dir_.string());
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(has(r.err, "values.yaml:")) << r.err;
+  EXPECT_TRUE(has(r.err, "HK001")) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+}  // namespace

@@ -1,0 +1,61 @@
+// Internal helpers shared by the yaml/ sources; not part of the module's API.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "yaml/yaml.h"
+
+namespace hintkit::yaml::internal {
+
+// ---- scalars.cpp -------------------------------------------------------------------------
+
+// True when `text` is a YAML 1.1 timestamp as go-yaml v2 recognises one (`2001-12-14`,
+// `2001-12-14T21:59:43.10-05:00`, `2001-12-14 21:59:43.10`).
+bool is_timestamp(std::string_view text);
+
+// True when a plain scalar with this text would read back as something other than a string
+// (or is a base-60 number that other YAML 1.1 parsers read as a number).
+bool needs_quotes_to_stay_string(std::string_view text);
+
+// Go's strconv.FormatFloat(f, 'g', -1, 64) with go-yaml v2's spellings of inf and nan.
+std::string format_float_yaml(double d);
+// Go's encoding/json spelling of a finite float64.
+std::string format_float_json(double d);
+
+// ---- scan.cpp ----------------------------------------------------------------------------
+
+// First problem that makes the text binary: a NUL byte or invalid UTF-8. Returns false and
+// fills `offset`/`message` when found.
+bool find_binary(std::string_view source, size_t& offset, std::string& message);
+
+// A cheap, conservative estimate of the deepest nesting in `source` (flow brackets plus block
+// indentation levels), stopping as soon as `limit` is exceeded. Fills the offset at which the
+// limit was crossed.
+int estimate_depth(std::string_view source, int limit, size_t& offset);
+
+enum class CommentKind { kAnnotation, kPlain };
+
+struct ScannedComment {
+  CommentKind kind = CommentKind::kPlain;
+  int line = 0;    // 1-based
+  int column = 0;  // 1-based, of the '#'
+  std::string text;  // after the '#' (for annotations: after "#@")
+};
+
+struct ScanResult {
+  std::vector<size_t> line_starts;        // offset of each line's first byte
+  std::vector<ScannedComment> comments;   // `#@` and plain `#` (`#!` dropped), in order
+  std::vector<size_t> block_entries;      // offsets of block sequence `-` indicators
+  std::vector<int> doc_start_lines;       // 1-based lines holding a `---` marker
+};
+
+// Line-oriented scan that knows quoted strings, block scalars and flow context.
+ScanResult scan_source(std::string_view source, bool want_comments);
+
+// Converts an offset to a 1-based position using `line_starts`.
+diag::Position position_at(const std::vector<size_t>& line_starts, size_t offset);
+
+}  // namespace hintkit::yaml::internal

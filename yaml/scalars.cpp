@@ -1,0 +1,394 @@
+// Plain-scalar resolution as go-yaml v2 (ytt's fork, v0.48.0) does it, plus the number
+// spellings its emitter and Go's encoding/json use.
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+#include "yaml/internal.h"
+#include "yaml/yaml.h"
+
+namespace hintkit::yaml {
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// Go's strconv.ParseUint(s, 0, 64) on text that has no underscores.
+bool go_parse_uint(std::string_view s, uint64_t& out) {
+  if (s.empty()) return false;
+  unsigned base = 10;
+  if (s[0] == '0') {
+    if (s.size() >= 3 && lower(s[1]) == 'b') {
+      base = 2;
+      s.remove_prefix(2);
+    } else if (s.size() >= 3 && lower(s[1]) == 'o') {
+      base = 8;
+      s.remove_prefix(2);
+    } else if (s.size() >= 3 && lower(s[1]) == 'x') {
+      base = 16;
+      s.remove_prefix(2);
+    } else {
+      base = 8;
+      s.remove_prefix(1);
+    }
+  }
+  uint64_t n = 0;
+  for (char c : s) {
+    unsigned d;
+    if (is_digit(c)) {
+      d = static_cast<unsigned>(c - '0');
+    } else if (lower(c) >= 'a' && lower(c) <= 'z') {
+      d = static_cast<unsigned>(lower(c) - 'a' + 10);
+    } else {
+      return false;
+    }
+    if (d >= base) return false;
+    if (n > (std::numeric_limits<uint64_t>::max() - d) / base) return false;  // out of range
+    n = n * base + d;
+  }
+  out = n;
+  return true;
+}
+
+// Go's strconv.ParseInt(s, 0, 64).
+bool go_parse_int(std::string_view s, int64_t& out) {
+  if (s.empty()) return false;
+  bool neg = false;
+  if (s[0] == '+' || s[0] == '-') {
+    neg = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  uint64_t u;
+  if (!go_parse_uint(s, u)) return false;
+  constexpr uint64_t kCutoff = uint64_t{1} << 63;
+  if (!neg && u >= kCutoff) return false;
+  if (neg && u > kCutoff) return false;
+  out = neg ? static_cast<int64_t>(0 - u) : static_cast<int64_t>(u);
+  return true;
+}
+
+// ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$
+bool matches_yaml_float(std::string_view s) {
+  size_t i = 0;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    size_t start = i;
+    while (i < s.size() && is_digit(s[i])) ++i;
+    if (i == start) return false;
+  } else {
+    size_t start = i;
+    while (i < s.size() && is_digit(s[i])) ++i;
+    if (i == start) return false;
+    if (i < s.size() && s[i] == '.') {
+      ++i;
+      while (i < s.size() && is_digit(s[i])) ++i;
+    }
+  }
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    size_t start = i;
+    while (i < s.size() && is_digit(s[i])) ++i;
+    if (i == start) return false;
+  }
+  return i == s.size();
+}
+
+// Decimal text already validated; false when it overflows to infinity (Go's ErrRange).
+bool parse_finite_double(const std::string& s, double& out) {
+  char* end = nullptr;
+  double d = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size() || std::isinf(d)) return false;
+  out = d;
+  return true;
+}
+
+// Go's ParseFloat for text starting with '.': `.digits[e[+-]digits]`, underscores allowed
+// only between digits.
+bool parse_dot_float(std::string_view s, double& out) {
+  std::string plain;
+  plain.reserve(s.size());
+  char prev = '.';  // what came before: digit, '_' or other
+  bool saw_digit = false;
+  size_t i = 1;
+  plain.push_back('.');
+  auto digits = [&](bool& any) {
+    while (i < s.size() && (is_digit(s[i]) || s[i] == '_')) {
+      if (s[i] == '_') {
+        if (!is_digit(prev)) return false;
+        prev = '_';
+      } else {
+        plain.push_back(s[i]);
+        prev = s[i];
+        any = true;
+      }
+      ++i;
+    }
+    return prev != '_';
+  };
+  if (!digits(saw_digit) || !saw_digit) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    plain.push_back('e');
+    prev = 'e';
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) plain.push_back(s[i++]);
+    bool exp_digit = false;
+    if (!digits(exp_digit) || !exp_digit) return false;
+  }
+  if (i != s.size()) return false;
+  return parse_finite_double(plain, out);
+}
+
+int days_in_month(int year, int month) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (month == 2 && (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0))) return 29;
+  return kDays[month - 1];
+}
+
+// Reads 1 or 2 digits (Go's getnum with fixed=false).
+bool read_num12(std::string_view s, size_t& i, int& out) {
+  if (i >= s.size() || !is_digit(s[i])) return false;
+  out = s[i++] - '0';
+  if (i < s.size() && is_digit(s[i])) out = out * 10 + (s[i++] - '0');
+  return true;
+}
+
+Node scalar(Kind kind, std::string_view text) {
+  Node n;
+  n.kind = kind;
+  n.text = std::string(text);
+  return n;
+}
+
+}  // namespace
+
+namespace internal {
+
+bool is_timestamp(std::string_view s) {
+  // Year: exactly four digits then '-'.
+  if (s.size() < 8) return false;
+  for (int k = 0; k < 4; ++k) {
+    if (!is_digit(s[k])) return false;
+  }
+  if (s[4] != '-') return false;
+  int year = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + (s[3] - '0');
+  size_t i = 5;
+  int month, day;
+  if (!read_num12(s, i, month) || month < 1 || month > 12) return false;
+  if (i >= s.size() || s[i] != '-') return false;
+  ++i;
+  if (!read_num12(s, i, day) || day < 1 || day > days_in_month(year, month)) return false;
+  if (i == s.size()) return true;  // date only
+  char sep = s[i];
+  if (sep != 'T' && sep != 't' && sep != ' ') return false;
+  ++i;
+  int hour, minute, second;
+  if (!read_num12(s, i, hour) || hour > 23) return false;
+  if (i >= s.size() || s[i] != ':') return false;
+  ++i;
+  if (!read_num12(s, i, minute) || minute > 59) return false;
+  if (i >= s.size() || s[i] != ':') return false;
+  ++i;
+  if (!read_num12(s, i, second) || second > 59) return false;
+  if (i + 1 < s.size() && (s[i] == '.' || s[i] == ',') && is_digit(s[i + 1])) {
+    ++i;
+    while (i < s.size() && is_digit(s[i])) ++i;
+  }
+  if (sep == ' ') return i == s.size();
+  if (i < s.size() && s[i] == 'Z') return i + 1 == s.size();
+  // ±hh:mm
+  if (s.size() - i != 6 || (s[i] != '+' && s[i] != '-') || s[i + 3] != ':') return false;
+  for (size_t k : {i + 1, i + 2, i + 4, i + 5}) {
+    if (!is_digit(s[k])) return false;
+  }
+  int hh = (s[i + 1] - '0') * 10 + (s[i + 2] - '0');
+  int mm = (s[i + 4] - '0') * 10 + (s[i + 5] - '0');
+  return hh <= 24 && mm <= 60;
+}
+
+bool needs_quotes_to_stay_string(std::string_view text) {
+  if (resolve_plain_scalar(text).kind != Kind::kString) return true;
+  if (is_timestamp(text)) return true;
+  // Base-60 numbers: ^[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?$
+  if (text.empty() || text.find(':') == std::string_view::npos) return false;
+  size_t i = 0;
+  if (text[i] == '+' || text[i] == '-') ++i;
+  if (i >= text.size() || !is_digit(text[i])) return false;
+  ++i;
+  while (i < text.size() && (is_digit(text[i]) || text[i] == '_')) ++i;
+  int groups = 0;
+  while (i < text.size() && text[i] == ':') {
+    ++i;
+    size_t start = i;
+    while (i < text.size() && is_digit(text[i]) && i - start < 2) ++i;
+    size_t n = i - start;
+    if (n == 0) return false;
+    if (n == 2 && text[start] > '5') return false;
+    ++groups;
+  }
+  if (groups == 0) return false;
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    while (i < text.size() && (is_digit(text[i]) || text[i] == '_')) ++i;
+  }
+  return i == text.size();
+}
+
+namespace {
+
+// Shortest round-trip decimal digits of a finite, non-zero |d| and its decimal exponent
+// (d = 0.DIGITS * 10^dp).
+void shortest_digits(double d, std::string& digits, int& dp) {
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, std::fabs(d), std::chars_format::scientific);
+  std::string_view sv(buf, static_cast<size_t>(res.ptr - buf));
+  size_t e = sv.find('e');
+  digits.clear();
+  for (char c : sv.substr(0, e)) {
+    if (c != '.') digits.push_back(c);
+  }
+  int exp = std::atoi(std::string(sv.substr(e + 1)).c_str());
+  dp = exp + 1;
+}
+
+std::string fixed_from_digits(const std::string& digits, int dp) {
+  std::string out;
+  int nd = static_cast<int>(digits.size());
+  if (dp <= 0) {
+    out = "0.";
+    out.append(static_cast<size_t>(-dp), '0');
+    out += digits;
+  } else if (dp >= nd) {
+    out = digits;
+    out.append(static_cast<size_t>(dp - nd), '0');
+  } else {
+    out = digits.substr(0, static_cast<size_t>(dp)) + "." + digits.substr(static_cast<size_t>(dp));
+  }
+  return out;
+}
+
+std::string exp_from_digits(const std::string& digits, int dp, bool trim_negative_zero) {
+  std::string out(1, digits[0]);
+  if (digits.size() > 1) out += "." + digits.substr(1);
+  int exp = dp - 1;
+  out += exp < 0 ? "e-" : "e+";
+  int a = exp < 0 ? -exp : exp;
+  if (a < 10 && !(trim_negative_zero && exp < 0)) out += '0';
+  out += std::to_string(a);
+  return out;
+}
+
+}  // namespace
+
+std::string format_float_yaml(double d) {
+  if (std::isnan(d)) return ".nan";
+  if (std::isinf(d)) return d > 0 ? ".inf" : "-.inf";
+  std::string sign = std::signbit(d) ? "-" : "";
+  if (d == 0) return sign + "0";
+  std::string digits;
+  int dp;
+  shortest_digits(d, digits, dp);
+  int exp = dp - 1;
+  if (exp < -4 || exp >= 6) return sign + exp_from_digits(digits, dp, false);
+  return sign + fixed_from_digits(digits, dp);
+}
+
+std::string format_float_json(double d) {
+  std::string sign = std::signbit(d) ? "-" : "";
+  if (d == 0) return sign + "0";
+  std::string digits;
+  int dp;
+  shortest_digits(d, digits, dp);
+  double a = std::fabs(d);
+  if (a < 1e-6 || a >= 1e21) return sign + exp_from_digits(digits, dp, true);
+  return sign + fixed_from_digits(digits, dp);
+}
+
+}  // namespace internal
+
+Node resolve_plain_scalar(std::string_view in) {
+  char hint = 'N';
+  if (!in.empty()) {
+    char c = in[0];
+    if (c == '+' || c == '-') {
+      hint = 'S';
+    } else if (is_digit(c)) {
+      hint = 'D';
+    } else if (std::string_view("yYnNtTfFoO~").find(c) != std::string_view::npos) {
+      hint = 'M';
+    } else if (c == '.') {
+      hint = '.';
+    } else {
+      hint = 0;
+    }
+  }
+  if (hint == 0) return scalar(Kind::kString, in);
+
+  // The fixed words.
+  static constexpr std::string_view kTrue[] = {"y", "Y", "yes", "Yes", "YES", "true", "True",
+                                               "TRUE", "on", "On", "ON"};
+  static constexpr std::string_view kFalse[] = {"n", "N", "no", "No", "NO", "false", "False",
+                                                "FALSE", "off", "Off", "OFF"};
+  static constexpr std::string_view kNull[] = {"", "~", "null", "Null", "NULL"};
+  for (auto w : kTrue) {
+    if (in == w) {
+      Node n = scalar(Kind::kBool, in);
+      n.bool_value = true;
+      return n;
+    }
+  }
+  for (auto w : kFalse) {
+    if (in == w) return scalar(Kind::kBool, in);
+  }
+  for (auto w : kNull) {
+    if (in == w) return scalar(Kind::kNull, in);
+  }
+  auto make_f = [&](double d) {
+    Node n = scalar(Kind::kFloat, in);
+    n.float_value = d;
+    return n;
+  };
+  if (in == ".nan" || in == ".NaN" || in == ".NAN") {
+    return make_f(std::numeric_limits<double>::quiet_NaN());
+  }
+  if (in == ".inf" || in == ".Inf" || in == ".INF" || in == "+.inf" || in == "+.Inf" ||
+      in == "+.INF") {
+    return make_f(std::numeric_limits<double>::infinity());
+  }
+  if (in == "-.inf" || in == "-.Inf" || in == "-.INF") {
+    return make_f(-std::numeric_limits<double>::infinity());
+  }
+
+  if (hint == '.') {
+    double d;
+    if (parse_dot_float(in, d)) return make_f(d);
+  } else if (hint == 'D' || hint == 'S') {
+    // Timestamps stay strings: ytt keeps their source text.
+    if (internal::is_timestamp(in)) return scalar(Kind::kString, in);
+    std::string plain;
+    plain.reserve(in.size());
+    for (char c : in) {
+      if (c != '_') plain.push_back(c);
+    }
+    int64_t i;
+    if (go_parse_int(plain, i)) {
+      Node n = scalar(Kind::kInt, in);
+      n.int_value = i;
+      return n;
+    }
+    uint64_t u;
+    if (go_parse_uint(plain, u)) {
+      Node n = scalar(Kind::kInt, in);
+      n.int_value = static_cast<int64_t>(u);
+      n.is_unsigned = true;
+      return n;
+    }
+    double d;
+    if (matches_yaml_float(plain) && parse_finite_double(plain, d)) return make_f(d);
+  }
+  return scalar(Kind::kString, in);
+}
+
+}  // namespace hintkit::yaml

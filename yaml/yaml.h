@@ -1,0 +1,134 @@
+// The annotated YAML model shared by the hint-file and ytt halves of hintkit.
+//
+// `load(source, file, diags)` parses a multi-document YAML text into `Document`s of `Node`s.
+// Every node keeps its 1-based span, every map keeps its items in source order, and `#@`
+// annotation comments are attached the way ytt attaches them (a `#@` line annotates the node
+// that follows it; a trailing `#@` annotates the node on its own line). Plain scalars are
+// resolved as go-yaml v2 resolves them (YAML 1.1: `yes`/`on` are bools, `0x1f`/`017` are
+// ints, `1_000` is an int, `.5` a float), which is how ytt and tazuna read YAML. Problems
+// (syntax errors, duplicate keys, limits) are appended to `diags` at line:col; the returned
+// documents are whatever could be read.
+//
+// `emit_yaml` / `emit_json` print values back out; `emit_yaml` prints the way ytt does
+// (2-space indent, block style, `- ` arrays not indented under their key, minimal quoting).
+//
+// yaml-cpp is used inside this module only; nothing here exposes its types.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "diag/diag.h"
+
+namespace hintkit::yaml {
+
+// Named limits; each breach is a diagnostic, never a crash.
+inline constexpr size_t kMaxFileBytes = 64u << 20;  // 64 MiB: config files, not data dumps
+inline constexpr int kMaxDepth = 512;               // deeper nesting is machine-made or hostile
+inline constexpr size_t kMaxAliasExpansions = 10000;  // "billion laughs" guard
+
+enum class Kind { kNull, kBool, kInt, kFloat, kString, kMap, kArray };
+std::string_view to_string(Kind k);  // "null", "bool", "int", "float", "string", "map", "array"
+
+// How a scalar was written; quoted and block scalars are always strings.
+enum class Style { kPlain, kSingleQuoted, kDoubleQuoted, kLiteral, kFolded, kFlow, kBlock };
+
+// `#@schema/default 3` -> name "schema/default", args "3". `#@ load("x.star", "f")` (code,
+// no name) -> name "", args `load("x.star", "f")`. `#!` comments are dropped.
+struct Annotation {
+  std::string name;
+  std::string args;
+  diag::Span span;
+};
+
+// A plain `#` comment (not `#@`, not `#!`), kept so ytt-mode can reject them as ytt does.
+struct Comment {
+  std::string text;  // without the leading '#'
+  diag::Span span;
+};
+
+struct MapItem;
+
+struct Node {
+  Kind kind = Kind::kNull;
+  Style style = Style::kPlain;
+  std::string text;      // scalar: the decoded string (for kString) or the source text
+  bool bool_value = false;
+  // kInt. go-yaml v2 reads integers above INT64_MAX (up to UINT64_MAX) as uint64: then
+  // `is_unsigned` is set and the value is `static_cast<uint64_t>(int_value)`. Integers beyond
+  // uint64 are kFloat when they read as a float, else strings.
+  int64_t int_value = 0;
+  bool is_unsigned = false;
+  double float_value = 0.0;   // kFloat
+  std::string tag;            // explicit tag as written (e.g. "!!str"), empty if none
+  diag::Span span;
+  std::vector<MapItem> items;    // kMap, in source order
+  std::vector<Node> elements;    // kArray
+  std::vector<Annotation> annotations;  // for array items: the item's annotations
+  std::vector<Comment> comments;
+
+  bool is_scalar() const { return kind != Kind::kMap && kind != Kind::kArray; }
+  bool is_null() const { return kind == Kind::kNull; }
+  // For maps: the item with this string key, or nullptr.
+  const MapItem* find(std::string_view key) const;
+  MapItem* find(std::string_view key);
+};
+
+struct MapItem {
+  Node key;    // usually a kString scalar; YAML allows other scalar keys
+  Node value;
+  diag::Span span;  // from the key to the end of the value
+  std::vector<Annotation> annotations;  // `#@` lines above the key or trailing on its line
+  std::vector<Comment> comments;
+};
+
+struct Document {
+  Node root;          // kNull for an empty document
+  bool empty = true;  // true when the document has no content at all
+  diag::Span span;
+  std::vector<Annotation> annotations;  // annotations before or on the `---` line
+  std::vector<Comment> comments;
+};
+
+struct LoadOptions {
+  bool keep_comments = false;  // collect plain `#` comments (ytt mode needs them)
+  int max_depth = kMaxDepth;
+  size_t max_bytes = kMaxFileBytes;
+};
+
+// Parses `source` (named `file` in diagnostics). Diagnostic codes: HK001 syntax error,
+// HK002 duplicate key, HK003 limit exceeded, HK004 not UTF-8 / binary.
+std::vector<Document> load(std::string_view source, std::string_view file, diag::Diagnostics& diags,
+                           const LoadOptions& options = {});
+
+// Reads a whole file. Unreadable, a directory, or larger than `max_bytes` -> `Error`.
+diag::Result<std::string> read_file(const std::string& path, size_t max_bytes = kMaxFileBytes);
+
+// Reads and loads a file; I/O failures come back as an `Error`.
+diag::Result<std::vector<Document>> load_file(const std::string& path, diag::Diagnostics& diags,
+                                              const LoadOptions& options = {});
+
+// go-yaml v2 scalar resolution of a plain scalar's text, filling kind and value fields.
+Node resolve_plain_scalar(std::string_view text);
+
+// Builders for values made in code.
+Node make_null();
+Node make_string(std::string s);
+Node make_bool(bool b);
+Node make_int(int64_t i);
+Node make_float(double d);
+Node make_map();
+Node make_array();
+
+// Deep structural equality of values (kinds and values; spans, styles, annotations ignored;
+// map items compare in order, NaN equals NaN).
+bool equal(const Node& a, const Node& b);
+
+// Output. `emit_yaml` writes one document the way ytt prints it (no leading `---`);
+// `emit_json` writes compact (indent 0) or indented JSON with keys in map order.
+std::string emit_yaml(const Node& node);
+std::string emit_json(const Node& node, int indent = 0);
+
+}  // namespace hintkit::yaml
