@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -137,6 +138,8 @@ struct RenderOptions {
   std::string tool_name = "hintkit";
   std::string tool_version;
   std::string message_prefix;  // e.g. "manifest api: " in front of every message
+  // One-line description of a diagnostic code, for SARIF rule metadata; empty: the code.
+  std::function<std::string(std::string_view code)> describe_code;
 };
 
 // text:   `file:line:col: error: message [code]` then indented `note:`/`hint:` lines

@@ -179,7 +179,10 @@ void render_sarif(std::ostream& out, const Diagnostics& diags, const RenderOptio
   for (const std::string& c : codes) {
     if (i) s += ',';
     rule_index[c] = i++;
-    s += "{\"id\":" + json_quote(c) + ",\"shortDescription\":{\"text\":" + json_quote(c) + "}}";
+    std::string text = o.describe_code ? o.describe_code(c) : std::string();
+    if (text.empty()) text = c;
+    s += "{\"id\":" + json_quote(c) + ",\"shortDescription\":{\"text\":" + json_quote(text) +
+         "},\"helpUri\":\"https://github.com/hintkit/hintkit#diagnostic-codes\"}";
   }
   s += "]}},\"results\":[";
   bool first = true;

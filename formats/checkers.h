@@ -44,7 +44,7 @@ IpParse parse_ip(std::string_view text);
 inline constexpr size_t kMaxQuoted = 40;
 
 // `"text"`, with '"', '\\', control and non-ASCII bytes escaped as \" \\ \xNN; input longer
-// than kMaxQuoted is cut and followed by "..." outside the quotes.
+// than kMaxQuoted is cut and ends in "..." inside the quotes.
 std::string quote(std::string_view text);
 // `'c'`, escaped like quote().
 std::string quote_char(char c);

@@ -69,8 +69,7 @@ class Cursor {
 };
 
 std::string two_digits(int value) {
-  return std::string(1, static_cast<char>('0' + value / 10)) +
-         static_cast<char>('0' + value % 10);
+  return std::string(1, static_cast<char>('0' + value / 10)) + static_cast<char>('0' + value % 10);
 }
 
 Reason check_offset(std::string_view zone) {

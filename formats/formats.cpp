@@ -76,8 +76,8 @@ std::string quote(std::string_view text) {
   std::string out = "\"";
   const size_t n = text.size() < kMaxQuoted ? text.size() : kMaxQuoted;
   for (size_t i = 0; i < n; ++i) append_escaped(out, text[i], '"');
-  out += '"';
   if (text.size() > kMaxQuoted) out += "...";
+  out += '"';
   return out;
 }
 

@@ -1,6 +1,6 @@
-// ip and cidr, as Go's net.ParseIP and net.ParseCIDR accept them. Since Go 1.17 (leading zeros)
-// and Go 1.18+ (both functions built on net/netip), that means netip.ParseAddr's grammar with
-// zones refused:
+// ip and cidr, as Go's net.ParseIP and net.ParseCIDR accept them. Since Go 1.17 they refuse
+// leading zeros in IPv4 octets, and current Go builds both on netip.ParseAddr, then refuses
+// zones. So:
 //   IPv4  exactly four '.'-separated decimal octets 0-255; "0" alone is fine, "01" is not
 //   IPv6  up to eight ':'-separated groups of 1-4 hex digits (any case), at most one "::"
 //         standing for one or more zero groups, optionally ending in an embedded dotted quad
@@ -9,8 +9,8 @@
 //         Go reads it with a plain digit loop) and at most 32 or 128
 // The parser below follows that grammar step for step; its reasons are its own.
 #include <cstddef>
-#include <cstdint>
 #include <string>
+#include <utility>
 
 #include "formats/checkers.h"
 
@@ -19,8 +19,8 @@ namespace {
 
 constexpr size_t kIpv4Octets = 4;
 constexpr int kMaxOctet = 255;
-constexpr size_t kIpv6Bytes = 16;        // 8 groups of 2 bytes
-constexpr size_t kMaxHexPerGroup = 4;    // a group is 16 bits
+constexpr size_t kIpv6Bytes = 16;      // 8 groups of 2 bytes
+constexpr size_t kMaxHexPerGroup = 4;  // a group is 16 bits
 constexpr int kIpv4Bits = 32;
 constexpr int kIpv6Bits = 128;
 // Go stops reading a prefix length at this value (its dtoi "big"); anything near it is far past
@@ -44,7 +44,6 @@ IpParse fail(std::string reason) {
 Reason parse_v4(std::string_view text) {
   size_t start = 0;
   for (size_t count = 1;; ++count) {
-    if (count > kIpv4Octets) return "IPv4 address has more than 4 octets";
     const size_t dot = text.find('.', start);
     const std::string_view octet =
         text.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
@@ -53,6 +52,7 @@ Reason parse_v4(std::string_view text) {
       if (dot == std::string_view::npos) return "address ends with '.'";
       return "empty octet between two dots";
     }
+    if (count > kIpv4Octets) return "address has more than 4 octets";
     int value = 0;
     for (char c : octet) {
       if (!is_digit(c)) return "unexpected character " + quote_char(c) + " in IPv4 address";
@@ -64,7 +64,7 @@ Reason parse_v4(std::string_view text) {
     if (value > kMaxOctet) return "octet " + echo_number(octet) + " is out of range";
     if (dot == std::string_view::npos) {
       if (count < kIpv4Octets) {
-        return "IPv4 address has " + std::to_string(count) + " octets, want 4";
+        return "address has " + std::to_string(count) + " octets, want 4";
       }
       return std::nullopt;
     }
@@ -82,7 +82,7 @@ IpParse parse_v6(std::string_view text) {
     if (result.zone.empty()) return fail("zone after '%' is empty");
   }
 
-  size_t filled = 0;        // bytes of the 16 written so far
+  size_t filled = 0;  // bytes of the 16 written so far
   bool has_ellipsis = false;
   if (rest.starts_with("::")) {
     has_ellipsis = true;
@@ -95,7 +95,7 @@ IpParse parse_v6(std::string_view text) {
     size_t run = 0;
     while (run < rest.size() && hex_value(rest[run]) >= 0) ++run;
     if (run == 0) {
-      if (rest.empty()) return fail("IPv6 address ends early");  // unreachable; kept as a guard
+      if (rest.empty()) return fail("address ends early");  // unreachable; kept as a guard
       if (rest[0] == ':') {
         return fail(filled == 0 && starts_with_group ? "address starts with a single ':'"
                                                      : "too many ':' in a row");
@@ -132,14 +132,21 @@ IpParse parse_v6(std::string_view text) {
     }
   }
 
-  if (!rest.empty()) return fail("IPv6 address has more than 8 groups");
+  if (!rest.empty()) return fail("address has more than 8 groups");
   if (filled < kIpv6Bytes && !has_ellipsis) {
-    return fail("IPv6 address has " + std::to_string(filled / 2) + " groups, want 8 or a '::'");
+    return fail("address has " + std::to_string(filled / 2) + " groups, want 8 or a '::'");
   }
   if (filled == kIpv6Bytes && has_ellipsis) {
     return fail("'::' must stand for at least one group of zeros");
   }
   return result;
+}
+
+// net.ParseIP and net.ParseCIDR parse zones but then refuse them.
+std::string zone_not_allowed(std::string_view zone) {
+  std::string with_percent(1, '%');
+  with_percent += zone;
+  return "zone " + quote(with_percent) + " is not allowed";
 }
 
 }  // namespace
@@ -161,9 +168,7 @@ IpParse parse_ip(std::string_view text) {
 Reason check_ip(std::string_view value) {
   IpParse ip = parse_ip(value);
   if (ip.error) return std::move(ip.error);
-  if (!ip.zone.empty()) {
-    return "zone " + quote("%" + std::string(ip.zone)) + " is not allowed";
-  }
+  if (!ip.zone.empty()) return zone_not_allowed(ip.zone);
   return std::nullopt;
 }
 
@@ -173,9 +178,7 @@ Reason check_cidr(std::string_view value) {
   if (slash == std::string_view::npos) return "missing '/' and prefix length";
   IpParse ip = parse_ip(value.substr(0, slash));
   if (ip.error) return std::move(ip.error);
-  if (!ip.zone.empty()) {
-    return "zone " + quote("%" + std::string(ip.zone)) + " is not allowed";
-  }
+  if (!ip.zone.empty()) return zone_not_allowed(ip.zone);
 
   const std::string_view prefix = value.substr(slash + 1);
   if (prefix.empty()) return "prefix length after '/' is empty";

@@ -70,6 +70,7 @@ std::string diagnose_uuid(std::string_view value) {
       return "invalid character " + quote_char(c) + " in group " + std::to_string(group + 1);
     }
   }
+  if (group == 0) return "missing '-' between groups (want 8-4-4-4-12 hex digits)";
   if (group != 4) {
     return "has " + std::to_string(group + 1) + " groups separated by '-', want 5 (8-4-4-4-12)";
   }
@@ -89,8 +90,8 @@ std::string diagnose_uuid(std::string_view value) {
 }  // namespace
 
 Reason check_email(std::string_view value) {
-  static const RE2 kEmail(R"re([a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,})re",
-                          byte_options());
+  static const RE2 kEmail(R"re([a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,})re", byte_options());
+  if (!kEmail.ok()) return "internal error: the email pattern does not compile";
   if (RE2::FullMatch(value, kEmail)) return std::nullopt;
   return diagnose_email(value);
 }
@@ -99,6 +100,7 @@ Reason check_uuid(std::string_view value) {
   static const RE2 kUuid(
       "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
       byte_options());
+  if (!kUuid.ok()) return "internal error: the uuid pattern does not compile";
   if (RE2::FullMatch(value, kUuid)) return std::nullopt;
   return diagnose_uuid(value);
 }

@@ -82,6 +82,7 @@ Reason check_semver(std::string_view value) {
   }
 
   // rest is now major.minor.patch
+  if (rest.empty()) return "missing major.minor.patch";
   constexpr std::string_view kNames[] = {"major", "minor", "patch"};
   size_t start = 0;
   for (size_t i = 0; i < 3; ++i) {
@@ -93,8 +94,7 @@ Reason check_semver(std::string_view value) {
     if (last && dot != std::string_view::npos) {
       return "version core " + quote(rest) + " has more than three numbers";
     }
-    const std::string_view part =
-        rest.substr(start, last ? std::string_view::npos : dot - start);
+    const std::string_view part = rest.substr(start, last ? std::string_view::npos : dot - start);
     if (auto reason = check_number(part, kNames[i])) return reason;
     start = dot + 1;
   }

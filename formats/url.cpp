@@ -1,4 +1,4 @@
-// url: what Go's url.ParseRequestURI accepts (as of Go 1.26's net/url), plus a non-empty
+// url: what Go's url.ParseRequestURI accepts (Go 1.26's net/url), plus a non-empty
 // scheme. ParseRequestURI is forgiving in some places and strict in others:
 //   - no ASCII control bytes (< 0x20, 0x7f) anywhere
 //   - scheme = letter *(letter / digit / '+' / '-' / '.') before the first ':'
@@ -10,8 +10,10 @@
 //   - "//authority" up to the next '/': "userinfo@" (split at the last '@'; RFC 3986 userinfo
 //     bytes plus '@'), then host[:port] where the port is ':' and zero or more digits
 //   - a bracketed host must be an IPv6 address (with an optional "%25zone"), not IPv4;
-//     '[' anywhere but the start of the host is refused
+//     '[' anywhere but the start of the host is refused (Go 1.25.2 / 1.24.8 and later)
 //   - http and https hosts may hold one ':' only; other schemes split the port at the last ':'
+//     (Go 1.26's default; GODEBUG=urlstrictcolons=0 or a go.mod older than 1.26 restores the
+//     last-':' split for http too, so "http://a:1:2/" passes there)
 //   - host bytes: ASCII letters, digits and -._~!$&'()*+,;=:[]<>" raw, non-ASCII raw, and
 //     percent-escapes only of non-ASCII bytes (or "%25" in a zone)
 //   - every '%' in the path and userinfo must start a well-formed escape (two hex digits);
@@ -48,31 +50,20 @@ bool is_control(char c) {
 
 bool is_scheme_char(char c) { return is_alnum(c) || c == '+' || c == '-' || c == '.'; }
 
-// ASCII bytes a host may hold without escaping (RFC 3986 reg-name plus what Go adds for ports,
-// IPv6 brackets, and the three it cannot escape-check: < > ").
+// Punctuation a host may hold without escaping: RFC 3986 unreserved and sub-delims, plus what Go
+// adds for ports (':'), IPv6 brackets, and the three it could not escape-check (< > ").
+constexpr std::string_view kRawHostPunctuation = "-._~!$&'()*+,;=:[]<>\"";
+// Punctuation allowed in userinfo: RFC 3986 unreserved, sub-delims and ':', the '%' of escapes,
+// and '@' (Go splits userinfo from the host at the last '@').
+constexpr std::string_view kUserinfoPunctuation = "-._~!$&'()*+,;=:%@";
+
 bool is_raw_host_char(unsigned char c) {
-  if (c >= 0x80) return false;
-  if (is_alnum(static_cast<char>(c))) return true;
-  switch (c) {
-    case '-': case '.': case '_': case '~':
-    case '!': case '$': case '&': case '\'': case '(': case ')': case '*': case '+': case ',':
-    case ';': case '=': case ':': case '[': case ']': case '<': case '>': case '"':
-      return true;
-    default:
-      return false;
-  }
+  const auto ch = static_cast<char>(c);
+  return c < 0x80 && (is_alnum(ch) || kRawHostPunctuation.find(ch) != std::string_view::npos);
 }
 
-// RFC 3986 userinfo bytes, plus '@' (Go splits userinfo from host at the last '@').
 bool is_userinfo_char(char c) {
-  if (is_alnum(c)) return true;
-  switch (c) {
-    case '-': case '.': case '_': case ':': case '~': case '!': case '$': case '&': case '\'':
-    case '(': case ')': case '*': case '+': case ',': case ';': case '=': case '%': case '@':
-      return true;
-    default:
-      return false;
-  }
+  return is_alnum(c) || kUserinfoPunctuation.find(c) != std::string_view::npos;
 }
 
 // ":" followed by zero or more digits, or nothing at all.
@@ -91,8 +82,9 @@ Reason unescape(std::string_view text, Part part, std::string* decoded) {
   for (size_t i = 0; i < text.size();) {
     const char c = text[i];
     if (c != '%') {
-      if (host_like && !is_raw_host_char(static_cast<unsigned char>(c)) &&
-          static_cast<unsigned char>(c) < 0x80) {
+      // Non-ASCII bytes are let through raw; Go checks only ASCII here.
+      const auto b = static_cast<unsigned char>(c);
+      if (host_like && b < 0x80 && !is_raw_host_char(b)) {
         return "invalid character " + quote_char(c) + " in " + std::string(to_string(part));
       }
       if (decoded != nullptr) decoded->push_back(c);
@@ -132,12 +124,10 @@ Reason check_ip_literal(std::string_view host) {
     return reason;
   }
   const IpParse ip = parse_ip(address);
-  const std::string literal = quote(host.substr(0, close + 1));
-  if (ip.error) return "host " + literal + " is not an IPv6 address: " + *ip.error;
-  if (ip.family == IpFamily::kV4) {
-    return "host " + literal + " is IPv4; brackets are only for IPv6 addresses";
-  }
-  return std::nullopt;
+  if (!ip.error && ip.family == IpFamily::kV6) return std::nullopt;
+  const std::string literal = "host " + quote(host.substr(0, close + 1));
+  if (ip.error) return literal + " is not an IPv6 address: " + *ip.error;
+  return literal + " is IPv4; brackets are only for IPv6 addresses";
 }
 
 // host[:port]; `one_colon` is true for http and https, whose hosts may hold a single ':'.
@@ -161,8 +151,7 @@ Reason check_host(std::string_view host, bool one_colon) {
 // [userinfo "@"] host[:port]
 Reason check_authority(std::string_view authority, bool one_colon) {
   const size_t at = authority.rfind('@');
-  const std::string_view host =
-      at == std::string_view::npos ? authority : authority.substr(at + 1);
+  const std::string_view host = at == std::string_view::npos ? authority : authority.substr(at + 1);
   if (auto reason = check_host(host, one_colon)) return reason;
   if (at == std::string_view::npos) return std::nullopt;
 
@@ -207,7 +196,8 @@ Reason check_url(std::string_view value) {
 
   // Scheme: letters first, then letters, digits, '+', '-', '.', up to the first ':'.
   size_t colon = 0;
-  while (colon < value.size() && (is_alpha(value[colon]) || (colon > 0 && is_scheme_char(value[colon])))) {
+  while (colon < value.size() &&
+         (is_alpha(value[colon]) || (colon > 0 && is_scheme_char(value[colon])))) {
     ++colon;
   }
   if (colon == value.size() || value[colon] != ':') return explain_missing_scheme(value);
@@ -215,7 +205,7 @@ Reason check_url(std::string_view value) {
   const std::string_view scheme = value.substr(0, colon);
 
   std::string_view rest = value.substr(colon + 1);
-  rest = rest.substr(0, rest.find('?'));  // the query is not checked
+  rest = rest.substr(0, rest.find('?'));            // the query is not checked
   if (!rest.starts_with('/')) return std::nullopt;  // opaque, e.g. "mailto:a@b.c"
 
   std::string_view path = rest;
@@ -224,7 +214,8 @@ Reason check_url(std::string_view value) {
     const size_t slash = authority.find('/');
     path = slash == std::string_view::npos ? std::string_view() : authority.substr(slash);
     authority = authority.substr(0, slash);
-    const bool one_colon = equals_ignoring_case(scheme, "http") || equals_ignoring_case(scheme, "https");
+    const bool one_colon =
+        equals_ignoring_case(scheme, "http") || equals_ignoring_case(scheme, "https");
     if (auto reason = check_authority(authority, one_colon)) return reason;
   }
   return unescape(path, Part::kPath, nullptr);

@@ -5,7 +5,7 @@
 namespace hintkit::hintfile {
 namespace {
 
-std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
+std::string in_quotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 std::string var_path(const Var& v, std::string_view field) {
   return types::join_path(types::join_path("vars", v.name), field);
@@ -13,19 +13,20 @@ std::string var_path(const Var& v, std::string_view field) {
 
 void check_refs(const HintFile& hint, const Var& v, const std::vector<Ref>& refs,
                 std::string_view field, diag::Diagnostics& diags) {
-  const std::vector<std::string> names = hint.var_names();
   for (size_t i = 0; i < refs.size(); ++i) {
     const Ref& r = refs[i];
     const std::string path = types::index_path(var_path(v, field), i);
     if (!hint.find(r.name)) {
       auto& d = diags.error("HK109", r.span,
-                            "var " + quoted(v.name) + " has " + std::string(field) +
-                                " referencing unknown var " + quoted(r.name),
+                            "var " + in_quotes(v.name) + " has " + std::string(field) +
+                                " referencing unknown var " + in_quotes(r.name),
                             path);
-      if (auto n = diag::nearest(r.name, names)) d.hints.push_back("did you mean \"" + *n + "\"?");
+      if (auto n = diag::nearest(r.name, hint.var_names())) {
+        d.hints.push_back("did you mean \"" + *n + "\"?");
+      }
     } else if (r.name == v.name && field == "required_with") {
       auto& d = diags.warning("HK116", r.span,
-                              "var " + quoted(v.name) +
+                              "var " + in_quotes(v.name) +
                                   " lists itself in required_with, which never requires anything",
                               path);
       d.hints.push_back("remove it, or use `required: true`");
@@ -51,7 +52,7 @@ void check_default(const Var& v, diag::Diagnostics& diags) {
   }
   if (!ok) {
     auto& d = diags.error("HK114", def.span,
-                          "default of var " + quoted(v.name) + " must be a " +
+                          "default of var " + in_quotes(v.name) + " must be a " +
                               std::string(to_string(*v.type)) + ", found " +
                               std::string(yaml::to_string(def.kind)) +
                               (def.is_scalar() ? " " + def.text : ""),
@@ -65,7 +66,7 @@ void check_default(const Var& v, diag::Diagnostics& diags) {
   if (v.format && def.kind == yaml::Kind::kString && !def.text.empty()) {
     if (auto why = formats::check(*v.format, def.text)) {
       auto& d = diags.error("HK115", def.span,
-                            "default " + quoted(def.text) + " of var " + quoted(v.name) +
+                            "default " + in_quotes(def.text) + " of var " + in_quotes(v.name) +
                                 " is not a valid " + std::string(formats::to_string(*v.format)) +
                                 ": " + *why,
                             path);
@@ -77,7 +78,7 @@ void check_default(const Var& v, diag::Diagnostics& diags) {
 void check_var(const HintFile& hint, const Var& v, diag::Diagnostics& diags) {
   if (v.required && v.default_value) {
     auto& d = diags.error("HK105", v.default_value->span,
-                          "var " + quoted(v.name) +
+                          "var " + in_quotes(v.name) +
                               " is required and has a default; a required var's default is never used",
                           var_path(v, "default"));
     d.related.push_back({v.required_span, "required here"});
@@ -85,9 +86,9 @@ void check_var(const HintFile& hint, const Var& v, diag::Diagnostics& diags) {
   }
   if (v.format && v.type && *v.type != VarType::kString) {
     auto& d = diags.error("HK106", v.format_span,
-                          "var " + quoted(v.name) + " has format " +
-                              quoted(formats::to_string(*v.format)) + " but type " +
-                              quoted(to_string(*v.type)) + " (format is only valid for strings)",
+                          "var " + in_quotes(v.name) + " has format " +
+                              in_quotes(formats::to_string(*v.format)) + " but type " +
+                              in_quotes(to_string(*v.type)) + " (format is only valid for strings)",
                           var_path(v, "format"));
     d.related.push_back({v.type_span, "type declared here"});
   }
@@ -95,7 +96,7 @@ void check_var(const HintFile& hint, const Var& v, diag::Diagnostics& diags) {
     const bool with = !v.required_with.empty();
     const std::string field = with ? "required_with" : "required_without";
     auto& d = diags.error("HK108", with ? v.required_with.front().span : v.required_without.front().span,
-                          "var " + quoted(v.name) + " has required: true with " + field +
+                          "var " + in_quotes(v.name) + " has required: true with " + field +
                               ", which is contradictory (always required vs. conditionally required)",
                           var_path(v, field));
     d.related.push_back({v.required_span, "required here"});
@@ -115,21 +116,22 @@ void check_rule(const HintFile& hint, const Rule& r, diag::Diagnostics& diags) {
                     std::to_string(r.vars.size()),
                 types::join_path(base, "vars"));
   }
-  const std::vector<std::string> names = hint.var_names();
   std::unordered_set<std::string> seen;
   for (size_t i = 0; i < r.vars.size(); ++i) {
     const Ref& ref = r.vars[i];
     const std::string path = types::index_path(types::join_path(base, "vars"), i);
     if (!seen.insert(ref.name).second) {
       diags.error("HK113", ref.span,
-                  label + " (oneof_required) lists var " + quoted(ref.name) + " twice", path);
+                  label + " (oneof_required) lists var " + in_quotes(ref.name) + " twice", path);
       continue;
     }
     if (!hint.find(ref.name)) {
       auto& d = diags.error("HK112", ref.span,
-                            label + " (oneof_required) references unknown var " + quoted(ref.name),
+                            label + " (oneof_required) references unknown var " + in_quotes(ref.name),
                             path);
-      if (auto n = diag::nearest(ref.name, names)) d.hints.push_back("did you mean \"" + *n + "\"?");
+      if (auto n = diag::nearest(ref.name, hint.var_names())) {
+        d.hints.push_back("did you mean \"" + *n + "\"?");
+      }
     }
   }
 }

@@ -71,7 +71,7 @@ constexpr std::array<std::string_view, 1> kRuleTypeNames = {"oneof_required"};
 
 bool is_extension(std::string_view key) { return key.substr(0, 2) == "x-"; }
 
-std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
+std::string in_quotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 // "a string", "an int": how a found value is named in messages.
 std::string a_kind(yaml::Kind k) {
@@ -126,7 +126,7 @@ class Reader {
       if (k == key) return true;
     }
     auto& d = diags_.error("HK102", item.key.span,
-                           "unknown " + std::string(where) + " key " + quoted(key),
+                           "unknown " + std::string(where) + " key " + in_quotes(key),
                            types::join_path(path, key));
     std::string hint = diag::did_you_mean(key, known);
     if (!hint.empty()) d.hints.push_back(hint);
@@ -154,7 +154,8 @@ class Reader {
     }
     for (size_t i = 0; i < item.value.elements.size(); ++i) {
       const yaml::Node& e = item.value.elements[i];
-      if (e.kind != yaml::Kind::kString) {
+      // Names are names however YAML 1.1 would type them: a var may be called `y` or `on`.
+      if (!e.is_scalar() || e.is_null()) {
         diags_.error("HK103", e.span,
                      types::index_path(path, i) + " must be a var name, found " + a_kind(e.kind),
                      types::index_path(path, i));
@@ -176,8 +177,8 @@ class Reader {
     }
     out.vars.reserve(vars.items.size());
     for (const yaml::MapItem& item : vars.items) {
-      if (item.key.kind != yaml::Kind::kString) {
-        diags_.error("HK103", item.key.span, "var names must be strings", "vars");
+      if (!item.key.is_scalar() || item.key.is_null()) {
+        diags_.error("HK103", item.key.span, "var names must be plain scalars", "vars");
         continue;
       }
       out.vars.push_back(read_var(item));
@@ -191,7 +192,7 @@ class Reader {
     const std::string base = types::join_path("vars", v.name);
     if (item.value.kind != yaml::Kind::kMap) {
       diags_.error("HK103", item.value.kind == yaml::Kind::kNull ? item.key.span : item.value.span,
-                   "var " + quoted(v.name) + " must be a mapping with at least `type`, found " +
+                   "var " + in_quotes(v.name) + " must be a mapping with at least `type`, found " +
                        a_kind(item.value.kind),
                    base);
       return v;
@@ -210,7 +211,7 @@ class Reader {
           v.required = f.value.bool_value;
         } else {
           auto& d = diags_.error("HK103", f.value.span,
-                                 "required of var " + quoted(v.name) + " must be true or false, found " +
+                                 "required of var " + in_quotes(v.name) + " must be true or false, found " +
                                      a_kind(f.value.kind),
                                  path);
           if (f.value.kind == yaml::Kind::kString) d.hints.push_back("remove the quotes");
@@ -229,8 +230,8 @@ class Reader {
         v.format = formats::parse(f.value.text);
         if (!v.format) {
           auto& d = diags_.error("HK107", f.value.span,
-                                 "var " + quoted(v.name) + " has unknown format " +
-                                     quoted(f.value.text),
+                                 "var " + in_quotes(v.name) + " has unknown format " +
+                                     in_quotes(f.value.text),
                                  path);
           std::string hint = diag::did_you_mean(f.value.text, formats::names());
           if (!hint.empty()) d.hints.push_back(hint);
@@ -246,7 +247,7 @@ class Reader {
     }
     if (!has_type) {
       diags_.error("HK104", item.key.span,
-                   "var " + quoted(v.name) + " has no type (must be string, slice or map)",
+                   "var " + in_quotes(v.name) + " has no type (must be string, slice or map)",
                    types::join_path(base, "type"));
     }
     return v;
@@ -258,10 +259,10 @@ class Reader {
     if (f.value.kind == yaml::Kind::kString) v.type = parse_var_type(text);
     if (v.type) return;
     std::string shown = f.value.kind == yaml::Kind::kString
-                            ? quoted(text)
-                            : a_kind(f.value.kind) + (text.empty() ? "" : " " + quoted(text));
+                            ? in_quotes(text)
+                            : a_kind(f.value.kind) + (text.empty() ? "" : " " + in_quotes(text));
     auto& d = diags_.error("HK104", f.value.span,
-                           "var " + quoted(v.name) + " has invalid type " + shown +
+                           "var " + in_quotes(v.name) + " has invalid type " + shown +
                                " (must be string, slice or map)",
                            path);
     if (f.value.kind == yaml::Kind::kString) {
@@ -300,7 +301,7 @@ class Reader {
             rule.type = RuleType::kOneofRequired;
           } else {
             auto& d = diags_.error("HK110", f.value.span,
-                                   label + " has unknown type " + quoted(f.value.text) +
+                                   label + " has unknown type " + in_quotes(f.value.text) +
                                        " (must be oneof_required)",
                                    path);
             std::string hint = diag::did_you_mean(f.value.text, kRuleTypeNames);

@@ -45,10 +45,24 @@ const char* kResolveFooter =
     "printed in hint order (provided, default or zero value), then vars the hint does not\n"
     "declare. Violations go to stderr and exit 1; nothing is printed on stdout then.\n"
     "With --dir and no tazuna.hint.yaml in it, the values pass through unchanged.\n\n"
+    "With --config, every helmfile manifest of tazuna.yaml is resolved from its var sources\n"
+    "(env, static, staticSlice, staticMap, op) and printed as manifest -> vars; --out-dir\n"
+    "writes one state values file per manifest instead, only when every manifest passes.\n\n"
     "Examples:\n"
     "  hintkit resolve --dir charts/api --values vars.yaml\n"
+    "  hintkit resolve --config tazuna.yaml --out-dir .hintkit\n"
     "  helmfile-vars | hintkit resolve --hint tazuna.hint.yaml --values - -o json\n\n"
     "Exit: 0 resolved, 1 violations or an invalid hint, 2 usage or I/O error.";
+
+const char* kHookFooter =
+    "Wire it per release in helmfile.yaml (helmfile runs hooks in the helmfile's folder):\n\n"
+    "  hooks:\n"
+    "    - events: [presync]\n"
+    "      showlogs: true\n"
+    "      command: hintkit\n"
+    "      args: [hook, presync, --values-json, '{{`{{ .Values | toJson }}`}}']\n\n"
+    "No tazuna.hint.yaml in --dir: exit 0. Values are never printed unless --show-values.\n\n"
+    "Exit: 0 values fit the hint, 1 violations (listed on stderr), 2 malformed JSON or flags.";
 
 const char* kDescribeFooter =
     "Prints the vars sorted by name with type, format, whether they are required,\n"
@@ -69,6 +83,8 @@ int run(const std::vector<std::string>& args, Io io) {
   LintOptions lint;
   CLI::App* lint_cmd = app.add_subcommand("lint", "Check tazuna.hint.yaml files for every schema problem");
   lint_cmd->add_option("paths", lint.paths, "Hint files or folders to search (default: .)");
+  lint_cmd->add_option("--config,-c", lint.config,
+                       "tazuna.yaml: lint each helmfile manifest's hint and its var declarations");
   lint_cmd->add_option("--format,-f", lint.format, "Output format")
       ->check(CLI::IsMember({"text", "json", "sarif", "github"}))
       ->default_str("text");
@@ -79,12 +95,24 @@ int run(const std::vector<std::string>& args, Io io) {
   ResolveOptions resolve;
   CLI::App* resolve_cmd =
       app.add_subcommand("resolve", "Resolve a manifest's vars against its tazuna.hint.yaml");
+  auto* config_opt = resolve_cmd->add_option(
+      "--config,-c", resolve.config, "tazuna.yaml: resolve every helmfile manifest it lists");
+  resolve_cmd->add_option("--manifest,-m", resolve.manifests, "Only these manifests (repeatable)")
+      ->needs(config_opt);
+  resolve_cmd->add_option("--tags", resolve.tags, "Only manifests with any of these tags (a,b)")
+      ->needs(config_opt);
+  resolve_cmd->add_option("--out-dir", resolve.out_dir,
+                          "Write DIR/<manifest>.yaml state values files (all or nothing)")
+      ->needs(config_opt);
+  resolve_cmd->add_option("--jobs,-j", resolve.jobs, "Parallel workers (default: hardware threads)");
   auto* dir_opt = resolve_cmd->add_option("--dir,-d", resolve.dir,
                                           "Helmfile folder holding tazuna.hint.yaml (optional file)");
   auto* hint_opt = resolve_cmd->add_option("--hint", resolve.hint, "Hint file (must exist)");
   dir_opt->excludes(hint_opt);
-  resolve_cmd->add_option("--values", resolve.values, "YAML/JSON map of provided vars; - for stdin")
-      ->required();
+  config_opt->excludes(dir_opt)->excludes(hint_opt);
+  auto* values_opt = resolve_cmd->add_option("--values", resolve.values,
+                                             "YAML/JSON map of provided vars; - for stdin");
+  values_opt->excludes(config_opt);
   resolve_cmd->add_option("--output,-o", resolve.output, "Resolved vars as yaml or json")
       ->check(CLI::IsMember({"yaml", "json"}))
       ->default_str("yaml");
@@ -92,6 +120,21 @@ int run(const std::vector<std::string>& args, Io io) {
       ->check(CLI::IsMember({"text", "json", "sarif", "github"}))
       ->default_str("text");
   resolve_cmd->footer(kResolveFooter);
+
+  HookOptions hook;
+  CLI::App* hook_cmd = app.add_subcommand(
+      "hook", "Check a release's values as a helmfile hook (presync or prepare event)");
+  hook_cmd->add_option("event", hook.event, "presync or prepare")
+      ->required()
+      ->check(CLI::IsMember({"presync", "prepare"}));
+  hook_cmd->add_option("--dir,-d", hook.dir, "Folder holding tazuna.hint.yaml (default: .)");
+  auto* json_opt = hook_cmd->add_option("--values-json", hook.values_json,
+                                        "The release's values: '{{ .Values | toJson }}'");
+  auto* file_opt = hook_cmd->add_option("--values-file", hook.values_file, "Values as a file");
+  json_opt->excludes(file_opt);
+  hook_cmd->add_flag("--show-values", hook.show_values,
+                     "Print resolved values and include values in messages (off: secrets)");
+  hook_cmd->footer(kHookFooter);
 
   DescribeOptions describe;
   CLI::App* describe_cmd =
@@ -115,11 +158,15 @@ int run(const std::vector<std::string>& args, Io io) {
     return code == 0 ? kExitClean : kExitUsage;
   }
 
-  if (lint_cmd->parsed()) return run_lint(lint, io);
+  if (lint_cmd->parsed() && lint.config.empty()) return run_lint(lint, io);
+  if (lint_cmd->parsed() && !lint.config.empty()) return run_lint_config(lint, io);
+  if (hook_cmd->parsed()) return run_hook(hook, io);
   if (resolve_cmd->parsed()) {
+    if (!resolve.config.empty()) return run_resolve_config(resolve, io);
     if (resolve.dir.empty() && resolve.hint.empty()) {
-      return fail(io, "resolve: give --dir DIR or --hint FILE (see hintkit resolve --help)");
+      return fail(io, "resolve: give --dir DIR, --hint FILE or --config tazuna.yaml (see hintkit resolve --help)");
     }
+    if (resolve.values.empty()) return fail(io, "resolve: --values FILE is required with --dir or --hint");
     return run_resolve(resolve, io);
   }
   if (describe_cmd->parsed()) return run_describe(describe, io);

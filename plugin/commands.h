@@ -12,6 +12,7 @@ namespace hintkit::plugin {
 
 struct LintOptions {
   std::vector<std::string> paths;
+  std::string config;  // --config tazuna.yaml: lint every helmfile manifest's hint
   std::string format = "text";
   bool warnings_as_errors = false;
   unsigned jobs = 0;  // 0: hardware threads
@@ -19,6 +20,11 @@ struct LintOptions {
 int run_lint(const LintOptions& o, Io io);
 
 struct ResolveOptions {
+  std::string config;  // --config tazuna.yaml: resolve every helmfile manifest
+  std::vector<std::string> manifests;
+  std::string tags;
+  std::string out_dir;
+  unsigned jobs = 0;
   std::string dir;
   std::string hint;
   std::string values;
@@ -26,6 +32,18 @@ struct ResolveOptions {
   std::string format = "text";
 };
 int run_resolve(const ResolveOptions& o, Io io);
+
+int run_resolve_config(const ResolveOptions& o, Io io);
+int run_lint_config(const LintOptions& o, Io io);
+
+struct HookOptions {
+  std::string event;  // presync | prepare
+  std::string dir = ".";
+  std::string values_json;
+  std::string values_file;
+  bool show_values = false;
+};
+int run_hook(const HookOptions& o, Io io);
 
 struct DescribeOptions {
   std::string target;
@@ -35,6 +53,9 @@ int run_describe(const DescribeOptions& o, Io io);
 
 // "dir" + "tazuna.hint.yaml" without a leading "./" so messages name files as users do.
 std::string join_file(const std::string& dir, std::string_view name);
+
+// One-line description of a diagnostic code (README's table), "" when unknown.
+std::string describe_code(std::string_view code);
 
 // Prints an operation failure as `hintkit: message` and returns kExitUsage.
 int fail(Io io, const std::string& message);

@@ -91,6 +91,7 @@ int run_lint(const LintOptions& o, Io io) {
   const diag::Format format = *diag::parse_format(o.format);
   diag::RenderOptions options;
   options.tool_version = version();
+  options.describe_code = describe_code;
   diag::render(io.out, format, all, options);
   std::string summary = "checked " + std::to_string(files.size()) +
                         (files.size() == 1 ? " hint file: " : " hint files: ") +

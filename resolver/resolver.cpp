@@ -12,11 +12,11 @@ using hintfile::HintFile;
 using hintfile::Var;
 using hintfile::VarType;
 
-std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
+std::string in_quotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
-std::string quoted_list(const std::vector<hintfile::Ref>& refs) {
+std::string in_quotes_list(const std::vector<hintfile::Ref>& refs) {
   std::string s;
-  for (size_t i = 0; i < refs.size(); ++i) s += (i ? ", " : "") + quoted(refs[i].name);
+  for (size_t i = 0; i < refs.size(); ++i) s += (i ? ", " : "") + in_quotes(refs[i].name);
   return s;
 }
 
@@ -48,8 +48,9 @@ constexpr size_t kNoSlot = static_cast<size_t>(-1);
 
 class Resolution {
  public:
-  Resolution(const HintFile& hint, const yaml::Node& provided, diag::Diagnostics& diags)
-      : hint_(hint), diags_(diags) {
+  Resolution(const HintFile& hint, const yaml::Node& provided, diag::Diagnostics& diags,
+             const Options& options)
+      : hint_(hint), diags_(diags), options_(options) {
     if (provided.kind == yaml::Kind::kMap) {
       provided_.reserve(provided.items.size());
       for (const yaml::MapItem& item : provided.items) {
@@ -100,8 +101,9 @@ class Resolution {
     }
     if (v.required) {
       auto& d = diags_.error("HK200", item_span(v),
-                             "required var " + quoted(v.name) + " is not provided", v.name);
-      d.related.push_back({v.span, "declared required in " + hint_.path});
+                             "required var " + in_quotes(v.name) + " is not provided", v.name);
+      d.related.push_back({v.required_span, "required here"});
+      d.hints.push_back("provide a value for " + v.name);
       return std::nullopt;
     }
     if (v.default_value) return *v.default_value;
@@ -116,7 +118,7 @@ class Resolution {
     if (!v.type) return;
     if (types::fits(value, v.checker_type())) return;
     auto& d = diags_.error("HK201", value.span,
-                           "var " + quoted(v.name) + " must be " + std::string(type_noun(*v.type)) +
+                           "var " + in_quotes(v.name) + " must be " + std::string(type_noun(*v.type)) +
                                ", found " + std::string(yaml::to_string(value.kind)) +
                                " (type " + std::string(hintfile::to_string(*v.type)) + ")",
                            v.name);
@@ -131,7 +133,7 @@ class Resolution {
     }
     if (present.empty()) return;
     auto& d = diags_.error("HK202", v.span,
-                           "var " + quoted(v.name) + " is required because " + quoted_list(present) +
+                           "var " + in_quotes(v.name) + " is required because " + in_quotes_list(present) +
                                (present.size() == 1 ? " is" : " are") + " provided (required_with)",
                            v.name);
     d.related.push_back({provided(present.front().name)->key.span, "provided here"});
@@ -144,9 +146,9 @@ class Resolution {
     }
     const bool self_only = v.required_without.size() == 1 && v.required_without[0].name == v.name;
     diags_.error("HK203", v.span,
-                 self_only ? "var " + quoted(v.name) + " is not provided (required_without itself)"
-                           : "var " + quoted(v.name) + " is required because none of " +
-                                 quoted_list(v.required_without) + " is provided (required_without)",
+                 self_only ? "var " + in_quotes(v.name) + " is not provided (required_without itself)"
+                           : "var " + in_quotes(v.name) + " is required because none of " +
+                                 in_quotes_list(v.required_without) + " is provided (required_without)",
                  v.name);
   }
 
@@ -156,9 +158,10 @@ class Resolution {
     if (!why) return;
     const bool injected = !provided(v.name);
     auto& d = diags_.error("HK204", value.span,
-                           "var " + quoted(v.name) + " value " + quoted(value.text) +
+                           "var " + in_quotes(v.name) +
+                               (options_.show_values ? " value " + in_quotes(value.text) : "") +
                                " is not a valid " + std::string(formats::to_string(*v.format)) +
-                               ": " + *why + (injected ? " (from its default)" : ""),
+                               (options_.show_values ? ": " + *why : "") + (injected ? " (from its default)" : ""),
                            v.name);
     d.related.push_back({v.format_span, "format declared here"});
   }
@@ -169,7 +172,7 @@ class Resolution {
       if (provided(ref.name)) return;
     }
     std::string msg = r.message.empty()
-                          ? "at least one of " + quoted_list(r.vars) + " must be provided"
+                          ? "at least one of " + in_quotes_list(r.vars) + " must be provided"
                           : r.message;
     diags_.error("HK205", r.span,
                  "rule[" + std::to_string(r.index) + "] (oneof_required): " + msg,
@@ -178,6 +181,7 @@ class Resolution {
 
   const HintFile& hint_;
   diag::Diagnostics& diags_;
+  const Options& options_;
   std::unordered_map<std::string, const yaml::MapItem*> provided_;
 };
 
@@ -192,7 +196,7 @@ yaml::Node resolve(const hintfile::HintFile* hint, const yaml::Node& provided,
     return yaml::make_map();
   }
   if (!hint) return provided.kind == yaml::Kind::kMap ? provided : yaml::make_map();
-  return Resolution(*hint, provided, diags).run(provided);
+  return Resolution(*hint, provided, diags, options).run(provided);
 }
 
 }  // namespace hintkit::resolver

@@ -21,6 +21,9 @@ namespace hintkit::resolver {
 struct Options {
   // Where the provided values came from, for messages ("values.yaml"); spans come from nodes.
   std::string values_label = "values";
+  // False keeps values out of messages (hook mode: helmfile echoes hook output into logs,
+  // and values carry secrets).
+  bool show_values = true;
 };
 
 // `provided` must be a map or null (no vars). Without a hint (`hint == nullptr`) the provided

@@ -9,5 +9,7 @@ echo "== hintkit lint examples/api"
 build/hintkit lint examples/api
 echo "== hintkit resolve --dir examples/api --values examples/api/values.yaml"
 build/hintkit resolve --dir examples/api --values examples/api/values.yaml
+echo "== CLUSTER_NAME=prod-tokyo-1 hintkit resolve --config examples/tazuna/tazuna.yaml"
+CLUSTER_NAME=prod-tokyo-1 build/hintkit resolve --config examples/tazuna/tazuna.yaml
 echo "== hintkit lint examples/broken (a hint file with mistakes; exit 1 is expected)"
 build/hintkit lint examples/broken || test $? -eq 1

@@ -20,6 +20,8 @@ struct ThreadState;
 
 // Thrown inside the interpreter; converted to `Error` at the API boundary.
 struct EvalError {
+  explicit EvalError(std::string m, ErrorKind k = ErrorKind::kRuntime)
+      : message(std::move(m)), kind(k) {}
   std::string message;
   ErrorKind kind = ErrorKind::kRuntime;
   std::vector<Frame> frames;  // filled while unwinding, innermost first
@@ -217,6 +219,8 @@ ThreadState& current_thread();
 // Methods of built-in types (builtins_*.cpp): a bound builtin or nullopt.
 std::optional<Value> builtin_method(const Value& recv, std::string_view name);
 std::vector<std::string> builtin_method_names(Kind k);
+// The unbound implementation of a built-in type's method, or nullptr.
+BuiltinFn find_method(Kind k, std::string_view name);
 // The universe of predeclared builtins (builtins_universe.cpp).
 const std::vector<std::pair<std::string, Value>>& universe();
 
@@ -276,5 +280,75 @@ void for_each(const Value& x, F&& f) {
       throw_error(not_iterable(x));
   }
 }
+
+// Pull-style iteration (for loops and comprehensions, which may break out early). Marks lists,
+// dicts and sets as being iterated for its lifetime.
+class Iter {
+ public:
+  explicit Iter(const Value& x) : x_(x), kind_(x.kind()) {
+    switch (kind_) {
+      case Kind::kList: m_ = as_list(x); break;
+      case Kind::kDict: m_ = as_dict(x); table_ = &as_dict(x)->table; break;
+      case Kind::kSet: m_ = as_set(x); table_ = &as_set(x)->table; break;
+      case Kind::kTuple: break;
+      case Kind::kRange: n_ = as_range(x)->length(); break;
+      case Kind::kHost: {
+        auto items = static_cast<const HostObject*>(x.object())->iterate();
+        if (!items) throw_error(not_iterable(x));
+        host_ = std::move(*items);
+        break;
+      }
+      default: throw_error(not_iterable(x));
+    }
+    if (m_) ++m_->iterating;
+  }
+  ~Iter() {
+    if (m_) --m_->iterating;
+  }
+  Iter(const Iter&) = delete;
+  Iter& operator=(const Iter&) = delete;
+
+  bool next(Value& out) {
+    switch (kind_) {
+      case Kind::kList: {
+        auto& v = as_list(x_)->items;
+        if (i_ >= v.size()) return false;
+        out = v[i_++];
+        return true;
+      }
+      case Kind::kTuple: {
+        auto& v = as_tuple(x_)->items;
+        if (i_ >= v.size()) return false;
+        out = v[i_++];
+        return true;
+      }
+      case Kind::kDict:
+      case Kind::kSet: {
+        const auto& e = table_->entries();
+        while (i_ < e.size() && !e[i_].live) ++i_;
+        if (i_ >= e.size()) return false;
+        out = e[i_++].key;
+        return true;
+      }
+      case Kind::kRange:
+        if (static_cast<int64_t>(i_) >= n_) return false;
+        out = Value::from_int(as_range(x_)->at(static_cast<int64_t>(i_++)));
+        return true;
+      default:
+        if (i_ >= host_.size()) return false;
+        out = host_[i_++];
+        return true;
+    }
+  }
+
+ private:
+  Value x_;
+  Kind kind_;
+  size_t i_ = 0;
+  int64_t n_ = 0;
+  Mutable* m_ = nullptr;
+  const HashTable* table_ = nullptr;
+  std::vector<Value> host_;
+};
 
 }  // namespace hintkit::starlark

@@ -42,8 +42,8 @@ constexpr TokInfo kKeywords[] = {
 
 // Python keywords Starlark reserves: scanned as illegal tokens.
 constexpr std::string_view kReserved[] = {
-    "as",     "assert", "async", "await",  "class", "del",   "except", "finally", "from",
-    "global", "import", "is",    "nonlocal", "raise", "try", "with",   "yield",
+    "as",     "class", "del",   "except", "finally", "from",  "global",
+    "import", "is",    "nonlocal", "raise", "try", "with", "yield",
 };
 
 class RawScanner {
@@ -88,7 +88,7 @@ class RawScanner {
     // Skip blanks, comments, continuations; emit NEWLINE at the end of a logical line.
     while (true) {
       if (at_end()) {
-        if (!line_empty_) {
+        if (!line_empty_ && depth_ == 0) {
           line_empty_ = true;
           Token t;
           t.kind = Tok::kNewline;
@@ -406,7 +406,12 @@ std::string describe(Tok t) {
     default: break;
   }
   for (const auto& p : kPunct) {
-    if (p.tok == t) return "'" + std::string(p.text) + "'";
+    if (p.tok == t) {
+      std::string q(1, '\'');
+      q.append(p.text);
+      q.push_back('\'');
+      return q;
+    }
   }
   for (const auto& k : kKeywords) {
     if (k.tok == t) return std::string(k.text);

@@ -38,6 +38,7 @@ inline constexpr int64_t kMaxSteps = 10'000'000;  // ~1s of evaluation; stops `w
 inline constexpr int kMaxCallDepth = 400;  // deeper is runaway recursion; keeps the C++ stack safe
 inline constexpr size_t kMaxStringBytes = size_t{16} << 20;  // 16 MiB; stops string doubling
 inline constexpr size_t kMaxCollectionLen = size_t{4} << 20;  // 4M elements per list/dict/set
+inline constexpr size_t kMaxIntBits = 32768;  // ~9900 digits; schoolbook math stays fast below
 inline constexpr int kMaxNesting = 200;  // parser nesting of brackets/blocks; bounds recursion
 inline constexpr size_t kMaxSourceBytes = size_t{8} << 20;  // one program's source text
 
@@ -151,9 +152,13 @@ class Object {
 
  private:
   friend class Value;
+  friend void make_immortal(const Value& v);
   mutable uint32_t refs_ = 0;
   Kind kind_;
 };
+
+// Pins a shared value (e.g. the universe's builtins) so its count never drops to zero.
+void make_immortal(const Value& v);
 
 // A compact value: 16 bytes; none/bool/int64/float inline, everything else a counted pointer.
 class Value {
@@ -268,8 +273,10 @@ class Value {
     if (tag_ == Tag::kObject) ++u_.o->refs_;
   }
   void release() {
-    if (tag_ == Tag::kObject && --u_.o->refs_ == 0) delete u_.o;
+    if (tag_ == Tag::kObject && --u_.o->refs_ == 0) destroy(u_.o);
   }
+  // Deletes iteratively, so dropping a deeply nested value cannot overflow the stack.
+  static void destroy(Object* o);
   Tag tag_;
   union {
     bool b;

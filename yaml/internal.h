@@ -31,11 +31,6 @@ std::string format_float_json(double d);
 // fills `offset`/`message` when found.
 bool find_binary(std::string_view source, size_t& offset, std::string& message);
 
-// A cheap, conservative estimate of the deepest nesting in `source` (flow brackets plus block
-// indentation levels), stopping as soon as `limit` is exceeded. Fills the offset at which the
-// limit was crossed.
-int estimate_depth(std::string_view source, int limit, size_t& offset);
-
 enum class CommentKind { kAnnotation, kPlain };
 
 struct ScannedComment {
@@ -50,10 +45,15 @@ struct ScanResult {
   std::vector<ScannedComment> comments;   // `#@` and plain `#` (`#!` dropped), in order
   std::vector<size_t> block_entries;      // offsets of block sequence `-` indicators
   std::vector<int> doc_start_lines;       // 1-based lines holding a `---` marker
+  // A cheap, conservative estimate of the nesting depth (flow brackets plus block
+  // indentation levels). The scan stops early once `depth_limit` is exceeded.
+  int max_depth = 0;
+  bool depth_exceeded = false;
+  size_t depth_offset = 0;  // where the limit was crossed
 };
 
 // Line-oriented scan that knows quoted strings, block scalars and flow context.
-ScanResult scan_source(std::string_view source, bool want_comments);
+ScanResult scan_source(std::string_view source, bool want_comments, int depth_limit);
 
 // Converts an offset to a 1-based position using `line_starts`.
 diag::Position position_at(const std::vector<size_t>& line_starts, size_t offset);

@@ -264,14 +264,19 @@ std::string fixed_from_digits(const std::string& digits, int dp) {
     out = digits;
     out.append(static_cast<size_t>(dp - nd), '0');
   } else {
-    out = digits.substr(0, static_cast<size_t>(dp)) + "." + digits.substr(static_cast<size_t>(dp));
+    out.assign(digits, 0, static_cast<size_t>(dp));
+    out.push_back('.');
+    out.append(digits, static_cast<size_t>(dp), std::string::npos);
   }
   return out;
 }
 
 std::string exp_from_digits(const std::string& digits, int dp, bool trim_negative_zero) {
   std::string out(1, digits[0]);
-  if (digits.size() > 1) out += "." + digits.substr(1);
+  if (digits.size() > 1) {
+    out.push_back('.');
+    out.append(digits, 1, std::string::npos);
+  }
   int exp = dp - 1;
   out += exp < 0 ? "e-" : "e+";
   int a = exp < 0 ? -exp : exp;

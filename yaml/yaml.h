@@ -9,6 +9,16 @@
 // (syntax errors, duplicate keys, limits) are appended to `diags` at line:col; the returned
 // documents are whatever could be read.
 //
+// Attachment follows ytt exactly: a comment belongs to the first node at or below its line
+// (documents that start with `---`, map items, array items); on a node's own line the
+// innermost node owns it, above it the outermost. So `#@data/values` above `---` or on the
+// `---` line annotates the Document, but above the first item of a file with no `---` it
+// annotates that item (ytt then reports "Found @data/values on map item"). Annotations after
+// the last node end up in an extra empty Document at the end (ytt does the same).
+// Spans: `begin` is where the node starts; `end` is just past it (best effort for
+// collections and block scalars). Duplicate keys keep one item holding the later value
+// (as ytt does) and report HK002.
+//
 // `emit_yaml` / `emit_json` print values back out; `emit_yaml` prints the way ytt does
 // (2-space indent, block style, `- ` arrays not indented under their key, minimal quoting).
 //
@@ -127,7 +137,9 @@ Node make_array();
 bool equal(const Node& a, const Node& b);
 
 // Output. `emit_yaml` writes one document the way ytt prints it (no leading `---`);
-// `emit_json` writes compact (indent 0) or indented JSON with keys in map order.
+// `emit_json` writes compact (indent 0) or indented JSON with keys in map order, strings and
+// numbers spelled as Go's encoding/json does (`<` as \u003c, 1e+21, 1e-7); inf and nan have no
+// JSON spelling and are written as null. Note: ytt's `-o json` sorts map keys.
 std::string emit_yaml(const Node& node);
 std::string emit_json(const Node& node, int indent = 0);
 

@@ -94,12 +94,18 @@ TEST(Render, JsonCarriesEveryField) {
 TEST(Render, SarifIsVersion210WithRulesAndRegions) {
   Diagnostics d = sample();
   std::ostringstream out;
-  render(out, Format::kSarif, d, RenderOptions{"hintkit", "1.2.3", ""});
+  RenderOptions options;
+  options.tool_version = "1.2.3";
+  options.describe_code = [](std::string_view code) {
+    return code == "HK104" ? std::string("bad type") : std::string();
+  };
+  render(out, Format::kSarif, d, options);
   const std::string s = out.str();
   for (std::string_view want :
        {"\"version\":\"2.1.0\"", "\"name\":\"hintkit\"", "\"version\":\"1.2.3\"", "{\"id\":\"HK100\"",
         "\"ruleId\":\"HK104\"", "\"level\":\"warning\"", "\"startLine\":3,\"startColumn\":5",
-        "\"relatedLocations\":[{\"id\":0,"}) {
+        "\"relatedLocations\":[{\"id\":0,", "{\"id\":\"HK104\",\"shortDescription\":{\"text\":\"bad type\"}",
+        "{\"id\":\"HK100\",\"shortDescription\":{\"text\":\"HK100\"}"}) {
     EXPECT_NE(s.find(want), std::string::npos) << want << " in " << s;
   }
 }

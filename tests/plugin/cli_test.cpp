@@ -70,11 +70,13 @@ TEST_F(Cli, VersionAndUsageErrors) {
 }
 
 TEST_F(Cli, HugeFileGetsALimitDiagnosticOrLoads) {
-  // ~50 MB of valid vars: under the 64 MiB limit, so it must load and lint in one piece.
+  // ~50 MB of valid vars with long descriptions: under the 64 MiB limit, so it must load
+  // and lint in one piece.
   std::string text = "vars:\n";
-  text.reserve(52u << 20);
+  text.reserve(66u << 20);
+  const std::string padding(1000, 'x');
   for (int i = 0; text.size() < (50u << 20); ++i) {
-    text += "  v" + std::to_string(i) + ":\n    type: string\n    description: padding padding\n";
+    text += "  v" + std::to_string(i) + ":\n    type: string\n    description: " + padding + "\n";
   }
   fs::path p = write("big/tazuna.hint.yaml", text);
   auto r = run_hintkit({"lint", p.string()});

@@ -33,13 +33,22 @@ inline std::string shell_quote(const std::string& s) {
 }
 
 // Runs `HINTKIT_BINARY args...` in `cwd` with stdin from `stdin_file` (default /dev/null).
+// `env` entries are passed to env(1) first: "NAME=value" sets, "-u NAME" unsets.
 inline RunResult run_hintkit(const std::vector<std::string>& args, const std::string& cwd = ".",
-                             const std::string& stdin_file = "/dev/null") {
+                             const std::string& stdin_file = "/dev/null",
+                             const std::vector<std::string>& env = {}) {
   static int counter = 0;
   auto tmp = std::filesystem::temp_directory_path() /
              ("hintkit-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
   std::filesystem::create_directories(tmp);
-  std::string cmd = "cd " + shell_quote(cwd) + " && " + shell_quote(HINTKIT_BINARY);
+  std::string cmd = "cd " + shell_quote(cwd) + " && env";
+  for (const auto& e : env) {  // env(1) wants its options before the assignments
+    if (e.rfind("-u ", 0) == 0) cmd += " -u " + shell_quote(e.substr(3));
+  }
+  for (const auto& e : env) {
+    if (e.rfind("-u ", 0) != 0) cmd += " " + shell_quote(e);
+  }
+  cmd += " " + shell_quote(HINTKIT_BINARY);
   for (const auto& a : args) cmd += " " + shell_quote(a);
   cmd += " <" + shell_quote(stdin_file) + " >" + shell_quote((tmp / "out").string()) + " 2>" +
          shell_quote((tmp / "err").string());

@@ -1,0 +1,59 @@
+// The table of diagnostic codes (kept in step with README.md's "Diagnostic codes").
+#include <string_view>
+#include <utility>
+
+#include "plugin/commands.h"
+
+namespace hintkit::plugin {
+
+std::string describe_code(std::string_view code) {
+  static constexpr std::pair<std::string_view, std::string_view> kCodes[] = {
+      {"HK001", "YAML syntax error"},
+      {"HK002", "duplicate key in a mapping"},
+      {"HK003", "a limit was exceeded (file size, nesting depth, alias expansion)"},
+      {"HK004", "the input is not text (NUL bytes or invalid UTF-8)"},
+      {"HK010", "a file could not be read"},
+      {"HK100", "the hint file is empty, not a mapping, or has several documents"},
+      {"HK101", "the hint file has no vars"},
+      {"HK102", "unknown key (with did-you-mean); x- keys are allowed"},
+      {"HK103", "a field has the wrong kind of value (required: \"true\", vars: [..])"},
+      {"HK104", "a var's type is missing or not string, slice or map"},
+      {"HK105", "required: true together with a default"},
+      {"HK106", "format on a var that is not a string"},
+      {"HK107", "unknown format"},
+      {"HK108", "required: true together with required_with / required_without"},
+      {"HK109", "required_with / required_without names an undeclared var"},
+      {"HK110", "a rule's type is missing or unknown"},
+      {"HK111", "a rule lists fewer than two vars"},
+      {"HK112", "a rule names an undeclared var"},
+      {"HK113", "a rule lists the same var twice"},
+      {"HK114", "a default does not have the var's type"},
+      {"HK115", "a default fails the var's format"},
+      {"HK116", "required_with lists the var itself (it never requires anything)"},
+      {"HK200", "a required var is not provided"},
+      {"HK201", "a provided value does not fit the var's type"},
+      {"HK202", "required_with violated"},
+      {"HK203", "required_without violated"},
+      {"HK204", "a value fails the var's format"},
+      {"HK205", "a oneof_required rule is violated"},
+      {"HK210", "the values are not a mapping (or hold several documents)"},
+      {"HK301", "tazuna.yaml is empty, has no spec, or a wrong kind"},
+      {"HK302", "unknown key in tazuna.yaml (with did-you-mean)"},
+      {"HK303", "a tazuna.yaml field has the wrong kind of value"},
+      {"HK304", "a var source has no from, or an unknown one"},
+      {"HK305", "a from: env source has no env name"},
+      {"HK306", "a from: static source sets none or several of static, staticSlice, staticMap"},
+      {"HK307", "a from: op source has a missing or invalid op selector"},
+      {"HK310", "the environment variable of a from: env source is not set"},
+      {"HK311", "a 1Password lookup failed (no op binary, op failed, bad JSON, unknown field)"},
+      {"HK320", "a manifest declares a var its hint does not know"},
+      {"HK321", "a required hint var has no declaration in the manifest"},
+      {"HK322", "a declaration's shape cannot fit the hint type"},
+  };
+  for (const auto& [c, text] : kCodes) {
+    if (c == code) return std::string(text);
+  }
+  return {};
+}
+
+}  // namespace hintkit::plugin

@@ -1,0 +1,293 @@
+// `resolve --config` and `lint --config`: every helmfile manifest of a tazuna.yaml, processed
+// concurrently on a thread pool, reported in tazuna.yaml order.
+#include <algorithm>
+#include <boost/asio/post.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <ostream>
+#include <sstream>
+#include <thread>
+
+#include "plugin/commands.h"
+#include "plugin/subprocess.h"
+#include "plugin/values_io.h"
+#include "resolver/resolver.h"
+#include "resolver/tazuna.h"
+
+namespace hintkit::plugin {
+namespace {
+
+namespace fs = std::filesystem;
+
+// 1Password lookups can wait on a network and on a human unlocking a vault, but not forever.
+constexpr std::chrono::seconds kOpTimeout{60};
+
+// `op item get` prints every field of an item; one call per vault/item serves all its fields.
+class OpClient {
+ public:
+  diag::Result<std::string> field(const resolver::OpRef& ref) {
+    diag::Result<std::string> json = item(ref.vault, ref.item);
+    if (!json.ok()) return json.error();
+    return resolver::pick_op_field(*json, ref);
+  }
+
+ private:
+  diag::Result<std::string> item(const std::string& vault, const std::string& item) {
+    const std::string key = vault + '\n' + item;
+    {
+      std::lock_guard lock(mu_);
+      if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+    }
+    diag::Result<std::string> result = fetch(vault, item);
+    std::lock_guard lock(mu_);
+    cache_.emplace(key, result);
+    return result;
+  }
+
+  static diag::Result<std::string> fetch(const std::string& vault, const std::string& item) {
+    auto run = run_process({"op", "--format", "json", "item", "get", "--vault", vault, item},
+                           kOpTimeout);
+    if (!run.ok()) {
+      return diag::Error{run.error().message.find("not found on PATH") != std::string::npos
+                             ? "the 1Password CLI `op` was not found on PATH"
+                             : run.error().message,
+                         {}};
+    }
+    if (run->exit_code != 0) {
+      std::string why = run->err;
+      while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+      if (why.size() > 300) why = why.substr(0, 300) + "...";
+      return diag::Error{"`op item get` exited with " + std::to_string(run->exit_code) +
+                             (why.empty() ? "" : ": " + why),
+                         {}};
+    }
+    return run->out;
+  }
+
+  std::mutex mu_;
+  std::map<std::string, diag::Result<std::string>> cache_;
+};
+
+std::vector<std::string> split_tags(const std::string& tags) {
+  std::vector<std::string> out;
+  std::stringstream ss(tags);
+  std::string t;
+  while (std::getline(ss, t, ',')) {
+    if (!t.empty()) out.push_back(t);
+  }
+  return out;
+}
+
+struct Selection {
+  std::vector<const resolver::Manifest*> manifests;
+  std::string error;  // usage problem, if any
+};
+
+Selection select(const resolver::Config& config, const std::vector<std::string>& names,
+                 const std::string& tags) {
+  Selection sel;
+  std::vector<std::string> all;
+  for (const auto& m : config.manifests) {
+    if (m.type == "helmfile") all.push_back(m.name);
+  }
+  for (const std::string& n : names) {
+    if (std::find(all.begin(), all.end(), n) == all.end()) {
+      sel.error = "no helmfile manifest named \"" + n + "\" in " + config.file;
+      if (auto near = diag::nearest(n, all)) sel.error += "; did you mean \"" + *near + "\"?";
+      return sel;
+    }
+  }
+  const std::vector<std::string> wanted_tags = split_tags(tags);
+  for (const auto& m : config.manifests) {
+    if (m.type != "helmfile") continue;
+    if (!names.empty() && std::find(names.begin(), names.end(), m.name) == names.end()) continue;
+    if (!wanted_tags.empty() &&
+        std::none_of(wanted_tags.begin(), wanted_tags.end(), [&](const std::string& t) {
+          return std::find(m.tags.begin(), m.tags.end(), t) != m.tags.end();
+        })) {
+      continue;
+    }
+    sel.manifests.push_back(&m);
+  }
+  return sel;
+}
+
+// Runs `work(i)` for i in [0, n) on a pool of `jobs` threads (inline for tiny n).
+template <typename Work>
+void parallel_for(size_t n, unsigned jobs, Work work) {
+  jobs = jobs ? jobs : std::max(1u, std::thread::hardware_concurrency());
+  if (n < 2 || jobs == 1) {
+    for (size_t i = 0; i < n; ++i) work(i);
+    return;
+  }
+  boost::asio::thread_pool pool(std::min<size_t>(jobs, n));
+  for (size_t i = 0; i < n; ++i) boost::asio::post(pool, [&work, i] { work(i); });
+  pool.join();
+}
+
+void prefix_messages(diag::Diagnostics& d, const std::string& manifest) {
+  for (auto& x : d.items()) x.message = "manifest \"" + manifest + "\": " + x.message;
+}
+
+struct ManifestOutcome {
+  yaml::Node resolved;
+  diag::Diagnostics diags;
+};
+
+ManifestOutcome resolve_manifest(const resolver::Config& config, const resolver::Manifest& m,
+                                 const resolver::Environment& env) {
+  ManifestOutcome out;
+  const std::string hint_path = hintfile::path_in(resolver::hint_dir(config, m));
+  std::optional<hintfile::HintFile> hint;
+  std::error_code ec;
+  if (fs::exists(hint_path, ec)) {
+    auto loaded = hintfile::load_file(hint_path, out.diags);
+    if (!loaded.ok()) {
+      out.diags.error("HK010", diag::Span{hint_path, {}, {}}, loaded.error().message);
+    } else {
+      hint = std::move(loaded).value();
+    }
+  }
+  yaml::Node provided = resolver::provided_vars(m, env, out.diags);
+  if (!out.diags.has_errors()) {
+    out.resolved = resolver::resolve(hint ? &*hint : nullptr, provided, out.diags);
+  }
+  prefix_messages(out.diags, m.name);
+  return out;
+}
+
+// Writes every file or none: all go to temporary names first, then each is renamed over
+// its target (rename is atomic per file).
+diag::Result<void> write_all(const std::string& dir,
+                             const std::vector<std::pair<std::string, std::string>>& files) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return diag::Error{"cannot create " + dir + ": " + ec.message(), {}};
+  std::vector<std::pair<fs::path, fs::path>> staged;
+  auto cleanup = [&] {
+    for (auto& [tmp, _] : staged) fs::remove(tmp, ec);
+  };
+  for (const auto& [name, text] : files) {
+    fs::path target = fs::path(dir) / (name + ".yaml");
+    fs::path tmp = fs::path(dir) / ("." + name + ".yaml.tmp-" + std::to_string(::getpid()));
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << text;
+    f.close();
+    staged.emplace_back(tmp, target);
+    if (!f) {
+      cleanup();
+      return diag::Error{"cannot write " + tmp.string(), {}};
+    }
+  }
+  for (auto& [tmp, target] : staged) {
+    fs::rename(tmp, target, ec);
+    if (ec) {
+      cleanup();
+      return diag::Error{"cannot replace " + target.string() + ": " + ec.message(), {}};
+    }
+  }
+  return {};
+}
+
+bool safe_file_name(const std::string& name) {
+  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos;
+}
+
+}  // namespace
+
+int run_resolve_config(const ResolveOptions& o, Io io) {
+  diag::Diagnostics diags;
+  auto config = resolver::load_config(o.config, diags);
+  if (!config.ok()) return fail(io, "resolve: " + config.error().message);
+  if (diags.has_errors()) {
+    diags.sort_and_dedupe();
+    diag::render(io.err, *diag::parse_format(o.format), diags);
+    return kExitFindings;
+  }
+  Selection sel = select(*config, o.manifests, o.tags);
+  if (!sel.error.empty()) return fail(io, "resolve: " + sel.error);
+
+  OpClient op;
+  resolver::Environment env;
+  env.getenv = [](const std::string& name) -> std::optional<std::string> {
+    const char* v = std::getenv(name.c_str());
+    return v ? std::optional<std::string>(v) : std::nullopt;
+  };
+  env.op_field = [&op](const resolver::OpRef& ref) { return op.field(ref); };
+
+  std::vector<ManifestOutcome> outcomes(sel.manifests.size());
+  parallel_for(sel.manifests.size(), o.jobs, [&](size_t i) {
+    outcomes[i] = resolve_manifest(*config, *sel.manifests[i], env);
+  });
+
+  for (auto& oc : outcomes) diags.append(std::move(oc.diags));
+  if (!diags.empty()) diag::render(io.err, *diag::parse_format(o.format), diags);
+  if (diags.has_errors()) return kExitFindings;
+
+  if (!o.out_dir.empty()) {
+    std::vector<std::pair<std::string, std::string>> files;
+    for (size_t i = 0; i < outcomes.size(); ++i) {
+      const std::string& name = sel.manifests[i]->name;
+      if (!safe_file_name(name)) {
+        return fail(io, "resolve: manifest name \"" + name + "\" cannot be used as a file name");
+      }
+      std::ostringstream text;
+      write_values(text, outcomes[i].resolved, "yaml");
+      files.emplace_back(name, text.str());
+    }
+    auto written = write_all(o.out_dir, files);
+    if (!written.ok()) return fail(io, "resolve: " + written.error().message);
+    return kExitClean;
+  }
+  yaml::Node all = yaml::make_map();
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    yaml::MapItem item;
+    item.key = yaml::make_string(sel.manifests[i]->name);
+    item.value = std::move(outcomes[i].resolved);
+    all.items.push_back(std::move(item));
+  }
+  write_values(io.out, all, o.output);
+  return kExitClean;
+}
+
+int run_lint_config(const LintOptions& o, Io io) {
+  diag::Diagnostics diags;
+  auto config = resolver::load_config(o.config, diags);
+  if (!config.ok()) return fail(io, "lint: " + config.error().message);
+  std::vector<const resolver::Manifest*> manifests;
+  for (const auto& m : config->manifests) {
+    if (m.type == "helmfile") manifests.push_back(&m);
+  }
+  std::vector<diag::Diagnostics> results(manifests.size());
+  parallel_for(manifests.size(), o.jobs, [&](size_t i) {
+    const resolver::Manifest& m = *manifests[i];
+    const std::string hint_path = hintfile::path_in(resolver::hint_dir(*config, m));
+    std::error_code ec;
+    if (!fs::exists(hint_path, ec)) return;  // no hint: nothing to check against
+    auto hint = hintfile::load_file(hint_path, results[i]);
+    if (!hint.ok()) {
+      results[i].error("HK010", diag::Span{hint_path, {}, {}}, hint.error().message);
+      return;
+    }
+    if (!results[i].has_errors()) resolver::check_declarations(m, *hint, *config, results[i]);
+  });
+  for (auto& r : results) diags.append(std::move(r));
+  diags.sort_and_dedupe();
+  const size_t errors = diags.error_count(), warnings = diags.warning_count();
+  const diag::Format format = *diag::parse_format(o.format);
+  diag::RenderOptions options;
+  options.tool_version = version();
+  options.describe_code = describe_code;
+  diag::render(io.out, format, diags, options);
+  (format == diag::Format::kText ? io.out : io.err)
+      << "checked " << manifests.size() << " helmfile manifests of " << o.config << ": " << errors
+      << (errors == 1 ? " error, " : " errors, ") << warnings
+      << (warnings == 1 ? " warning\n" : " warnings\n");
+  return errors > 0 || (o.warnings_as_errors && warnings > 0) ? kExitFindings : kExitClean;
+}
+
+}  // namespace hintkit::plugin

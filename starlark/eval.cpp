@@ -1,0 +1,860 @@
+// The tree-walking evaluator over the resolved AST, function calls and argument binding, and
+// the public Program / Thread / Module API.
+#include <cstdio>
+#include <iostream>
+
+#include "starlark/eval.h"
+#include "starlark/parser.h"
+#include "starlark/resolver.h"
+
+namespace hintkit::starlark {
+namespace {
+
+thread_local ThreadState* g_thread = nullptr;
+
+// Sets the current thread for the duration of an API call (re-entrant).
+struct ThreadScope {
+  explicit ThreadScope(ThreadState* t) : saved(g_thread) { g_thread = t; }
+  ~ThreadScope() { g_thread = saved; }
+  ThreadState* saved;
+};
+
+// One activation of a Starlark function (or the top level).
+struct Env {
+  const Function* fn;
+  FunctionObj* closure;  // null at top level
+  ModuleEnv* module;
+  Value* locals;
+  CellPtr* cells;
+  Pos pos;
+  Value ret;
+};
+
+enum class Flow { kNormal, kBreak, kContinue, kReturn };
+
+constexpr size_t kInlineLocals = 8;  // most functions fit; larger ones use the heap
+constexpr size_t kInlineArgs = 8;
+constexpr size_t kInlineKwargs = 4;
+
+Value eval(Env& env, const Expr& e);
+Flow exec_block(Env& env, const Block& body);
+void assign(Env& env, const Expr& target, const Value& v);
+
+[[noreturn]] void unbound_error(const Binding& b) {
+  if (b.scope == Scope::kGlobal)
+    throw_error("global variable " + b.name + " referenced before assignment");
+  throw_error("local variable " + b.name + " referenced before assignment");
+}
+
+inline Value& slot(Env& env, const Binding& b) {
+  switch (b.scope) {
+    case Scope::kLocal: return env.locals[b.index];
+    case Scope::kCell: return env.cells[b.index]->value;
+    case Scope::kFree: return env.closure->freevars[static_cast<size_t>(b.index)]->value;
+    case Scope::kGlobal: return env.module->globals[static_cast<size_t>(b.index)];
+    case Scope::kPredeclared: return env.module->predeclared[static_cast<size_t>(b.index)];
+    default: break;
+  }
+  throw_error("internal error: unresolved name " + b.name);
+}
+
+inline Value load_ident(Env& env, const Ident& id) {
+  const Binding& b = *id.binding;
+  if (b.scope == Scope::kUniverse) return b.universe;
+  Value& v = slot(env, b);
+  if (is_unbound(v)) {
+    env.pos = id.pos;
+    unbound_error(b);
+  }
+  return v;
+}
+
+// ---- Function calls --------------------------------------------------------------------------
+
+std::string plural(size_t n, std::string_view word) {
+  return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
+}
+
+void bind_args(Env& env, FunctionObj& f, std::span<const Value> args,
+               std::span<const Kwarg> kwargs) {
+  const Function& fn = *f.fn;
+  const std::string& name = fn.name;
+  size_t npos = static_cast<size_t>(fn.num_positional);
+  size_t nnamed = npos + static_cast<size_t>(fn.num_kwonly);
+  // Named parameters are the first `nnamed` entries of params (in resolver order).
+  std::vector<const Param*> named;
+  named.reserve(nnamed);
+  const Param* star = nullptr;
+  const Param* starstar = nullptr;
+  for (const auto& p : fn.params) {
+    if (p.kind == Param::kStar) {
+      if (!p.name.empty()) star = &p;
+    } else if (p.kind == Param::kStarStar) {
+      starstar = &p;
+    } else {
+      named.push_back(&p);
+    }
+  }
+  auto set_param = [&](const Param& p, Value v) { slot(env, *p.binding) = std::move(v); };
+  auto param_is_set = [&](const Param& p) { return !is_unbound(slot(env, *p.binding)); };
+
+  if (args.size() > npos && !star) {
+    if (npos == 0 && fn.num_kwonly == 0 && !starstar && nnamed == 0) {
+      throw_error("function " + name + " accepts no arguments (" + std::to_string(args.size()) +
+                  " given)");
+    }
+    bool has_defaults = fn.num_defaults_first < fn.num_positional;
+    throw_error("function " + name + " accepts " + (has_defaults ? "at most " : "") +
+                plural(npos, "positional argument") + " (" + std::to_string(args.size()) +
+                " given)");
+  }
+  size_t n = std::min(args.size(), npos);
+  for (size_t i = 0; i < n; ++i) set_param(*named[i], args[i]);
+  if (star) {
+    std::vector<Value> rest;
+    if (args.size() > npos) rest.assign(args.begin() + static_cast<long>(npos), args.end());
+    set_param(*star, tuple_value(std::move(rest)));
+  }
+  Value kwdict;
+  if (starstar) {
+    kwdict = new_dict();
+    set_param(*starstar, kwdict);
+  }
+  for (const auto& kw : kwargs) {
+    const Param* target = nullptr;
+    for (const Param* p : named) {
+      if (p->name == kw.name) {
+        target = p;
+        break;
+      }
+    }
+    if (!target) {
+      if (!starstar) {
+        throw_error("function " + name + " got an unexpected keyword argument \"" +
+                    std::string(kw.name) + "\"");
+      }
+      Value key = Value::from_string(kw.name);
+      if (as_dict(kwdict)->table.find(key)) {
+        throw_error("function " + name + " got multiple values for keyword argument \"" +
+                    std::string(kw.name) + "\"");
+      }
+      as_dict(kwdict)->table.insert(key, kw.value);
+      continue;
+    }
+    if (param_is_set(*target)) {
+      throw_error("function " + name + " got multiple values for parameter \"" +
+                  std::string(kw.name) + "\"");
+    }
+    set_param(*target, kw.value);
+  }
+  // Defaults and missing parameters.
+  std::vector<std::string> missing;
+  for (size_t i = 0; i < named.size(); ++i) {
+    if (param_is_set(*named[i])) continue;
+    const Value& d = f.defaults[i];
+    if (!is_unbound(d)) {
+      set_param(*named[i], d);
+    } else {
+      missing.push_back(named[i]->name);
+    }
+  }
+  if (!missing.empty()) {
+    std::string list;
+    for (size_t i = 0; i < missing.size(); ++i) list += (i ? ", " : "") + missing[i];
+    throw_error("function " + name + " missing " + plural(missing.size(), "argument") + " (" +
+                list + ")");
+  }
+}
+
+Value call_function(FunctionObj& f, std::span<const Value> args, std::span<const Kwarg> kwargs) {
+  ThreadState& t = *g_thread;
+  const Function& fn = *f.fn;
+  if (++t.depth > t.options.limits.max_call_depth) {
+    --t.depth;
+    throw_limit("Starlark call stack exceeded the maximum depth (" +
+                std::to_string(t.options.limits.max_call_depth) + ")");
+  }
+  struct DepthGuard {
+    ThreadState& t;
+    ~DepthGuard() { --t.depth; }
+  } guard{t};
+  t.step();
+
+  size_t nlocals = static_cast<size_t>(fn.num_locals);
+  Value inline_locals[kInlineLocals];
+  std::unique_ptr<Value[]> heap_locals;
+  Value* locals = inline_locals;
+  if (nlocals > kInlineLocals) {
+    heap_locals.reset(new Value[nlocals]);
+    locals = heap_locals.get();
+  }
+  Value ub = unbound();
+  for (size_t i = 0; i < nlocals; ++i) locals[i] = ub;
+  std::vector<CellPtr> cells;
+  if (fn.num_cells > 0) {
+    cells.reserve(static_cast<size_t>(fn.num_cells));
+    for (int i = 0; i < fn.num_cells; ++i) cells.push_back(std::make_shared<Cell>(Cell{ub}));
+  }
+  Env env{&fn, &f, f.module.get(), locals, cells.data(), fn.entry_pos, Value()};
+  try {
+    bind_args(env, f, args, kwargs);
+    exec_block(env, fn.body);
+  } catch (EvalError& e) {
+    e.frames.push_back(Frame{fn.name, f.module->program->file->name, env.pos});
+    throw;
+  }
+  return std::move(env.ret);
+}
+
+Value call_builtin(BuiltinObj& b, std::span<const Value> args, std::span<const Kwarg> kwargs) {
+  ThreadState& t = *g_thread;
+  t.step();
+  Call c{t.thread, b.name, b.bound ? &b.receiver : nullptr, args, kwargs};
+  if (b.fn) return b.fn(c);
+  Result<Value> r = b.native(c);
+  if (!r.ok()) {
+    EvalError e(r.error().message);
+    e.kind = r.error().kind == ErrorKind::kLimit ? ErrorKind::kLimit : ErrorKind::kRuntime;
+    if (r.error().cause) e.cause = r.error().cause;
+    throw e;
+  }
+  return std::move(r.value());
+}
+
+Value call_any(const Value& fn, std::span<const Value> args, std::span<const Kwarg> kwargs) {
+  switch (fn.kind()) {
+    case Kind::kFunction:
+      return call_function(*static_cast<FunctionObj*>(fn.object()), args, kwargs);
+    case Kind::kBuiltin:
+      return call_builtin(*static_cast<BuiltinObj*>(fn.object()), args, kwargs);
+    default:
+      throw_error("invalid call of non-function (" + std::string(fn.type_name()) + ")");
+  }
+}
+
+Value make_function(Env& env, const std::shared_ptr<Function>& fn) {
+  auto* f = new FunctionObj();
+  Value result(f);
+  f->fn = fn;
+  f->module = env.closure->module;  // the top level runs with a closure too
+  return result;
+}
+
+// ---- Expressions -----------------------------------------------------------------------------
+
+Value eval_call(Env& env, const CallExpr& c) {
+  // Method call fast path: `recv.name(args)` on built-in types avoids a bound-method object.
+  Value callee;
+  Value recv;
+  BuiltinFn method = nullptr;
+  std::string_view method_name;
+  if (c.fn->kind == ExprKind::kDot) {
+    const auto& d = static_cast<const DotExpr&>(*c.fn);
+    recv = eval(env, *d.x);
+    Kind k = recv.kind();
+    if (k == Kind::kString || k == Kind::kList || k == Kind::kDict || k == Kind::kSet) {
+      method = find_method(k, d.name);
+      if (!method) {
+        env.pos = d.pos;
+        throw_error(std::string(recv.type_name()) + " has no ." + d.name + " field or method");
+      }
+      method_name = d.name;
+    } else {
+      env.pos = d.pos;
+      callee = get_attr(recv, d.name);
+    }
+  } else {
+    callee = eval(env, *c.fn);
+  }
+
+  Value inline_args[kInlineArgs];
+  Kwarg inline_kwargs[kInlineKwargs];
+  std::vector<Value> heap_args;
+  std::vector<Kwarg> heap_kwargs;
+  std::vector<Value> kw_names;  // keeps **kwargs key strings alive
+  std::span<const Value> args;
+  std::span<const Kwarg> kwargs;
+
+  size_t npos = 0, nkw = 0;
+  for (const auto& a : c.args) {
+    if (a.kind == Arg::kPositional) ++npos;
+    if (a.kind == Arg::kNamed) ++nkw;
+  }
+  if (c.simple && npos <= kInlineArgs && nkw <= kInlineKwargs) {
+    size_t i = 0, k = 0;
+    for (const auto& a : c.args) {
+      if (a.kind == Arg::kPositional) {
+        inline_args[i++] = eval(env, *a.value);
+      } else {
+        inline_kwargs[k].name = a.name;
+        inline_kwargs[k++].value = eval(env, *a.value);
+      }
+    }
+    args = std::span<const Value>(inline_args, i);
+    kwargs = std::span<const Kwarg>(inline_kwargs, k);
+  } else {
+    for (const auto& a : c.args) {
+      switch (a.kind) {
+        case Arg::kPositional: heap_args.push_back(eval(env, *a.value)); break;
+        case Arg::kNamed: heap_kwargs.push_back(Kwarg{a.name, eval(env, *a.value)}); break;
+        case Arg::kStar: {
+          Value v = eval(env, *a.value);
+          env.pos = c.pos;
+          if (length_of(v) < 0 || v.kind() == Kind::kString) {
+            throw_error("argument after * must be iterable, not " + std::string(v.type_name()));
+          }
+          for_each(v, [&](const Value& x) { heap_args.push_back(x); });
+          break;
+        }
+        case Arg::kStarStar: {
+          Value v = eval(env, *a.value);
+          env.pos = c.pos;
+          if (v.kind() != Kind::kDict)
+            throw_error("argument after ** must be a mapping, not " + std::string(v.type_name()));
+          for (const auto& e : as_dict(v)->table.entries()) {
+            if (!e.live) continue;
+            if (e.key.kind() != Kind::kString)
+              throw_error("keywords must be strings, not " + std::string(e.key.type_name()));
+            kw_names.push_back(e.key);  // keeps the name's storage alive for the call
+            heap_kwargs.push_back(Kwarg{str_ref(e.key), e.value});
+          }
+          break;
+        }
+      }
+    }
+    args = heap_args;
+    kwargs = heap_kwargs;
+  }
+  env.pos = c.pos;
+  if (method) {
+    ThreadState& t = *g_thread;
+    t.step();
+    Call call{t.thread, method_name, &recv, args, kwargs};
+    return method(call);
+  }
+  return call_any(callee, args, kwargs);
+}
+
+Value eval_comprehension(Env& env, const Comprehension& c) {
+  Value result = c.is_dict ? new_dict() : list_value({});
+  ThreadState& t = *g_thread;
+  // Recursive over clauses.
+  struct Walker {
+    Env& env;
+    const Comprehension& c;
+    Value& result;
+    ThreadState& t;
+    void run(size_t i) {
+      if (i == c.clauses.size()) {
+        if (c.is_dict) {
+          Value k = eval(env, *c.body);
+          Value v = eval(env, *c.dict_value);
+          env.pos = c.pos;
+          as_dict(result)->table.insert(k, std::move(v));
+        } else {
+          auto& items = as_list(result)->items;
+          items.push_back(eval(env, *c.body));
+          if (items.size() > t.options.limits.max_collection_len) check_collection_size(items.size());
+        }
+        return;
+      }
+      const Clause& cl = c.clauses[i];
+      if (!cl.is_for) {
+        if (truth(eval(env, *cl.x))) run(i + 1);
+        return;
+      }
+      Value seq = eval(env, *cl.x);
+      env.pos = cl.pos;
+      Iter it(seq);
+      Value x;
+      while (it.next(x)) {
+        t.step();
+        assign(env, *cl.vars, x);
+        run(i + 1);
+      }
+    }
+  } w{env, c, result, t};
+  w.run(0);
+  return result;
+}
+
+Value eval(Env& env, const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::kIdent: return load_ident(env, static_cast<const Ident&>(e));
+    case ExprKind::kLiteral: return static_cast<const Literal&>(e).value;
+    case ExprKind::kParen: return eval(env, *static_cast<const ParenExpr&>(e).x);
+    case ExprKind::kUnary: {
+      const auto& u = static_cast<const Unary&>(e);
+      Value x = eval(env, *u.x);
+      env.pos = u.pos;
+      return unary_op(u.op, x);
+    }
+    case ExprKind::kBinary: {
+      const auto& b = static_cast<const Binary&>(e);
+      Value x = eval(env, *b.x);
+      if (b.op == BinOp::kAnd) return truth(x) ? eval(env, *b.y) : x;
+      if (b.op == BinOp::kOr) return truth(x) ? x : eval(env, *b.y);
+      Value y = eval(env, *b.y);
+      env.pos = b.pos;
+      if (x.is_small_int() && y.is_small_int()) {
+        int64_t a = x.as_small_int(), c = y.as_small_int(), r;
+        switch (b.op) {
+          case BinOp::kPlus:
+            if (!__builtin_add_overflow(a, c, &r)) return Value::from_int(r);
+            break;
+          case BinOp::kMinus:
+            if (!__builtin_sub_overflow(a, c, &r)) return Value::from_int(r);
+            break;
+          case BinOp::kLt: return Value::from_bool(a < c);
+          case BinOp::kLe: return Value::from_bool(a <= c);
+          case BinOp::kGt: return Value::from_bool(a > c);
+          case BinOp::kGe: return Value::from_bool(a >= c);
+          case BinOp::kEq: return Value::from_bool(a == c);
+          case BinOp::kNe: return Value::from_bool(a != c);
+          default: break;
+        }
+      }
+      return binary_op(b.op, x, y);
+    }
+    case ExprKind::kCall: return eval_call(env, static_cast<const CallExpr&>(e));
+    case ExprKind::kIndex: {
+      const auto& i = static_cast<const IndexExpr&>(e);
+      Value x = eval(env, *i.x);
+      Value k = eval(env, *i.index);
+      env.pos = i.pos;
+      return index_value(x, k);
+    }
+    case ExprKind::kSlice: {
+      const auto& s = static_cast<const SliceExpr&>(e);
+      Value x = eval(env, *s.x);
+      Value lo = s.lo ? eval(env, *s.lo) : Value();
+      Value hi = s.hi ? eval(env, *s.hi) : Value();
+      Value st = s.step ? eval(env, *s.step) : Value();
+      env.pos = s.pos;
+      return slice_value(x, lo, hi, st);
+    }
+    case ExprKind::kDot: {
+      const auto& d = static_cast<const DotExpr&>(e);
+      Value x = eval(env, *d.x);
+      env.pos = d.pos;
+      return get_attr(x, d.name);
+    }
+    case ExprKind::kList:
+    case ExprKind::kTuple: {
+      const auto& l = static_cast<const ListExpr&>(e);
+      std::vector<Value> items;
+      items.reserve(l.items.size());
+      for (const auto& x : l.items) items.push_back(eval(env, *x));
+      return e.kind == ExprKind::kList ? list_value(std::move(items))
+                                       : tuple_value(std::move(items));
+    }
+    case ExprKind::kDict: {
+      const auto& d = static_cast<const DictExpr&>(e);
+      Value result = new_dict();
+      for (const auto& en : d.entries) {
+        Value k = eval(env, *en.key);
+        Value v = eval(env, *en.value);
+        env.pos = en.key->pos;
+        if (!as_dict(result)->table.insert(k, std::move(v))) {
+          throw_error("duplicate key: " + repr_of(k));
+        }
+      }
+      return result;
+    }
+    case ExprKind::kComprehension:
+      return eval_comprehension(env, static_cast<const Comprehension&>(e));
+    case ExprKind::kLambda: {
+      const auto& l = static_cast<const LambdaExpr&>(e);
+      Value fv = make_function(env, l.fn);
+      auto* f = static_cast<FunctionObj*>(fv.object());
+      // Lambdas take defaults and free variables like defs.
+      for (const auto& p : l.fn->params) {
+        if (p.kind == Param::kNormal) f->defaults.push_back(unbound());
+        if (p.kind == Param::kDefault) f->defaults.push_back(eval(env, *p.default_value));
+      }
+      for (const auto& fv2 : l.fn->freevars) {
+        const Binding& b = *fv2.outer;
+        f->freevars.push_back(b.scope == Scope::kCell
+                                  ? env.cells[b.index]
+                                  : env.closure->freevars[static_cast<size_t>(b.index)]);
+      }
+      return fv;
+    }
+    case ExprKind::kCond: {
+      const auto& c = static_cast<const CondExpr&>(e);
+      return truth(eval(env, *c.cond)) ? eval(env, *c.then) : eval(env, *c.els);
+    }
+  }
+  return Value();
+}
+
+// ---- Statements ------------------------------------------------------------------------------
+
+void assign(Env& env, const Expr& target, const Value& v) {
+  switch (target.kind) {
+    case ExprKind::kIdent:
+      slot(env, *static_cast<const Ident&>(target).binding) = v;
+      return;
+    case ExprKind::kParen: assign(env, *static_cast<const ParenExpr&>(target).x, v); return;
+    case ExprKind::kIndex: {
+      const auto& i = static_cast<const IndexExpr&>(target);
+      Value x = eval(env, *i.x);
+      Value k = eval(env, *i.index);
+      env.pos = i.pos;
+      set_index(x, k, v);
+      return;
+    }
+    case ExprKind::kDot: {
+      const auto& d = static_cast<const DotExpr&>(target);
+      Value x = eval(env, *d.x);
+      env.pos = d.pos;
+      throw_error("can't assign to ." + d.name + " field of " + std::string(x.type_name()));
+    }
+    case ExprKind::kList:
+    case ExprKind::kTuple: {
+      const auto& l = static_cast<const ListExpr&>(target);
+      if (v.kind() == Kind::kString || length_of(v) < 0) {
+        throw_error("got " + std::string(v.type_name()) + " in sequence assignment");
+      }
+      std::vector<Value> items = to_vector(v);
+      if (items.size() > l.items.size()) {
+        throw_error("too many values to unpack (got " + std::to_string(items.size()) + ", want " +
+                    std::to_string(l.items.size()) + ")");
+      }
+      if (items.size() < l.items.size()) {
+        throw_error("too few values to unpack (got " + std::to_string(items.size()) + ", want " +
+                    std::to_string(l.items.size()) + ")");
+      }
+      for (size_t i = 0; i < items.size(); ++i) assign(env, *l.items[i], items[i]);
+      return;
+    }
+    default:
+      throw_error("can't assign to expression");
+  }
+}
+
+Value make_def(Env& env, const DefStmt& d) {
+  Value fv = make_function(env, d.fn);
+  auto* f = static_cast<FunctionObj*>(fv.object());
+  for (const auto& p : d.fn->params) {
+    if (p.kind == Param::kNormal) f->defaults.push_back(unbound());
+    if (p.kind == Param::kDefault) f->defaults.push_back(eval(env, *p.default_value));
+  }
+  for (const auto& fv2 : d.fn->freevars) {
+    const Binding& b = *fv2.outer;
+    f->freevars.push_back(b.scope == Scope::kCell
+                              ? env.cells[b.index]
+                              : env.closure->freevars[static_cast<size_t>(b.index)]);
+  }
+  return fv;
+}
+
+Flow exec_stmt(Env& env, const Stmt& s) {
+  g_thread->step();
+  env.pos = s.pos;
+  switch (s.kind) {
+    case StmtKind::kExpr: eval(env, *static_cast<const ExprStmt&>(s).x); return Flow::kNormal;
+    case StmtKind::kAssign: {
+      const auto& a = static_cast<const AssignStmt&>(s);
+      Value v = eval(env, *a.rhs);
+      env.pos = a.op_pos;
+      assign(env, *a.lhs, v);
+      return Flow::kNormal;
+    }
+    case StmtKind::kAugAssign: {
+      const auto& a = static_cast<const AssignStmt&>(s);
+      auto apply = [&](const Value& x, const Value& y) -> Value {
+        env.pos = a.op_pos;
+        if (a.op == BinOp::kPlus && x.kind() == Kind::kList && length_of(y) >= 0 &&
+            y.kind() != Kind::kString) {
+          check_mutable(x, "apply += to");
+          std::vector<Value> extra = to_vector(y);
+          auto& items = as_list(x)->items;
+          check_collection_size(items.size() + extra.size());
+          items.insert(items.end(), extra.begin(), extra.end());
+          return x;
+        }
+        return binary_op(a.op, x, y);
+      };
+      if (a.lhs->kind == ExprKind::kIndex) {
+        const auto& i = static_cast<const IndexExpr&>(*a.lhs);
+        Value x = eval(env, *i.x);
+        Value k = eval(env, *i.index);
+        env.pos = i.pos;
+        Value old = index_value(x, k);
+        Value y = eval(env, *a.rhs);
+        Value r = apply(old, y);
+        env.pos = i.pos;
+        set_index(x, k, r);
+      } else if (a.lhs->kind == ExprKind::kDot) {
+        const auto& d = static_cast<const DotExpr&>(*a.lhs);
+        Value x = eval(env, *d.x);
+        env.pos = d.pos;
+        throw_error("can't assign to ." + d.name + " field of " + std::string(x.type_name()));
+      } else {
+        Value old = eval(env, *a.lhs);
+        Value y = eval(env, *a.rhs);
+        assign(env, *a.lhs, apply(old, y));
+      }
+      return Flow::kNormal;
+    }
+    case StmtKind::kDef: {
+      const auto& d = static_cast<const DefStmt&>(s);
+      slot(env, *d.name->binding) = make_def(env, d);
+      return Flow::kNormal;
+    }
+    case StmtKind::kIf: {
+      const auto& i = static_cast<const IfStmt&>(s);
+      return exec_block(env, truth(eval(env, *i.cond)) ? i.then : i.els);
+    }
+    case StmtKind::kFor: {
+      const auto& f = static_cast<const ForStmt&>(s);
+      Value seq = eval(env, *f.x);
+      env.pos = f.pos;
+      Iter it(seq);
+      Value x;
+      while (it.next(x)) {
+        assign(env, *f.vars, x);
+        Flow fl = exec_block(env, f.body);
+        if (fl == Flow::kBreak) break;
+        if (fl == Flow::kReturn) return fl;
+      }
+      return Flow::kNormal;
+    }
+    case StmtKind::kWhile: {
+      const auto& w = static_cast<const WhileStmt&>(s);
+      while (true) {
+        env.pos = w.pos;
+        g_thread->step();
+        if (!truth(eval(env, *w.cond))) break;
+        Flow fl = exec_block(env, w.body);
+        if (fl == Flow::kBreak) break;
+        if (fl == Flow::kReturn) return fl;
+      }
+      return Flow::kNormal;
+    }
+    case StmtKind::kReturn: {
+      const auto& r = static_cast<const ReturnStmt&>(s);
+      env.ret = r.result ? eval(env, *r.result) : Value();
+      return Flow::kReturn;
+    }
+    case StmtKind::kBreak: return Flow::kBreak;
+    case StmtKind::kContinue: return Flow::kContinue;
+    case StmtKind::kLoad: {
+      const auto& l = static_cast<const LoadStmt&>(s);
+      ThreadState& t = *g_thread;
+      if (!t.options.load) throw_error("load not implemented by this application");
+      Result<Module> m = t.options.load(t.thread, l.module);
+      env.pos = l.pos;
+      if (!m.ok()) {
+        EvalError e(m.error().message);
+        e.cause = m.error().cause;
+        e.kind = m.error().kind == ErrorKind::kLimit ? ErrorKind::kLimit : ErrorKind::kRuntime;
+        throw e;
+      }
+      for (size_t i = 0; i < l.to.size(); ++i) {
+        const std::string& from = l.from[i];
+        env.pos = l.from_pos[i];
+        if (!from.empty() && from[0] == '_') {
+          throw_error("load: names with leading underscores are not exported: " + from);
+        }
+        auto v = m->get(from);
+        if (!v) throw_error("load: name " + from + " not found in module " + l.module);
+        slot(env, *l.to[i]->binding) = *v;
+      }
+      return Flow::kNormal;
+    }
+  }
+  return Flow::kNormal;
+}
+
+Flow exec_block(Env& env, const Block& body) {
+  for (const auto& s : body) {
+    Flow f = exec_stmt(env, *s);
+    if (f != Flow::kNormal) return f;
+  }
+  return Flow::kNormal;
+}
+
+Error to_error(EvalError& e) {
+  Error err;
+  err.kind = e.kind;
+  err.message = std::move(e.message);
+  err.frames = std::move(e.frames);
+  err.cause = std::move(e.cause);
+  return err;
+}
+
+}  // namespace
+
+// ---- Internal API used by builtins -----------------------------------------------------------
+
+Value call_value(const Value& fn, std::span<const Value> args, std::span<const Kwarg> kwargs) {
+  return call_any(fn, args, kwargs);
+}
+
+ThreadState& current_thread() { return *g_thread; }
+
+void check_string_size(size_t n) {
+  size_t max = g_thread ? g_thread->options.limits.max_string_bytes : kMaxStringBytes;
+  if (n > max) {
+    throw_limit("string too large: " + std::to_string(n) + " bytes exceeds the limit of " +
+                std::to_string(max));
+  }
+}
+
+void check_collection_size(size_t n) {
+  size_t max = g_thread ? g_thread->options.limits.max_collection_len : kMaxCollectionLen;
+  if (n > max) {
+    throw_limit("collection too large: " + std::to_string(n) + " elements exceeds the limit of " +
+                std::to_string(max));
+  }
+}
+
+// ---- Public API ------------------------------------------------------------------------------
+
+const std::string& Program::file() const { return impl->file->name; }
+
+std::vector<std::string> Program::global_names() const {
+  std::vector<std::string> out;
+  for (const auto& b : impl->file->globals) out.push_back(b->name);
+  return out;
+}
+
+std::vector<std::string> Program::loads() const { return impl->file->loads; }
+
+Result<Program> compile(std::string_view file, std::string_view source,
+                        const CompileOptions& options) {
+  std::vector<Problem> problems;
+  std::unique_ptr<File> f = parse(file, source, problems);
+  if (f) resolve(*f, options.predeclared, problems);
+  if (!problems.empty()) {
+    Error e;
+    e.kind = ErrorKind::kCompile;
+    e.message = problems.front().message;
+    e.problems = std::move(problems);
+    return e;
+  }
+  auto impl = std::make_shared<ProgramImpl>();
+  impl->file = std::move(f);
+  impl->predeclared = options.predeclared;
+  Program p;
+  p.impl = std::move(impl);
+  return p;
+}
+
+std::optional<Value> Module::get(std::string_view name) const {
+  for (const auto& [k, v] : globals_) {
+    if (k == name) return v;
+  }
+  return std::nullopt;
+}
+
+Thread::Thread(ThreadOptions options)
+    : state_(std::make_unique<ThreadState>(*this, std::move(options))) {}
+Thread::~Thread() = default;
+int64_t Thread::steps() const { return state_->steps; }
+void Thread::reset_steps() { state_->steps = 0; }
+const ThreadOptions& Thread::options() const { return state_->options; }
+
+Result<Module> Thread::exec(const Program& program, const Predeclared& predeclared) {
+  ThreadScope scope(state_.get());
+  const File& file = *program.impl->file;
+  auto module = std::make_shared<ModuleEnv>();
+  module->program = program.impl;
+  module->globals.assign(file.globals.size(), unbound());
+  for (const auto& name : program.impl->predeclared) {
+    Value v;
+    bool found = false;
+    for (const auto& [k, x] : predeclared) {
+      if (k == name) {
+        v = x;
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      Error e;
+      e.message = "predeclared name " + name + " was not provided";
+      return e;
+    }
+    module->predeclared.push_back(std::move(v));
+  }
+  // The top level runs as a function whose module env is `module`.
+  auto top = new FunctionObj();
+  Value topv(top);
+  top->fn = file.toplevel;
+  top->module = module;
+  const Function& fn = *file.toplevel;
+  std::vector<Value> locals(static_cast<size_t>(fn.num_locals), unbound());
+  std::vector<CellPtr> cells;
+  for (int i = 0; i < fn.num_cells; ++i) cells.push_back(std::make_shared<Cell>(Cell{unbound()}));
+  Env env{&fn, top, module.get(), locals.data(), cells.data(), Pos{1, 1}, Value()};
+  try {
+    exec_block(env, fn.body);
+  } catch (EvalError& e) {
+    e.frames.push_back(Frame{"<toplevel>", file.name, env.pos});
+    // Break reference cycles between the module and its functions.
+    module->globals.clear();
+    return to_error(e);
+  }
+  Module m;
+  for (size_t i = 0; i < file.globals.size(); ++i) {
+    Value& v = module->globals[i];
+    if (is_unbound(v)) continue;
+    freeze(v);
+    m.globals_.emplace_back(file.globals[i]->name, v);
+  }
+  return m;
+}
+
+Result<Value> Thread::call(const Value& callable, std::span<const Value> args,
+                           std::span<const Kwarg> kwargs) {
+  ThreadScope scope(state_.get());
+  try {
+    return call_any(callable, args, kwargs);
+  } catch (EvalError& e) {
+    return to_error(e);
+  }
+}
+
+Result<Module> exec_file(std::string_view file, std::string_view source,
+                         const Predeclared& predeclared, ThreadOptions options) {
+  CompileOptions co;
+  for (const auto& [k, v] : predeclared) co.predeclared.push_back(k);
+  auto p = compile(file, source, co);
+  if (!p.ok()) return p.error();
+  Thread t(std::move(options));
+  return t.exec(*p, predeclared);
+}
+
+std::string format_backtrace(const Error& error, const LineLookup& lines, std::string_view indent,
+                             const std::function<bool(const Frame&)>& with_file) {
+  std::string out;
+  for (const auto& f : error.frames) {
+    out += std::string(indent) + "in " + f.function + "\n";
+    std::string loc = std::to_string(f.pos.line);
+    if (!with_file || with_file(f)) loc = f.file + ":" + loc;
+    out += std::string(indent) + "  " + loc + " | " + (lines ? lines(f.file, f.pos.line) : "") +
+           "\n";
+  }
+  return out;
+}
+
+Value make_builtin(std::string name, NativeFn fn) {
+  auto* b = new BuiltinObj();
+  b->name = std::move(name);
+  b->native = std::move(fn);
+  return Value(b);
+}
+
+Value make_method(std::string name, Value receiver, NativeFn fn) {
+  auto* b = new BuiltinObj();
+  b->name = std::move(name);
+  b->native = std::move(fn);
+  b->receiver = std::move(receiver);
+  b->bound = true;
+  return Value(b);
+}
+
+}  // namespace hintkit::starlark

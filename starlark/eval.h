@@ -1,0 +1,34 @@
+// Evaluator internals: the compiled program and the per-thread state (limits, counters, hooks).
+// Internal to starlark/.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "starlark/ast.h"
+#include "starlark/runtime.h"
+
+namespace hintkit::starlark {
+
+struct ProgramImpl {
+  std::unique_ptr<File> file;
+  std::vector<std::string> predeclared;  // names, in predeclared slot order
+};
+
+struct ThreadState {
+  explicit ThreadState(Thread& t, ThreadOptions o) : thread(t), options(std::move(o)) {}
+  Thread& thread;
+  ThreadOptions options;
+  int64_t steps = 0;
+  int depth = 0;
+
+  void step() {
+    if (++steps > options.limits.max_steps) {
+      throw_limit("Starlark computation cancelled: too many steps (limit " +
+                  std::to_string(options.limits.max_steps) + ")");
+    }
+  }
+};
+
+}  // namespace hintkit::starlark

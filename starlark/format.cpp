@@ -1,0 +1,300 @@
+// String formatting: the `%` operator and str.format, with starlark-go's conversions and
+// messages (Go's %g/%e/%f spellings, "+Inf", "not enough arguments for format string").
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+#include "starlark/builtins.h"
+
+namespace hintkit::starlark {
+
+std::string encode_utf8(uint32_t cp);
+
+namespace {
+
+// Go's %e / %g with the shortest digits that round-trip (precision -1), as fmt prints floats.
+std::string go_float(double d, char conv) {
+  bool upper = conv == 'E' || conv == 'G' || conv == 'F';
+  if (std::isnan(d)) return "NaN";
+  if (std::isinf(d)) return d > 0 ? "+Inf" : "-Inf";
+  char buf[64];
+  if (conv == 'f' || conv == 'F') {
+    std::snprintf(buf, sizeof buf, "%f", d);
+    return buf;
+  }
+  if (conv == 'e' || conv == 'E') {
+    std::snprintf(buf, sizeof buf, upper ? "%E" : "%e", d);
+    return buf;
+  }
+  // %g: shortest digits; exponent form when exp < -4 || exp >= max(digits, 21)... as Go: 21
+  // only applies to 'v'; for %g with shortest digits the threshold is eprec = 6, widened to the
+  // digit count when that is larger and all digits are integral.
+  auto r = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
+  std::string sci(buf, r.ptr);  // e.g. "-1.2345e+02"
+  bool neg = sci[0] == '-';
+  if (neg) sci.erase(0, 1);
+  size_t epos = sci.find('e');
+  std::string mant = sci.substr(0, epos);
+  int exp = std::stoi(sci.substr(epos + 1));
+  std::string digits;
+  for (char ch : mant) {
+    if (ch != '.') digits.push_back(ch);
+  }
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  int nd = static_cast<int>(digits.size());
+  int dp = exp + 1;
+  int eprec = 6;
+  if (nd > eprec && nd >= dp) eprec = nd;
+  // Go: shortest forces eprec = 6 before the comparison.
+  eprec = 6;
+  std::string out = neg ? "-" : "";
+  if (exp < -4 || exp >= eprec) {
+    out += digits.substr(0, 1);
+    if (nd > 1) out += "." + digits.substr(1);
+    out += upper ? 'E' : 'e';
+    out += exp < 0 ? '-' : '+';
+    int a = std::abs(exp);
+    if (a < 10) out += '0';
+    out += std::to_string(a);
+    return out;
+  }
+  if (dp <= 0) {
+    out += "0." + std::string(static_cast<size_t>(-dp), '0') + digits;
+  } else if (dp >= nd) {
+    out += digits + std::string(static_cast<size_t>(dp - nd), '0');
+  } else {
+    out += digits.substr(0, static_cast<size_t>(dp)) + "." + digits.substr(static_cast<size_t>(dp));
+  }
+  return out;
+}
+
+std::string int_in_base(const Value& v, int base, bool upper) {
+  std::string s = to_bigint(v).to_string(base);
+  if (upper) {
+    for (auto& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  }
+  return s;
+}
+
+}  // namespace
+
+Value percent_format(const Value& format, const Value& args) {
+  const std::string& f = str_ref(format);
+  std::vector<Value> argv;
+  bool is_tuple = args.kind() == Kind::kTuple;
+  if (is_tuple) {
+    argv = as_tuple(args)->items;
+  } else {
+    argv.push_back(args);
+  }
+  size_t next = 0;
+  std::string out;
+  for (size_t i = 0; i < f.size(); ++i) {
+    char ch = f[i];
+    if (ch != '%') {
+      out.push_back(ch);
+      continue;
+    }
+    ++i;
+    Value arg;
+    bool have_arg = false;
+    if (i < f.size() && f[i] == '(') {
+      size_t close = f.find(')', i);
+      if (close == std::string::npos) throw_error("incomplete format key");
+      std::string key = f.substr(i + 1, close - i - 1);
+      if (args.kind() != Kind::kDict) throw_error("format requires a mapping");
+      Value* v = as_dict(args)->table.find(Value::from_string(key));
+      if (!v) throw_error("key not found: " + key);
+      arg = *v;
+      have_arg = true;
+      i = close + 1;
+    }
+    if (i >= f.size()) {
+      if (!have_arg && next >= argv.size()) throw_error("not enough arguments for format string");
+      throw_error("incomplete format");
+    }
+    char c = f[i];
+    if (c == '%') {
+      out.push_back('%');
+      continue;
+    }
+    if (!have_arg) {
+      if (next >= argv.size()) throw_error("not enough arguments for format string");
+      arg = argv[next++];
+    }
+    switch (c) {
+      case 's': append_str(out, arg); break;
+      case 'r': append_repr(out, arg); break;
+      case 'd':
+      case 'i':
+      case 'o':
+      case 'x':
+      case 'X': {
+        Value iv = arg;
+        if (arg.is_float()) {
+          double d = std::trunc(arg.as_float());
+          if (!std::isfinite(d)) throw_error("%" + std::string(1, c) + " format requires integer: cannot convert float to int");
+          if (std::fabs(d) < 9e18) {
+            iv = Value::from_int(static_cast<int64_t>(d));
+          } else {
+            char buf[400];
+            std::snprintf(buf, sizeof buf, "%.0f", d);
+            iv = int_value(*BigInt::parse(buf, 10));
+          }
+        } else if (arg.kind() != Kind::kInt) {
+          throw_error("%" + std::string(1, c) + " format requires integer: cannot convert " +
+                      std::string(arg.type_name()) + " to int");
+        }
+        int base = c == 'o' ? 8 : (c == 'x' || c == 'X') ? 16 : 10;
+        out += int_in_base(iv, base, c == 'X');
+        break;
+      }
+      case 'e':
+      case 'E':
+      case 'f':
+      case 'F':
+      case 'g':
+      case 'G': {
+        auto d = arg.to_double();
+        if (!d || arg.is_bool()) {
+          throw_error("%" + std::string(1, c) + " format requires float, not " +
+                      std::string(arg.type_name()));
+        }
+        out += go_float(*d, c);
+        break;
+      }
+      case 'c': {
+        if (arg.kind() == Kind::kString) {
+          const std::string& s = str_ref(arg);
+          size_t n = 0;
+          if (!s.empty()) {
+            unsigned char u = static_cast<unsigned char>(s[0]);
+            n = u < 0x80 ? 1 : (u >> 5) == 6 ? 2 : (u >> 4) == 14 ? 3 : 4;
+          }
+          if (s.empty() || n != s.size())
+            throw_error("%c format requires a single-character string");
+          out += s;
+        } else if (arg.kind() == Kind::kInt) {
+          auto cp = arg.to_int64();
+          if (!cp || *cp < 0 || *cp > 0x10FFFF)
+            throw_error("%c format requires a valid Unicode code point, got " + arg.int_text());
+          out += encode_utf8(static_cast<uint32_t>(*cp));
+        } else {
+          throw_error("%c format requires a string or int, not " + std::string(arg.type_name()));
+        }
+        break;
+      }
+      default:
+        throw_error("unknown conversion %" + std::string(1, c));
+    }
+    check_string_size(out.size());
+  }
+  if (is_tuple && next < argv.size()) throw_error("too many arguments for format string");
+  if (!is_tuple && next == 0 && args.kind() != Kind::kDict)
+    throw_error("too many arguments for format string");
+  return str_value(std::move(out));
+}
+
+std::string str_format(std::string_view f, std::span<const Value> args,
+                       std::span<const Kwarg> kwargs) {
+  std::string out;
+  int auto_index = 0;  // -1 once manual numbering is used
+  bool manual = false;
+  for (size_t i = 0; i < f.size(); ++i) {
+    char ch = f[i];
+    if (ch == '}') {
+      if (i + 1 < f.size() && f[i + 1] == '}') {
+        out.push_back('}');
+        ++i;
+        continue;
+      }
+      throw_error("format: single '}' in format");
+    }
+    if (ch != '{') {
+      out.push_back(ch);
+      continue;
+    }
+    if (i + 1 < f.size() && f[i + 1] == '{') {
+      out.push_back('{');
+      ++i;
+      continue;
+    }
+    size_t close = f.find('}', i);
+    if (close == std::string_view::npos) throw_error("format: unmatched '{' in format");
+    std::string_view field = f.substr(i + 1, close - i - 1);
+    i = close;
+    std::string_view conv;
+    size_t bang = field.find('!');
+    size_t colon = field.find(':');
+    if (colon != std::string_view::npos && (bang == std::string_view::npos || colon < bang)) {
+      std::string_view spec = field.substr(colon + 1);
+      field = field.substr(0, colon);
+      if (!spec.empty())
+        throw_error("format spec features not supported in replacement fields: " + std::string(spec));
+    }
+    bang = field.find('!');
+    if (bang != std::string_view::npos) {
+      conv = field.substr(bang + 1);
+      field = field.substr(0, bang);
+      size_t c2 = conv.find(':');
+      if (c2 != std::string_view::npos) {
+        std::string_view spec = conv.substr(c2 + 1);
+        conv = conv.substr(0, c2);
+        if (!spec.empty())
+          throw_error("format spec features not supported in replacement fields: " +
+                      std::string(spec));
+      }
+    }
+    Value arg;
+    if (field.empty()) {
+      if (manual)
+        throw_error("format: cannot switch from manual field specification to automatic field "
+                    "numbering");
+      if (static_cast<size_t>(auto_index) >= args.size())
+        throw_error("format: tuple index out of range");
+      arg = args[static_cast<size_t>(auto_index++)];
+    } else if (std::isdigit(static_cast<unsigned char>(field[0]))) {
+      if (field.find_first_not_of("0123456789") != std::string_view::npos) {
+        if (field.find('.') != std::string_view::npos)
+          throw_error("format: attribute syntax x.y is not supported in replacement fields: " +
+                      std::string(field));
+        throw_error("format: element syntax a[i] is not supported in replacement fields: " +
+                    std::string(field));
+      }
+      if (auto_index > 0)
+        throw_error("format: cannot switch from automatic field numbering to manual field "
+                    "specification");
+      manual = true;
+      size_t k = std::stoul(std::string(field));
+      if (k >= args.size()) throw_error("format: tuple index out of range");
+      arg = args[k];
+    } else {
+      if (field.find('.') != std::string_view::npos)
+        throw_error("format: attribute syntax x.y is not supported in replacement fields: " +
+                    std::string(field));
+      if (field.find('[') != std::string_view::npos)
+        throw_error("format: element syntax a[i] is not supported in replacement fields: " +
+                    std::string(field));
+      bool found = false;
+      for (const auto& kw : kwargs) {
+        if (kw.name == field) {
+          arg = kw.value;
+          found = true;
+          break;
+        }
+      }
+      if (!found) throw_error("format: keyword " + std::string(field) + " not found");
+    }
+    if (conv.empty() || conv == "s") {
+      append_str(out, arg);
+    } else if (conv == "r") {
+      append_repr(out, arg);
+    } else {
+      throw_error("format: unknown conversion \"" + std::string(conv) + "\"");
+    }
+    check_string_size(out.size());
+  }
+  return out;
+}
+
+}  // namespace hintkit::starlark

@@ -1,0 +1,540 @@
+#include "starlark/resolver.h"
+
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "starlark/runtime.h"
+
+namespace hintkit::starlark {
+namespace {
+
+struct FunctionScope {
+  Function* fn = nullptr;
+  FunctionScope* parent = nullptr;  // enclosing function (null for the top level)
+  std::unordered_map<std::string, Binding*> locals;
+  std::vector<std::unordered_map<std::string, Binding*>> comprehensions;  // innermost last
+  std::unordered_map<std::string, Binding*> free;
+  int loop_depth = 0;
+};
+
+class Resolver {
+ public:
+  Resolver(File& file, const std::vector<std::string>& predeclared, std::vector<Problem>& problems)
+      : file_(file), problems_(problems) {
+    for (size_t i = 0; i < predeclared.size(); ++i) {
+      auto b = std::make_unique<Binding>();
+      b->scope = Scope::kPredeclared;
+      b->index = static_cast<int>(i);
+      b->name = predeclared[i];
+      predeclared_[predeclared[i]] = b.get();
+      file_.predeclared.push_back(std::move(b));
+    }
+    for (const auto& [name, value] : universe()) universe_values_[name] = value;
+  }
+
+  void run() {
+    FunctionScope top;
+    top.fn = file_.toplevel.get();
+    // Every name bound at top level is a global for the whole file.
+    collect_globals(file_.toplevel->body);
+    scope_ = &top;
+    resolve_block(file_.toplevel->body);
+    finish_function(*file_.toplevel);
+    scope_ = nullptr;
+  }
+
+ private:
+  void error(Pos p, std::string msg) { problems_.push_back({std::move(msg), file_.name, p}); }
+
+  // ---- Binding collection ----
+
+  Binding* global(const std::string& name) {
+    auto it = globals_.find(name);
+    if (it != globals_.end()) return it->second;
+    auto b = std::make_unique<Binding>();
+    b->scope = Scope::kGlobal;
+    b->index = static_cast<int>(file_.globals.size());
+    b->name = name;
+    Binding* raw = b.get();
+    globals_[name] = raw;
+    file_.globals.push_back(std::move(b));
+    return raw;
+  }
+
+  void collect_targets(const Expr& e, std::vector<const Ident*>& out) {
+    switch (e.kind) {
+      case ExprKind::kIdent: out.push_back(static_cast<const Ident*>(&e)); return;
+      case ExprKind::kParen: collect_targets(*static_cast<const ParenExpr&>(e).x, out); return;
+      case ExprKind::kList:
+      case ExprKind::kTuple:
+        for (const auto& x : static_cast<const ListExpr&>(e).items) collect_targets(*x, out);
+        return;
+      default: return;
+    }
+  }
+
+  // Names a block binds, not descending into nested functions.
+  void collect_names(const Block& body, std::vector<std::string>& names) {
+    for (const auto& s : body) {
+      switch (s->kind) {
+        case StmtKind::kAssign: {
+          std::vector<const Ident*> ids;
+          collect_targets(*static_cast<const AssignStmt&>(*s).lhs, ids);
+          for (auto* id : ids) names.push_back(id->name);
+          break;
+        }
+        case StmtKind::kAugAssign: {
+          const auto& a = static_cast<const AssignStmt&>(*s);
+          if (a.lhs->kind == ExprKind::kIdent) names.push_back(static_cast<const Ident&>(*a.lhs).name);
+          break;
+        }
+        case StmtKind::kDef: names.push_back(static_cast<const DefStmt&>(*s).name->name); break;
+        case StmtKind::kIf: {
+          const auto& i = static_cast<const IfStmt&>(*s);
+          collect_names(i.then, names);
+          collect_names(i.els, names);
+          break;
+        }
+        case StmtKind::kFor: {
+          const auto& f = static_cast<const ForStmt&>(*s);
+          std::vector<const Ident*> ids;
+          collect_targets(*f.vars, ids);
+          for (auto* id : ids) names.push_back(id->name);
+          collect_names(f.body, names);
+          break;
+        }
+        case StmtKind::kWhile: collect_names(static_cast<const WhileStmt&>(*s).body, names); break;
+        case StmtKind::kLoad:
+          for (const auto& id : static_cast<const LoadStmt&>(*s).to) names.push_back(id->name);
+          break;
+        default: break;
+      }
+    }
+  }
+
+  void collect_globals(const Block& body) {
+    std::vector<std::string> names;
+    collect_names(body, names);
+    for (const auto& n : names) global(n);
+  }
+
+  Binding* new_local(Function& fn, const std::string& name) {
+    auto b = std::make_unique<Binding>();
+    b->scope = Scope::kLocal;
+    b->index = fn.num_locals++;
+    b->name = name;
+    Binding* raw = b.get();
+    fn.locals.push_back(std::move(b));
+    return raw;
+  }
+
+  // ---- Lookup ----
+
+  Binding* lookup_in(FunctionScope* fs, const std::string& name) {
+    for (auto it = fs->comprehensions.rbegin(); it != fs->comprehensions.rend(); ++it) {
+      auto f = it->find(name);
+      if (f != it->end()) return f->second;
+    }
+    auto l = fs->locals.find(name);
+    if (l != fs->locals.end()) return l->second;
+    auto fr = fs->free.find(name);
+    if (fr != fs->free.end()) return fr->second;
+    if (!fs->parent) return nullptr;
+    Binding* outer = lookup_in(fs->parent, name);
+    if (!outer) return nullptr;
+    if (outer->scope != Scope::kLocal && outer->scope != Scope::kCell &&
+        outer->scope != Scope::kFree)
+      return outer;
+    if (outer->scope == Scope::kLocal) outer->captured = true;
+    auto b = std::make_unique<Binding>();
+    b->scope = Scope::kFree;
+    b->index = static_cast<int>(fs->fn->freevars.size());
+    b->name = name;
+    fs->fn->freevars.push_back({outer});
+    Binding* raw = b.get();
+    fs->free[name] = raw;
+    fs->fn->locals.push_back(std::move(b));
+    return raw;
+  }
+
+  Binding* lookup(const std::string& name) {
+    if (Binding* b = lookup_in(scope_, name)) return b;
+    auto g = globals_.find(name);
+    // Directly at top level a global must be bound earlier in the text; function bodies and
+    // comprehensions may refer to globals bound later.
+    bool direct = !scope_->parent && scope_->comprehensions.empty();
+    if (g != globals_.end() && (!direct || bound_.count(name))) return g->second;
+    auto p = predeclared_.find(name);
+    if (p != predeclared_.end()) return p->second;
+    auto u = universe_.find(name);
+    if (u != universe_.end()) return u->second;
+    auto uv = universe_values_.find(name);
+    if (uv != universe_values_.end()) {
+      auto b = std::make_unique<Binding>();
+      b->scope = Scope::kUniverse;
+      b->name = name;
+      b->universe = uv->second;
+      Binding* raw = b.get();
+      universe_[name] = raw;
+      file_.universe.push_back(std::move(b));
+      return raw;
+    }
+    return nullptr;
+  }
+
+  void use(Ident& id) {
+    id.binding = lookup(id.name);
+    if (!id.binding) {
+      error(id.pos, "undefined: " + id.name);
+      id.binding = &undefined_;
+    }
+  }
+
+  // Binds an assignment target in the current scope.
+  void bind(Ident& id) {
+    if (!scope_->comprehensions.empty()) {
+      auto& c = scope_->comprehensions.back();
+      auto it = c.find(id.name);
+      if (it != c.end()) {
+        id.binding = it->second;
+        return;
+      }
+    }
+    if (!scope_->parent) {
+      id.binding = global(id.name);
+      bound_.insert(id.name);
+      return;
+    }
+    id.binding = scope_->locals.at(id.name);
+  }
+
+  void assign(Expr& e) {
+    switch (e.kind) {
+      case ExprKind::kIdent: bind(static_cast<Ident&>(e)); return;
+      case ExprKind::kParen: assign(*static_cast<ParenExpr&>(e).x); return;
+      case ExprKind::kList:
+      case ExprKind::kTuple:
+        for (auto& x : static_cast<ListExpr&>(e).items) assign(*x);
+        return;
+      case ExprKind::kIndex: {
+        auto& i = static_cast<IndexExpr&>(e);
+        expr(*i.x);
+        expr(*i.index);
+        return;
+      }
+      case ExprKind::kDot: expr(*static_cast<DotExpr&>(e).x); return;
+      default: expr(e); return;
+    }
+  }
+
+  // ---- Statements ----
+
+  void resolve_block(Block& body) {
+    for (auto& s : body) stmt(*s);
+  }
+
+  void stmt(Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::kExpr: expr(*static_cast<ExprStmt&>(s).x); return;
+      case StmtKind::kAssign: {
+        auto& a = static_cast<AssignStmt&>(s);
+        expr(*a.rhs);
+        assign(*a.lhs);
+        return;
+      }
+      case StmtKind::kAugAssign: {
+        auto& a = static_cast<AssignStmt&>(s);
+        if (a.lhs->kind == ExprKind::kIdent) {
+          bind(static_cast<Ident&>(*a.lhs));
+        } else {
+          assign(*a.lhs);
+        }
+        expr(*a.rhs);
+        return;
+      }
+      case StmtKind::kDef: {
+        auto& d = static_cast<DefStmt&>(s);
+        function(*d.fn);
+        bind(*d.name);
+        return;
+      }
+      case StmtKind::kIf: {
+        auto& i = static_cast<IfStmt&>(s);
+        expr(*i.cond);
+        resolve_block(i.then);
+        resolve_block(i.els);
+        return;
+      }
+      case StmtKind::kFor: {
+        auto& f = static_cast<ForStmt&>(s);
+        expr(*f.x);
+        assign(*f.vars);
+        ++scope_->loop_depth;
+        resolve_block(f.body);
+        --scope_->loop_depth;
+        return;
+      }
+      case StmtKind::kWhile: {
+        auto& w = static_cast<WhileStmt&>(s);
+        expr(*w.cond);
+        ++scope_->loop_depth;
+        resolve_block(w.body);
+        --scope_->loop_depth;
+        return;
+      }
+      case StmtKind::kReturn: {
+        auto& r = static_cast<ReturnStmt&>(s);
+        if (!scope_->parent) error(s.pos, "return statement not within a function");
+        if (r.result) expr(*r.result);
+        return;
+      }
+      case StmtKind::kBreak:
+      case StmtKind::kContinue:
+        if (scope_->loop_depth == 0)
+          error(s.pos, std::string(s.kind == StmtKind::kBreak ? "break" : "continue") +
+                           " not in a loop");
+        return;
+      case StmtKind::kLoad: {
+        auto& l = static_cast<LoadStmt&>(s);
+        if (scope_->parent) {
+          error(s.pos, "load statement within a function");
+          return;
+        }
+        file_.loads.push_back(l.module);
+        for (auto& id : l.to) bind(*id);
+        return;
+      }
+    }
+  }
+
+  void function(Function& fn) {
+    // Defaults are evaluated in the enclosing scope.
+    for (auto& p : fn.params) {
+      if (p.default_value) expr(*p.default_value);
+    }
+    FunctionScope fs;
+    fs.fn = &fn;
+    fs.parent = scope_;
+    FunctionScope* saved = scope_;
+    scope_ = &fs;
+    // Parameters first, in order: named, then *args, then **kwargs.
+    bool after_star = false;
+    int first_default = -1;
+    std::vector<Param*> star, starstar;
+    std::vector<Param*> named;
+    for (auto& p : fn.params) {
+      if (p.kind == Param::kStar) {
+        after_star = true;
+        if (!p.name.empty()) {
+          fn.has_varargs = true;
+          star.push_back(&p);
+        }
+        continue;
+      }
+      if (p.kind == Param::kStarStar) {
+        fn.has_kwargs = true;
+        starstar.push_back(&p);
+        continue;
+      }
+      if (after_star) {
+        ++fn.num_kwonly;
+      } else {
+        ++fn.num_positional;
+        if (p.kind == Param::kDefault && first_default < 0) first_default = fn.num_positional - 1;
+        if (p.kind == Param::kNormal && first_default >= 0)
+          error(p.pos, "required parameter may not follow optional");
+      }
+      named.push_back(&p);
+    }
+    fn.num_defaults_first = first_default < 0 ? fn.num_positional : first_default;
+    for (Param* p : named) declare_param(fs, *p);
+    for (Param* p : star) declare_param(fs, *p);
+    for (Param* p : starstar) declare_param(fs, *p);
+    // Then every name the body binds.
+    std::vector<std::string> names;
+    collect_names(fn.body, names);
+    for (const auto& n : names) {
+      if (!fs.locals.count(n)) fs.locals[n] = new_local(fn, n);
+    }
+    resolve_block(fn.body);
+    scope_ = saved;
+    finish_function(fn);
+  }
+
+  void declare_param(FunctionScope& fs, Param& p) {
+    if (fs.locals.count(p.name)) {
+      error(p.pos, "duplicate parameter: " + p.name);
+      p.binding = fs.locals[p.name];
+      return;
+    }
+    p.binding = new_local(*fs.fn, p.name);
+    fs.locals[p.name] = p.binding;
+    if (p.kind == Param::kNormal || p.kind == Param::kDefault)
+      fs.fn->param_names.push_back(Value::from_string(p.name));
+  }
+
+  // Turns captured locals into cells; computes the entry position.
+  void finish_function(Function& fn) {
+    for (auto& b : fn.locals) {
+      if (b->scope == Scope::kLocal && b->captured) {
+        b->scope = Scope::kCell;
+        b->index = fn.num_cells++;
+      }
+    }
+    fn.entry_pos = fn.pos;
+    if (!fn.body.empty()) {
+      if (const Ident* id = first_leaf_stmt(*fn.body.front())) {
+        if (id->binding && id->binding->scope != Scope::kUniverse &&
+            id->binding->scope != Scope::kUnresolved)
+          fn.entry_pos = id->pos;
+      }
+    }
+  }
+
+  static const Ident* first_leaf(const Expr* e) {
+    while (e) {
+      switch (e->kind) {
+        case ExprKind::kIdent: return static_cast<const Ident*>(e);
+        case ExprKind::kBinary: e = static_cast<const Binary*>(e)->x.get(); break;
+        case ExprKind::kUnary: e = static_cast<const Unary*>(e)->x.get(); break;
+        case ExprKind::kCall: e = static_cast<const CallExpr*>(e)->fn.get(); break;
+        case ExprKind::kIndex: e = static_cast<const IndexExpr*>(e)->x.get(); break;
+        case ExprKind::kSlice: e = static_cast<const SliceExpr*>(e)->x.get(); break;
+        case ExprKind::kDot: e = static_cast<const DotExpr*>(e)->x.get(); break;
+        case ExprKind::kParen: e = static_cast<const ParenExpr*>(e)->x.get(); break;
+        case ExprKind::kCond: e = static_cast<const CondExpr*>(e)->cond.get(); break;
+        case ExprKind::kList:
+        case ExprKind::kTuple: {
+          const auto& items = static_cast<const ListExpr*>(e)->items;
+          e = items.empty() ? nullptr : items.front().get();
+          break;
+        }
+        case ExprKind::kDict: {
+          const auto& en = static_cast<const DictExpr*>(e)->entries;
+          e = en.empty() ? nullptr : en.front().key.get();
+          break;
+        }
+        case ExprKind::kComprehension:
+          e = static_cast<const Comprehension*>(e)->clauses.front().x.get();
+          break;
+        default: return nullptr;
+      }
+    }
+    return nullptr;
+  }
+
+  static const Ident* first_leaf_stmt(const Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::kExpr: return first_leaf(static_cast<const ExprStmt&>(s).x.get());
+      case StmtKind::kAssign: return first_leaf(static_cast<const AssignStmt&>(s).rhs.get());
+      case StmtKind::kAugAssign: return first_leaf(static_cast<const AssignStmt&>(s).lhs.get());
+      case StmtKind::kReturn: return first_leaf(static_cast<const ReturnStmt&>(s).result.get());
+      case StmtKind::kIf: return first_leaf(static_cast<const IfStmt&>(s).cond.get());
+      case StmtKind::kWhile: return first_leaf(static_cast<const WhileStmt&>(s).cond.get());
+      case StmtKind::kFor: return first_leaf(static_cast<const ForStmt&>(s).x.get());
+      default: return nullptr;
+    }
+  }
+
+  // ---- Expressions ----
+
+  void expr(Expr& e) {
+    switch (e.kind) {
+      case ExprKind::kIdent: use(static_cast<Ident&>(e)); return;
+      case ExprKind::kLiteral: return;
+      case ExprKind::kUnary: expr(*static_cast<Unary&>(e).x); return;
+      case ExprKind::kBinary: {
+        auto& b = static_cast<Binary&>(e);
+        expr(*b.x);
+        expr(*b.y);
+        return;
+      }
+      case ExprKind::kCall: {
+        auto& c = static_cast<CallExpr&>(e);
+        expr(*c.fn);
+        for (auto& a : c.args) expr(*a.value);
+        return;
+      }
+      case ExprKind::kIndex: {
+        auto& i = static_cast<IndexExpr&>(e);
+        expr(*i.x);
+        expr(*i.index);
+        return;
+      }
+      case ExprKind::kSlice: {
+        auto& s = static_cast<SliceExpr&>(e);
+        expr(*s.x);
+        if (s.lo) expr(*s.lo);
+        if (s.hi) expr(*s.hi);
+        if (s.step) expr(*s.step);
+        return;
+      }
+      case ExprKind::kDot: expr(*static_cast<DotExpr&>(e).x); return;
+      case ExprKind::kList:
+      case ExprKind::kTuple:
+        for (auto& x : static_cast<ListExpr&>(e).items) expr(*x);
+        return;
+      case ExprKind::kDict:
+        for (auto& en : static_cast<DictExpr&>(e).entries) {
+          expr(*en.key);
+          expr(*en.value);
+        }
+        return;
+      case ExprKind::kComprehension: comprehension(static_cast<Comprehension&>(e)); return;
+      case ExprKind::kLambda: function(*static_cast<LambdaExpr&>(e).fn); return;
+      case ExprKind::kCond: {
+        auto& c = static_cast<CondExpr&>(e);
+        expr(*c.cond);
+        expr(*c.then);
+        expr(*c.els);
+        return;
+      }
+      case ExprKind::kParen: expr(*static_cast<ParenExpr&>(e).x); return;
+    }
+  }
+
+  void declare_comprehension_vars(Expr& vars) {
+    std::vector<const Ident*> ids;
+    collect_targets(vars, ids);
+    auto& c = scope_->comprehensions.back();
+    for (auto* id : ids) {
+      if (!c.count(id->name)) c[id->name] = new_local(*scope_->fn, id->name);
+    }
+    assign(vars);
+  }
+
+  void comprehension(Comprehension& c) {
+    // The first iterable is evaluated in the enclosing scope.
+    expr(*c.clauses.front().x);
+    scope_->comprehensions.emplace_back();
+    declare_comprehension_vars(*c.clauses.front().vars);
+    for (size_t i = 1; i < c.clauses.size(); ++i) {
+      Clause& cl = c.clauses[i];
+      expr(*cl.x);
+      if (cl.is_for) declare_comprehension_vars(*cl.vars);
+    }
+    expr(*c.body);
+    if (c.dict_value) expr(*c.dict_value);
+    scope_->comprehensions.pop_back();
+  }
+
+  File& file_;
+  std::vector<Problem>& problems_;
+  FunctionScope* scope_ = nullptr;
+  std::unordered_map<std::string, Binding*> globals_;
+  std::unordered_set<std::string> bound_;  // globals bound so far, in text order
+  std::unordered_map<std::string, Binding*> predeclared_;
+  std::unordered_map<std::string, Binding*> universe_;
+  std::unordered_map<std::string, Value> universe_values_;
+  Binding undefined_;
+};
+
+}  // namespace
+
+void resolve(File& file, const std::vector<std::string>& predeclared,
+             std::vector<Problem>& problems) {
+  Resolver(file, predeclared, problems).run();
+}
+
+}  // namespace hintkit::starlark

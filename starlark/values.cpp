@@ -1,0 +1,1432 @@
+// Values: the object model, hashing, equality, ordering, str/repr and the operators.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "starlark/runtime.h"
+
+namespace hintkit::starlark {
+
+void throw_error(std::string message) { throw EvalError{std::move(message)}; }
+void throw_limit(std::string message) {
+  throw EvalError(std::move(message), ErrorKind::kLimit);
+}
+
+namespace {
+// Immortal marker object for unassigned slots.
+struct UnboundObj : Object {
+  UnboundObj() : Object(Kind::kNone) {}
+};
+}  // namespace
+
+Value unbound() {
+  static const Value* v = [] {
+    auto* x = new Value(new UnboundObj());
+    make_immortal(*x);
+    return x;
+  }();
+  return *v;
+}
+
+void make_immortal(const Value& v) {
+  if (v.is_object()) v.object()->refs_ = uint32_t{1} << 30;
+}
+
+void Value::destroy(Object* o) {
+  // Objects released while another delete is running are queued and deleted by the outermost
+  // call, turning recursive destruction of nested containers into a loop.
+  thread_local std::vector<Object*>* pending = nullptr;
+  if (pending) {
+    pending->push_back(o);
+    return;
+  }
+  std::vector<Object*> queue;
+  pending = &queue;
+  delete o;
+  while (!queue.empty()) {
+    Object* next = queue.back();
+    queue.pop_back();
+    delete next;
+  }
+  pending = nullptr;
+}
+
+std::string_view to_string(Kind k) {
+  switch (k) {
+    case Kind::kNone: return "NoneType";
+    case Kind::kBool: return "bool";
+    case Kind::kInt: return "int";
+    case Kind::kFloat: return "float";
+    case Kind::kString: return "string";
+    case Kind::kList: return "list";
+    case Kind::kTuple: return "tuple";
+    case Kind::kDict: return "dict";
+    case Kind::kSet: return "set";
+    case Kind::kRange: return "range";
+    case Kind::kFunction: return "function";
+    case Kind::kBuiltin: return "builtin_function_or_method";
+    case Kind::kStruct: return "struct";
+    case Kind::kHost: return "host";
+  }
+  return "?";
+}
+
+// ---- Construction ----------------------------------------------------------------------------
+
+Value Value::from_string(std::string_view s) { return Value(new StringObj(std::string(s))); }
+
+std::optional<Value> Value::parse_int(std::string_view decimal) {
+  auto b = BigInt::parse(decimal, 10);
+  if (!b) return std::nullopt;
+  return int_value(*b);
+}
+
+Value str_value(std::string s) {
+  check_string_size(s.size());
+  return Value(new StringObj(std::move(s)));
+}
+
+Value int_value(BigInt v) {
+  if (auto i = v.to_int64()) return Value::from_int(*i);
+  if (v.bit_length() > kMaxIntBits) {
+    throw_limit("int too large: " + std::to_string(v.bit_length()) + " bits exceeds the limit of " +
+                std::to_string(kMaxIntBits));
+  }
+  return Value(new BigIntObj(std::move(v)));
+}
+
+BigInt to_bigint(const Value& v) {
+  if (v.is_small_int()) return BigInt(v.as_small_int());
+  return static_cast<const BigIntObj*>(v.object())->value;
+}
+
+Value list_value(std::vector<Value> items) {
+  check_collection_size(items.size());
+  return Value(new ListObj(std::move(items)));
+}
+Value tuple_value(std::vector<Value> items) {
+  check_collection_size(items.size());
+  return Value(new TupleObj(std::move(items)));
+}
+Value new_dict() { return Value(new DictObj()); }
+Value new_set() { return Value(new SetObj()); }
+
+std::string Error::to_string() const {
+  std::string out = message;
+  for (const auto& p : problems) {
+    if (&p == &problems.front() && p.message == message) continue;
+    out += "\n" + p.file + ":" + std::to_string(p.pos.line) + ":" + std::to_string(p.pos.column) +
+           ": " + p.message;
+  }
+  for (const auto& f : frames) {
+    out += "\n  " + f.file + ":" + std::to_string(f.pos.line) + ":" + std::to_string(f.pos.column) +
+           ": in " + f.function;
+  }
+  if (cause) out += "\ncaused by: " + cause->to_string();
+  return out;
+}
+
+Error fail_error(std::string message) {
+  Error e;
+  e.message = std::move(message);
+  return e;
+}
+
+Value make_list(std::vector<Value> items) { return Value(new ListObj(std::move(items))); }
+Value make_tuple(std::vector<Value> items) { return Value(new TupleObj(std::move(items))); }
+
+Result<Value> make_dict(std::vector<std::pair<Value, Value>> items) {
+  Value d = new_dict();
+  try {
+    for (auto& [k, v] : items) as_dict(d)->table.insert(k, std::move(v));
+  } catch (EvalError& e) {
+    return fail_error(e.message);
+  }
+  return d;
+}
+
+Result<Value> make_set(std::vector<Value> items) {
+  Value s = new_set();
+  try {
+    for (auto& v : items) as_set(s)->table.insert(v, Value());
+  } catch (EvalError& e) {
+    return fail_error(e.message);
+  }
+  return s;
+}
+
+Value make_struct(std::string type_name, std::string name,
+                  std::vector<std::pair<std::string, Value>> fields) {
+  auto* s = new StructObj();
+  s->type_name = std::move(type_name);
+  s->name = std::move(name);
+  std::stable_sort(fields.begin(), fields.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  s->fields = std::move(fields);
+  return Value(s);
+}
+
+Result<bool> list_append(const Value& list, Value item) {
+  if (!list.is(Kind::kList)) return fail_error("not a list");
+  try {
+    check_mutable(list, "append to");
+  } catch (EvalError& e) {
+    return fail_error(e.message);
+  }
+  as_list(list)->items.push_back(std::move(item));
+  return true;
+}
+
+Result<bool> dict_set(const Value& dict, Value key, Value value) {
+  if (!dict.is(Kind::kDict)) return fail_error("not a dict");
+  try {
+    check_mutable(dict, "insert into");
+    as_dict(dict)->table.insert(key, std::move(value));
+  } catch (EvalError& e) {
+    return fail_error(e.message);
+  }
+  return true;
+}
+
+namespace {
+void freeze_one(const Value& v, std::vector<Value>& work);
+}  // namespace
+
+void freeze(const Value& root) {
+  // Iterative, so deeply nested values cannot overflow the stack.
+  std::vector<Value> work{root};
+  while (!work.empty()) {
+    Value v = std::move(work.back());
+    work.pop_back();
+    freeze_one(v, work);
+  }
+}
+
+namespace {
+void freeze(const Value& v, std::vector<Value>& work) { work.push_back(v); }
+
+void freeze_one(const Value& v, std::vector<Value>& work) {
+  if (!v.is_object()) return;
+  switch (v.kind()) {
+    case Kind::kList: {
+      ListObj* l = as_list(v);
+      if (l->frozen) return;
+      l->frozen = true;
+      for (const auto& x : l->items) freeze(x, work);
+      return;
+    }
+    case Kind::kTuple:
+      for (const auto& x : as_tuple(v)->items) freeze(x, work);
+      return;
+    case Kind::kDict: {
+      DictObj* d = as_dict(v);
+      if (d->frozen) return;
+      d->frozen = true;
+      for (const auto& e : d->table.entries()) {
+        if (e.live) {
+          freeze(e.key, work);
+          freeze(e.value, work);
+        }
+      }
+      return;
+    }
+    case Kind::kSet:
+      as_set(v)->frozen = true;
+      return;
+    case Kind::kFunction: {
+      auto* f = static_cast<FunctionObj*>(v.object());
+      for (const auto& d : f->defaults) freeze(d, work);
+      for (const auto& cell : f->freevars) freeze(cell->value, work);
+      return;
+    }
+    case Kind::kStruct: {
+      auto* s = static_cast<StructObj*>(v.object());
+      if (s->frozen) return;
+      s->frozen = true;
+      for (const auto& [k, x] : s->fields) freeze(x, work);
+      return;
+    }
+    case Kind::kBuiltin: {
+      auto* b = static_cast<BuiltinObj*>(v.object());
+      if (b->bound) freeze(b->receiver, work);
+      return;
+    }
+    case Kind::kHost:
+      static_cast<HostObject*>(v.object())->freeze();
+      return;
+    default:
+      return;
+  }
+}
+}  // namespace
+
+// ---- Value accessors -------------------------------------------------------------------------
+
+std::string_view Value::type_name() const {
+  Kind k = kind();
+  if (k == Kind::kStruct) return static_cast<const StructObj*>(u_.o)->type_name;
+  if (k == Kind::kHost) return static_cast<const HostObject*>(u_.o)->type_name();
+  return to_string(k);
+}
+
+std::string_view Value::as_string() const { return str_ref(*this); }
+
+std::optional<int64_t> Value::to_int64() const {
+  if (tag_ == Tag::kInt) return u_.i;
+  if (kind() == Kind::kInt) return static_cast<const BigIntObj*>(u_.o)->value.to_int64();
+  return std::nullopt;
+}
+
+std::optional<double> Value::to_double() const {
+  if (tag_ == Tag::kInt) return static_cast<double>(u_.i);
+  if (tag_ == Tag::kFloat) return u_.f;
+  if (kind() == Kind::kInt) return static_cast<const BigIntObj*>(u_.o)->value.to_double();
+  return std::nullopt;
+}
+
+std::string Value::int_text() const {
+  if (tag_ == Tag::kInt) return std::to_string(u_.i);
+  return static_cast<const BigIntObj*>(u_.o)->value.to_string();
+}
+
+bool Value::truth() const { return starlark::truth(*this); }
+std::string Value::str() const { return str_of(*this); }
+std::string Value::repr() const { return repr_of(*this); }
+
+size_t Value::len() const {
+  int64_t n = length_of(*this);
+  return n < 0 ? 0 : static_cast<size_t>(n);
+}
+
+std::vector<Value> Value::items() const {
+  try {
+    return to_vector(*this);
+  } catch (EvalError&) {
+    return {};
+  }
+}
+
+std::vector<std::pair<Value, Value>> Value::dict_items() const {
+  std::vector<std::pair<Value, Value>> out;
+  if (kind() != Kind::kDict) return out;
+  for (const auto& e : as_dict(*this)->table.entries()) {
+    if (e.live) out.emplace_back(e.key, e.value);
+  }
+  return out;
+}
+
+std::optional<Value> Value::dict_get(const Value& key) const {
+  if (kind() != Kind::kDict) return std::nullopt;
+  try {
+    if (Value* v = as_dict(*this)->table.find(key)) return *v;
+  } catch (EvalError&) {
+  }
+  return std::nullopt;
+}
+
+std::optional<Value> Value::attr(std::string_view name) const {
+  try {
+    return get_attr(*this, name);
+  } catch (EvalError&) {
+    return std::nullopt;
+  }
+}
+
+std::vector<std::string> Value::attr_names() const { return dir_of(*this); }
+
+bool operator==(const Value& a, const Value& b) {
+  try {
+    return values_equal(a, b);
+  } catch (EvalError&) {
+    return false;
+  }
+}
+
+std::string HostObject::repr() const { return std::string(type_name()); }
+std::optional<Value> HostObject::attr(std::string_view) const { return std::nullopt; }
+Result<Value> HostObject::index(const Value& key) const {
+  return fail_error("unhandled index operation " + std::string(type_name()) + "[" +
+                    std::string(key.type_name()) + "]");
+}
+
+// ---- Hash table ------------------------------------------------------------------------------
+
+namespace {
+constexpr size_t kLinearScanMax = 8;  // below this many entries a scan beats hashing
+}
+
+int HashTable::first_live() const {
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    if (entries_[i].live) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int HashTable::lookup(const Value& key, uint32_t h) const {
+  if (index_.empty()) {
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      const Entry& e = entries_[i];
+      if (e.live && e.hash == h && values_equal(e.key, key)) return static_cast<int>(i);
+    }
+    return -1;
+  }
+  size_t mask = index_.size() - 1;
+  for (size_t p = h & mask;; p = (p + 1) & mask) {
+    int32_t slot = index_[p];
+    if (slot == -1) return -1;
+    if (slot >= 0) {
+      const Entry& e = entries_[static_cast<size_t>(slot)];
+      if (e.live && e.hash == h && values_equal(e.key, key)) return slot;
+    }
+  }
+}
+
+Value* HashTable::find(const Value& key) const {
+  uint32_t h = hash_value(key);
+  if (live_ == 0) return nullptr;
+  int i = lookup(key, h);
+  return i < 0 ? nullptr : const_cast<Value*>(&entries_[static_cast<size_t>(i)].value);
+}
+
+void HashTable::rebuild_index() {
+  // Compact dead entries first.
+  if (live_ != entries_.size()) {
+    std::vector<Entry> kept;
+    kept.reserve(live_);
+    for (auto& e : entries_) {
+      if (e.live) kept.push_back(std::move(e));
+    }
+    entries_ = std::move(kept);
+  }
+  if (entries_.size() < kLinearScanMax) {
+    index_.clear();
+    return;
+  }
+  size_t cap = 16;
+  while (cap < entries_.size() * 2) cap <<= 1;
+  index_.assign(cap, -1);
+  size_t mask = cap - 1;
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    size_t p = entries_[i].hash & mask;
+    while (index_[p] != -1) p = (p + 1) & mask;
+    index_[p] = static_cast<int32_t>(i);
+  }
+}
+
+bool HashTable::insert(const Value& key, Value value) {
+  uint32_t h = hash_value(key);
+  int i = live_ == 0 ? -1 : lookup(key, h);
+  if (i >= 0) {
+    entries_[static_cast<size_t>(i)].value = std::move(value);
+    return false;
+  }
+  check_collection_size(live_ + 1);
+  entries_.push_back(Entry{key, std::move(value), h, true});
+  ++live_;
+  if (index_.empty()) {
+    if (entries_.size() >= kLinearScanMax) rebuild_index();
+  } else if (entries_.size() * 2 > index_.size()) {
+    rebuild_index();
+  } else {
+    size_t mask = index_.size() - 1;
+    size_t p = h & mask;
+    while (index_[p] != -1) p = (p + 1) & mask;
+    index_[p] = static_cast<int32_t>(entries_.size() - 1);
+  }
+  return true;
+}
+
+bool HashTable::erase(const Value& key, Value* removed) {
+  uint32_t h = hash_value(key);
+  if (live_ == 0) return false;
+  int i = lookup(key, h);
+  if (i < 0) return false;
+  Entry& e = entries_[static_cast<size_t>(i)];
+  if (removed) *removed = std::move(e.value);
+  e.live = false;
+  e.key = Value();
+  e.value = Value();
+  --live_;
+  // Dead entries stay (index slots still point at them) until the next rebuild.
+  if (entries_.size() > 32 && live_ * 2 < entries_.size()) rebuild_index();
+  if (index_.empty() && live_ == 0) entries_.clear();
+  return true;
+}
+
+void HashTable::clear() {
+  entries_.clear();
+  index_.clear();
+  live_ = 0;
+}
+
+int64_t RangeObj::length() const {
+  if (step > 0 && start < stop) return (stop - start - 1) / step + 1;
+  if (step < 0 && start > stop) return (start - stop - 1) / (-step) + 1;
+  return 0;
+}
+
+// ---- Hashing, equality, ordering -------------------------------------------------------------
+
+namespace {
+
+uint32_t hash_string(const std::string& s) {
+  // Java's String.hashCode over bytes; what starlark-go's hash() reports.
+  uint32_t h = 0;
+  for (unsigned char c : s) h = 31 * h + c;
+  return h;
+}
+
+uint32_t mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return static_cast<uint32_t>(x);
+}
+
+int depth_guard = 0;
+constexpr int kMaxCompareDepth = 1000;  // nested containers deeper than this are cyclic/runaway
+
+struct DepthGuard {
+  DepthGuard() {
+    if (++depth_guard > kMaxCompareDepth) {
+      --depth_guard;
+      throw_error("comparison exceeded maximum recursion depth");
+    }
+  }
+  ~DepthGuard() { --depth_guard; }
+};
+
+}  // namespace
+
+uint32_t hash_value(const Value& v) {
+  switch (v.kind()) {
+    case Kind::kNone: return 0;
+    case Kind::kBool: return v.as_bool() ? 1 : 0;
+    case Kind::kInt:
+      if (v.is_small_int()) return mix(static_cast<uint64_t>(v.as_small_int()));
+      return static_cast<const BigIntObj*>(v.object())->value.low_word();
+    case Kind::kFloat: {
+      double d = v.as_float();
+      if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.2e18)
+        return mix(static_cast<uint64_t>(static_cast<int64_t>(d)));
+      uint64_t bits;
+      std::memcpy(&bits, &d, sizeof bits);
+      return mix(bits);
+    }
+    case Kind::kString: {
+      auto* s = static_cast<const StringObj*>(v.object());
+      if (!s->hashed) {
+        s->hash = hash_string(s->str);
+        s->hashed = true;
+      }
+      return s->hash;
+    }
+    case Kind::kTuple: {
+      DepthGuard g;
+      uint32_t h = 0x345678;
+      for (const auto& x : as_tuple(v)->items) h = h * 1000003 ^ hash_value(x);
+      return h;
+    }
+    case Kind::kFunction:
+    case Kind::kBuiltin:
+    case Kind::kRange:
+    case Kind::kStruct:
+    case Kind::kHost:
+      return mix(reinterpret_cast<uintptr_t>(v.object()));
+    default:
+      throw_error("unhashable type: " + std::string(v.type_name()));
+  }
+}
+
+namespace {
+
+bool is_number(const Value& v) { return v.is_small_int() || v.is_float() || v.is(Kind::kInt); }
+
+// Compares numbers exactly (int vs float without rounding surprises for normal ranges).
+int compare_numbers(const Value& a, const Value& b) {
+  if (a.is_small_int() && b.is_small_int()) {
+    return a.as_small_int() < b.as_small_int() ? -1 : a.as_small_int() > b.as_small_int() ? 1 : 0;
+  }
+  if (!a.is_float() && !b.is_float()) return BigInt::compare(to_bigint(a), to_bigint(b));
+  double x = *a.to_double(), y = *b.to_double();
+  if (std::isnan(x) || std::isnan(y)) return std::isnan(x) ? (std::isnan(y) ? 0 : 1) : -1;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+}  // namespace
+
+bool values_equal(const Value& a, const Value& b) {
+  if (a.is_small_int() && b.is_small_int()) return a.as_small_int() == b.as_small_int();
+  Kind ka = a.kind(), kb = b.kind();
+  if (is_number(a) && is_number(b)) {
+    if (a.is_float() && std::isnan(a.as_float())) return false;
+    if (b.is_float() && std::isnan(b.as_float())) return false;
+    return compare_numbers(a, b) == 0;
+  }
+  if (ka != kb) return false;
+  switch (ka) {
+    case Kind::kNone: return true;
+    case Kind::kBool: return a.as_bool() == b.as_bool();
+    case Kind::kString: return a.object() == b.object() || str_ref(a) == str_ref(b);
+    case Kind::kList:
+    case Kind::kTuple: {
+      if (a.object() == b.object()) return true;
+      const auto& x = ka == Kind::kList ? as_list(a)->items : as_tuple(a)->items;
+      const auto& y = ka == Kind::kList ? as_list(b)->items : as_tuple(b)->items;
+      if (x.size() != y.size()) return false;
+      DepthGuard g;
+      for (size_t i = 0; i < x.size(); ++i) {
+        if (!values_equal(x[i], y[i])) return false;
+      }
+      return true;
+    }
+    case Kind::kDict: {
+      if (a.object() == b.object()) return true;
+      const HashTable& x = as_dict(a)->table;
+      const HashTable& y = as_dict(b)->table;
+      if (x.size() != y.size()) return false;
+      DepthGuard g;
+      for (const auto& e : x.entries()) {
+        if (!e.live) continue;
+        Value* other = y.find(e.key);
+        if (!other || !values_equal(e.value, *other)) return false;
+      }
+      return true;
+    }
+    case Kind::kSet: {
+      const HashTable& x = as_set(a)->table;
+      const HashTable& y = as_set(b)->table;
+      if (x.size() != y.size()) return false;
+      for (const auto& e : x.entries()) {
+        if (e.live && !y.find(e.key)) return false;
+      }
+      return true;
+    }
+    case Kind::kRange: {
+      auto* x = as_range(a);
+      auto* y = as_range(b);
+      int64_t n = x->length();
+      if (n != y->length()) return false;
+      if (n == 0) return true;
+      return x->start == y->start && (n == 1 || x->step == y->step);
+    }
+    case Kind::kStruct: {
+      auto* x = static_cast<const StructObj*>(a.object());
+      auto* y = static_cast<const StructObj*>(b.object());
+      if (x == y) return true;
+      if (x->type_name != y->type_name || x->fields.size() != y->fields.size()) return false;
+      DepthGuard g;
+      for (size_t i = 0; i < x->fields.size(); ++i) {
+        if (x->fields[i].first != y->fields[i].first ||
+            !values_equal(x->fields[i].second, y->fields[i].second))
+          return false;
+      }
+      return true;
+    }
+    case Kind::kHost:
+      return static_cast<const HostObject*>(a.object())
+          ->equals(*static_cast<const HostObject*>(b.object()));
+    default:
+      return a.object() == b.object();
+  }
+}
+
+int compare_values(const Value& a, const Value& b, std::string_view op) {
+  if (is_number(a) && is_number(b)) return compare_numbers(a, b);
+  Kind ka = a.kind(), kb = b.kind();
+  auto fail = [&]() {
+    throw_error(std::string(a.type_name()) + " " + std::string(op) + " " +
+                std::string(b.type_name()) + " not implemented");
+  };
+  if (ka != kb) fail();
+  switch (ka) {
+    case Kind::kNone: return 0;
+    case Kind::kBool: return static_cast<int>(a.as_bool()) - static_cast<int>(b.as_bool());
+    case Kind::kString: {
+      int c = str_ref(a).compare(str_ref(b));
+      return c < 0 ? -1 : c > 0 ? 1 : 0;
+    }
+    case Kind::kList:
+    case Kind::kTuple: {
+      const auto& x = ka == Kind::kList ? as_list(a)->items : as_tuple(a)->items;
+      const auto& y = ka == Kind::kList ? as_list(b)->items : as_tuple(b)->items;
+      DepthGuard g;
+      for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
+        if (!values_equal(x[i], y[i])) return compare_values(x[i], y[i], op);
+      }
+      return x.size() < y.size() ? -1 : x.size() > y.size() ? 1 : 0;
+    }
+    default:
+      if (a.object() == b.object()) return 0;
+      fail();
+  }
+  return 0;
+}
+
+bool truth(const Value& v) {
+  switch (v.kind()) {
+    case Kind::kNone: return false;
+    case Kind::kBool: return v.as_bool();
+    case Kind::kInt:
+      return v.is_small_int() ? v.as_small_int() != 0
+                              : !static_cast<const BigIntObj*>(v.object())->value.is_zero();
+    case Kind::kFloat: return v.as_float() != 0.0;
+    case Kind::kString: return !str_ref(v).empty();
+    case Kind::kList: return !as_list(v)->items.empty();
+    case Kind::kTuple: return !as_tuple(v)->items.empty();
+    case Kind::kDict: return as_dict(v)->table.size() != 0;
+    case Kind::kSet: return as_set(v)->table.size() != 0;
+    case Kind::kRange: return as_range(v)->length() != 0;
+    case Kind::kHost: return static_cast<const HostObject*>(v.object())->truth();
+    default: return true;
+  }
+}
+
+// ---- str / repr ------------------------------------------------------------------------------
+
+std::string format_float(double d) {
+  if (std::isnan(d)) return "NaN";
+  if (std::isinf(d)) return d > 0 ? "+Inf" : "-Inf";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g", d);
+  return buf;
+}
+
+namespace {
+
+// Length of a valid UTF-8 sequence at s[i], or 0.
+size_t utf8_len(std::string_view s, size_t i) {
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
+  }
+  return n;
+}
+
+void quote(std::string& out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out.push_back('"');
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {
+      size_t n = utf8_len(s, i);
+      if (n > 0) {
+        out.append(s.substr(i, n));
+        i += n;
+      } else {
+        out += "\\x";
+        out.push_back(kHex[c >> 4]);
+        out.push_back(kHex[c & 15]);
+        ++i;
+      }
+      continue;
+    }
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\a': out += "\\a"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\v': out += "\\v"; break;
+      default:
+        if (c < 0x20 || c == 0x7f) {
+          out += "\\x";
+          out.push_back(kHex[c >> 4]);
+          out.push_back(kHex[c & 15]);
+        } else {
+          out.push_back(static_cast<char>(c));
+        }
+    }
+    ++i;
+  }
+  out.push_back('"');
+}
+
+void append_value(std::string& out, const Value& v, bool repr) {
+  switch (v.kind()) {
+    case Kind::kNone: out += "None"; return;
+    case Kind::kBool: out += v.as_bool() ? "True" : "False"; return;
+    case Kind::kInt: out += v.int_text(); return;
+    case Kind::kFloat: out += format_float(v.as_float()); return;
+    case Kind::kString:
+      if (repr) {
+        quote(out, str_ref(v));
+      } else {
+        out += str_ref(v);
+      }
+      return;
+    case Kind::kList:
+    case Kind::kTuple: {
+      DepthGuard g;
+      bool list = v.kind() == Kind::kList;
+      const auto& items = list ? as_list(v)->items : as_tuple(v)->items;
+      out.push_back(list ? '[' : '(');
+      for (size_t i = 0; i < items.size(); ++i) {
+        if (i) out += ", ";
+        append_value(out, items[i], true);
+      }
+      if (!list && items.size() == 1) out.push_back(',');
+      out.push_back(list ? ']' : ')');
+      return;
+    }
+    case Kind::kDict: {
+      DepthGuard g;
+      out.push_back('{');
+      bool first = true;
+      for (const auto& e : as_dict(v)->table.entries()) {
+        if (!e.live) continue;
+        if (!first) out += ", ";
+        first = false;
+        append_value(out, e.key, true);
+        out += ": ";
+        append_value(out, e.value, true);
+      }
+      out.push_back('}');
+      return;
+    }
+    case Kind::kSet: {
+      out += "set([";
+      bool first = true;
+      for (const auto& e : as_set(v)->table.entries()) {
+        if (!e.live) continue;
+        if (!first) out += ", ";
+        first = false;
+        append_value(out, e.key, true);
+      }
+      out += "])";
+      return;
+    }
+    case Kind::kRange: {
+      auto* r = as_range(v);
+      out += "range(";
+      if (r->start != 0 || r->step != 1) out += std::to_string(r->start) + ", ";
+      out += std::to_string(r->stop);
+      if (r->step != 1) out += ", " + std::to_string(r->step);
+      out += ")";
+      return;
+    }
+    case Kind::kFunction:
+      out += "<function " + static_cast<const FunctionObj*>(v.object())->fn->name + ">";
+      return;
+    case Kind::kBuiltin: {
+      auto* b = static_cast<const BuiltinObj*>(v.object());
+      if (b->bound) {
+        out += "<built-in method " + b->name + " of " + std::string(b->receiver.type_name()) +
+               " value>";
+      } else {
+        out += "<built-in function " + b->name + ">";
+      }
+      return;
+    }
+    case Kind::kStruct: {
+      DepthGuard g;
+      auto* s = static_cast<const StructObj*>(v.object());
+      if (s->type_name == "module") {
+        out += "<module \"" + s->name + "\">";
+        return;
+      }
+      out += s->type_name;
+      out.push_back('(');
+      for (size_t i = 0; i < s->fields.size(); ++i) {
+        if (i) out += ", ";
+        out += s->fields[i].first + " = ";
+        append_value(out, s->fields[i].second, true);
+      }
+      out.push_back(')');
+      return;
+    }
+    case Kind::kHost: {
+      auto* h = static_cast<const HostObject*>(v.object());
+      out += repr ? h->repr() : h->str();
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+void append_str(std::string& out, const Value& v) { append_value(out, v, false); }
+void append_repr(std::string& out, const Value& v) { append_value(out, v, true); }
+std::string repr_of(const Value& v) {
+  std::string s;
+  append_value(s, v, true);
+  return s;
+}
+std::string str_of(const Value& v) {
+  if (v.kind() == Kind::kString) return str_ref(v);
+  std::string s;
+  append_value(s, v, false);
+  return s;
+}
+
+// ---- Iteration and length --------------------------------------------------------------------
+
+std::string not_iterable(const Value& v) {
+  return std::string(v.type_name()) + " value is not iterable";
+}
+
+std::vector<Value> to_vector(const Value& x) {
+  switch (x.kind()) {
+    case Kind::kList: return as_list(x)->items;
+    case Kind::kTuple: return as_tuple(x)->items;
+    default: break;
+  }
+  std::vector<Value> out;
+  int64_t n = length_of(x);
+  if (n > 0) {
+    check_collection_size(static_cast<size_t>(n));
+    out.reserve(static_cast<size_t>(n));
+  }
+  for_each(x, [&](const Value& v) { out.push_back(v); });
+  return out;
+}
+
+int64_t length_of(const Value& v) {
+  switch (v.kind()) {
+    case Kind::kString: return static_cast<int64_t>(str_ref(v).size());
+    case Kind::kList: return static_cast<int64_t>(as_list(v)->items.size());
+    case Kind::kTuple: return static_cast<int64_t>(as_tuple(v)->items.size());
+    case Kind::kDict: return static_cast<int64_t>(as_dict(v)->table.size());
+    case Kind::kSet: return static_cast<int64_t>(as_set(v)->table.size());
+    case Kind::kRange: return as_range(v)->length();
+    case Kind::kHost: {
+      auto n = static_cast<const HostObject*>(v.object())->len();
+      return n ? static_cast<int64_t>(*n) : -1;
+    }
+    default: return -1;
+  }
+}
+
+void check_mutable(const Value& c, std::string_view verb) {
+  const Mutable* m = nullptr;
+  std::string_view type = "list";
+  switch (c.kind()) {
+    case Kind::kList: m = as_list(c); break;
+    case Kind::kDict: m = as_dict(c); type = "hash table"; break;
+    case Kind::kSet: m = as_set(c); type = "hash table"; break;
+    default: return;
+  }
+  if (m->frozen) throw_error("cannot " + std::string(verb) + " frozen " + std::string(type));
+  if (m->iterating > 0)
+    throw_error("cannot " + std::string(verb) + " " + std::string(type) + " during iteration");
+}
+
+// ---- Operators -------------------------------------------------------------------------------
+
+std::string_view to_string(BinOp op) {
+  switch (op) {
+    case BinOp::kAnd: return "and";
+    case BinOp::kOr: return "or";
+    case BinOp::kEq: return "==";
+    case BinOp::kNe: return "!=";
+    case BinOp::kLt: return "<";
+    case BinOp::kGt: return ">";
+    case BinOp::kLe: return "<=";
+    case BinOp::kGe: return ">=";
+    case BinOp::kIn: return "in";
+    case BinOp::kNotIn: return "not in";
+    case BinOp::kPlus: return "+";
+    case BinOp::kMinus: return "-";
+    case BinOp::kStar: return "*";
+    case BinOp::kSlash: return "/";
+    case BinOp::kSlashSlash: return "//";
+    case BinOp::kPercent: return "%";
+    case BinOp::kAmp: return "&";
+    case BinOp::kPipe: return "|";
+    case BinOp::kCaret: return "^";
+    case BinOp::kShl: return "<<";
+    case BinOp::kShr: return ">>";
+  }
+  return "?";
+}
+
+namespace {
+
+[[noreturn]] void unknown_binary(BinOp op, const Value& x, const Value& y) {
+  throw_error("unknown binary op: " + std::string(x.type_name()) + " " +
+              std::string(to_string(op)) + " " + std::string(y.type_name()));
+}
+
+bool is_int(const Value& v) { return v.is_small_int() || v.is(Kind::kInt); }
+
+Value int_arith(BinOp op, const Value& x, const Value& y) {
+  if (x.is_small_int() && y.is_small_int()) {
+    int64_t a = x.as_small_int(), b = y.as_small_int(), r;
+    switch (op) {
+      case BinOp::kPlus:
+        if (!__builtin_add_overflow(a, b, &r)) return Value::from_int(r);
+        break;
+      case BinOp::kMinus:
+        if (!__builtin_sub_overflow(a, b, &r)) return Value::from_int(r);
+        break;
+      case BinOp::kStar:
+        if (!__builtin_mul_overflow(a, b, &r)) return Value::from_int(r);
+        break;
+      case BinOp::kSlashSlash:
+        if (b == 0) throw_error("floored division by zero");
+        if (!(a == INT64_MIN && b == -1)) {
+          int64_t q = a / b;
+          if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+          return Value::from_int(q);
+        }
+        break;
+      case BinOp::kPercent:
+        if (b == 0) throw_error("integer modulo by zero");
+        if (b == -1) return Value::from_int(0);
+        r = a % b;
+        if (r != 0 && ((r < 0) != (b < 0))) r += b;
+        return Value::from_int(r);
+      case BinOp::kAmp: return Value::from_int(a & b);
+      case BinOp::kPipe: return Value::from_int(a | b);
+      case BinOp::kCaret: return Value::from_int(a ^ b);
+      default: break;
+    }
+  }
+  BigInt a = to_bigint(x), b = to_bigint(y);
+  switch (op) {
+    case BinOp::kPlus: return int_value(a + b);
+    case BinOp::kMinus: return int_value(a - b);
+    case BinOp::kStar:
+      if (a.bit_length() + b.bit_length() > kMaxIntBits + 64) {
+        throw_limit("int too large: " + std::to_string(a.bit_length() + b.bit_length()) +
+                    " bits exceeds the limit of " + std::to_string(kMaxIntBits));
+      }
+      return int_value(a * b);
+    case BinOp::kSlashSlash: {
+      if (b.is_zero()) throw_error("floored division by zero");
+      BigInt q;
+      BigInt::floor_divmod(a, b, &q, nullptr);
+      return int_value(q);
+    }
+    case BinOp::kPercent: {
+      if (b.is_zero()) throw_error("integer modulo by zero");
+      BigInt r;
+      BigInt::floor_divmod(a, b, nullptr, &r);
+      return int_value(r);
+    }
+    case BinOp::kAmp: return int_value(a & b);
+    case BinOp::kPipe: return int_value(a | b);
+    case BinOp::kCaret: return int_value(a ^ b);
+    case BinOp::kShl:
+    case BinOp::kShr: {
+      auto n = y.to_int64();
+      if (!n || *n < 0) throw_error("negative shift count: " + y.int_text());
+      if (*n >= 512) throw_error("shift count too large: " + y.int_text());
+      if (op == BinOp::kShl) {
+        if (x.is_small_int() && *n < 62) {
+          int64_t v = x.as_small_int();
+          if (v == 0) return Value::from_int(0);
+          int64_t lim = INT64_MAX >> *n;
+          if (v <= lim && v >= -lim) return Value::from_int(v * (int64_t{1} << *n));
+        }
+        return int_value(a.shl(static_cast<uint64_t>(*n)));
+      }
+      if (x.is_small_int()) return Value::from_int(*n >= 63 ? (x.as_small_int() < 0 ? -1 : 0)
+                                                             : x.as_small_int() >> *n);
+      return int_value(a.shr(static_cast<uint64_t>(*n)));
+    }
+    default: unknown_binary(op, x, y);
+  }
+}
+
+Value float_arith(BinOp op, const Value& x, const Value& y) {
+  double a = *x.to_double(), b = *y.to_double();
+  switch (op) {
+    case BinOp::kPlus: return Value::from_float(a + b);
+    case BinOp::kMinus: return Value::from_float(a - b);
+    case BinOp::kStar: return Value::from_float(a * b);
+    case BinOp::kSlash:
+      if (b == 0) throw_error("real division by zero");
+      return Value::from_float(a / b);
+    case BinOp::kSlashSlash:
+      if (b == 0) throw_error("floored division by zero");
+      return Value::from_float(std::floor(a / b));
+    case BinOp::kPercent: {
+      if (b == 0) throw_error("float modulo by zero");
+      // ytt's starlark keeps Go's math.Mod sign (that of the dividend) for floats.
+      return Value::from_float(std::fmod(a, b));
+    }
+    default: unknown_binary(op, x, y);
+  }
+}
+
+Value repeat(const Value& seq, const Value& count) {
+  auto n = count.to_int64();
+  if (!n) throw_limit("repeat count too large");
+  int64_t k = *n < 0 ? 0 : *n;
+  if (seq.kind() == Kind::kString) {
+    const std::string& s = str_ref(seq);
+    if (!s.empty() && static_cast<uint64_t>(k) > kMaxStringBytes / s.size() + 1)
+      check_string_size(kMaxStringBytes + 1);
+    check_string_size(s.size() * static_cast<size_t>(k));
+    std::string out;
+    out.reserve(s.size() * static_cast<size_t>(k));
+    for (int64_t i = 0; i < k; ++i) out += s;
+    return str_value(std::move(out));
+  }
+  const auto& items = seq.kind() == Kind::kList ? as_list(seq)->items : as_tuple(seq)->items;
+  if (!items.empty() && static_cast<uint64_t>(k) > kMaxCollectionLen / items.size() + 1)
+    check_collection_size(kMaxCollectionLen + 1);
+  check_collection_size(items.size() * static_cast<size_t>(k));
+  std::vector<Value> out;
+  out.reserve(items.size() * static_cast<size_t>(k));
+  for (int64_t i = 0; i < k; ++i) out.insert(out.end(), items.begin(), items.end());
+  return seq.kind() == Kind::kList ? list_value(std::move(out)) : tuple_value(std::move(out));
+}
+
+}  // namespace
+
+bool contains(const Value& c, const Value& x) {
+  switch (c.kind()) {
+    case Kind::kString:
+      if (x.kind() != Kind::kString)
+        throw_error("'in <string>' requires string as left operand, not " +
+                    std::string(x.type_name()));
+      return str_ref(c).find(str_ref(x)) != std::string::npos;
+    case Kind::kList:
+      for (const auto& v : as_list(c)->items) {
+        if (values_equal(v, x)) return true;
+      }
+      return false;
+    case Kind::kTuple:
+      for (const auto& v : as_tuple(c)->items) {
+        if (values_equal(v, x)) return true;
+      }
+      return false;
+    case Kind::kDict: return as_dict(c)->table.find(x) != nullptr;
+    case Kind::kSet: return as_set(c)->table.find(x) != nullptr;
+    case Kind::kRange: {
+      auto i = x.to_int64();
+      if (!i) {
+        if (x.is_float() && x.as_float() == std::floor(x.as_float()))
+          i = static_cast<int64_t>(x.as_float());
+        else
+          return false;
+      }
+      auto* r = as_range(c);
+      int64_t n = r->length();
+      if (n == 0) return false;
+      if ((*i - r->start) % r->step != 0) return false;
+      int64_t k = (*i - r->start) / r->step;
+      return k >= 0 && k < n;
+    }
+    case Kind::kHost: {
+      auto items = static_cast<const HostObject*>(c.object())->iterate();
+      if (items) {
+        for (const auto& v : *items) {
+          if (values_equal(v, x)) return true;
+        }
+        return false;
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  throw_error("unknown binary op: " + std::string(x.type_name()) + " in " +
+              std::string(c.type_name()));
+}
+
+Value binary_op(BinOp op, const Value& x, const Value& y) {
+  Kind kx = x.kind(), ky = y.kind();
+  switch (op) {
+    case BinOp::kEq: return Value::from_bool(values_equal(x, y));
+    case BinOp::kNe: return Value::from_bool(!values_equal(x, y));
+    case BinOp::kLt:
+    case BinOp::kGt:
+    case BinOp::kLe:
+    case BinOp::kGe: {
+      if ((x.is_float() && std::isnan(x.as_float())) || (y.is_float() && std::isnan(y.as_float())))
+        return Value::from_bool(false);
+      int c = compare_values(x, y, to_string(op));
+      bool r = op == BinOp::kLt ? c < 0 : op == BinOp::kGt ? c > 0 : op == BinOp::kLe ? c <= 0 : c >= 0;
+      return Value::from_bool(r);
+    }
+    case BinOp::kIn: return Value::from_bool(contains(y, x));
+    case BinOp::kNotIn: return Value::from_bool(!contains(y, x));
+    default: break;
+  }
+  bool xi = is_int(x), yi = is_int(y);
+  bool xn = xi || kx == Kind::kFloat, yn = yi || ky == Kind::kFloat;
+  switch (op) {
+    case BinOp::kPlus:
+      if (xi && yi) return int_arith(op, x, y);
+      if (xn && yn) return float_arith(op, x, y);
+      if (kx == Kind::kString && ky == Kind::kString) {
+        const std::string& a = str_ref(x);
+        const std::string& b = str_ref(y);
+        check_string_size(a.size() + b.size());
+        std::string s;
+        s.reserve(a.size() + b.size());
+        s += a;
+        s += b;
+        return str_value(std::move(s));
+      }
+      if (kx == Kind::kList && ky == Kind::kList) {
+        std::vector<Value> v = as_list(x)->items;
+        const auto& b = as_list(y)->items;
+        check_collection_size(v.size() + b.size());
+        v.insert(v.end(), b.begin(), b.end());
+        return list_value(std::move(v));
+      }
+      if (kx == Kind::kTuple && ky == Kind::kTuple) {
+        std::vector<Value> v = as_tuple(x)->items;
+        const auto& b = as_tuple(y)->items;
+        check_collection_size(v.size() + b.size());
+        v.insert(v.end(), b.begin(), b.end());
+        return tuple_value(std::move(v));
+      }
+      break;
+    case BinOp::kMinus:
+    case BinOp::kSlashSlash:
+    case BinOp::kPercent:
+      if (op == BinOp::kPercent && kx == Kind::kString) return percent_format(x, y);
+      if (xi && yi) return int_arith(op, x, y);
+      if (xn && yn) return float_arith(op, x, y);
+      break;
+    case BinOp::kStar:
+      if (xi && yi) return int_arith(op, x, y);
+      if (xn && yn) return float_arith(op, x, y);
+      if (xi && (ky == Kind::kString || ky == Kind::kList || ky == Kind::kTuple))
+        return repeat(y, x);
+      if (yi && (kx == Kind::kString || kx == Kind::kList || kx == Kind::kTuple))
+        return repeat(x, y);
+      break;
+    case BinOp::kSlash:
+      if (xn && yn) return float_arith(op, x, y);
+      break;
+    case BinOp::kAmp:
+    case BinOp::kCaret:
+    case BinOp::kShl:
+    case BinOp::kShr:
+      if (xi && yi) return int_arith(op, x, y);
+      break;
+    case BinOp::kPipe:
+      if (xi && yi) return int_arith(op, x, y);
+      if (kx == Kind::kSet && ky == Kind::kSet) {
+        Value s = new_set();
+        for (const auto& e : as_set(x)->table.entries()) {
+          if (e.live) as_set(s)->table.insert(e.key, Value());
+        }
+        for (const auto& e : as_set(y)->table.entries()) {
+          if (e.live) as_set(s)->table.insert(e.key, Value());
+        }
+        return s;
+      }
+      break;
+    default:
+      break;
+  }
+  unknown_binary(op, x, y);
+}
+
+Value unary_op(UnOp op, const Value& x) {
+  switch (op) {
+    case UnOp::kNot: return Value::from_bool(!truth(x));
+    case UnOp::kMinus:
+      if (x.is_small_int() && x.as_small_int() != INT64_MIN)
+        return Value::from_int(-x.as_small_int());
+      if (is_int(x)) return int_value(-to_bigint(x));
+      if (x.is_float()) return Value::from_float(-x.as_float());
+      throw_error("unknown unary op: - " + std::string(x.type_name()));
+    case UnOp::kPlus:
+      if (is_int(x) || x.is_float()) return x;
+      throw_error("unknown unary op: + " + std::string(x.type_name()));
+    case UnOp::kTilde:
+      if (x.is_small_int()) return Value::from_int(~x.as_small_int());
+      if (is_int(x)) return int_value(~to_bigint(x));
+      throw_error("unknown unary op: ~ " + std::string(x.type_name()));
+  }
+  return Value();
+}
+
+// ---- Indexing and slicing --------------------------------------------------------------------
+
+bool as_index(const Value& v, int64_t* out) {
+  auto i = v.to_int64();
+  if (!i) return false;
+  *out = *i;
+  return true;
+}
+
+namespace {
+
+int64_t seq_index(const Value& x, const Value& i, int64_t n) {
+  int64_t k;
+  if (!is_int(i)) {
+    throw_error(std::string(x.type_name()) + " index: got " + std::string(i.type_name()) +
+                ", want int");
+  }
+  if (!as_index(i, &k)) k = INT64_MAX;
+  int64_t orig = k;
+  if (k < 0) k += n;
+  if (k < 0 || k >= n) {
+    throw_error(std::string(x.type_name()) + " index " + std::to_string(orig) +
+                " out of range [" + std::to_string(-n) + ":" + std::to_string(n - 1) + "]");
+  }
+  return k;
+}
+
+}  // namespace
+
+Value index_value(const Value& x, const Value& i) {
+  switch (x.kind()) {
+    case Kind::kList: {
+      auto& items = as_list(x)->items;
+      if (items.empty() && is_int(i)) {
+        int64_t k = 0;
+        as_index(i, &k);
+        throw_error("index " + std::to_string(k) + " out of range: empty list");
+      }
+      return items[static_cast<size_t>(seq_index(x, i, static_cast<int64_t>(items.size())))];
+    }
+    case Kind::kTuple: {
+      auto& items = as_tuple(x)->items;
+      return items[static_cast<size_t>(seq_index(x, i, static_cast<int64_t>(items.size())))];
+    }
+    case Kind::kString: {
+      const std::string& s = str_ref(x);
+      int64_t k = seq_index(x, i, static_cast<int64_t>(s.size()));
+      return str_value(std::string(1, s[static_cast<size_t>(k)]));
+    }
+    case Kind::kRange: {
+      auto* r = as_range(x);
+      return Value::from_int(r->at(seq_index(x, i, r->length())));
+    }
+    case Kind::kDict: {
+      Value* v = as_dict(x)->table.find(i);
+      if (!v) throw_error("key " + repr_of(i) + " not in dict");
+      return *v;
+    }
+    case Kind::kHost: {
+      auto r = static_cast<const HostObject*>(x.object())->index(i);
+      if (!r.ok()) throw_error(r.error().message);
+      return *r;
+    }
+    default:
+      throw_error("unhandled index operation " + std::string(x.type_name()) + "[" +
+                  std::string(i.type_name()) + "]");
+  }
+}
+
+void set_index(const Value& x, const Value& i, const Value& v) {
+  switch (x.kind()) {
+    case Kind::kList: {
+      check_mutable(x, "assign to element of");
+      auto& items = as_list(x)->items;
+      items[static_cast<size_t>(seq_index(x, i, static_cast<int64_t>(items.size())))] = v;
+      return;
+    }
+    case Kind::kDict:
+      check_mutable(x, "insert into");
+      as_dict(x)->table.insert(i, v);
+      return;
+    default:
+      throw_error(std::string(x.type_name()) + " value does not support item assignment");
+  }
+}
+
+namespace {
+
+// Resolves slice bounds like Python: returns start, stop, step over length n.
+void slice_indices(const Value& lo, const Value& hi, const Value& st, int64_t n, int64_t* start,
+                   int64_t* stop, int64_t* step) {
+  *step = 1;
+  if (!st.is_none()) {
+    if (!is_int(st)) throw_error("invalid slice step: got " + std::string(st.type_name()) + ", want int");
+    if (!as_index(st, step)) *step = st.to_double() > 0 ? INT64_MAX : INT64_MIN + 1;
+    if (*step == 0) throw_error("zero is not a valid slice step");
+  }
+  auto bound = [&](const Value& v, int64_t dflt) -> int64_t {
+    if (v.is_none()) return dflt;
+    if (!is_int(v))
+      throw_error("invalid start index: got " + std::string(v.type_name()) + ", want int");
+    int64_t k;
+    if (!as_index(v, &k)) k = v.to_double() > 0 ? INT64_MAX / 2 : INT64_MIN / 2;
+    if (k < 0) k += n;
+    if (*step > 0) return std::clamp<int64_t>(k, 0, n);
+    return std::clamp<int64_t>(k, -1, n - 1);
+  };
+  if (*step > 0) {
+    *start = bound(lo, 0);
+    *stop = bound(hi, n);
+  } else {
+    *start = bound(lo, n - 1);
+    *stop = bound(hi, -1);
+  }
+}
+
+}  // namespace
+
+Value slice_value(const Value& x, const Value& lo, const Value& hi, const Value& st) {
+  int64_t n = length_of(x);
+  Kind k = x.kind();
+  if (k != Kind::kString && k != Kind::kList && k != Kind::kTuple && k != Kind::kRange)
+    throw_error("invalid slice operand " + std::string(x.type_name()));
+  int64_t start, stop, step;
+  slice_indices(lo, hi, st, n, &start, &stop, &step);
+  if (k == Kind::kRange) {
+    auto* r = as_range(x);
+    int64_t len = step > 0 ? (stop > start ? (stop - start - 1) / step + 1 : 0)
+                           : (start > stop ? (start - stop - 1) / (-step) + 1 : 0);
+    int64_t s = r->at(start);
+    int64_t new_step = r->step * step;
+    return Value(new RangeObj(s, s + len * new_step, new_step));
+  }
+  if (k == Kind::kString) {
+    const std::string& s = str_ref(x);
+    std::string out;
+    if (step == 1) {
+      if (stop > start) out = s.substr(static_cast<size_t>(start), static_cast<size_t>(stop - start));
+    } else {
+      for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
+        out.push_back(s[static_cast<size_t>(i)]);
+    }
+    return str_value(std::move(out));
+  }
+  const auto& items = k == Kind::kList ? as_list(x)->items : as_tuple(x)->items;
+  std::vector<Value> out;
+  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
+    out.push_back(items[static_cast<size_t>(i)]);
+  return k == Kind::kList ? list_value(std::move(out)) : tuple_value(std::move(out));
+}
+
+// ---- Attributes ------------------------------------------------------------------------------
+
+Value get_attr(const Value& x, std::string_view name) {
+  if (x.kind() == Kind::kStruct) {
+    auto* s = static_cast<const StructObj*>(x.object());
+    for (const auto& [k, v] : s->fields) {
+      if (k == name) return v;
+    }
+    if (s->type_name == "module") {
+      throw_error("module has no ." + std::string(name) + " field or method");
+    }
+  } else if (x.kind() == Kind::kHost) {
+    if (auto v = static_cast<const HostObject*>(x.object())->attr(name)) return *v;
+  } else if (auto m = builtin_method(x, name)) {
+    return *m;
+  }
+  throw_error(std::string(x.type_name()) + " has no ." + std::string(name) + " field or method");
+}
+
+std::vector<std::string> dir_of(const Value& x) {
+  std::vector<std::string> out;
+  if (x.kind() == Kind::kStruct) {
+    for (const auto& [k, v] : static_cast<const StructObj*>(x.object())->fields) out.push_back(k);
+  } else if (x.kind() == Kind::kHost) {
+    out = static_cast<const HostObject*>(x.object())->attr_names();
+  } else {
+    out = builtin_method_names(x.kind());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace hintkit::starlark

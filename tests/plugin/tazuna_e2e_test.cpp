@@ -1,0 +1,216 @@
+// End-to-end: the binary as helmfile runs a hook, and as the tazuna preprocessor.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/run_binary.h"
+
+namespace fs = std::filesystem;
+using hintkit::testing::run_hintkit;
+using hintkit::testing::slurp;
+
+namespace {
+
+bool has(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+class E2e : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("hintkit-e2e-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path write(const std::string& rel, const std::string& text) {
+    fs::path p = dir_ / rel;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << text;
+    return p;
+  }
+  fs::path dir_;
+};
+
+constexpr const char* kHint =
+    "vars:\n"
+    "  clusterName: {type: string, required: true}\n"
+    "  ingressHost: {type: string, format: hostname}\n"
+    "  apiToken: {type: string, required_with: [ingressHost]}\n"
+    "  zones: {type: slice}\n";
+
+TEST_F(E2e, HookPresyncAcceptsGoEncodedValues) {
+  write("helmfile/tazuna.hint.yaml", kHint);
+  // What `{{ .Values | toJson }}` renders: compact, sorted keys, <>& escaped.
+  const std::string json =
+      R"({"apiToken":"t\u003c\u0026\u003e","clusterName":"prod","ingressHost":"api.example.com",)"
+      R"("zones":["a","b"]})";
+  auto r = run_hintkit({"hook", "presync", "--values-json", json}, (dir_ / "helmfile").string());
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "");
+  r = run_hintkit({"hook", "presync", "--values-json", json, "--show-values"},
+                  (dir_ / "helmfile").string());
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "apiToken: t<&>")) << r.out;
+}
+
+TEST_F(E2e, HookReportsEveryViolationWithoutLeakingValues) {
+  write("helmfile/tazuna.hint.yaml", kHint);
+  const std::string json = R"({"ingressHost":"secret_host.example","zones":"a"})";
+  for (const char* event : {"presync", "prepare"}) {
+    SCOPED_TRACE(event);
+    auto r = run_hintkit({"hook", event, "--values-json", json}, (dir_ / "helmfile").string());
+    EXPECT_EQ(r.rc, 1);
+    EXPECT_EQ(r.out, "");
+    for (const char* want : {"clusterName", "apiToken", "ingressHost", "hostname", "zones"}) {
+      EXPECT_TRUE(has(r.err, want)) << want << " in " << r.err;
+    }
+    EXPECT_FALSE(has(r.err, "secret_host")) << r.err;
+  }
+}
+
+TEST_F(E2e, HookWithoutHintPassesAndBadJsonIsAUsageError) {
+  fs::create_directories(dir_ / "nohint");
+  auto r = run_hintkit({"hook", "presync", "--values-json", "{\"a\":1}"}, (dir_ / "nohint").string());
+  EXPECT_EQ(r.rc, 0);
+  write("helmfile/tazuna.hint.yaml", kHint);
+  for (const char* bad : {"{\"a\":", "[1,2]", "\"text\""}) {
+    SCOPED_TRACE(bad);
+    r = run_hintkit({"hook", "presync", "--values-json", bad}, (dir_ / "helmfile").string());
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_TRUE(has(r.err, "not a JSON object")) << r.err;
+  }
+  r = run_hintkit({"hook", "presync"}, (dir_ / "helmfile").string());
+  EXPECT_EQ(r.rc, 2);
+  r = run_hintkit({"hook", "postsync", "--values-json", "{}"}, (dir_ / "helmfile").string());
+  EXPECT_EQ(r.rc, 2);
+}
+
+// A stand-in for the 1Password CLI: answers `op --format json item get --vault V ITEM`.
+constexpr const char* kFakeOp = R"(#!/bin/sh
+[ "$1 $2 $3 $4 $5" = "--format json item get --vault" ] || { echo "bad args: $*" >&2; exit 9; }
+case "$7" in
+  db) echo '{"id":"x","fields":[{"id":"f1","label":"password","value":"s3cret"},{"id":"f2","label":"user","value":"app"}]}' ;;
+  garbage) echo 'not json' ;;
+  *) echo "[ERROR] \"$7\" isn't an item in the \"$6\" vault" >&2; exit 1 ;;
+esac
+)";
+
+std::string config_for(const std::string& manifests) {
+  return "apiVersion: tazuna.pepabo.com/v1\nkind: Tazuna\nspec:\n  manifests:\n" + manifests;
+}
+
+class Tazuna : public E2e {
+ protected:
+  void SetUp() override {
+    E2e::SetUp();
+    fs::path op = write("bin/op", kFakeOp);
+    fs::permissions(op, fs::perms::owner_all);
+    path_ = "PATH=" + (dir_ / "bin").string() + ":/usr/bin:/bin";
+    write("api/tazuna.hint.yaml", kHint);
+    write("api/helmfile.yaml", "releases: []\n");
+    write("web/helmfile.yaml.gotmpl", "releases: []\n");
+    write("web/tazuna.hint.yaml",
+          "vars:\n  dbPassword: {type: string, required: true}\n"
+          "  dbUser: {type: string}\n  labels: {type: map}\n  port: {type: string}\n");
+  }
+  std::string path_;
+};
+
+TEST_F(Tazuna, ResolvesEverySourceKind) {
+  write("tazuna.yaml",
+        config_for("    - name: api\n      type: helmfile\n      path: api\n      helmfile:\n"
+                   "        vars:\n"
+                   "          clusterName: {from: env, env: CLUSTER}\n"
+                   "          apiToken: {from: env, env: EMPTY_ONE}\n"
+                   "          zones: {from: static, staticSlice: [a, c]}\n"
+                   "    - name: manifests-only\n      type: kustomize\n      path: k\n"
+                   "    - name: web\n      type: helmfile\n      path: web/helmfile.yaml.gotmpl\n"
+                   "      helmfile:\n        vars:\n"
+                   "          dbPassword: {from: op, op: {key: label, vault: V, item: db, field: password}}\n"
+                   "          dbUser: {from: op, op: {key: id, vault: V, item: db, field: f2}}\n"
+                   "          labels: {from: static, staticMap: {team: web}}\n"
+                   "          port: {from: static, static: 8080}\n"));
+  auto r = run_hintkit({"resolve", "--config", "tazuna.yaml"}, dir_.string(), "/dev/null",
+                       {path_, "CLUSTER=prod", "EMPTY_ONE="});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "api:\n  clusterName: prod\n  ingressHost: \"\"\n  apiToken: \"\"\n  zones:\n  - a\n  - c\n"
+            "web:\n  dbPassword: s3cret\n  dbUser: app\n  labels:\n    team: web\n  port: \"8080\"\n");
+  r = run_hintkit({"resolve", "--config", "tazuna.yaml", "-m", "web", "-o", "json"}, dir_.string(),
+                  "/dev/null", {path_});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "\"dbPassword\": \"s3cret\"")) << r.out;
+  EXPECT_FALSE(has(r.out, "\"api\"")) << r.out;
+}
+
+TEST_F(Tazuna, ReportsEveryFailingManifestAtOnce) {
+  write("tazuna.yaml",
+        config_for("    - name: api\n      type: helmfile\n      path: api\n      helmfile:\n"
+                   "        vars:\n          clusterName: {from: env, env: UNSET_CLUSTER}\n"
+                   "          zones: {from: static, static: not-a-list}\n"
+                   "    - name: web\n      type: helmfile\n      path: web\n      helmfile:\n"
+                   "        vars:\n"
+                   "          dbPassword: {from: op, op: {key: label, vault: V, item: nope, field: x}}\n"
+                   "          dbUser: {from: op, op: {key: label, vault: V, item: db, field: pasword}}\n"
+                   "          labels: {from: op, op: {key: label, vault: V, item: garbage, field: x}}\n"));
+  auto r = run_hintkit({"resolve", "--config", "tazuna.yaml"}, dir_.string(), "/dev/null",
+                       {path_, "-u UNSET_CLUSTER"});
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.out, "");
+  for (const char* want :
+       {"manifest \"api\"", "UNSET_CLUSTER", "\"clusterName\"", "manifest \"web\"", "\"dbPassword\"",
+        "isn't an item", "did you mean \"password\"?", "\"labels\"", "not a JSON item"}) {
+    EXPECT_TRUE(has(r.err, want)) << want << " in " << r.err;
+  }
+  // Without op on PATH the error says so.
+  r = run_hintkit({"resolve", "--config", "tazuna.yaml", "-m", "web"}, dir_.string(), "/dev/null",
+                  {"PATH=/nonexistent"});
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(has(r.err, "`op` was not found on PATH")) << r.err;
+}
+
+TEST_F(Tazuna, OutDirIsAllOrNothing) {
+  const std::string good =
+      config_for("    - name: api\n      type: helmfile\n      path: api\n      helmfile:\n"
+                 "        vars:\n          clusterName: {from: env, env: CLUSTER}\n"
+                 "    - name: web\n      type: helmfile\n      path: web\n      helmfile:\n"
+                 "        vars:\n          dbPassword: {from: static, static: pw}\n");
+  write("tazuna.yaml", good);
+  auto r = run_hintkit({"resolve", "--config", "tazuna.yaml", "--out-dir", "out"}, dir_.string(),
+                       "/dev/null", {path_, "CLUSTER=one"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(slurp(dir_ / "out/api.yaml"), "clusterName: one\ningressHost: \"\"\napiToken: \"\"\nzones: []\n");
+  EXPECT_TRUE(fs::exists(dir_ / "out/web.yaml"));
+  // Now web fails: neither file may change.
+  write("tazuna.yaml", good.substr(0, good.find("          dbPassword")) + "          dbUser: {from: static, static: u}\n");
+  r = run_hintkit({"resolve", "--config", "tazuna.yaml", "--out-dir", "out"}, dir_.string(),
+                  "/dev/null", {path_, "CLUSTER=two"});
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(has(r.err, "dbPassword")) << r.err;
+  EXPECT_EQ(slurp(dir_ / "out/api.yaml"), "clusterName: one\ningressHost: \"\"\napiToken: \"\"\nzones: []\n");
+  size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_ / "out")) ++entries;
+  EXPECT_EQ(entries, 2u);  // no temporary files left behind
+}
+
+TEST_F(Tazuna, LintConfigCrossChecksDeclarations) {
+  write("tazuna.yaml",
+        config_for("    - name: api\n      type: helmfile\n      path: api\n      helmfile:\n"
+                   "        vars:\n          ingresHost: {from: static, static: a}\n"
+                   "          zones: {from: static, static: a}\n"));
+  auto r = run_hintkit({"lint", "--config", "tazuna.yaml"}, dir_.string());
+  EXPECT_EQ(r.rc, 1);
+  for (const char* want : {"HK320", "did you mean \"ingressHost\"?", "HK321", "\"clusterName\"",
+                           "HK322", "\"zones\"", "checked 1 helmfile manifests"}) {
+    EXPECT_TRUE(has(r.out, want)) << want << " in " << r.out;
+  }
+}
+
+}  // namespace

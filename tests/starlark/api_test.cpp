@@ -1,0 +1,281 @@
+// The embedding API: compile/exec, globals, calling values, host builtins, load hook, frozen
+// modules, error frames and the ytt-style backtrace, and the runaway-program limits.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <regex>
+
+#include "starlark/starlark.h"
+
+namespace hintkit::starlark {
+namespace {
+
+Module run_ok(std::string_view src, const Predeclared& pre = {}) {
+  auto r = exec_file("test.star", src, pre);
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().to_string());
+  return r.ok() ? std::move(r.value()) : Module{};
+}
+
+Error run_err(std::string_view src, ThreadOptions opts = {}) {
+  auto r = exec_file("test.star", src, {}, std::move(opts));
+  EXPECT_FALSE(r.ok());
+  return r.ok() ? Error{} : r.error();
+}
+
+TEST(Api, GlobalsAreReadableFromTheHost) {
+  Module m = run_ok("a = 1\nb = [1, 'x', None]\nc = {'k': 2.5}\nd = 1 << 70\n");
+  EXPECT_EQ(m.get("a")->kind(), Kind::kInt);
+  EXPECT_EQ(m.get("a")->to_int64(), 1);
+  Value b = *m.get("b");
+  ASSERT_EQ(b.kind(), Kind::kList);
+  ASSERT_EQ(b.len(), 3u);
+  EXPECT_EQ(b.items()[1].as_string(), "x");
+  EXPECT_TRUE(b.items()[2].is_none());
+  Value c = *m.get("c");
+  EXPECT_EQ(c.dict_get(Value::from_string("k"))->as_float(), 2.5);
+  EXPECT_EQ(m.get("d")->int_text(), "1180591620717411303424");
+  EXPECT_FALSE(m.get("d")->to_int64().has_value());
+  EXPECT_FALSE(m.get("nope").has_value());
+}
+
+TEST(Api, CallsFunctionsWithArgsAndKwargs) {
+  Module m = run_ok("def f(a, b=2, *rest, **kw):\n  return [a, b, rest, kw]\nend\n");
+  Thread t;
+  Value args[] = {Value::from_int(1), Value::from_int(5), Value::from_int(6)};
+  Kwarg kwargs[] = {{"z", Value::from_string("q")}};
+  auto r = t.call(*m.get("f"), args, kwargs);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->repr(), "[1, 5, (6,), {\"z\": \"q\"}]");
+}
+
+TEST(Api, HostBuiltinsReceiveArgsAndReportErrors) {
+  Value twice = make_builtin("twice", [](const Call& c) -> Result<Value> {
+    if (c.args.size() != 1 || !c.args[0].is(Kind::kInt)) return fail_error("twice: want an int");
+    return Value::from_int(*c.args[0].to_int64() * 2);
+  });
+  Module m = run_ok("x = twice(21)\n", {{"twice", twice}});
+  EXPECT_EQ(m.get("x")->to_int64(), 42);
+  auto r = exec_file("test.star", "def g():\n  return twice('a')\nend\nx = g()\n",
+                     {{"twice", twice}});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "twice: want an int");
+  ASSERT_EQ(r.error().frames.size(), 2u);
+  EXPECT_EQ(r.error().frames[0].function, "g");
+  EXPECT_EQ(r.error().frames[0].pos.line, 2);
+  EXPECT_EQ(r.error().frames[1].function, "<toplevel>");
+  EXPECT_EQ(r.error().frames[1].pos.line, 4);
+}
+
+TEST(Api, StructsExposeFields) {
+  Value s = make_struct("struct", "", {{"b", Value::from_int(2)}, {"a", Value::from_int(1)}});
+  Module m = run_ok("x = s.a + s.b\ny = dir(s)\nz = str(s)\nt = type(s)\n", {{"s", s}});
+  EXPECT_EQ(m.get("x")->to_int64(), 3);
+  EXPECT_EQ(m.get("y")->repr(), "[\"a\", \"b\"]");
+  EXPECT_EQ(m.get("z")->str(), "struct(a = 1, b = 2)");
+  EXPECT_EQ(m.get("t")->str(), "struct");
+}
+
+TEST(Api, UndeclaredPredeclaredNamesAreCompileErrors) {
+  auto p = compile("test.star", "x = host_value + 1\n");
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().kind, ErrorKind::kCompile);
+  EXPECT_EQ(p.error().message, "undefined: host_value");
+  EXPECT_EQ(p.error().problems[0].pos, (diag::Position{1, 5}));
+  CompileOptions opts;
+  opts.predeclared = {"host_value"};
+  auto q = compile("test.star", "x = host_value + 1\n", opts);
+  ASSERT_TRUE(q.ok());
+  Thread t;
+  auto m = t.exec(*q, {{"host_value", Value::from_int(1)}});
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m->get("x")->to_int64(), 2);
+}
+
+TEST(Api, ResolverReportsEveryUndefinedName) {
+  auto p = compile("t.star", "def f():\n  return a + b\nend\nx = lambda: c\n");
+  ASSERT_FALSE(p.ok());
+  ASSERT_EQ(p.error().problems.size(), 3u);
+  EXPECT_EQ(p.error().problems[0].message, "undefined: a");
+  EXPECT_EQ(p.error().problems[1].message, "undefined: b");
+  EXPECT_EQ(p.error().problems[2].message, "undefined: c");
+  EXPECT_EQ(p.error().problems[2].pos.line, 4);
+}
+
+TEST(Api, LoadGoesThroughTheHostHook) {
+  ThreadOptions opts;
+  opts.load = [](Thread& t, std::string_view module) -> Result<Module> {
+    if (module != "lib.star") return fail_error("cannot load " + std::string(module));
+    auto p = compile("lib.star", "def double(x):\n  return 2 * x\nend\n_hidden = 1\n");
+    if (!p.ok()) return p.error();
+    return t.exec(*p);
+  };
+  auto r = exec_file("main.star", "load('lib.star', 'double', d2='double')\nx = double(2) + d2(3)\n",
+                     {}, opts);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->get("x")->to_int64(), 10);
+
+  struct Case {
+    std::string_view src, want;
+  };
+  const Case cases[] = {
+      {"load('lib.star', '_hidden')\n", "load: names with leading underscores are not exported: _hidden"},
+      {"load('lib.star', 'nope')\n", "load: name nope not found in module lib.star"},
+      {"load('other.star', 'x')\n", "cannot load other.star"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.src);
+    auto e = exec_file("main.star", c.src, {}, opts);
+    ASSERT_FALSE(e.ok());
+    EXPECT_EQ(e.error().message, c.want);
+  }
+}
+
+TEST(Api, ModuleGlobalsAreFrozenAfterExec) {
+  Module m = run_ok("cache = []\ndef remember(x):\n  cache.append(x)\n  return len(cache)\nend\n"
+                    "ok = remember(1)\n");
+  EXPECT_EQ(m.get("ok")->to_int64(), 1);  // mutation during exec is fine
+  Thread t;
+  Value arg = Value::from_int(2);
+  auto r = t.call(*m.get("remember"), std::span<const Value>(&arg, 1));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "append: cannot append to frozen list");
+  ASSERT_EQ(r.error().frames.size(), 1u);
+  EXPECT_EQ(r.error().frames[0].function, "remember");
+  EXPECT_EQ(r.error().frames[0].pos.line, 3);
+  EXPECT_FALSE(list_append(*m.get("cache"), Value()).ok());
+}
+
+TEST(Api, FrozenValuesReportYttMessages) {
+  Module m = run_ok(
+      "l = [1]\nd = {'a': 1}\n"
+      "def set_item(): l[0] = 2\ndef insert(): d['b'] = 1\ndef pop(): d.pop('a')\n"
+      "def extend(): l.extend([1])\ndef lpop(): l.pop()\ndef clear(): d.clear()\n"
+      "def setdefault(): d.setdefault('z', 1)\ndef lclear(): l.clear()\n"
+      "def linsert(): l.insert(0, 1)\ndef remove(): l.remove(1)\ndef popitem(): d.popitem()\n"
+      "def append(): l.append(1)\ndef update(): d.update({})\n");
+  struct Case {
+    std::string_view fn, want;
+  };
+  const Case cases[] = {
+      {"set_item", "cannot assign to element of frozen list"},
+      {"insert", "cannot insert into frozen hash table"},
+      {"pop", "pop: cannot delete from frozen hash table"},
+      {"extend", "extend: cannot extend frozen list"},
+      {"lpop", "pop: cannot pop from frozen list"},
+      {"clear", "cannot clear frozen hash table"},
+      {"setdefault", "setdefault: cannot insert into frozen hash table"},
+      {"lclear", "clear: cannot clear frozen list"},
+      {"linsert", "insert: cannot insert into frozen list"},
+      {"remove", "remove: cannot remove from frozen list"},
+      {"popitem", "popitem: cannot delete from frozen hash table"},
+      {"append", "append: cannot append to frozen list"},
+      {"update", ""},
+  };
+  Thread t;
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.fn);
+    auto r = t.call(*m.get(c.fn));
+    if (c.want.empty()) {
+      EXPECT_TRUE(r.ok());
+    } else {
+      ASSERT_FALSE(r.ok());
+      EXPECT_EQ(r.error().message, c.want);
+    }
+  }
+}
+
+TEST(Api, BacktraceFormatsLikeYtt) {
+  std::string src = "def safe_div(a, b):\n  return a // b\nend\n\ndef helper(x):\n"
+                    "  return safe_div(10, x)\nend\nv = helper(0)\n";
+  Error e = run_err(src);
+  EXPECT_EQ(e.message, "floored division by zero");
+  auto lines = [&](std::string_view, int line) {
+    size_t start = 0;
+    for (int i = 1; i < line; ++i) start = src.find('\n', start) + 1;
+    return src.substr(start, src.find('\n', start) - start);
+  };
+  EXPECT_EQ(format_backtrace(e, lines, "    ", [](const Frame&) { return false; }),
+            "    in safe_div\n"
+            "      2 |   return a // b\n"
+            "    in helper\n"
+            "      6 |   return safe_div(10, x)\n"
+            "    in <toplevel>\n"
+            "      8 | v = helper(0)\n");
+}
+
+TEST(Api, HostBuildsValues) {
+  auto d = make_dict({{Value::from_string("a"), make_list({Value::from_int(1)})}});
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->repr(), "{\"a\": [1]}");
+  EXPECT_FALSE(make_dict({{make_list({}), Value()}}).ok());
+  auto s = make_set({Value::from_int(1), Value::from_int(1)});
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->len(), 1u);
+  EXPECT_EQ(make_tuple({Value::from_bool(true)}).repr(), "(True,)");
+  EXPECT_EQ(Value::parse_int("123456789012345678901234567890")->int_text(),
+            "123456789012345678901234567890");
+  EXPECT_EQ(Value::from_float(0.1).str(), "0.1");
+}
+
+// ---- Limits ----------------------------------------------------------------------------------
+
+struct LimitCase {
+  std::string_view name, src, want;
+};
+
+TEST(Limits, RunawayProgramsStopWithAClearErrorFast) {
+  const LimitCase cases[] = {
+      {"while-true", "x = 0\nwhile True:\n  x += 1\nend\n", "too many steps"},
+      {"deep-recursion", "def f(n):\n  return f(n + 1)\nend\nf(0)\n", "maximum depth"},
+      {"mutual-recursion", "def a(n):\n  return b(n)\nend\ndef b(n):\n  return a(n)\nend\na(0)\n",
+       "maximum depth"},
+      {"string-doubling", "s = 'ab'\nfor i in range(100):\n  s = s + s\nend\n", "string too large"},
+      {"string-repeat", "s = 'ab' * 100000000000\n", "string too large"},
+      {"list-doubling", "l = [1]\nfor i in range(100):\n  l = l + l\nend\n", "collection too large"},
+      {"list-repeat", "l = [1, 2] * 100000000\n", "collection too large"},
+      {"append-loop", "l = []\nfor i in range(100000000):\n  l.append(i)\nend\n",
+       "too many steps|collection too large"},
+      {"comprehension", "l = [i for i in range(100000000)]\n", "too many steps|collection too large"},
+      {"big-int", "x = 2\nfor i in range(100):\n  x = x * x\nend\n", "int too large"},
+      {"sorted-callback", "def k(x):\n  return k(x)\nend\nsorted([1, 2], key=k)\n", "maximum depth"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    auto start = std::chrono::steady_clock::now();
+    Error e = run_err(c.src);
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(e.kind, ErrorKind::kLimit) << e.to_string();
+    EXPECT_TRUE(std::regex_search(e.message, std::regex(std::string(c.want)))) << e.message;
+    EXPECT_LT(secs, 1.5);
+  }
+}
+
+TEST(Limits, AreConfigurablePerThread) {
+  ThreadOptions opts;
+  opts.limits.max_steps = 100;
+  Error e = run_err("for i in range(1000):\n  x = i\nend\n", opts);
+  EXPECT_EQ(e.kind, ErrorKind::kLimit);
+  opts.limits = Limits{};
+  opts.limits.max_call_depth = 5;
+  e = run_err("def f(n):\n  return 0 if n == 0 else f(n - 1)\nend\nf(10)\n", opts);
+  EXPECT_EQ(e.kind, ErrorKind::kLimit);
+  EXPECT_EQ(e.frames.size(), 6u);
+}
+
+TEST(Limits, DeeplyNestedValuesDoNotCrash) {
+  // Building and dropping a 100k-deep list must not overflow the C++ stack.
+  Module m = run_ok("x = []\nfor i in range(100000):\n  x = [x]\nend\n");
+  EXPECT_EQ(m.get("x")->len(), 1u);
+  Error e = run_err("x = []\nfor i in range(100000):\n  x = [x]\nend\ny = str(x)\n");
+  EXPECT_NE(e.message.find("maximum recursion depth"), std::string::npos) << e.message;
+}
+
+TEST(Limits, DeeplyNestedSourceIsACompileError) {
+  std::string src = "x = " + std::string(1000, '(') + "1" + std::string(1000, ')') + "\n";
+  auto p = compile("t.star", src);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().message, "nesting too deep");
+}
+
+}  // namespace
+}  // namespace hintkit::starlark

@@ -1,0 +1,380 @@
+// Loader: documents, spans, styles, tags, duplicate keys, syntax errors, aliases and limits.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "yaml/yaml.h"
+
+namespace hintkit::yaml {
+namespace {
+
+std::vector<Document> load_ok(std::string_view text) {
+  diag::Diagnostics diags;
+  auto docs = load(text, "t.yaml", diags);
+  EXPECT_TRUE(diags.empty()) << (diags.empty() ? "" : diags.items()[0].message);
+  return docs;
+}
+
+std::string codes(const diag::Diagnostics& diags) {
+  std::string out;
+  for (const auto& d : diags.items()) {
+    if (!out.empty()) out += ",";
+    out += d.code + "@" + std::to_string(d.span.begin.line) + ":" +
+           std::to_string(d.span.begin.column);
+  }
+  return out;
+}
+
+TEST(YamlLoad, ResolvesPlainScalarsOnly) {
+  auto docs = load_ok("a: yes\nb: 'yes'\nc: \"1\"\nd: 0x1F\ne: |\n  1\nf: 1.5\ng: ~\n");
+  ASSERT_EQ(docs.size(), 1u);
+  const Node& r = docs[0].root;
+  struct Case {
+    std::string_view key;
+    Kind kind;
+    Style style;
+  };
+  const Case cases[] = {
+      {"a", Kind::kBool, Style::kPlain},         {"b", Kind::kString, Style::kSingleQuoted},
+      {"c", Kind::kString, Style::kDoubleQuoted}, {"d", Kind::kInt, Style::kPlain},
+      {"e", Kind::kString, Style::kLiteral},      {"f", Kind::kFloat, Style::kPlain},
+      {"g", Kind::kNull, Style::kPlain},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.key);
+    const MapItem* item = r.find(c.key);
+    ASSERT_NE(item, nullptr);
+    EXPECT_EQ(item->value.kind, c.kind);
+    EXPECT_EQ(item->value.style, c.style);
+  }
+  EXPECT_EQ(r.find("d")->value.int_value, 31);
+  EXPECT_EQ(r.find("e")->value.text, "1\n");
+}
+
+TEST(YamlLoad, ExplicitTagsAreHonoured) {
+  auto docs = load_ok("a: !!str 12\nb: !!int \"12\"\nc: !!float 3\nd: !!bool \"yes\"\ne: !!null \"\"\n");
+  const Node& r = docs[0].root;
+  EXPECT_EQ(r.find("a")->value.kind, Kind::kString);
+  EXPECT_EQ(r.find("a")->value.tag, "!!str");
+  EXPECT_EQ(r.find("b")->value.kind, Kind::kInt);
+  EXPECT_EQ(r.find("b")->value.int_value, 12);
+  EXPECT_EQ(r.find("c")->value.kind, Kind::kFloat);
+  EXPECT_EQ(r.find("c")->value.float_value, 3.0);
+  EXPECT_EQ(r.find("d")->value.kind, Kind::kBool);
+  EXPECT_EQ(r.find("e")->value.kind, Kind::kNull);
+
+  diag::Diagnostics diags;
+  load("a: !!int abc\n", "t.yaml", diags);
+  EXPECT_EQ(codes(diags), "HK001@1:4");
+}
+
+TEST(YamlLoad, SpansAreOneBased) {
+  auto docs = load_ok("first: 1\nnested:\n  key: \"quoted\"\n  list:\n  - a\n  - b: 2\n");
+  const Node& r = docs[0].root;
+  struct Case {
+    std::string_view what;
+    diag::Position got, want;
+  };
+  const MapItem& nested = *r.find("nested");
+  const MapItem& key = *nested.value.find("key");
+  const MapItem& list = *nested.value.find("list");
+  const Case cases[] = {
+      {"first key", r.items[0].key.span.begin, {1, 1}},
+      {"first value", r.items[0].value.span.begin, {1, 8}},
+      {"first value end", r.items[0].value.span.end, {1, 9}},
+      {"nested item", nested.span.begin, {2, 1}},
+      {"nested map", nested.value.span.begin, {3, 3}},
+      {"key", key.key.span.begin, {3, 3}},
+      {"quoted value", key.value.span.begin, {3, 8}},
+      {"quoted value end", key.value.span.end, {3, 16}},
+      {"list element a", list.value.elements[0].span.begin, {5, 5}},
+      {"list element map key", list.value.elements[1].items[0].key.span.begin, {6, 5}},
+      {"nested item end", nested.span.end, {6, 9}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    EXPECT_EQ(c.got, c.want);
+  }
+  EXPECT_EQ(r.items[0].span.file, "t.yaml");
+}
+
+TEST(YamlLoad, EmptyValueSpansStayOnTheirLine) {
+  auto docs = load_ok("a:\nb: 1\nlist:\n-\n- x\n");
+  const Node& r = docs[0].root;
+  EXPECT_EQ(r.find("a")->value.kind, Kind::kNull);
+  EXPECT_EQ(r.find("a")->value.span.begin.line, 1);
+  EXPECT_EQ(r.find("list")->value.elements[0].span.begin.line, 4);
+}
+
+TEST(YamlLoad, MultipleDocuments) {
+  auto docs = load_ok("a: 1\n---\n---\nb: 2\n--- ~\n");
+  ASSERT_EQ(docs.size(), 4u);
+  EXPECT_FALSE(docs[0].empty);
+  EXPECT_TRUE(docs[1].empty);
+  EXPECT_EQ(docs[1].root.kind, Kind::kNull);
+  EXPECT_EQ(docs[2].root.find("b")->value.int_value, 2);
+  EXPECT_EQ(docs[2].span.begin.line, 3);
+  EXPECT_FALSE(docs[3].empty);  // `~` is a value
+  EXPECT_TRUE(load_ok("").empty());
+  EXPECT_TRUE(load_ok("# only a comment\n").empty());
+}
+
+TEST(YamlLoad, DuplicateKeysAreReportedAtTheSecondKey) {
+  diag::Diagnostics diags;
+  auto docs = load("a: 1\nb: 2\na: 3\n", "t.yaml", diags);
+  ASSERT_EQ(diags.size(), 1u);
+  const diag::Diagnostic& d = diags.items()[0];
+  EXPECT_EQ(d.code, "HK002");
+  EXPECT_EQ(d.span.begin, (diag::Position{3, 1}));
+  EXPECT_EQ(d.message, "duplicate key \"a\" in map");
+  ASSERT_EQ(d.related.size(), 1u);
+  EXPECT_EQ(d.related[0].span.begin, (diag::Position{1, 1}));
+  EXPECT_EQ(d.related[0].message, "first defined here");
+  // As ytt: one item, the later value.
+  ASSERT_EQ(docs[0].root.items.size(), 2u);
+  EXPECT_EQ(docs[0].root.find("a")->value.int_value, 3);
+}
+
+TEST(YamlLoad, DuplicateKeysInBigMapsUseTheIndex) {
+  std::string text;
+  for (int i = 0; i < 100; ++i) {
+    std::string n = std::to_string(i);
+    text.append("k").append(n).append(": ").append(n).append("\n");
+  }
+  text += "k5: again\n\"k5\": quoted\n5: not-a-dup\n";
+  diag::Diagnostics diags;
+  load(text, "t.yaml", diags);
+  EXPECT_EQ(codes(diags), "HK002@101:1,HK002@102:1");
+}
+
+TEST(YamlLoad, SyntaxErrorsCarryLineAndColumn) {
+  struct Case {
+    std::string_view input, want;
+  };
+  const Case cases[] = {
+      {"a: b: c\n", "HK001@1:5"},
+      {"a:\n  - b\n  c: d\n", "HK001@3:3"},
+      {"a: [1, 2\n", "HK001@2:1"},
+      {"a: *nope\n", "HK001@1:4"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.input);
+    diag::Diagnostics diags;
+    load(c.input, "t.yaml", diags);
+    EXPECT_EQ(codes(diags), c.want);
+    ASSERT_FALSE(diags.empty());
+    EXPECT_EQ(diags.items()[0].message.rfind("syntax error: ", 0), 0u) << diags.items()[0].message;
+  }
+}
+
+TEST(YamlLoad, DocumentsBeforeASyntaxErrorAreKept) {
+  diag::Diagnostics diags;
+  auto docs = load("a: 1\n---\nb: [\n", "t.yaml", diags);
+  EXPECT_EQ(diags.size(), 1u);
+  ASSERT_EQ(docs.size(), 1u);
+  EXPECT_EQ(docs[0].root.find("a")->value.int_value, 1);
+}
+
+TEST(YamlLoad, AliasesAreExpanded) {
+  auto docs = load_ok("base: &b {x: 1, y: [1, 2]}\ncopy: *b\n");
+  const Node& r = docs[0].root;
+  EXPECT_TRUE(equal(r.find("base")->value, r.find("copy")->value));
+  EXPECT_EQ(r.find("copy")->value.span.begin, (diag::Position{2, 7}));
+}
+
+TEST(YamlLoad, MergeKeys) {
+  auto docs = load_ok("a: &a {x: 1, y: 1}\nb: &b {y: 2, z: 2}\nm:\n  <<: [*a, *b]\n  z: 3\n");
+  const Node& m = docs[0].root.find("m")->value;
+  ASSERT_EQ(m.items.size(), 3u);
+  EXPECT_EQ(m.find("x")->value.int_value, 1);
+  EXPECT_EQ(m.find("y")->value.int_value, 1);  // the first map listed wins
+  EXPECT_EQ(m.find("z")->value.int_value, 3);  // explicit keys win
+
+  diag::Diagnostics diags;
+  load("m:\n  <<: 1\n", "t.yaml", diags);
+  EXPECT_EQ(codes(diags), "HK001@2:7");
+}
+
+TEST(YamlLoad, AliasBombIsStopped) {
+  std::string text = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i < 10; ++i) {
+    std::string prev = "*a";
+    prev.append(std::to_string(i - 1));
+    std::string n = std::to_string(i);
+    text.append("a").append(n).append(": &a").append(n).append(" [");
+    for (int k = 0; k < 10; ++k) text.append(k ? ", " : "").append(prev);
+    text += "]\n";
+  }
+  auto start = std::chrono::steady_clock::now();
+  diag::Diagnostics diags;
+  load(text, "bomb.yaml", diags);
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                std::chrono::steady_clock::now() - start)
+                .count();
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags.items()[0].code, "HK003");
+  EXPECT_NE(diags.items()[0].message.find("alias"), std::string::npos);
+  EXPECT_LT(ms, 2000);
+}
+
+TEST(YamlLoad, DeepNestingIsRejectedWithoutCrashing) {
+  struct Case {
+    std::string name, input;
+  };
+  std::string flow(10000, '[');
+  std::string flow_maps;
+  for (int i = 0; i < 10000; ++i) flow_maps += "{a: ";
+  std::string block;  // one space per level keeps 10,000 levels near 50 MB
+  for (int i = 0; i < 10000; ++i) block += std::string(static_cast<size_t>(i), ' ') + "k:\n";
+  std::string seqs;
+  for (int i = 0; i < 10000; ++i) seqs += "- ";
+  seqs += "x\n";
+  std::string mixed;  // a map key and its list at the same indentation: two levels a line pair
+  for (int i = 0; i < 5000; ++i) {
+    mixed += std::string(static_cast<size_t>(i), ' ') + "k:\n" +
+             std::string(static_cast<size_t>(i), ' ') + "-\n";
+  }
+  const Case cases[] = {{"flow sequences", flow},
+                        {"flow maps", flow_maps},
+                        {"indented maps", block},
+                        {"compact sequences", seqs},
+                        {"maps and sequences at one indentation", mixed}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    auto start = std::chrono::steady_clock::now();
+    diag::Diagnostics diags;
+    auto docs = load(c.input, "deep.yaml", diags);
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+    ASSERT_EQ(diags.size(), 1u);
+    EXPECT_EQ(diags.items()[0].code, "HK003");
+    EXPECT_EQ(diags.items()[0].message, "nesting deeper than 512 levels");
+    EXPECT_GT(diags.items()[0].span.begin.line, 0);
+    EXPECT_TRUE(docs.empty());
+    EXPECT_LT(ms, 3000);
+  }
+}
+
+TEST(YamlLoad, NestingAtTheLimitLoads) {
+  LoadOptions options;
+  options.max_depth = 20;
+  std::string ok = std::string(20, '[') + std::string(20, ']');
+  std::string deep = std::string(21, '[') + std::string(21, ']');
+  diag::Diagnostics diags;
+  EXPECT_EQ(load(ok, "t.yaml", diags, options).size(), 1u);
+  EXPECT_TRUE(diags.empty());
+  load(deep, "t.yaml", diags, options);
+  EXPECT_EQ(codes(diags), "HK003@1:21");
+}
+
+TEST(YamlLoad, BinaryInputIsRejected) {
+  struct Case {
+    std::string name, input, want;
+  };
+  const Case cases[] = {
+      {"nul byte", std::string("a: 1\nb: x\0y\n", 12), "HK004@2:5"},
+      {"invalid utf-8", "a: \xff\xfe\n", "HK004@1:4"},
+      {"truncated sequence", "a: \xe2\x82\n", "HK004@1:4"},
+      {"overlong encoding", "a: \xc0\xaf\n", "HK004@1:4"},
+      {"utf-16 text", std::string("\xff\xfe" "a\0:\0", 6), "HK004@1:1"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    diag::Diagnostics diags;
+    auto docs = load(c.input, "bin.yaml", diags);
+    EXPECT_EQ(codes(diags), c.want);
+    EXPECT_TRUE(docs.empty());
+  }
+  auto docs = load_ok("greeting: \"Grüße 😀\"\n");
+  EXPECT_EQ(docs[0].root.find("greeting")->value.text, "Grüße 😀");
+}
+
+TEST(YamlLoad, SizeLimit) {
+  LoadOptions options;
+  options.max_bytes = 10;
+  diag::Diagnostics diags;
+  auto docs = load("a: 1234567890\n", "big.yaml", diags, options);
+  EXPECT_TRUE(docs.empty());
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags.items()[0].code, "HK003");
+  EXPECT_EQ(diags.items()[0].span.file, "big.yaml");
+}
+
+TEST(YamlLoad, FiftyMegabytesLoadsUnderTheDefaultLimit) {
+  // Map items with 1 KB values: yaml-cpp's scanner, not our builder, sets the pace here
+  // (about 15-20 MB/s on long scalars, far less on tiny ones).
+  std::string text;
+  text.reserve((50u << 20) + 2048);
+  std::string filler(1000, 'v');
+  for (int i = 0; text.size() < (50u << 20); ++i) {
+    text += "key_" + std::to_string(i) + ": \"" + filler + "\"\n";
+  }
+  auto start = std::chrono::steady_clock::now();
+  diag::Diagnostics diags;
+  auto docs = load(text, "big.yaml", diags);
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                std::chrono::steady_clock::now() - start)
+                .count();
+  EXPECT_TRUE(diags.empty());
+  ASSERT_EQ(docs.size(), 1u);
+  EXPECT_GT(docs[0].root.items.size(), 50000u);
+  EXPECT_EQ(docs[0].root.items.back().key.span.begin.column, 1);
+  RecordProperty("load_ms", static_cast<int>(ms));
+
+  // Over the limit: rejected before parsing, with a diagnostic.
+  LoadOptions small;
+  small.max_bytes = 40u << 20;
+  diag::Diagnostics diags2;
+  EXPECT_TRUE(load(text, "big.yaml", diags2, small).empty());
+  EXPECT_EQ(codes(diags2), "HK003@0:0");
+}
+
+TEST(YamlLoad, LoadFile) {
+  namespace fs = std::filesystem;
+  fs::path p = fs::temp_directory_path() / "hintkit_yaml_load_file_test.yaml";
+  {
+    std::ofstream f(p);
+    f << "a: 1\n";
+  }
+  diag::Diagnostics diags;
+  auto r = load_file(p.string(), diags);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->at(0).root.find("a")->value.int_value, 1);
+  EXPECT_EQ(r->at(0).root.items[0].span.file, p.string());
+
+  LoadOptions small;
+  small.max_bytes = 2;
+  auto limited = load_file(p.string(), diags, small);
+  ASSERT_TRUE(limited.ok());
+  EXPECT_TRUE(limited->empty());
+  EXPECT_EQ(codes(diags), "HK003@0:0");
+  fs::remove(p);
+
+  auto missing = load_file("/nonexistent/dir/x.yaml", diags);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message,
+            "cannot read /nonexistent/dir/x.yaml: No such file or directory");
+}
+
+TEST(YamlLoad, FindAndEqual) {
+  auto docs = load_ok("n: 1\n\"k\": [1, 2.5, true, null, s]\n");
+  const Node& r = docs[0].root;
+  ASSERT_NE(r.find("n"), nullptr);  // `n` reads as a bool key, found by its text
+  EXPECT_EQ(r.find("n")->key.kind, Kind::kBool);
+  EXPECT_EQ(r.find("missing"), nullptr);
+  Node arr = make_array();
+  arr.elements = {make_int(1), make_float(2.5), make_bool(true), make_null(), make_string("s")};
+  EXPECT_TRUE(equal(r.find("k")->value, arr));
+  arr.elements[1] = make_float(2.0);
+  EXPECT_FALSE(equal(r.find("k")->value, arr));
+  EXPECT_TRUE(equal(make_float(std::nan("")), make_float(std::nan(""))));
+  EXPECT_EQ(to_string(Kind::kMap), "map");
+  EXPECT_EQ(to_string(Kind::kNull), "null");
+}
+
+}  // namespace
+}  // namespace hintkit::yaml

@@ -1,0 +1,586 @@
+// Output. `emit_yaml` follows the decisions of go-yaml v2's emitter as vendored by ytt
+// v0.48.0 (block style, 2-space indent, sequences under a key not indented, minimal quoting,
+// no line folding); `emit_json` follows Go's encoding/json spelling of strings and numbers.
+#include <cmath>
+
+#include "yaml/internal.h"
+#include "yaml/yaml.h"
+
+namespace hintkit::yaml {
+namespace {
+
+constexpr int kIndent = 2;
+constexpr size_t kMaxSimpleKeyLength = 128;  // longer keys are written as `? key`
+
+size_t utf8_width(unsigned char c) {
+  if ((c & 0x80) == 0) return 1;
+  if ((c & 0xE0) == 0xC0) return 2;
+  if ((c & 0xF0) == 0xE0) return 3;
+  if ((c & 0xF8) == 0xF0) return 4;
+  return 1;
+}
+
+unsigned char byte_at(std::string_view v, size_t i) {
+  return i < v.size() ? static_cast<unsigned char>(v[i]) : 0;
+}
+
+// YAML's printable set as libyaml tests it on UTF-8 bytes.
+bool is_printable(std::string_view v, size_t i) {
+  unsigned char b0 = byte_at(v, i), b1 = byte_at(v, i + 1), b2 = byte_at(v, i + 2);
+  return b0 == 0x0A || (b0 >= 0x20 && b0 <= 0x7E) || (b0 == 0xC2 && b1 >= 0xA0) ||
+         (b0 > 0xC2 && b0 < 0xED) || (b0 == 0xED && b1 < 0xA0) || b0 == 0xEE ||
+         (b0 == 0xEF && !(b1 == 0xBB && b2 == 0xBF) && !(b1 == 0xBF && (b2 == 0xBE || b2 == 0xBF)));
+}
+
+bool is_break(std::string_view v, size_t i) {
+  unsigned char b0 = byte_at(v, i), b1 = byte_at(v, i + 1), b2 = byte_at(v, i + 2);
+  return b0 == '\r' || b0 == '\n' || (b0 == 0xC2 && b1 == 0x85) ||
+         (b0 == 0xE2 && b1 == 0x80 && (b2 == 0xA8 || b2 == 0xA9));
+}
+
+bool is_blank_at(std::string_view v, size_t i) {
+  return i < v.size() && (v[i] == ' ' || v[i] == '\t');
+}
+
+bool is_blankz(std::string_view v, size_t i) {
+  return i >= v.size() || v[i] == ' ' || v[i] == '\t' || v[i] == '\0' || is_break(v, i);
+}
+
+enum class Out { kPlain, kSingle, kDouble, kLiteral };
+
+struct Analysis {
+  bool multiline = false;
+  bool flow_plain = true;
+  bool block_plain = true;
+  bool single = true;
+  bool block = true;
+};
+
+Analysis analyze(std::string_view v) {
+  Analysis a;
+  if (v.empty()) {
+    a.flow_plain = false;
+    a.block = false;
+    return a;
+  }
+  bool block_ind = false, flow_ind = false, line_breaks = false, special = false;
+  bool leading_space = false, leading_break = false, trailing_space = false,
+       trailing_break = false, break_space = false, space_break = false;
+  bool preceded_ws = true, prev_space = false, prev_break = false;
+  if (v.size() >= 3 && (v.substr(0, 3) == "---" || v.substr(0, 3) == "...")) {
+    block_ind = flow_ind = true;
+  }
+  for (size_t i = 0, w = 0; i < v.size(); i += w) {
+    w = utf8_width(byte_at(v, i));
+    bool followed_ws = i + w >= v.size() || is_blank_at(v, i + w);
+    char c = v[i];
+    if (i == 0) {
+      switch (c) {
+        case '#': case ',': case '[': case ']': case '{': case '}': case '&': case '*':
+        case '!': case '|': case '>': case '\'': case '"': case '%': case '@': case '`':
+          flow_ind = block_ind = true;
+          break;
+        case '?': case ':':
+          flow_ind = true;
+          if (followed_ws) block_ind = true;
+          break;
+        case '-':
+          if (followed_ws) flow_ind = block_ind = true;
+          break;
+        default:
+          break;
+      }
+    } else {
+      switch (c) {
+        case ',': case '?': case '[': case ']': case '{': case '}':
+          flow_ind = true;
+          break;
+        case ':':
+          flow_ind = true;
+          if (followed_ws) block_ind = true;
+          break;
+        case '#':
+          if (preceded_ws) flow_ind = block_ind = true;
+          break;
+        default:
+          break;
+      }
+    }
+    if (!is_printable(v, i)) special = true;
+    if (c == ' ') {
+      if (i == 0) leading_space = true;
+      if (i + w == v.size()) trailing_space = true;
+      if (prev_break) break_space = true;
+      prev_space = true;
+      prev_break = false;
+    } else if (is_break(v, i)) {
+      line_breaks = true;
+      if (i == 0) leading_break = true;
+      if (i + w == v.size()) trailing_break = true;
+      if (prev_space) space_break = true;
+      prev_space = false;
+      prev_break = true;
+    } else {
+      prev_space = prev_break = false;
+    }
+    preceded_ws = is_blankz(v, i);
+  }
+  a.multiline = line_breaks;
+  if (leading_space || leading_break || trailing_space || trailing_break) {
+    a.flow_plain = a.block_plain = false;
+  }
+  if (trailing_space) a.block = false;
+  if (break_space) a.flow_plain = a.block_plain = a.single = false;
+  if (space_break || special) a.flow_plain = a.block_plain = a.single = a.block = false;
+  if (line_breaks) a.flow_plain = a.block_plain = false;
+  if (flow_ind) a.flow_plain = false;
+  if (block_ind) a.block_plain = false;
+  return a;
+}
+
+// The text of a scalar and the style go-yaml's encoder asks for.
+void scalar_text(const Node& n, std::string& text, Out& style) {
+  style = Out::kPlain;
+  switch (n.kind) {
+    case Kind::kNull:
+      text = "null";
+      return;
+    case Kind::kBool:
+      text = n.bool_value ? "true" : "false";
+      return;
+    case Kind::kInt:
+      text = n.is_unsigned ? std::to_string(static_cast<uint64_t>(n.int_value))
+                           : std::to_string(n.int_value);
+      return;
+    case Kind::kFloat:
+      text = internal::format_float_yaml(n.float_value);
+      return;
+    default:
+      break;
+  }
+  text = n.text;
+  if (text.find('\n') != std::string::npos) {
+    style = Out::kLiteral;
+  } else if (internal::needs_quotes_to_stay_string(text)) {
+    style = Out::kDouble;
+  }
+}
+
+class YamlWriter {
+ public:
+  std::string take() { return std::move(out_); }
+
+  void document(const Node& root) {
+    node(root, true, false, false, false);
+    write_indent();  // end of document: finish the last line
+  }
+
+ private:
+  void put(char c) {
+    out_ += c;
+    ++column_;
+  }
+  void put_break() {
+    out_ += '\n';
+    column_ = 0;
+  }
+  void write_at(std::string_view v, size_t& i) {
+    size_t w = utf8_width(byte_at(v, i));
+    out_.append(v.substr(i, w));
+    i += w;
+    ++column_;
+  }
+  void write_break_at(std::string_view v, size_t& i) {
+    if (v[i] == '\n') {
+      put_break();
+      ++i;
+    } else {
+      write_at(v, i);
+      column_ = 0;
+    }
+  }
+  void write_indent() {
+    int indent = indent_ < 0 ? 0 : indent_;
+    if (!indention_ || column_ > indent || (column_ == indent && !whitespace_)) put_break();
+    while (column_ < indent) put(' ');
+    whitespace_ = true;
+    indention_ = true;
+  }
+  void write_indicator(std::string_view ind, bool need_ws, bool is_ws, bool is_indention) {
+    if (need_ws && !whitespace_) put(' ');
+    out_.append(ind);
+    column_ += static_cast<int>(ind.size());
+    whitespace_ = is_ws;
+    indention_ = indention_ && is_indention;
+  }
+  void increase_indent(bool flow, bool indentless) {
+    indents_.push_back(indent_);
+    if (indent_ < 0) {
+      indent_ = flow ? kIndent : 0;
+    } else if (!indentless) {
+      indent_ += kIndent;
+    }
+  }
+  void pop_indent() {
+    indent_ = indents_.back();
+    indents_.pop_back();
+  }
+
+  static bool simple_key(const Node& key) {
+    if (key.kind == Kind::kMap) return key.items.empty();
+    if (key.kind == Kind::kArray) return key.elements.empty();
+    std::string text;
+    Out style;
+    scalar_text(key, text, style);
+    return !analyze(text).multiline && text.size() <= kMaxSimpleKeyLength;
+  }
+
+  void node(const Node& n, bool root, bool sequence, bool mapping, bool simple) {
+    (void)root;
+    (void)sequence;
+    if (n.kind == Kind::kArray) {
+      if (n.elements.empty()) {
+        write_indicator("[", true, true, false);
+        write_indicator("]", false, false, false);
+        return;
+      }
+      increase_indent(false, mapping && !indention_);
+      for (const Node& e : n.elements) {
+        write_indent();
+        write_indicator("-", true, false, true);
+        node(e, false, true, false, false);
+      }
+      pop_indent();
+      return;
+    }
+    if (n.kind == Kind::kMap) {
+      if (n.items.empty()) {
+        write_indicator("{", true, true, false);
+        write_indicator("}", false, false, false);
+        return;
+      }
+      increase_indent(false, false);
+      for (const MapItem& item : n.items) {
+        write_indent();
+        if (simple_key(item.key)) {
+          node(item.key, false, false, true, true);
+          write_indicator(":", false, false, false);
+        } else {
+          write_indicator("?", true, false, true);
+          node(item.key, false, false, true, false);
+          write_indent();
+          write_indicator(":", true, false, true);
+        }
+        node(item.value, false, false, true, false);
+      }
+      pop_indent();
+      return;
+    }
+    scalar(n, simple);
+  }
+
+  void scalar(const Node& n, bool simple) {
+    std::string text;
+    Out style;
+    scalar_text(n, text, style);
+    Analysis a = analyze(text);
+    if (simple && a.multiline) style = Out::kDouble;
+    if (style == Out::kPlain) {
+      if (!a.block_plain) style = Out::kSingle;
+      if (text.empty() && simple) style = Out::kSingle;
+    }
+    if (style == Out::kSingle && !a.single) style = Out::kDouble;
+    if (style == Out::kLiteral && (!a.block || simple)) style = Out::kDouble;
+
+    increase_indent(true, false);
+    switch (style) {
+      case Out::kPlain:
+        write_plain(text);
+        break;
+      case Out::kSingle:
+        write_single(text);
+        break;
+      case Out::kDouble:
+        write_double(text);
+        break;
+      case Out::kLiteral:
+        write_literal(text);
+        break;
+    }
+    pop_indent();
+  }
+
+  void write_plain(std::string_view v) {
+    if (!whitespace_) put(' ');
+    for (size_t i = 0; i < v.size();) write_at(v, i);
+    whitespace_ = false;
+    indention_ = false;
+  }
+
+  void write_single(std::string_view v) {
+    write_indicator("'", true, false, false);
+    bool breaks = false;
+    for (size_t i = 0; i < v.size();) {
+      if (is_break(v, i)) {
+        // Only U+2028/U+2029 get here ('\n' makes a literal block or a double-quoted
+        // string); they are written raw and the next line is indented.
+        if (!breaks && v[i] == '\n') put_break();
+        write_break_at(v, i);
+        indention_ = true;
+        breaks = true;
+        continue;
+      }
+      if (breaks) write_indent();
+      if (v[i] == '\'') put('\'');
+      write_at(v, i);
+      indention_ = false;
+      breaks = false;
+    }
+    write_indicator("'", false, false, false);
+    whitespace_ = false;
+    indention_ = false;
+  }
+
+  void write_double(std::string_view v) {
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    write_indicator("\"", true, false, false);
+    bool bom = v.size() >= 3 && v.substr(0, 3) == "\xEF\xBB\xBF";
+    for (size_t i = 0; i < v.size();) {
+      unsigned char c = byte_at(v, i);
+      if (!is_printable(v, i) || bom || is_break(v, i) || c == '"' || c == '\\') {
+        size_t w = utf8_width(c);
+        uint32_t cp = w == 1 ? c : w == 2 ? (c & 0x1F) : w == 3 ? (c & 0x0F) : (c & 0x07);
+        for (size_t k = 1; k < w; ++k) cp = (cp << 6) | (byte_at(v, i + k) & 0x3F);
+        i += w;
+        put('\\');
+        switch (cp) {
+          case 0x00: put('0'); break;
+          case 0x07: put('a'); break;
+          case 0x08: put('b'); break;
+          case 0x09: put('t'); break;
+          case 0x0A: put('n'); break;
+          case 0x0B: put('v'); break;
+          case 0x0C: put('f'); break;
+          case 0x0D: put('r'); break;
+          case 0x1B: put('e'); break;
+          case 0x22: put('"'); break;
+          case 0x5C: put('\\'); break;
+          case 0x85: put('N'); break;
+          case 0xA0: put('_'); break;
+          case 0x2028: put('L'); break;
+          case 0x2029: put('P'); break;
+          default: {
+            int digits;
+            if (cp <= 0xFF) {
+              put('x');
+              digits = 2;
+            } else if (cp <= 0xFFFF) {
+              put('u');
+              digits = 4;
+            } else {
+              put('U');
+              digits = 8;
+            }
+            for (int k = (digits - 1) * 4; k >= 0; k -= 4) put(kHex[(cp >> k) & 0xF]);
+          }
+        }
+      } else {
+        write_at(v, i);
+      }
+    }
+    write_indicator("\"", false, false, false);
+    whitespace_ = false;
+    indention_ = false;
+  }
+
+  void write_literal(std::string_view v) {
+    write_indicator("|", true, false, false);
+    if (!v.empty() && (v[0] == ' ' || is_break(v, 0))) {
+      char hint[2] = {static_cast<char>('0' + kIndent), 0};
+      write_indicator(hint, false, false, false);
+    }
+    // Chomping: `-` without a final break, `+` when the text ends with two breaks.
+    size_t last = v.size() - 1;
+    while (last > 0 && (byte_at(v, last) & 0xC0) == 0x80) --last;
+    if (!is_break(v, last)) {
+      write_indicator("-", false, false, false);
+    } else if (last == 0) {
+      write_indicator("+", false, false, false);
+    } else {
+      size_t prev = last - 1;
+      while (prev > 0 && (byte_at(v, prev) & 0xC0) == 0x80) --prev;
+      if (is_break(v, prev)) write_indicator("+", false, false, false);
+    }
+    put_break();
+    indention_ = true;
+    whitespace_ = true;
+    bool breaks = true;
+    for (size_t i = 0; i < v.size();) {
+      if (is_break(v, i)) {
+        write_break_at(v, i);
+        indention_ = true;
+        breaks = true;
+      } else {
+        if (breaks) write_indent();
+        write_at(v, i);
+        indention_ = false;
+        breaks = false;
+      }
+    }
+  }
+
+  std::string out_;
+  int column_ = 0;
+  bool whitespace_ = true;
+  bool indention_ = true;
+  int indent_ = -1;
+  std::vector<int> indents_;
+};
+
+// ---- JSON ----------------------------------------------------------------------------
+
+void json_string(std::string& out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        case '<': case '>': case '&':
+          out += "\\u00";
+          out += kHex[c >> 4];
+          out += kHex[c & 0xF];
+          break;
+        default:
+          if (c < 0x20) {
+            out += "\\u00";
+            out += kHex[c >> 4];
+            out += kHex[c & 0xF];
+          } else {
+            out += static_cast<char>(c);
+          }
+      }
+      ++i;
+      continue;
+    }
+    // Multi-byte: validate; invalid bytes become U+FFFD as Go does.
+    size_t w = utf8_width(c);
+    bool ok = w > 1 && i + w <= s.size();
+    for (size_t k = 1; ok && k < w; ++k) {
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) ok = false;
+    }
+    if (!ok) {
+      out += "\\ufffd";
+      ++i;
+      continue;
+    }
+    if (w == 3 && c == 0xE2 && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
+        (static_cast<unsigned char>(s[i + 2]) == 0xA8 ||
+         static_cast<unsigned char>(s[i + 2]) == 0xA9)) {
+      out += static_cast<unsigned char>(s[i + 2]) == 0xA8 ? "\\u2028" : "\\u2029";
+    } else {
+      out.append(s.substr(i, w));
+    }
+    i += w;
+  }
+  out += '"';
+}
+
+void json_scalar_text(const Node& n, std::string& out) {
+  switch (n.kind) {
+    case Kind::kNull:
+      out += "null";
+      return;
+    case Kind::kBool:
+      out += n.bool_value ? "true" : "false";
+      return;
+    case Kind::kInt:
+      out += n.is_unsigned ? std::to_string(static_cast<uint64_t>(n.int_value))
+                           : std::to_string(n.int_value);
+      return;
+    case Kind::kFloat:
+      // JSON has no spelling for inf and nan; null is the closest valid value.
+      out += std::isfinite(n.float_value) ? internal::format_float_json(n.float_value) : "null";
+      return;
+    default:
+      json_string(out, n.text);
+  }
+}
+
+void json_key(std::string& out, const Node& key) {
+  if (key.kind == Kind::kString) {
+    json_string(out, key.text);
+    return;
+  }
+  std::string text;
+  if (key.is_scalar() && !key.text.empty()) {
+    text = key.text;
+  } else if (key.is_scalar()) {
+    json_scalar_text(key, text);
+  } else {
+    text = emit_json(key, 0);
+  }
+  json_string(out, text);
+}
+
+void json_value(std::string& out, const Node& n, int indent, int level) {
+  auto newline = [&](int lvl) {
+    if (indent <= 0) return;
+    out += '\n';
+    out.append(static_cast<size_t>(indent * lvl), ' ');
+  };
+  if (n.kind == Kind::kMap) {
+    if (n.items.empty()) {
+      out += "{}";
+      return;
+    }
+    out += '{';
+    for (size_t i = 0; i < n.items.size(); ++i) {
+      if (i > 0) out += ',';
+      newline(level + 1);
+      json_key(out, n.items[i].key);
+      out += indent > 0 ? ": " : ":";
+      json_value(out, n.items[i].value, indent, level + 1);
+    }
+    newline(level);
+    out += '}';
+    return;
+  }
+  if (n.kind == Kind::kArray) {
+    if (n.elements.empty()) {
+      out += "[]";
+      return;
+    }
+    out += '[';
+    for (size_t i = 0; i < n.elements.size(); ++i) {
+      if (i > 0) out += ',';
+      newline(level + 1);
+      json_value(out, n.elements[i], indent, level + 1);
+    }
+    newline(level);
+    out += ']';
+    return;
+  }
+  json_scalar_text(n, out);
+}
+
+}  // namespace
+
+std::string emit_yaml(const Node& node) {
+  YamlWriter w;
+  w.document(node);
+  return w.take();
+}
+
+std::string emit_json(const Node& node, int indent) {
+  std::string out;
+  json_value(out, node, indent, 0);
+  return out;
+}
+
+}  // namespace hintkit::yaml

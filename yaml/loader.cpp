@@ -1,0 +1,853 @@
+// The loader: yaml-cpp's event parser drives a small builder that makes our `Node` tree
+// directly (no YAML::Node in between). Limits are checked before and during the parse;
+// yaml-cpp's exceptions are turned into diagnostics here and never leave the module.
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/mark.h>
+#include <yaml-cpp/parser.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <istream>
+#include <sstream>
+#include <streambuf>
+#include <unordered_map>
+
+#include "yaml/internal.h"
+#include "yaml/yaml.h"
+
+namespace hintkit::yaml {
+namespace {
+
+using internal::position_at;
+
+constexpr std::string_view kLongTagPrefix = "tag:yaml.org,2002:";
+
+// Reads a string_view as an istream without copying it.
+class ViewBuf : public std::streambuf {
+ public:
+  explicit ViewBuf(std::string_view s) {
+    char* p = const_cast<char*>(s.data());  // read-only: the get area is never written
+    setg(p, p, p + s.size());
+  }
+};
+
+// Thrown from inside the event handler to stop yaml-cpp when a limit is hit.
+struct LimitExceeded {
+  diag::Position at;
+  std::string message;
+};
+
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+std::string key_label(const Node& key) {
+  if (key.is_scalar()) return key.text;
+  return std::string(to_string(key.kind));
+}
+
+// Two scalar keys are the same key when they have the same kind and value.
+bool same_key(const Node& a, const Node& b) {
+  if (a.kind != b.kind || !a.is_scalar()) return false;
+  switch (a.kind) {
+    case Kind::kString:
+      return a.text == b.text;
+    case Kind::kInt:
+      return a.int_value == b.int_value && a.is_unsigned == b.is_unsigned;
+    case Kind::kBool:
+      return a.bool_value == b.bool_value;
+    case Kind::kFloat:
+      return a.float_value == b.float_value;
+    default:
+      return true;  // null
+  }
+}
+
+uint64_t key_hash(const Node& k) {
+  uint64_t h = static_cast<uint64_t>(k.kind) * 0x9E3779B97F4A7C15ull;
+  switch (k.kind) {
+    case Kind::kString:
+      return h ^ std::hash<std::string_view>{}(k.text);
+    case Kind::kInt:
+      return h ^ (static_cast<uint64_t>(k.int_value) * 0xC2B2AE3D27D4EB4Full);
+    case Kind::kBool:
+      return h ^ static_cast<uint64_t>(k.bool_value);
+    case Kind::kFloat:
+      return h ^ std::hash<double>{}(k.float_value);
+    default:
+      return h;
+  }
+}
+
+// Open-addressing index from key to item position, for maps too big to scan linearly.
+// Stores positions only; keys are compared in the items themselves.
+class KeyIndex {
+ public:
+  // Position of an item whose key equals `key`, or SIZE_MAX.
+  size_t find(const std::vector<MapItem>& items, const Node& key) const {
+    if (slots_.empty()) return SIZE_MAX;
+    uint64_t h = key_hash(key);
+    uint64_t tag = h >> 32;
+    size_t mask = slots_.size() - 1;
+    for (size_t i = tag & mask;; i = (i + 1) & mask) {
+      uint64_t s = slots_[i];
+      if (s == 0) return SIZE_MAX;
+      size_t pos = static_cast<size_t>(s & 0xFFFFFFFFu) - 1;
+      if ((s >> 32) == tag && same_key(items[pos].key, key)) return pos;
+    }
+  }
+  void add(const std::vector<MapItem>& items, size_t pos) {
+    if ((count_ + 1) * 2 > slots_.size()) grow();
+    place(key_hash(items[pos].key), pos);
+    ++count_;
+  }
+  bool active() const { return !slots_.empty(); }
+  void build(const std::vector<MapItem>& items) {
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (items[i].key.is_scalar()) add(items, i);
+    }
+  }
+
+ private:
+  // A slot holds the hash's high half (the probe start, and a check that skips most key
+  // comparisons) and the item's position + 1; 0 is an empty slot.
+  void place(uint64_t h, size_t pos) {
+    size_t mask = slots_.size() - 1;
+    size_t i = (h >> 32) & mask;
+    while (slots_[i] != 0) i = (i + 1) & mask;
+    slots_[i] = ((h >> 32) << 32) | static_cast<uint64_t>(pos + 1);
+  }
+  void grow() {
+    std::vector<uint64_t> old = std::move(slots_);
+    slots_.assign(old.empty() ? 32 : old.size() * 2, 0);
+    size_t mask = slots_.size() - 1;
+    for (uint64_t s : old) {
+      if (s == 0) continue;
+      size_t i = static_cast<size_t>(s >> 32) & mask;
+      while (slots_[i] != 0) i = (i + 1) & mask;
+      slots_[i] = s;
+    }
+  }
+  std::vector<uint64_t> slots_;
+  size_t count_ = 0;
+};
+
+class Builder : public YAML::EventHandler {
+ public:
+  Builder(std::string_view source, std::string_view file, diag::Diagnostics& diags,
+          const LoadOptions& options, const internal::ScanResult& scan)
+      : src_(source), file_(file), diags_(diags), options_(options), scan_(scan) {
+    // yaml-cpp consumes a byte-order mark without counting it in its marks.
+    if (source.substr(0, 3) == "\xEF\xBB\xBF") bom_ = 3;
+  }
+
+  std::vector<Document>& documents() { return docs_; }
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    doc_ = Document{};
+    doc_.span = span_at(mark);
+    have_root_ = false;
+    root_empty_ = false;
+  }
+
+  void OnDocumentEnd() override {
+    if (have_root_) {
+      doc_.root = std::move(root_);
+      doc_.empty = root_empty_;
+      doc_.span.end = doc_.root.span.end.line > 0 ? doc_.root.span.end : doc_.span.begin;
+    }
+    docs_.push_back(std::move(doc_));
+    doc_ = Document{};
+  }
+
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    Node n;
+    size_t off = offset(mark);
+    std::string_view at = src_.substr(off);
+    bool literal = false;
+    for (std::string_view word : {"~", "null", "Null", "NULL"}) {
+      if (at.substr(0, word.size()) == word &&
+          (at.size() == word.size() || is_blank(at[word.size()]) ||
+           std::string_view("\r\n,]}#:").find(at[word.size()]) != std::string_view::npos)) {
+        n.text = std::string(word);
+        n.span = span_at(mark);
+        n.span.end = advance(n.span.begin, off, off + word.size());
+        literal = true;
+        break;
+      }
+    }
+    if (!literal) {
+      n.span = empty_node_span(mark);
+      if (stack_.empty()) root_empty_candidate_ = true;
+    }
+    deliver(std::move(n), 1, 0, anchor);
+  }
+
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    auto it = anchors_.find(anchor);
+    if (it == anchors_.end()) {
+      throw YAML::ParserException(mark, YAML::ErrorMsg::UNKNOWN_ANCHOR);
+    }
+    const Anchored& a = it->second;
+    expansions_ += a.size;
+    if (expansions_ > kMaxAliasExpansions) {
+      throw LimitExceeded{pos(mark), "alias expansion limit exceeded: aliases would expand to more than " +
+                                         std::to_string(kMaxAliasExpansions) + " nodes"};
+    }
+    if (static_cast<int>(stack_.size()) + a.depth > options_.max_depth) {
+      throw LimitExceeded{pos(mark), "nesting deeper than " + std::to_string(options_.max_depth) +
+                                         " levels (through an alias)"};
+    }
+    Node copy = a.node;
+    copy.span.begin = pos(mark);
+    copy.span.end = copy.span.begin;
+    deliver(std::move(copy), a.size, a.depth, 0);
+  }
+
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                const std::string& value) override {
+    size_t off = offset(mark);
+    size_t body = skip_properties(off);
+    Style style = Style::kPlain;
+    if (body < src_.size()) {
+      switch (src_[body]) {
+        case '\'':
+          style = Style::kSingleQuoted;
+          break;
+        case '"':
+          style = Style::kDoubleQuoted;
+          break;
+        case '|':
+          style = Style::kLiteral;
+          break;
+        case '>':
+          style = Style::kFolded;
+          break;
+        default:
+          break;
+      }
+    }
+    if (tag == "!" && style == Style::kPlain) style = Style::kDoubleQuoted;  // defensive
+
+    Node n;
+    if (tag == "?" && style == Style::kPlain) {
+      n = resolve_plain_scalar(value);
+    } else if (tag == "?" || tag == "!") {
+      n.kind = Kind::kString;
+      n.text = value;
+    } else {
+      n = tagged_scalar(mark, tag, value);
+    }
+    n.style = style;
+    n.span = span_at(mark);
+    n.span.end = scalar_end(n.span.begin, off, body, style, value);
+    deliver(std::move(n), 1, 0, anchor);
+  }
+
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value style) override {
+    open(mark, Kind::kArray, tag, anchor, style);
+  }
+  void OnSequenceEnd() override { close(); }
+
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value style) override {
+    open(mark, Kind::kMap, tag, anchor, style);
+  }
+  void OnMapEnd() override { close(); }
+
+ private:
+  struct Frame {
+    Node node;
+    YAML::anchor_t anchor = 0;
+    size_t size = 1;  // nodes in this subtree so far
+    int depth = 1;    // levels in this subtree so far
+    bool has_key = false;
+    Node key;
+    size_t key_size = 0;
+    std::vector<bool> merged;  // per item: came in through `<<`
+    KeyIndex index;            // once the map is big
+  };
+  struct Anchored {
+    Node node;
+    size_t size = 1;
+    int depth = 0;
+  };
+  static constexpr size_t kIndexAfter = 8;  // maps with more items use a hash index
+
+  size_t offset(const YAML::Mark& m) const {
+    size_t off = m.pos < 0 ? src_.size() : static_cast<size_t>(m.pos) + bom_;
+    return std::min(off, src_.size());
+  }
+  diag::Position pos(const YAML::Mark& m) const {
+    if (m.is_null()) return position_at(scan_.line_starts, src_.size());
+    return {m.line + 1, m.column + 1};
+  }
+  diag::Span span_at(const YAML::Mark& m) const {
+    diag::Span s;
+    s.file = std::string(file_);
+    s.begin = pos(m);
+    s.end = s.begin;
+    return s;
+  }
+  // Position of `to`, given that `from` is at `at`.
+  diag::Position advance(diag::Position at, size_t from, size_t to) const {
+    if (to <= from) return at;
+    if (src_.substr(from, to - from).find('\n') == std::string_view::npos) {
+      return {at.line, at.column + static_cast<int>(to - from)};
+    }
+    return position_at(scan_.line_starts, to);
+  }
+
+  size_t skip_properties(size_t p) const {
+    while (p < src_.size() && (src_[p] == '!' || src_[p] == '&')) {
+      while (p < src_.size() && !is_blank(src_[p]) && src_[p] != '\n' && src_[p] != '\r') ++p;
+      while (p < src_.size()) {
+        char c = src_[p];
+        if (is_blank(c) || c == '\n' || c == '\r') {
+          ++p;
+        } else if (c == '#') {
+          while (p < src_.size() && src_[p] != '\n') ++p;
+        } else {
+          break;
+        }
+      }
+    }
+    return p;
+  }
+
+  diag::Position scalar_end(diag::Position begin, size_t off, size_t body, Style style,
+                            const std::string& value) const {
+    size_t n = src_.size();
+    size_t p = body;
+    switch (style) {
+      case Style::kDoubleQuoted:
+        for (++p; p < n; ++p) {
+          if (src_[p] == '\\') {
+            ++p;
+          } else if (src_[p] == '"') {
+            ++p;
+            break;
+          }
+        }
+        break;
+      case Style::kSingleQuoted:
+        for (++p; p < n; ++p) {
+          if (src_[p] == '\'') {
+            if (p + 1 < n && src_[p + 1] == '\'') {
+              ++p;
+            } else {
+              ++p;
+              break;
+            }
+          }
+        }
+        break;
+      case Style::kLiteral:
+      case Style::kFolded: {
+        // Best effort: the header line plus one line per line of content.
+        int lines = static_cast<int>(std::count(value.begin(), value.end(), '\n'));
+        if (lines == 0) lines = 1;
+        return {begin.line + lines, 1};
+      }
+      default: {
+        bool flow = in_flow();
+        while (p < n) {
+          char c = src_[p];
+          if (c == '\n' || c == '\r') break;
+          if (c == ':' && (p + 1 >= n || is_blank(src_[p + 1]) || src_[p + 1] == '\n' ||
+                           src_[p + 1] == '\r' ||
+                           (flow && std::string_view(",[]{}").find(src_[p + 1]) !=
+                                        std::string_view::npos))) {
+            break;
+          }
+          if (c == '#' && p > body && is_blank(src_[p - 1])) break;
+          if (flow && (c == ',' || c == ']' || c == '}')) break;
+          ++p;
+        }
+        while (p > body && is_blank(src_[p - 1])) --p;
+        break;
+      }
+    }
+    return advance(begin, off, p);
+  }
+
+  bool in_flow() const {
+    return !stack_.empty() && stack_.back().node.style == Style::kFlow;
+  }
+
+  // An empty node's mark points at the next token; place it where it would have been.
+  diag::Span empty_node_span(const YAML::Mark& mark) {
+    diag::Span s = span_at(mark);
+    if (!stack_.empty()) {
+      Frame& f = stack_.back();
+      if (f.node.kind == Kind::kMap && f.has_key && f.key.span.end.line > 0) {
+        s.begin = f.key.span.end;
+        size_t at = scan_.line_starts[static_cast<size_t>(s.begin.line - 1)] +
+                    static_cast<size_t>(s.begin.column - 1);
+        size_t p = at;
+        while (p < src_.size() && (is_blank(src_[p]) || src_[p] == '"' || src_[p] == '\'')) ++p;
+        if (p < src_.size() && src_[p] == ':') s.begin = advance(s.begin, at, p + 1);
+      } else if (f.node.kind == Kind::kArray && f.node.style == Style::kBlock) {
+        size_t off = offset(mark);
+        auto& dashes = scan_.block_entries;
+        auto it = std::lower_bound(dashes.begin(), dashes.end(), off);
+        if (it != dashes.begin()) s.begin = position_at(scan_.line_starts, *(it - 1) + 1);
+      } else if (f.node.kind == Kind::kMap && !f.has_key) {
+        // `? ` with no key, or `: v`: keep the mark.
+      }
+    }
+    s.end = s.begin;
+    return s;
+  }
+
+  Node tagged_scalar(const YAML::Mark& mark, const std::string& tag, const std::string& value) {
+    std::string short_tag = tag;
+    if (tag.compare(0, kLongTagPrefix.size(), kLongTagPrefix) == 0) {
+      short_tag = "!!" + tag.substr(kLongTagPrefix.size());
+    }
+    Node n;
+    n.kind = Kind::kString;
+    n.text = value;
+    if (short_tag == "!!int" || short_tag == "!!float" || short_tag == "!!bool" ||
+        short_tag == "!!null") {
+      Node r = resolve_plain_scalar(value);
+      bool ok = (short_tag == "!!int" && r.kind == Kind::kInt) ||
+                (short_tag == "!!float" && (r.kind == Kind::kFloat || r.kind == Kind::kInt)) ||
+                (short_tag == "!!bool" && r.kind == Kind::kBool) ||
+                (short_tag == "!!null" && r.kind == Kind::kNull);
+      if (ok) {
+        n = std::move(r);
+        if (short_tag == "!!float" && n.kind == Kind::kInt) {
+          n.kind = Kind::kFloat;
+          n.float_value = n.is_unsigned ? static_cast<double>(static_cast<uint64_t>(n.int_value))
+                                        : static_cast<double>(n.int_value);
+          n.int_value = 0;
+          n.is_unsigned = false;
+        }
+      } else {
+        diags_.error("HK001", span_at(mark),
+                     "cannot read \"" + value + "\" as " + short_tag + " (it reads as " +
+                         std::string(to_string(r.kind)) + ")");
+      }
+    }
+    n.tag = short_tag;
+    return n;
+  }
+
+  void open(const YAML::Mark& mark, Kind kind, const std::string& tag, YAML::anchor_t anchor,
+            YAML::EmitterStyle::value style) {
+    if (static_cast<int>(stack_.size()) + 1 > options_.max_depth) {
+      throw LimitExceeded{pos(mark), "nesting deeper than " + std::to_string(options_.max_depth) +
+                                         " levels"};
+    }
+    Frame f;
+    f.node.kind = kind;
+    f.node.style = style == YAML::EmitterStyle::Flow ? Style::kFlow : Style::kBlock;
+    f.node.span = span_at(mark);
+    if (tag != "?" && tag != "!" && !tag.empty()) {
+      f.node.tag = tag.compare(0, kLongTagPrefix.size(), kLongTagPrefix) == 0
+                       ? "!!" + tag.substr(kLongTagPrefix.size())
+                       : tag;
+    }
+    f.anchor = anchor;
+    stack_.push_back(std::move(f));
+  }
+
+  void close() {
+    Frame f = std::move(stack_.back());
+    stack_.pop_back();
+    Node& n = f.node;
+    if (n.kind == Kind::kMap && !n.items.empty()) {
+      n.span.end = n.items.back().span.end;
+    } else if (n.kind == Kind::kArray && !n.elements.empty()) {
+      n.span.end = n.elements.back().span.end;
+    } else if (n.style == Style::kFlow) {
+      n.span.end = {n.span.begin.line, n.span.begin.column + 2};
+    }
+    deliver(std::move(n), f.size, f.depth, f.anchor);
+  }
+
+  // Hands a finished node to its parent (or makes it the document root).
+  void deliver(Node&& n, size_t size, int depth, YAML::anchor_t anchor) {
+    if (anchor != 0) anchors_[anchor] = Anchored{n, size, depth};
+    if (stack_.empty()) {
+      root_ = std::move(n);
+      have_root_ = true;
+      root_empty_ = root_empty_candidate_;
+      root_empty_candidate_ = false;
+      return;
+    }
+    root_empty_candidate_ = false;
+    Frame& f = stack_.back();
+    f.size += size;
+    f.depth = std::max(f.depth, depth + 1);
+    if (f.node.kind == Kind::kArray) {
+      f.node.elements.push_back(std::move(n));
+      return;
+    }
+    if (!f.has_key) {
+      f.key = std::move(n);
+      f.key_size = size;
+      f.has_key = true;
+      return;
+    }
+    f.has_key = false;
+    MapItem item;
+    item.key = std::move(f.key);
+    item.value = std::move(n);
+    item.span = item.key.span;
+    item.span.end = item.value.span.end.line > 0 ? item.value.span.end : item.key.span.end;
+    if (item.key.kind == Kind::kString && item.key.style == Style::kPlain &&
+        item.key.tag.empty() && item.key.text == "<<") {
+      merge(f, std::move(item));
+      return;
+    }
+    insert(f, std::move(item), false);
+  }
+
+  void merge(Frame& f, MapItem&& item) {
+    Node& v = item.value;
+    if (v.kind == Kind::kMap) {
+      for (MapItem& m : v.items) insert(f, std::move(m), true);
+      return;
+    }
+    if (v.kind == Kind::kArray) {
+      bool all_maps = std::all_of(v.elements.begin(), v.elements.end(),
+                                  [](const Node& e) { return e.kind == Kind::kMap; });
+      if (all_maps) {
+        // Later inserts win, so the first map listed goes last: earlier maps take precedence.
+        for (auto it = v.elements.rbegin(); it != v.elements.rend(); ++it) {
+          for (MapItem& m : it->items) insert(f, std::move(m), true);
+        }
+        return;
+      }
+    }
+    diags_.error("HK001", v.span, "merge key \"<<\" needs a map or a list of maps, found " +
+                                      std::string(to_string(v.kind)));
+  }
+
+  void insert(Frame& f, MapItem&& item, bool from_merge) {
+    std::vector<MapItem>& items = f.node.items;
+    size_t found = SIZE_MAX;
+    if (item.key.is_scalar()) {
+      if (f.index.active()) {
+        found = f.index.find(items, item.key);
+      } else {
+        for (size_t i = 0; i < items.size(); ++i) {
+          if (same_key(items[i].key, item.key)) {
+            found = i;
+            break;
+          }
+        }
+      }
+    }
+    if (found != SIZE_MAX) {
+      MapItem& first = items[found];
+      if (!from_merge && !f.merged[found]) {
+        diag::Diagnostic& d = diags_.error(
+            "HK002", item.key.span, "duplicate key \"" + key_label(item.key) + "\" in map");
+        d.related.push_back({first.key.span, "first defined here"});
+      }
+      // As go-yaml/ytt: the later value wins, in the first one's place.
+      first.value = std::move(item.value);
+      first.span.end = item.span.end;
+      f.merged[found] = from_merge;
+      return;
+    }
+    items.push_back(std::move(item));
+    f.merged.push_back(from_merge);
+    if (f.index.active()) {
+      if (items.back().key.is_scalar()) f.index.add(items, items.size() - 1);
+    } else if (items.size() > kIndexAfter) {
+      f.index.build(items);
+    }
+  }
+
+  std::string_view src_;
+  std::string_view file_;
+  diag::Diagnostics& diags_;
+  const LoadOptions& options_;
+  const internal::ScanResult& scan_;
+  std::vector<Document> docs_;
+  Document doc_;
+  size_t bom_ = 0;
+  Node root_;
+  bool have_root_ = false;
+  bool root_empty_ = false;
+  bool root_empty_candidate_ = false;
+  std::vector<Frame> stack_;
+  std::unordered_map<YAML::anchor_t, Anchored> anchors_;
+  size_t expansions_ = 0;
+};
+
+// ---- Annotations and comments ---------------------------------------------------------
+
+struct Owner {
+  int line;
+  std::vector<Annotation>* annotations;
+  std::vector<Comment>* comments;
+};
+
+struct OwnerCollector {
+  const internal::ScanResult& scan;
+  std::vector<Owner> owners;
+
+  int dash_line(const Node& element) const {
+    if (element.span.begin.line <= 0) return 0;
+    size_t off = scan.line_starts[static_cast<size_t>(element.span.begin.line - 1)] +
+                 static_cast<size_t>(element.span.begin.column - 1);
+    auto it = std::upper_bound(scan.block_entries.begin(), scan.block_entries.end(), off);
+    if (it == scan.block_entries.begin()) return element.span.begin.line;
+    return position_at(scan.line_starts, *(it - 1)).line;
+  }
+
+  void walk(Node& n) {
+    if (n.kind == Kind::kMap) {
+      for (MapItem& item : n.items) {
+        owners.push_back({item.key.span.begin.line, &item.annotations, &item.comments});
+        walk(item.key);
+        walk(item.value);
+      }
+    } else if (n.kind == Kind::kArray) {
+      bool block = n.style == Style::kBlock;
+      for (Node& e : n.elements) {
+        owners.push_back({block ? dash_line(e) : e.span.begin.line, &e.annotations, &e.comments});
+        walk(e);
+      }
+    }
+  }
+};
+
+Annotation make_annotation(const internal::ScannedComment& c, const std::string& file,
+                           int end_column) {
+  Annotation a;
+  std::string_view t = c.text;
+  auto trim = [](std::string_view v) {
+    size_t b = v.find_first_not_of(" \t");
+    if (b == std::string_view::npos) return std::string_view{};
+    size_t e = v.find_last_not_of(" \t");
+    return v.substr(b, e - b + 1);
+  };
+  bool named = !t.empty() && ((t[0] >= 'a' && t[0] <= 'z') || (t[0] >= 'A' && t[0] <= 'Z'));
+  if (named) {
+    size_t sp = t.find_first_of(" \t");
+    std::string_view name = t.substr(0, sp);
+    if (name.find('(') == std::string_view::npos) {
+      a.name = std::string(name);
+      a.args = std::string(sp == std::string_view::npos ? std::string_view{} : trim(t.substr(sp)));
+    } else {
+      named = false;
+    }
+  }
+  if (!named) a.args = std::string(trim(t));
+  a.span.file = file;
+  a.span.begin = {c.line, c.column};
+  a.span.end = {c.line, end_column};
+  return a;
+}
+
+void attach_comments(std::vector<Document>& docs, const internal::ScanResult& scan,
+                     std::string_view source, const std::string& file) {
+  if (scan.comments.empty()) return;
+  OwnerCollector collector{scan, {}};
+  for (Document& d : docs) {
+    // Only a document that starts with `---` has a line of its own (as in ytt).
+    if (d.span.begin.line > 0) {
+      size_t off = scan.line_starts[static_cast<size_t>(d.span.begin.line - 1)] +
+                   static_cast<size_t>(d.span.begin.column - 1);
+      if (source.substr(off, 3) == "---") {
+        collector.owners.push_back({d.span.begin.line, &d.annotations, &d.comments});
+      }
+    }
+    collector.walk(d.root);
+  }
+  std::vector<Owner>& owners = collector.owners;
+  if (!std::is_sorted(owners.begin(), owners.end(),
+                      [](const Owner& a, const Owner& b) { return a.line < b.line; })) {
+    std::stable_sort(owners.begin(), owners.end(),
+                     [](const Owner& a, const Owner& b) { return a.line < b.line; });
+  }
+  Document trailing;
+  bool have_trailing = false;
+  for (const internal::ScannedComment& c : scan.comments) {
+    size_t line_start = scan.line_starts[static_cast<size_t>(c.line - 1)];
+    size_t line_end = source.find('\n', line_start);
+    if (line_end == std::string_view::npos) line_end = source.size();
+    if (line_end > line_start && source[line_end - 1] == '\r') --line_end;
+    int end_column = static_cast<int>(line_end - line_start) + 1;
+
+    auto it = std::lower_bound(owners.begin(), owners.end(), c.line,
+                               [](const Owner& o, int line) { return o.line < line; });
+    std::vector<Annotation>* annotations;
+    std::vector<Comment>* comments;
+    if (it == owners.end()) {
+      if (!have_trailing) {
+        have_trailing = true;
+        trailing.span.file = file;
+        trailing.span.begin = {c.line, c.column};
+        trailing.span.end = trailing.span.begin;
+      }
+      annotations = &trailing.annotations;
+      comments = &trailing.comments;
+    } else {
+      if (it->line == c.line) {
+        // Same line: the innermost (last) node on it owns a trailing comment.
+        auto last = std::upper_bound(it, owners.end(), c.line,
+                                     [](int line, const Owner& o) { return line < o.line; });
+        it = last - 1;
+      }
+      annotations = it->annotations;
+      comments = it->comments;
+    }
+    if (c.kind == internal::CommentKind::kAnnotation) {
+      annotations->push_back(make_annotation(c, file, end_column));
+    } else {
+      Comment k;
+      k.text = c.text;
+      k.span.file = file;
+      k.span.begin = {c.line, c.column};
+      k.span.end = {c.line, end_column};
+      comments->push_back(std::move(k));
+    }
+  }
+  if (have_trailing) docs.push_back(std::move(trailing));
+}
+
+std::string readable_message(const std::string& msg) {
+  struct Rewrite {
+    std::string_view from, to;
+  };
+  static constexpr Rewrite kRewrites[] = {
+      {"illegal map value", "unexpected ':' (a map value is not allowed here)"},
+      {"end of map not found", "bad indentation or missing ':' (end of map not found)"},
+      {"end of sequence not found", "bad indentation of a list item (end of list not found)"},
+      {"end of map flow not found", "unclosed '{' (end of flow map not found)"},
+      {"end of sequence flow not found", "unclosed '[' (end of flow list not found)"},
+      {"illegal block entry", "unexpected '-' (a list item is not allowed here)"},
+      {"illegal flow end", "unexpected closing bracket"},
+      {"the referenced anchor is not defined", "alias refers to an undefined anchor"},
+      {"illegal EOF in scalar", "unterminated quoted string"},
+      {"illegal document indicator in scalar", "document marker inside a quoted string"},
+  };
+  for (const Rewrite& r : kRewrites) {
+    if (msg == r.from) return std::string(r.to);
+  }
+  std::string out = msg;
+  if (!out.empty() && out.back() == '.') out.pop_back();
+  if (!out.empty() && out[0] >= 'A' && out[0] <= 'Z') out[0] = static_cast<char>(out[0] - 'A' + 'a');
+  return out;
+}
+
+}  // namespace
+
+std::vector<Document> load(std::string_view source, std::string_view file,
+                           diag::Diagnostics& diags, const LoadOptions& options) {
+  std::string file_name(file);
+  auto whole_file = [&]() {
+    diag::Span s;
+    s.file = file_name;
+    return s;
+  };
+  if (source.size() > options.max_bytes) {
+    diags.error("HK003", whole_file(),
+                "file is " + std::to_string(source.size()) + " bytes, over the limit of " +
+                    std::to_string(options.max_bytes) + " bytes");
+    return {};
+  }
+
+  size_t bad = 0;
+  std::string why;
+  if (internal::find_binary(source, bad, why)) {
+    internal::ScanResult lines = internal::scan_source(source.substr(0, bad), false, 0);
+    diag::Span s = whole_file();
+    s.begin = s.end = position_at(lines.line_starts, bad);
+    diags.error("HK004", s, why);
+    return {};
+  }
+
+  // Keep hostile nesting away from yaml-cpp's recursive parser; the builder checks the
+  // exact depth, so the estimate gets a little slack.
+  constexpr int kPrescanSlack = 2;
+  internal::ScanResult scan =
+      internal::scan_source(source, options.keep_comments, options.max_depth + kPrescanSlack);
+  if (scan.depth_exceeded) {
+    diag::Span s = whole_file();
+    s.begin = s.end = position_at(scan.line_starts, scan.depth_offset);
+    diags.error("HK003", s,
+                "nesting deeper than " + std::to_string(options.max_depth) + " levels");
+    return {};
+  }
+
+  ViewBuf buf(source);
+  std::istream in(&buf);
+  Builder builder(source, file, diags, options, scan);
+  auto error_at = [&](const std::string& code, diag::Position at, std::string message) {
+    diag::Span s = whole_file();
+    s.begin = s.end = at;
+    diags.error(code, s, std::move(message));
+  };
+  try {
+    YAML::Parser parser(in);
+    while (parser.HandleNextDocument(builder)) {
+    }
+  } catch (const YAML::DeepRecursion& e) {
+    error_at("HK003", {e.mark.line + 1, e.mark.column + 1},
+             "nesting deeper than the YAML parser allows");
+  } catch (const LimitExceeded& e) {
+    error_at("HK003", e.at, e.message);
+  } catch (const YAML::Exception& e) {
+    diag::Position at = e.mark.is_null() ? position_at(scan.line_starts, source.size())
+                                         : diag::Position{e.mark.line + 1, e.mark.column + 1};
+    error_at("HK001", at, "syntax error: " + readable_message(e.msg));
+  } catch (const std::exception& e) {
+    error_at("HK001", position_at(scan.line_starts, source.size()),
+             std::string("cannot parse YAML: ") + e.what());
+  }
+
+  std::vector<Document> docs = std::move(builder.documents());
+  attach_comments(docs, scan, source, file_name);
+  return docs;
+}
+
+diag::Result<std::vector<Document>> load_file(const std::string& path, diag::Diagnostics& diags,
+                                              const LoadOptions& options) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return diag::Error{"cannot read " + path + ": is a directory", {}};
+  }
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    return diag::Error{"cannot read " + path + ": " + std::strerror(errno), {}};
+  }
+  f.seekg(0, std::ios::end);
+  std::streamoff size = f.tellg();
+  if (size < 0) {
+    // Not seekable (a pipe): read it whole.
+    f.clear();
+    f.seekg(0);
+    std::ostringstream ss;
+    ss << f.rdbuf();
+    std::string text = ss.str();
+    return load(text, path, diags, options);
+  }
+  if (static_cast<size_t>(size) > options.max_bytes) {
+    diag::Span s;
+    s.file = path;
+    diags.error("HK003", s,
+                "file is " + std::to_string(size) + " bytes, over the limit of " +
+                    std::to_string(options.max_bytes) + " bytes");
+    return std::vector<Document>{};
+  }
+  std::string text(static_cast<size_t>(size), '\0');
+  f.seekg(0);
+  if (!f.read(text.data(), size)) {
+    return diag::Error{"cannot read " + path + ": " + std::strerror(errno), {}};
+  }
+  return load(text, path, diags, options);
+}
+
+}  // namespace hintkit::yaml
