@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Writes a deterministic tree of N helmfile folders, each with a tazuna.hint.yaml of
-VARS vars (mixed types, formats, conditions, a rule) and a values.yaml that satisfies it.
+VARS vars (mixed types, formats, conditions, a rule) and a values.yaml that satisfies it,
+plus OUTDIR/tazuna.yaml declaring every folder as a helmfile manifest whose vars come from
+static sources (and one env var, HINTKIT_BENCH_CLUSTER, per manifest).
 
 Usage: gen_hint_tree.py N OUTDIR [VARS]
 """
@@ -53,17 +55,42 @@ def values(n_vars, i):
     return "\n".join(lines) + "\n"
 
 
+def declarations(n_vars, i):
+    lines = []
+    for v in range(n_vars):
+        kind = v % 5
+        if kind == 0:
+            src = "{from: env, env: HINTKIT_BENCH_CLUSTER}" if v == 0 else f"{{from: static, static: value-{i}-{v}}}"
+        elif kind == 1:
+            fmt = FORMATS[v % len(FORMATS)]
+            src = f'{{from: static, static: "{SAMPLES[fmt].format(i=i, j=i % 250, k=v % 250)}"}}'
+        elif kind == 2:
+            src = "{from: static, staticSlice: [a, b]}"
+        elif kind == 3:
+            src = f"{{from: static, staticMap: {{team: t{i}}}}}"
+        else:
+            continue
+        lines.append(f"          var{v}: {src}")
+    return lines
+
+
 def main():
     n, out = int(sys.argv[1]), sys.argv[2]
     n_vars = int(sys.argv[3]) if len(sys.argv) > 3 else 20
     text = hint(n_vars)
+    config = ["apiVersion: tazuna.pepabo.com/v1", "kind: Tazuna", "spec:", "  manifests:"]
     for i in range(n):
-        d = os.path.join(out, f"team{i // 100:03d}", f"app{i:05d}")
+        rel = os.path.join(f"team{i // 100:03d}", f"app{i:05d}")
+        config += [f"    - name: app{i:05d}", "      type: helmfile", f"      path: {rel}",
+                   "      helmfile:", "        vars:"] + declarations(n_vars, i)
+        d = os.path.join(out, rel)
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, "tazuna.hint.yaml"), "w") as f:
             f.write(text)
         with open(os.path.join(d, "values.yaml"), "w") as f:
             f.write(values(n_vars, i))
+    with open(os.path.join(out, "tazuna.yaml"), "w") as f:
+        f.write("\n".join(config) + "\n")
 
 
 if __name__ == "__main__":

@@ -150,6 +150,9 @@ void render(std::ostream& out, Format format, const Diagnostics& diags,
             const RenderOptions& options = {});
 std::string render_text(const Diagnostic& d, const RenderOptions& options = {});
 
+// `"name"`: how messages quote a user's name or value.
+std::string in_quotes(std::string_view s);
+
 // JSON string literal with escapes; shared by renderers and the CLI's JSON output.
 std::string json_quote(std::string_view s);
 

@@ -29,6 +29,15 @@ std::optional<Format> parse_format(std::string_view name) {
   return std::nullopt;
 }
 
+std::string in_quotes(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out += '"';
+  out += s;
+  out += '"';
+  return out;
+}
+
 std::string json_quote(std::string_view s) {
   std::string out;
   out.reserve(s.size() + 2);
@@ -174,7 +183,7 @@ void render_sarif(std::ostream& out, const Diagnostics& diags, const RenderOptio
       "\"runs\":[{\"tool\":{\"driver\":{\"name\":" +
       json_quote(o.tool_name);
   if (!o.tool_version.empty()) s += ",\"version\":" + json_quote(o.tool_version);
-  s += ",\"informationUri\":\"https://github.com/hintkit/hintkit\",\"rules\":[";
+  s += ",\"rules\":[";
   size_t i = 0;
   for (const std::string& c : codes) {
     if (i) s += ',';
@@ -182,7 +191,7 @@ void render_sarif(std::ostream& out, const Diagnostics& diags, const RenderOptio
     std::string text = o.describe_code ? o.describe_code(c) : std::string();
     if (text.empty()) text = c;
     s += "{\"id\":" + json_quote(c) + ",\"shortDescription\":{\"text\":" + json_quote(text) +
-         "},\"helpUri\":\"https://github.com/hintkit/hintkit#diagnostic-codes\"}";
+         "}}";
   }
   s += "]}},\"results\":[";
   bool first = true;

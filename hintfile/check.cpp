@@ -5,7 +5,8 @@
 namespace hintkit::hintfile {
 namespace {
 
-std::string in_quotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
+using diag::in_quotes;
+
 
 std::string var_path(const Var& v, std::string_view field) {
   return types::join_path(types::join_path("vars", v.name), field);

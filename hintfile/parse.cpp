@@ -62,6 +62,9 @@ std::string path_in(std::string_view dir) {
 
 namespace {
 
+using diag::in_quotes;
+using types::a_kind;
+
 constexpr std::array<std::string_view, 4> kTopKeys = {"apiVersion", "kind", "vars", "rules"};
 constexpr std::array<std::string_view, 7> kVarKeys = {
     "type", "required", "default", "description", "format", "required_with", "required_without"};
@@ -71,14 +74,7 @@ constexpr std::array<std::string_view, 1> kRuleTypeNames = {"oneof_required"};
 
 bool is_extension(std::string_view key) { return key.substr(0, 2) == "x-"; }
 
-std::string in_quotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
-// "a string", "an int": how a found value is named in messages.
-std::string a_kind(yaml::Kind k) {
-  std::string_view name = yaml::to_string(k);
-  bool vowel = !name.empty() && std::string_view("aeiou").find(name[0]) != std::string_view::npos;
-  return std::string(vowel ? "an " : "a ") + std::string(name);
-}
 
 class Reader {
  public:

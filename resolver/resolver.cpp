@@ -8,11 +8,12 @@
 namespace hintkit::resolver {
 namespace {
 
+using diag::in_quotes;
+
 using hintfile::HintFile;
 using hintfile::Var;
 using hintfile::VarType;
 
-std::string in_quotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 std::string in_quotes_list(const std::vector<hintfile::Ref>& refs) {
   std::string s;

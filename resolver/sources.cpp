@@ -5,7 +5,8 @@
 namespace hintkit::resolver {
 namespace {
 
-std::string in_quotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
+using diag::in_quotes;
+
 
 void put(yaml::Node& map, const VarSource& s, yaml::Node value) {
   yaml::MapItem item;

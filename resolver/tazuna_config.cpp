@@ -25,6 +25,9 @@ std::string_view to_string(SourceKind k) {
 
 namespace {
 
+using diag::in_quotes;
+using types::a_kind;
+
 constexpr std::array<std::string_view, 4> kTopKeys = {"apiVersion", "kind", "spec", "metadata"};
 constexpr std::array<std::string_view, 6> kSpecKeys = {
     "minimumSupportedTazunaVersion", "context_matches", "context_match_mode", "manifests", "tests",
@@ -41,13 +44,7 @@ constexpr std::array<std::string_view, 3> kFromValues = {"env", "static", "op"};
 constexpr std::array<std::string_view, 4> kOpKeys = {"key", "vault", "item", "field"};
 constexpr std::array<std::string_view, 2> kOpKeyValues = {"id", "label"};
 
-std::string in_quotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
-std::string a_kind(yaml::Kind k) {
-  std::string_view n = yaml::to_string(k);
-  const bool vowel = !n.empty() && std::string_view("aeiou").find(n[0]) != std::string_view::npos;
-  return std::string(vowel ? "an " : "a ") + std::string(n);
-}
 
 class Reader {
  public:

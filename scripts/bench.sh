@@ -7,12 +7,19 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 python3 bench/gen_hint_tree.py 10000 "$work/tree" 20
+python3 bench/gen_hint_tree.py 2000 "$work/tazuna" 20
 one="$work/tree/team000/app00000"
+json='{"var0":"a","var1":"svc.example.com","var2":["a"],"var3":{"k":"v"},"var5":"x"}'
+export HINTKIT_BENCH_CLUSTER=bench
 if command -v hyperfine >/dev/null; then
   hyperfine -N --warmup 2 --runs 10 "build/hintkit lint $work/tree"
   hyperfine -N --warmup 20 --runs 200 "build/hintkit resolve --dir $one --values $one/values.yaml"
+  hyperfine -N --warmup 2 --runs 10 "build/hintkit resolve --config $work/tazuna/tazuna.yaml"
+  hyperfine -N --warmup 20 --runs 200 "build/hintkit hook presync --dir $one --values-json $json"
 else
   time build/hintkit lint "$work/tree" | tail -1
   time build/hintkit resolve --dir "$one" --values "$one/values.yaml" >/dev/null
+  time build/hintkit resolve --config "$work/tazuna/tazuna.yaml" >/dev/null
+  time build/hintkit hook presync --dir "$one" --values-json "$json"
 fi
 if [ -x build/bench/hint_bench ]; then build/bench/hint_bench; fi

@@ -25,6 +25,9 @@ inline bool given(const Value& v) { return !is_unbound(v); }
 const std::string& want_string(const Call& c, const Value& v, std::string_view param);
 int64_t want_int(const Call& c, const Value& v, std::string_view param);
 
+// Fails with "for parameter P: got T, want iterable" unless `v` can be iterated.
+void want_iterable(const Call& c, const Value& v, std::string_view param);
+
 Value make_bound(std::string_view name, BuiltinFn fn, const Value& recv);
 Value make_internal_builtin(std::string name, BuiltinFn fn);
 

@@ -204,8 +204,7 @@ Value s_join(const Call& c) {
   std::string out;
   bool first = true;
   const Value& it = c.args[0];
-  if (length_of(it) < 0 || it.kind() == Kind::kString)
-    bfail(c, "got " + std::string(it.type_name()) + ", want iterable");
+  want_iterable(c, it, "1");
   for_each(it, [&](const Value& v) {
     if (v.kind() != Kind::kString)
       bfail(c, "in list, want string, got " + std::string(v.type_name()));
@@ -435,8 +434,7 @@ Value l_extend(const Call& c) {
   unpack_positional(c, 1, 1);
   mutate(c, "extend");
   const Value& x = c.args[0];
-  if (length_of(x) < 0 || x.kind() == Kind::kString)
-    bfail(c, "got " + std::string(x.type_name()) + ", want iterable");
+  want_iterable(c, x, "1");
   std::vector<Value> extra = to_vector(x);
   auto& items = recv_list(c)->items;
   check_collection_size(items.size() + extra.size());

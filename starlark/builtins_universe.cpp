@@ -73,6 +73,14 @@ int64_t want_int(const Call& c, const Value& v, std::string_view param) {
   return *i;
 }
 
+void want_iterable(const Call& c, const Value& v, std::string_view param) {
+  if (v.kind() == Kind::kHost ? !static_cast<const HostObject*>(v.object())->iterate()
+                              : (length_of(v) < 0 || v.kind() == Kind::kString)) {
+    bfail(c, "for parameter " + std::string(param) + ": got " + std::string(v.type_name()) +
+                 ", want iterable");
+  }
+}
+
 Value make_bound(std::string_view name, BuiltinFn fn, const Value& recv) {
   auto* b = new BuiltinObj();
   b->name = std::string(name);
@@ -173,6 +181,8 @@ Value b_bool(const Call& c) {
 
 Value b_chr(const Call& c) {
   unpack_positional(c, 1, 1);
+  if (c.args[0].kind() != Kind::kInt)
+    bfail(c, "got " + std::string(c.args[0].type_name()) + ", want int");
   int64_t i = want_int(c, c.args[0], "1");
   if (i < 0) bfail(c, "Unicode code point " + std::to_string(i) + " out of range (<0)");
   if (i > 0x10FFFF)
@@ -240,6 +250,7 @@ Value b_enumerate(const Call& c) {
   Value x, start;
   unpack_args(c, {"x", "start?"}, {&x, &start});
   int64_t i = given(start) ? want_int(c, start, "start") : 0;
+  want_iterable(c, x, "1");
   std::vector<Value> out;
   Iter it(x);
   Value v;
@@ -422,20 +433,14 @@ Value b_len(const Call& c) {
 Value b_list(const Call& c) {
   unpack_positional(c, 0, 1);
   if (c.args.empty()) return list_value({});
-  if (c.args[0].kind() == Kind::kString || length_of(c.args[0]) < 0) {
-    if (c.args[0].kind() != Kind::kHost)
-      bfail(c, "got " + std::string(c.args[0].type_name()) + ", want iterable");
-  }
+  want_iterable(c, c.args[0], "1");
   return list_value(to_vector(c.args[0]));
 }
 
 Value b_tuple(const Call& c) {
   unpack_positional(c, 0, 1);
   if (c.args.empty()) return tuple_value({});
-  if (c.args[0].kind() == Kind::kString || length_of(c.args[0]) < 0) {
-    if (c.args[0].kind() != Kind::kHost)
-      bfail(c, "got " + std::string(c.args[0].type_name()) + ", want iterable");
-  }
+  want_iterable(c, c.args[0], "1");
   return tuple_value(to_vector(c.args[0]));
 }
 
@@ -443,10 +448,7 @@ Value b_set(const Call& c) {
   unpack_positional(c, 0, 1);
   Value s = new_set();
   if (c.args.empty()) return s;
-  if (c.args[0].kind() == Kind::kString || length_of(c.args[0]) < 0) {
-    if (c.args[0].kind() != Kind::kHost)
-      bfail(c, "got " + std::string(c.args[0].type_name()) + ", want iterable");
-  }
+  want_iterable(c, c.args[0], "1");
   try {
     for_each(c.args[0], [&](const Value& v) { as_set(s)->table.insert(v, Value()); });
   } catch (EvalError& e) {
@@ -462,7 +464,7 @@ Value minmax(const Call& c, bool is_max) {
     if (kw.name != "key") bfail(c, "unexpected keyword argument " + std::string(kw.name));
     key = kw.value;
   }
-  if (c.args.empty()) bfail(c, "got 0 arguments, want at least 1");
+  if (c.args.empty()) throw_error(std::string(c.name) + " requires at least one positional argument");
   std::vector<Value> items;
   if (c.args.size() == 1) {
     if (length_of(c.args[0]) < 0 || c.args[0].kind() == Kind::kString)
@@ -554,8 +556,7 @@ Value b_type(const Call& c) {
 
 Value b_reversed(const Call& c) {
   unpack_positional(c, 1, 1);
-  if (length_of(c.args[0]) < 0 || c.args[0].kind() == Kind::kString)
-    bfail(c, "got " + std::string(c.args[0].type_name()) + ", want iterable");
+  want_iterable(c, c.args[0], "1");
   std::vector<Value> v = to_vector(c.args[0]);
   std::reverse(v.begin(), v.end());
   return list_value(std::move(v));
@@ -564,8 +565,7 @@ Value b_reversed(const Call& c) {
 Value b_sorted(const Call& c) {
   Value x, key, reverse;
   unpack_args(c, {"iterable", "key?", "reverse?"}, {&x, &key, &reverse});
-  if (length_of(x) < 0 || x.kind() == Kind::kString)
-    bfail(c, "got " + std::string(x.type_name()) + ", want iterable");
+  want_iterable(c, x, "iterable");
   std::vector<Value> items = to_vector(x);
   bool rev = given(reverse) && truth(reverse);
   std::vector<Value> keys;

@@ -117,6 +117,11 @@ using LineLookup = std::function<std::string(std::string_view file, int line)>;
 std::string format_backtrace(const Error& error, const LineLookup& lines, std::string_view indent,
                              const std::function<bool(const Frame&)>& with_file = {});
 
+// ytt appends hints to some Starlark messages; this returns `message` with ytt's hint when one
+// applies (e.g. "undefined: null (hint: use 'None' instead of 'null' to indicate no value)").
+// `source_line` is the line the error points at (needed for the `&&`/`||` hints).
+std::string with_ytt_hint(std::string_view message, std::string_view source_line = {});
+
 // ---- Values ----------------------------------------------------------------------------------
 
 enum class Kind : uint8_t {

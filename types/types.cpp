@@ -52,6 +52,12 @@ Type make_open_map(diag::Span declared) {
   return t;
 }
 
+std::string a_kind(yaml::Kind k) {
+  const std::string_view name = yaml::to_string(k);
+  const bool vowel = !name.empty() && std::string_view("aeiou").find(name[0]) != std::string_view::npos;
+  return std::string(vowel ? "an " : "a ") + std::string(name);
+}
+
 std::string join_path(std::string_view parent, std::string_view key) {
   if (parent.empty()) return std::string(key);
   std::string s(parent);

@@ -82,6 +82,9 @@ std::vector<Mismatch> check(const yaml::Node& value, const Type& type, std::stri
 // Does a single value's shape fit, without collecting details (fast path for resolvers).
 bool fits(const yaml::Node& value, const Type& type);
 
+// "a string", "an int", "an array": how messages name the kind of a value found.
+std::string a_kind(yaml::Kind k);
+
 // Data-path helpers: "a" + "b" -> "a.b", "a" + [3] -> "a[3]".
 std::string join_path(std::string_view parent, std::string_view key);
 std::string index_path(std::string_view parent, size_t index);

@@ -58,4 +58,18 @@ ScanResult scan_source(std::string_view source, bool want_comments, int depth_li
 // Converts an offset to a 1-based position using `line_starts`.
 diag::Position position_at(const std::vector<size_t>& line_starts, size_t offset);
 
+// ---- loader.cpp --------------------------------------------------------------------------
+
+// Which parser `load` uses. kAuto (what `load` does): the fast parser (fast_parser.h), and
+// yaml-cpp from the start whenever the fast parser declines. The other two force one path,
+// for the differential tests and benchmarks: kFastOnly returns no documents (and leaves
+// `diags` alone past the pre-parse checks) when the fast parser declines.
+enum class ParserChoice { kAuto, kFastOnly, kYamlCppOnly };
+
+// `load` with a chosen parser; `*fast_used` (optional) tells whether the fast parser's tree
+// was returned.
+std::vector<Document> load_with(ParserChoice choice, std::string_view source,
+                                std::string_view file, diag::Diagnostics& diags,
+                                const LoadOptions& options, bool* fast_used);
+
 }  // namespace hintkit::yaml::internal

@@ -17,6 +17,7 @@
 #include <streambuf>
 #include <unordered_map>
 
+#include "yaml/fast_parser.h"
 #include "yaml/internal.h"
 #include "yaml/yaml.h"
 
@@ -746,6 +747,15 @@ std::string readable_message(const std::string& msg) {
 
 std::vector<Document> load(std::string_view source, std::string_view file,
                            diag::Diagnostics& diags, const LoadOptions& options) {
+  return internal::load_with(internal::ParserChoice::kAuto, source, file, diags, options, nullptr);
+}
+
+namespace internal {
+
+std::vector<Document> load_with(ParserChoice choice, std::string_view source,
+                                std::string_view file, diag::Diagnostics& diags,
+                                const LoadOptions& options, bool* fast_used) {
+  if (fast_used != nullptr) *fast_used = false;
   std::string file_name(file);
   auto whole_file = [&]() {
     diag::Span s;
@@ -782,6 +792,28 @@ std::vector<Document> load(std::string_view source, std::string_view file,
     return {};
   }
 
+  if (choice != ParserChoice::kYamlCppOnly) {
+    // The fast parser feeds its own builder and diagnostics, so that a late decline leaves
+    // nothing behind; yaml-cpp then reads the input from the start.
+    diag::Diagnostics fast_diags;
+    Builder fast(source, file, fast_diags, options, scan);
+    bool accepted = false;
+    try {
+      accepted = internal::fast_parse(source, fast);
+    } catch (const LimitExceeded&) {
+      // yaml-cpp reports limits from where it stops; let it.
+    } catch (const YAML::Exception&) {
+    }
+    if (accepted) {
+      if (fast_used != nullptr) *fast_used = true;
+      diags.append(std::move(fast_diags));
+      std::vector<Document> docs = std::move(fast.documents());
+      attach_comments(docs, scan, source, file_name);
+      return docs;
+    }
+    if (choice == ParserChoice::kFastOnly) return {};
+  }
+
   ViewBuf buf(source);
   std::istream in(&buf);
   Builder builder(source, file, diags, options, scan);
@@ -812,6 +844,8 @@ std::vector<Document> load(std::string_view source, std::string_view file,
   attach_comments(docs, scan, source, file_name);
   return docs;
 }
+
+}  // namespace internal
 
 diag::Result<std::vector<Document>> load_file(const std::string& path, diag::Diagnostics& diags,
                                               const LoadOptions& options) {

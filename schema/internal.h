@@ -1,0 +1,186 @@
+// Internal model of the schema engine: the evaluated YAML tree (`DNode`), annotations with
+// their evaluated Starlark arguments, and the error type that unwinds to `run()`.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "diag/diag.h"
+#include "starlark/starlark.h"
+#include "types/types.h"
+#include "yaml/yaml.h"
+
+namespace hintkit::schema {
+
+namespace sl = hintkit::starlark;
+
+// A failure that stops the run; `text` is everything after "Error: ".
+struct YttError {
+  std::string text;
+};
+
+// An evaluated `#@name args` annotation.
+struct Ann {
+  std::string name;
+  std::vector<sl::Value> args;
+  std::vector<std::pair<std::string, sl::Value>> kwargs;
+  diag::Span span;
+  const sl::Value* kwarg(std::string_view k) const {
+    for (const auto& [n, v] : kwargs)
+      if (n == k) return &v;
+    return nullptr;
+  }
+};
+
+struct DNode;
+using DPtr = std::shared_ptr<DNode>;
+
+// A map item or an array item.
+struct DEntry {
+  yaml::Node key;  // map items: a scalar key
+  DPtr value;
+  std::vector<Ann> anns;
+  diag::Span span;  // the item's line
+};
+
+// A value: a scalar (kind + fields of `scalar`), a map or an array.
+struct DNode {
+  yaml::Kind kind = yaml::Kind::kNull;
+  yaml::Node scalar;  // scalars only
+  std::vector<DEntry> entries;
+  diag::Span span;
+
+  bool is_map() const { return kind == yaml::Kind::kMap; }
+  bool is_array() const { return kind == yaml::Kind::kArray; }
+  bool is_scalar() const { return !is_map() && !is_array(); }
+  DEntry* find(std::string_view key);
+};
+
+struct DDoc {
+  DPtr value;
+  std::vector<Ann> anns;
+  diag::Span span;
+  std::string file;
+  const Ann* ann(std::string_view name) const;
+};
+
+const Ann* find_ann(const std::vector<Ann>& anns, std::string_view name);
+
+DPtr make_node(yaml::Kind kind, diag::Span span = {});
+DPtr from_yaml(const yaml::Node& n);     // deep copy of a loaded node (annotations dropped)
+DPtr deep_copy(const DNode& n);
+yaml::Node to_yaml(const DNode& n);      // for the emitter
+bool same_key(const yaml::Node& a, const yaml::Node& b);
+std::string key_text(const yaml::Node& k);  // how ytt prints a key in messages
+std::string go_key_text(const yaml::Node& k);  // `%s` of a key: %!s(int=8080) for ints
+std::string_view ytt_type_name(yaml::Kind k);  // "integer", "string", "boolean", ...
+
+// Starlark <-> tree.
+DPtr from_starlark(const sl::Value& v, const diag::Span& span);
+sl::Value to_starlark(const DPtr& n);  // maps/arrays become yamlfragment values
+sl::Value to_struct_value(const DPtr& n);  // data.values: maps become structs, arrays lists
+sl::Value make_fragment(DPtr node);  // a yamlfragment over a map/array
+// The node behind a yamlfragment value, else null.
+DPtr fragment_node(const sl::Value& v);
+// A fragment of several documents (returned by a def whose body holds documents).
+bool is_docset(const sl::Value& v);
+
+// ---- Templates -----------------------------------------------------------------------------
+
+struct SourceFile {
+  std::string path;  // as given
+  std::string text;
+  std::vector<std::string> lines;  // for error excerpts
+};
+
+class Files;
+
+// Evaluates one YAML template file into documents. Throws YttError on failure with ytt's
+// "Templating file" wording left to the caller (`error_text`).
+struct TemplateError {
+  std::string text;  // e.g. "- floored division by zero\n    in ..."
+};
+
+// Everything the templates share: the input files, module cache, data.values.
+class Files {
+ public:
+  std::vector<SourceFile> files;
+  const SourceFile* find(std::string_view path) const;
+  std::string line(std::string_view path, int line) const;
+  // Set once data values are final (templates rendered afterwards can read them).
+  std::optional<sl::Value> data_values;
+  std::map<std::string, sl::Module> module_cache;
+};
+
+// Evaluates `file` as a ytt template. On a Starlark failure throws TemplateError.
+std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread& thread);
+// Result of loading a .star / template module by `load()`.
+sl::Result<sl::Module> load_module(Files& files, sl::Thread& thread, std::string_view from,
+                                   std::string_view module);
+// Text of a Starlark error as ytt prints it under "Templating file".
+std::string starlark_error_text(const Files& files, const sl::Error& e);
+
+// @ytt:* modules.
+std::optional<sl::Module> ytt_module(Files& files, std::string_view name);
+
+// ---- Schema --------------------------------------------------------------------------------
+
+struct Rule;  // validate.cpp
+
+// A ytt schema type (one per schema node), built by infer.cpp.
+struct SType {
+  types::Kind kind = types::Kind::kAny;  // kMap, kArray, kString, kInt, kFloat, kBool, kAny, kNull
+  bool nullable = false;
+  bool any = false;  // @schema/type any=True
+  diag::Span declared;  // the schema node's line ("by schema.yaml:N")
+  std::vector<std::pair<yaml::Node, std::shared_ptr<SType>>> fields;  // kMap
+  std::shared_ptr<SType> item;  // kArray
+  DPtr default_value;           // the default (null for nullable)
+  std::vector<Ann> validations;  // @schema/validation annotations
+  diag::Span validation_span;
+  // documentation
+  std::optional<std::string> title, desc;
+  std::optional<std::string> deprecated;
+  std::vector<std::pair<std::string, DPtr>> examples;
+  bool has_examples = false;
+  bool is_doc = false;
+
+  const std::shared_ptr<SType>* field(const yaml::Node& key) const;
+};
+using TypePtr = std::shared_ptr<SType>;
+
+// Builds the type of a (merged) schema document. Throws YttError.
+TypePtr infer_document(const DDoc& doc, const Files& files);
+// A fresh copy of a type's default value.
+DPtr default_of(const SType& t);
+// Checks and fills defaults into `value` in place (missing map keys appended, array items
+// filled). Appends ytt-style error blocks to `errors`.
+struct TypeProblem {
+  diag::Span at;
+  std::string file_label;  // "values.yaml" / "(data-value arg)"
+  bool unknown_key = false;
+  std::string found, expected;
+  diag::Span by;
+  std::string hint;
+};
+void check_and_fill(DPtr& value, const SType& type, std::vector<TypeProblem>& problems);
+
+// ---- Overlays ------------------------------------------------------------------------------
+
+// Overlays `right` (an annotated doc) onto `left` in place. Throws YttError with ytt's text.
+void overlay_document(DPtr& left, const DDoc& right, sl::Thread& thread, const Files& files,
+                      bool default_missing_ok = false);
+
+// ---- Errors --------------------------------------------------------------------------------
+
+// "schema.yaml:\n    |\n  4 | line\n    |\n" excerpt of the given lines.
+std::string excerpt(const Files& files, const std::string& label, const std::string& file,
+                    const std::vector<int>& lines);
+std::string pos_text(const diag::Span& s);  // "schema.yaml:4"
+
+}  // namespace hintkit::schema

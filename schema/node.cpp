@@ -1,0 +1,405 @@
+// The evaluated tree: copies from loaded YAML, conversion to and from Starlark values, and
+// the `yamlfragment` value ytt hands to rules.
+#include <cmath>
+#include <cstdio>
+
+#include "schema/internal.h"
+
+namespace hintkit::schema {
+
+DEntry* DNode::find(std::string_view key) {
+  for (auto& e : entries)
+    if (e.key.kind == yaml::Kind::kString && e.key.text == key) return &e;
+  return nullptr;
+}
+
+const Ann* find_ann(const std::vector<Ann>& anns, std::string_view name) {
+  const Ann* found = nullptr;
+  for (const auto& a : anns)
+    if (a.name == name) found = &a;  // the last one wins, as in ytt
+  return found;
+}
+
+const Ann* DDoc::ann(std::string_view name) const { return find_ann(anns, name); }
+
+DPtr make_node(yaml::Kind kind, diag::Span span) {
+  auto n = std::make_shared<DNode>();
+  n->kind = kind;
+  n->span = std::move(span);
+  if (kind != yaml::Kind::kMap && kind != yaml::Kind::kArray) n->scalar.kind = kind;
+  return n;
+}
+
+namespace {
+yaml::Node scalar_copy(const yaml::Node& n) {
+  yaml::Node s;
+  s.kind = n.kind;
+  s.style = n.style;
+  s.text = n.text;
+  s.bool_value = n.bool_value;
+  s.int_value = n.int_value;
+  s.is_unsigned = n.is_unsigned;
+  s.float_value = n.float_value;
+  s.span = n.span;
+  return s;
+}
+}  // namespace
+
+DPtr from_yaml(const yaml::Node& n) {
+  auto d = std::make_shared<DNode>();
+  d->kind = n.kind;
+  d->span = n.span;
+  if (n.kind == yaml::Kind::kMap) {
+    d->entries.reserve(n.items.size());
+    for (const auto& it : n.items) {
+      DEntry e;
+      e.key = scalar_copy(it.key);
+      e.value = from_yaml(it.value);
+      e.span = it.key.span;
+      d->entries.push_back(std::move(e));
+    }
+  } else if (n.kind == yaml::Kind::kArray) {
+    d->entries.reserve(n.elements.size());
+    for (const auto& el : n.elements) {
+      DEntry e;
+      e.value = from_yaml(el);
+      e.span = el.span;
+      d->entries.push_back(std::move(e));
+    }
+  } else {
+    d->scalar = scalar_copy(n);
+  }
+  return d;
+}
+
+DPtr deep_copy(const DNode& n) {
+  auto d = std::make_shared<DNode>();
+  d->kind = n.kind;
+  d->span = n.span;
+  d->scalar = n.scalar;
+  d->entries.reserve(n.entries.size());
+  for (const auto& e : n.entries) {
+    DEntry c;
+    c.key = e.key;
+    c.value = e.value ? deep_copy(*e.value) : make_node(yaml::Kind::kNull);
+    c.anns = e.anns;
+    c.span = e.span;
+    d->entries.push_back(std::move(c));
+  }
+  return d;
+}
+
+yaml::Node to_yaml(const DNode& n) {
+  if (n.is_scalar()) {
+    yaml::Node s = n.scalar;
+    s.kind = n.kind;
+    return s;
+  }
+  yaml::Node out;
+  out.kind = n.kind;
+  if (n.is_map()) {
+    out.items.reserve(n.entries.size());
+    for (const auto& e : n.entries) {
+      yaml::MapItem it;
+      it.key = e.key;
+      it.value = to_yaml(*e.value);
+      out.items.push_back(std::move(it));
+    }
+  } else {
+    out.elements.reserve(n.entries.size());
+    for (const auto& e : n.entries) out.elements.push_back(to_yaml(*e.value));
+  }
+  return out;
+}
+
+bool same_key(const yaml::Node& a, const yaml::Node& b) {
+  if (a.kind != b.kind) {
+    return false;
+  }
+  switch (a.kind) {
+    case yaml::Kind::kString: return a.text == b.text;
+    case yaml::Kind::kInt: return a.int_value == b.int_value;
+    case yaml::Kind::kBool: return a.bool_value == b.bool_value;
+    case yaml::Kind::kFloat: return a.float_value == b.float_value;
+    case yaml::Kind::kNull: return true;
+    default: return false;
+  }
+}
+
+namespace {
+std::string float_text(double d) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g", d);
+  return buf;
+}
+}  // namespace
+
+std::string key_text(const yaml::Node& k) {
+  switch (k.kind) {
+    case yaml::Kind::kString: return k.text;
+    case yaml::Kind::kInt: return k.is_unsigned ? std::to_string(static_cast<uint64_t>(k.int_value))
+                                                : std::to_string(k.int_value);
+    case yaml::Kind::kBool: return k.bool_value ? "true" : "false";
+    case yaml::Kind::kFloat: return float_text(k.float_value);
+    case yaml::Kind::kNull: return "<nil>";
+    default: return k.text;
+  }
+}
+
+std::string go_key_text(const yaml::Node& k) {
+  switch (k.kind) {
+    case yaml::Kind::kString: return k.text;
+    case yaml::Kind::kInt: return "%!s(int=" + key_text(k) + ")";
+    case yaml::Kind::kBool: return "%!s(bool=" + key_text(k) + ")";
+    case yaml::Kind::kFloat: return "%!s(float64=" + key_text(k) + ")";
+    case yaml::Kind::kNull: return "%!s(<nil>)";
+    default: return k.text;
+  }
+}
+
+std::string_view ytt_type_name(yaml::Kind k) {
+  switch (k) {
+    case yaml::Kind::kNull: return "null";
+    case yaml::Kind::kBool: return "boolean";
+    case yaml::Kind::kInt: return "integer";
+    case yaml::Kind::kFloat: return "float";
+    case yaml::Kind::kString: return "string";
+    case yaml::Kind::kMap: return "map";
+    case yaml::Kind::kArray: return "array";
+  }
+  return "?";
+}
+
+// ---- yamlfragment ------------------------------------------------------------------------
+
+namespace {
+
+class Fragment : public sl::HostObject {
+ public:
+  explicit Fragment(DPtr n, bool docset = false) : node_(std::move(n)), docset_(docset) {}
+  std::string_view type_name() const override { return "yamlfragment"; }
+  std::string repr() const override {
+    if (docset_) return "yamlfragment(*yamlmeta.DocumentSet)";
+    return node_->is_map() ? "yamlfragment(*yamlmeta.Map)" : "yamlfragment(*yamlmeta.Array)";
+  }
+  std::optional<size_t> len() const override { return node_->entries.size(); }
+  sl::Result<sl::Value> index(const sl::Value& key) const override {
+    if (node_->is_array()) {
+      auto i = key.to_int64();
+      if (!key.is(sl::Kind::kInt) || !i) {
+        return sl::fail_error("yamlfragment index: got " + std::string(key.type_name()) +
+                              ", want int");
+      }
+      int64_t n = static_cast<int64_t>(node_->entries.size());
+      int64_t idx = *i < 0 ? *i + n : *i;
+      if (idx < 0 || idx >= n) {
+        return sl::fail_error("index " + std::to_string(*i) + " out of range: sequence has " +
+                              std::to_string(n) + " elements");
+      }
+      return to_starlark(node_->entries[static_cast<size_t>(idx)].value);
+    }
+    for (const auto& e : node_->entries) {
+      if (key_matches(e.key, key)) return to_starlark(e.value);
+    }
+    return sl::fail_error("key " + key.repr() + " not in yamlfragment");
+  }
+  std::optional<std::vector<sl::Value>> iterate() const override {
+    std::vector<sl::Value> out;
+    out.reserve(node_->entries.size());
+    for (const auto& e : node_->entries) {
+      if (node_->is_map()) {
+        auto k = std::make_shared<DNode>();
+        k->kind = e.key.kind;
+        k->scalar = e.key;
+        out.push_back(to_starlark(k));
+      } else {
+        out.push_back(to_starlark(e.value));
+      }
+    }
+    return out;
+  }
+  bool equals(const sl::HostObject& other) const override {
+    auto* o = dynamic_cast<const Fragment*>(&other);
+    return o && yaml::equal(to_yaml(*node_), to_yaml(*o->node_));
+  }
+  static bool key_matches(const yaml::Node& k, const sl::Value& key) {
+    switch (k.kind) {
+      case yaml::Kind::kString: return key.is(sl::Kind::kString) && key.as_string() == k.text;
+      case yaml::Kind::kInt: return key.is(sl::Kind::kInt) && key.to_int64() == k.int_value;
+      case yaml::Kind::kBool: return key.is_bool() && key.as_bool() == k.bool_value;
+      case yaml::Kind::kNull: return key.is_none();
+      default: return false;
+    }
+  }
+  DPtr node_;
+  bool docset_;
+};
+
+}  // namespace
+
+sl::Value make_fragment(DPtr node) { return sl::Value(new Fragment(std::move(node))); }
+
+DPtr fragment_node(const sl::Value& v) {
+  if (!v.is(sl::Kind::kHost)) return nullptr;
+  auto* f = dynamic_cast<Fragment*>(v.object());
+  return f ? f->node_ : nullptr;
+}
+
+bool is_docset(const sl::Value& v) {
+  if (!v.is(sl::Kind::kHost)) return false;
+  auto* f = dynamic_cast<Fragment*>(v.object());
+  return f && f->docset_;
+}
+
+sl::Value to_starlark(const DPtr& n) {
+  switch (n->kind) {
+    case yaml::Kind::kNull: return sl::Value::none();
+    case yaml::Kind::kBool: return sl::Value::from_bool(n->scalar.bool_value);
+    case yaml::Kind::kInt:
+      if (n->scalar.is_unsigned) {
+        auto v = sl::Value::parse_int(std::to_string(static_cast<uint64_t>(n->scalar.int_value)));
+        return v ? *v : sl::Value::none();
+      }
+      return sl::Value::from_int(n->scalar.int_value);
+    case yaml::Kind::kFloat: return sl::Value::from_float(n->scalar.float_value);
+    case yaml::Kind::kString: return sl::Value::from_string(n->scalar.text);
+    case yaml::Kind::kMap:
+    case yaml::Kind::kArray: return make_fragment(n);
+  }
+  return sl::Value::none();
+}
+
+sl::Value to_struct_value(const DPtr& n) {
+  if (n->is_map()) {
+    std::vector<std::pair<std::string, sl::Value>> fields;
+    fields.reserve(n->entries.size());
+    for (const auto& e : n->entries) fields.emplace_back(key_text(e.key), to_struct_value(e.value));
+    return sl::make_struct("struct", "struct", std::move(fields));
+  }
+  if (n->is_array()) {
+    std::vector<sl::Value> items;
+    items.reserve(n->entries.size());
+    for (const auto& e : n->entries) items.push_back(to_struct_value(e.value));
+    return sl::make_list(std::move(items));
+  }
+  return to_starlark(n);
+}
+
+namespace {
+yaml::Node key_from_starlark(const sl::Value& k) {
+  switch (k.kind()) {
+    case sl::Kind::kString: return yaml::make_string(std::string(k.as_string()));
+    case sl::Kind::kInt: return yaml::make_int(k.to_int64().value_or(0));
+    case sl::Kind::kBool: return yaml::make_bool(k.as_bool());
+    case sl::Kind::kFloat: return yaml::make_float(k.as_float());
+    case sl::Kind::kNone: return yaml::make_null();
+    default: return yaml::make_string(k.str());
+  }
+}
+}  // namespace
+
+DPtr from_starlark(const sl::Value& v, const diag::Span& span) {
+  if (auto f = fragment_node(v)) {
+    auto c = deep_copy(*f);
+    return c;
+  }
+  switch (v.kind()) {
+    case sl::Kind::kNone: return make_node(yaml::Kind::kNull, span);
+    case sl::Kind::kBool: {
+      auto n = make_node(yaml::Kind::kBool, span);
+      n->scalar.bool_value = v.as_bool();
+      return n;
+    }
+    case sl::Kind::kInt: {
+      auto n = make_node(yaml::Kind::kInt, span);
+      if (auto i = v.to_int64()) {
+        n->scalar.int_value = *i;
+      } else {
+        n->kind = yaml::Kind::kString;  // beyond int64: keep the digits
+        n->scalar.kind = yaml::Kind::kString;
+        n->scalar.text = v.int_text();
+      }
+      return n;
+    }
+    case sl::Kind::kFloat: {
+      auto n = make_node(yaml::Kind::kFloat, span);
+      n->scalar.float_value = v.as_float();
+      return n;
+    }
+    case sl::Kind::kString: {
+      auto n = make_node(yaml::Kind::kString, span);
+      n->scalar.text = std::string(v.as_string());
+      return n;
+    }
+    case sl::Kind::kList:
+    case sl::Kind::kTuple:
+    case sl::Kind::kSet:
+    case sl::Kind::kRange: {
+      auto n = make_node(yaml::Kind::kArray, span);
+      for (const auto& it : v.items()) {
+        DEntry e;
+        e.value = from_starlark(it, span);
+        e.span = span;
+        n->entries.push_back(std::move(e));
+      }
+      return n;
+    }
+    case sl::Kind::kDict: {
+      auto n = make_node(yaml::Kind::kMap, span);
+      for (const auto& [k, val] : v.dict_items()) {
+        DEntry e;
+        e.key = key_from_starlark(k);
+        e.value = from_starlark(val, span);
+        e.span = span;
+        n->entries.push_back(std::move(e));
+      }
+      return n;
+    }
+    case sl::Kind::kStruct: {
+      auto n = make_node(yaml::Kind::kMap, span);
+      for (const auto& name : v.attr_names()) {
+        DEntry e;
+        e.key = yaml::make_string(name);
+        e.value = from_starlark(v.attr(name).value_or(sl::Value()), span);
+        e.span = span;
+        n->entries.push_back(std::move(e));
+      }
+      return n;
+    }
+    default: {
+      auto n = make_node(yaml::Kind::kString, span);
+      n->scalar.text = v.str();
+      return n;
+    }
+  }
+}
+
+// ---- Error excerpts ----------------------------------------------------------------------
+
+std::string pos_text(const diag::Span& s) { return s.file + ":" + std::to_string(s.begin.line); }
+
+const SourceFile* Files::find(std::string_view path) const {
+  for (const auto& f : files)
+    if (f.path == path) return &f;
+  return nullptr;
+}
+
+std::string Files::line(std::string_view path, int line) const {
+  const SourceFile* f = find(path);
+  if (!f || line < 1 || static_cast<size_t>(line) > f->lines.size()) return {};
+  return f->lines[static_cast<size_t>(line) - 1];
+}
+
+std::string excerpt(const Files& files, const std::string& label, const std::string& file,
+                    const std::vector<int>& lines) {
+  std::string out = label + ":\n    |\n";
+  for (int l : lines) {
+    char num[16];
+    std::snprintf(num, sizeof num, "%3d", l);
+    out += std::string(num) + " | " + files.line(file, l) + "\n";
+  }
+  out += "    |\n";
+  return out;
+}
+
+}  // namespace hintkit::schema

@@ -1,0 +1,53 @@
+// The ytt-compatible Data Values Schema engine behind `hintkit values`.
+//
+// `run(options)` does what `ytt -f ... --data-values-inspect` does: it templates every input
+// file (`#@` code lines, `key: #@ expr`, `#@ def`/`#@ end` fragment functions, `#@ for`,
+// `#@ if`, `#@ load`), merges the `#@data/values-schema` documents into one schema (types and
+// defaults), overlays `#@data/values` documents and the `--data-value*` flags onto the
+// defaults in ytt's fixed order, type-checks after every step, runs validations, then prints
+// the data values (`--data-values-inspect`), the schema as OpenAPI
+// (`--data-values-schema-inspect -o openapi-v3`) or the rendered templates. Output bytes,
+// error text and exit codes follow ytt v0.48.0 (with `hintkit` in place of `ytt`).
+//
+// Internals, one phase per file: template.cpp (YAML templates compiled to Starlark),
+// ytt_modules.cpp (`@ytt:*`), overlay.cpp, infer.cpp (schema -> types + defaults),
+// data_values.cpp (flags), validate.cpp, inspect.cpp, engine.cpp (the pipeline), errors.cpp.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hintkit::schema {
+
+// The flags ytt v0.48.0 accepts that this engine understands, as given on the command line.
+struct Options {
+  std::vector<std::string> files;  // -f, in order
+  // Data value flags, each with its own position in ytt's fixed order of application.
+  std::vector<std::string> data_values_files;   // --data-values-file
+  std::vector<std::string> data_values_env;     // --data-values-env PREFIX
+  std::vector<std::string> data_values_env_yaml;  // --data-values-env-yaml PREFIX
+  std::vector<std::string> data_value;          // -v/--data-value key=value (string)
+  std::vector<std::string> data_value_yaml;     // --data-value-yaml key=yaml
+  std::vector<std::string> data_value_file;     // --data-value-file key=path
+  bool inspect = false;         // --data-values-inspect
+  bool schema_inspect = false;  // --data-values-schema-inspect
+  std::string output;           // -o / --output: "", yaml, json, openapi-v3
+  bool disable_validation = false;  // --dangerous-data-values-disable-validation
+  // Environment for --data-values-env, as NAME=value strings (the process environment).
+  std::vector<std::string> environment;
+};
+
+struct Outcome {
+  int exit_code = 0;
+  std::string out;  // stdout bytes
+  std::string err;  // stderr text after the program name, e.g. "Error: ..."
+};
+
+Outcome run(const Options& options);
+
+// Parses ytt's command line (args after `values`) the way ytt's flag library does.
+// On a usage problem returns an Outcome with its error; else fills `options`.
+bool parse_args(const std::vector<std::string>& args, Options& options, Outcome& usage_error);
+
+}  // namespace hintkit::schema

@@ -1,0 +1,524 @@
+// ytt YAML templates: a loaded file becomes one Starlark program. Code lines (`#@ ...`) are
+// copied; every document, map item and array item becomes a call that builds the node under
+// its parent's handle; `#@name args` annotations become calls that evaluate their arguments;
+// `key: #@ expr` sets the value. `#@ def`/`#@ end` around YAML makes a fragment function whose
+// nodes go into its own context. Generated statements keep a map back to source lines, so
+// Starlark errors show the template's lines as ytt does.
+#include <algorithm>
+#include <cstdio>
+
+#include "schema/internal.h"
+
+namespace hintkit::schema {
+
+namespace {
+
+enum class SrcKind { kDoc, kItem, kElem };
+
+struct SrcNode {
+  SrcKind kind;
+  const yaml::Node* key = nullptr;    // kItem
+  const yaml::Node* value = nullptr;  // value node (kDoc: root)
+  diag::Span span;
+  bool static_copy = false;  // the whole subtree has no annotations: copy it
+  bool implicit_doc = false;
+};
+
+struct SrcAnn {
+  std::string name;
+  diag::Span span;
+};
+
+struct Compiled {
+  std::vector<SrcNode> nodes;
+  std::vector<SrcAnn> anns;
+  std::vector<int> line_map;  // generated line (1-based index) -> source line
+  std::string code;
+  std::string file;
+};
+
+bool subtree_plain(const yaml::Node& n) {
+  for (const auto& it : n.items) {
+    if (!it.annotations.empty() || !subtree_plain(it.value)) return false;
+  }
+  for (const auto& el : n.elements) {
+    if (!el.annotations.empty() || !subtree_plain(el)) return false;
+  }
+  return true;
+}
+
+std::string trim(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return {};
+  size_t e = s.find_last_not_of(" \t\r");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+// Strips a trailing `# comment` outside strings (best effort).
+std::string strip_comment(const std::string& s) {
+  char quote = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (quote) {
+      if (c == '\\') ++i;
+      else if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '#') {
+      return trim(s.substr(0, i));
+    }
+  }
+  return s;
+}
+
+std::string quote(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+// `a(@= x @)b` -> `"a" + str(x) + "b"`; nullopt when there is no template in it.
+std::optional<std::string> text_template(const std::string& s) {
+  if (s.find("(@") == std::string::npos) return std::nullopt;
+  std::string out;
+  size_t pos = 0;
+  auto add = [&](const std::string& part) { out += (out.empty() ? "" : " + ") + part; };
+  while (pos < s.size()) {
+    size_t open = s.find("(@", pos);
+    if (open == std::string::npos) {
+      add(quote(s.substr(pos)));
+      break;
+    }
+    if (open > pos) add(quote(s.substr(pos, open - pos)));
+    size_t close = s.find("@)", open + 2);
+    if (close == std::string::npos) return std::nullopt;
+    std::string inner = s.substr(open + 2, close - open - 2);
+    if (!inner.empty() && inner[0] == '=') add("str(" + trim(inner.substr(1)) + ")");
+    pos = close + 2;
+  }
+  return out.empty() ? "\"\"" : out;
+}
+
+struct Block {
+  bool is_def;
+  int ctx;  // the def's context number
+  int line;
+};
+
+class Generator {
+ public:
+  Generator(Compiled& c, const std::vector<std::string>& src_lines) : c_(c), src_(src_lines) {}
+
+  void emit(std::string text, int src_line) {
+    c_.code += text;
+    c_.code += '\n';
+    c_.line_map.push_back(src_line);
+  }
+
+  int current_def() const {
+    for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it)
+      if (it->is_def) return it->ctx;
+    return 0;
+  }
+
+  void code_line(const yaml::Annotation& a) {
+    int line = a.span.begin.line;
+    std::string text = trim(a.args);
+    std::string bare = strip_comment(text);
+    auto starts = [&](std::string_view w) {
+      return bare.rfind(w, 0) == 0 && (bare.size() == w.size() || bare[w.size()] == ' ' ||
+                                       bare[w.size()] == ':' || bare[w.size()] == '(');
+    };
+    bool opens = !bare.empty() && bare.back() == ':';
+    if (starts("end") && bare == "end") {
+      if (blocks_.empty()) {
+        throw TemplateError{"- mismatched set of block openings (if/else/elif/for/def) and "
+                            "closing (end)\n    " + c_.file + ":" + std::to_string(line) +
+                            " | " + src_line(line)};
+      }
+      Block b = blocks_.back();
+      blocks_.pop_back();
+      if (b.is_def) emit("return __end(__c" + std::to_string(b.ctx) + ")", line);
+      emit(text, line);
+      return;
+    }
+    emit(text, line);
+    if (opens && (starts("elif") || starts("else"))) return;
+    if (opens && starts("def")) {
+      int ctx = ++ctx_count_;
+      blocks_.push_back({true, ctx, line});
+      emit("__c" + std::to_string(ctx) + " = __ctx()", line);
+    } else if (opens && (starts("if") || starts("for") || starts("while"))) {
+      blocks_.push_back({false, 0, line});
+    }
+  }
+
+  void finish() {
+    if (!blocks_.empty()) {
+      int line = blocks_.front().line;
+      throw TemplateError{"- mismatched set of block openings (if/else/elif/for/def) and "
+                          "closing (end)\n    " + c_.file + ":" + std::to_string(line) + " | " +
+                          src_line(line)};
+    }
+  }
+
+  std::string src_line(int line) const {
+    return line >= 1 && static_cast<size_t>(line) <= src_.size() ? src_[line - 1] : "";
+  }
+
+  // Emits one node (document / item / element) and its subtree.
+  void node(SrcKind kind, const yaml::Node* key, const yaml::Node& value,
+            const std::vector<yaml::Annotation>& anns, const diag::Span& span,
+            const std::string& parent_var, int parent_def, bool implicit_doc = false) {
+    int line = span.begin.line;
+    std::vector<const yaml::Annotation*> named;
+    std::string value_expr;
+    bool templated = false;
+    for (const auto& a : anns) {
+      if (a.name.empty()) {
+        if (kind != SrcKind::kDoc && a.span.begin.line == line && a.span.begin.column > span.begin.column) {
+          value_expr = trim(a.args);
+        } else {
+          code_line(a);
+        }
+      } else if (a.name == "yaml/text-templated-strings") {
+        templated = true;
+      } else {
+        named.push_back(&a);
+      }
+    }
+    int id = static_cast<int>(c_.nodes.size());
+    SrcNode sn{kind, key, &value, span, false, implicit_doc};
+    sn.static_copy = value_expr.empty() && !templated && subtree_plain(value);
+    c_.nodes.push_back(sn);
+    int def = current_def();
+    std::string parent = def != parent_def ? "__c" + std::to_string(def) : parent_var;
+    std::string var = "__n" + std::to_string(id);
+    int create_line = named.empty() ? line : named.front()->span.begin.line;
+    emit(var + " = __mk(" + parent + ", " + std::to_string(id) + ")", create_line);
+    for (const auto* a : named) {
+      int aid = static_cast<int>(c_.anns.size());
+      c_.anns.push_back({a->name, a->span});
+      std::string args = trim(a->args);
+      emit("__ann(" + var + ", " + std::to_string(aid) + (args.empty() ? "" : ", " + args) + ")",
+           a->span.begin.line);
+    }
+    if (templated && key && key->kind == yaml::Kind::kString) {
+      if (auto t = text_template(key->text)) emit("__key(" + var + ", " + *t + ")", line);
+    }
+    if (!value_expr.empty()) {
+      emit("__set(" + var + ", " + value_expr + ")", line);
+      return;
+    }
+    if (templated && value.kind == yaml::Kind::kString) {
+      if (auto t = text_template(value.text)) emit("__set(" + var + ", " + *t + ")", line);
+    }
+    if (sn.static_copy) return;
+    if (value.kind == yaml::Kind::kMap) {
+      for (const auto& it : value.items) {
+        node(SrcKind::kItem, &it.key, it.value, it.annotations, it.key.span, var, def);
+      }
+    } else if (value.kind == yaml::Kind::kArray) {
+      for (const auto& el : value.elements) {
+        node(SrcKind::kElem, nullptr, el, el.annotations, el.span, var, def);
+      }
+    }
+  }
+
+ private:
+  Compiled& c_;
+  const std::vector<std::string>& src_;
+  std::vector<Block> blocks_;
+  int ctx_count_ = 0;
+};
+
+// ---- Runtime handles -----------------------------------------------------------------------
+
+struct Ctx {
+  std::vector<DDoc> docs;
+  DPtr node;  // a fragment of items
+  std::string file;
+};
+
+class Handle : public sl::HostObject {
+ public:
+  enum class K { kCtx, kDoc, kEntry };
+  std::string_view type_name() const override { return "yamlnode"; }
+  K k = K::kCtx;
+  std::shared_ptr<Ctx> ctx;
+  size_t index = 0;
+  DPtr parent;
+
+  DPtr& value() {
+    if (k == K::kCtx) return ctx->node;
+    if (k == K::kDoc) return ctx->docs[index].value;
+    return parent->entries[index].value;
+  }
+  std::vector<Ann>& anns() {
+    static std::vector<Ann> none;
+    if (k == K::kDoc) return ctx->docs[index].anns;
+    if (k == K::kEntry) return parent->entries[index].anns;
+    none.clear();
+    return none;
+  }
+};
+
+Handle* as_handle(const sl::Value& v) {
+  if (!v.is(sl::Kind::kHost)) return nullptr;
+  return dynamic_cast<Handle*>(v.object());
+}
+
+sl::Value new_handle(Handle* h) { return sl::Value(h); }
+
+struct Runtime {
+  std::shared_ptr<Compiled> compiled;
+  std::shared_ptr<Ctx> top;
+};
+
+DPtr shallow_from(const SrcNode& sn) {
+  if (sn.static_copy) return from_yaml(*sn.value);
+  const yaml::Node& v = *sn.value;
+  if (v.kind == yaml::Kind::kMap || v.kind == yaml::Kind::kArray) return make_node(v.kind, v.span);
+  auto d = make_node(v.kind, v.span);
+  d->scalar = v;
+  d->scalar.items.clear();
+  d->scalar.elements.clear();
+  d->scalar.annotations.clear();
+  return d;
+}
+
+sl::Predeclared builtins(const std::shared_ptr<Runtime>& rt) {
+  sl::Predeclared p;
+  p.emplace_back("__top", [&] {
+    auto* h = new Handle();
+    h->ctx = rt->top;
+    return new_handle(h);
+  }());
+  p.emplace_back("__ctx", sl::make_builtin("__ctx", [rt](const sl::Call&) -> sl::Result<sl::Value> {
+    auto* h = new Handle();
+    h->ctx = std::make_shared<Ctx>();
+    h->ctx->file = rt->top->file;
+    return new_handle(h);
+  }));
+  p.emplace_back("__end", sl::make_builtin("__end", [](const sl::Call& c) -> sl::Result<sl::Value> {
+    Handle* h = as_handle(c.args[0]);
+    if (!h->ctx->docs.empty()) {
+      // A fragment of documents: kept as an array of their values (enough for defaults).
+      auto arr = make_node(yaml::Kind::kArray);
+      for (auto& d : h->ctx->docs) {
+        DEntry e;
+        e.value = d.value;
+        arr->entries.push_back(std::move(e));
+      }
+      return make_fragment(arr);
+    }
+    if (!h->ctx->node) return sl::Value::none();
+    return make_fragment(h->ctx->node);
+  }));
+  p.emplace_back("__mk", sl::make_builtin("__mk", [rt](const sl::Call& c) -> sl::Result<sl::Value> {
+    Handle* parent = as_handle(c.args[0]);
+    size_t id = static_cast<size_t>(c.args[1].to_int64().value_or(0));
+    const SrcNode& sn = rt->compiled->nodes[id];
+    auto* h = new Handle();
+    sl::Value result = new_handle(h);
+    if (sn.kind == SrcKind::kDoc) {
+      DDoc d;
+      d.value = shallow_from(sn);
+      d.span = sn.span;
+      d.file = rt->compiled->file;
+      parent->ctx->docs.push_back(std::move(d));
+      h->k = Handle::K::kDoc;
+      h->ctx = parent->ctx;
+      h->index = parent->ctx->docs.size() - 1;
+      return result;
+    }
+    DPtr& target = parent->value();
+    yaml::Kind want = sn.kind == SrcKind::kItem ? yaml::Kind::kMap : yaml::Kind::kArray;
+    if (!target || (parent->k == Handle::K::kCtx && target->kind != want && target->entries.empty())) {
+      target = make_node(want, sn.span);
+    }
+    if (target->kind != want) {
+      return sl::fail_error(std::string("expected ") +
+                            (want == yaml::Kind::kMap ? "map item" : "array item") +
+                            " to be inside a " +
+                            (want == yaml::Kind::kMap ? "map" : "array"));
+    }
+    DEntry e;
+    if (sn.key) {
+      e.key = *sn.key;
+      e.key.annotations.clear();
+    }
+    e.value = shallow_from(sn);
+    e.span = sn.span;
+    target->entries.push_back(std::move(e));
+    h->k = Handle::K::kEntry;
+    h->parent = target;
+    h->index = target->entries.size() - 1;
+    return result;
+  }));
+  p.emplace_back("__ann", sl::make_builtin("__ann", [rt](const sl::Call& c) -> sl::Result<sl::Value> {
+    Handle* h = as_handle(c.args[0]);
+    size_t id = static_cast<size_t>(c.args[1].to_int64().value_or(0));
+    const SrcAnn& sa = rt->compiled->anns[id];
+    Ann a;
+    a.name = sa.name;
+    a.span = sa.span;
+    a.args.assign(c.args.begin() + 2, c.args.end());
+    for (const auto& kw : c.kwargs) a.kwargs.emplace_back(std::string(kw.name), kw.value);
+    h->anns().push_back(std::move(a));
+    return sl::Value::none();
+  }));
+  p.emplace_back("__set", sl::make_builtin("__set", [rt](const sl::Call& c) -> sl::Result<sl::Value> {
+    Handle* h = as_handle(c.args[0]);
+    DPtr& v = h->value();
+    diag::Span span = v ? v->span : diag::Span{};
+    v = from_starlark(c.args[1], span);
+    return sl::Value::none();
+  }));
+  p.emplace_back("__key", sl::make_builtin("__key", [](const sl::Call& c) -> sl::Result<sl::Value> {
+    Handle* h = as_handle(c.args[0]);
+    if (h->k == Handle::K::kEntry) {
+      h->parent->entries[h->index].key = yaml::make_string(c.args[1].str());
+    }
+    return sl::Value::none();
+  }));
+  return p;
+}
+
+const std::vector<std::string> kBuiltinNames = {"__top", "__ctx", "__end", "__mk",
+                                                "__ann", "__set", "__key"};
+
+bool is_star(std::string_view f) { return f.size() > 5 && f.substr(f.size() - 5) == ".star"; }
+
+void remap(sl::Error& e, const Compiled& c) {
+  auto fix = [&](diag::Position& p, const std::string& file) {
+    if (file == c.file && p.line >= 1 && static_cast<size_t>(p.line) <= c.line_map.size()) {
+      p.line = c.line_map[p.line - 1];
+    }
+  };
+  for (auto& f : e.frames) fix(f.pos, f.file);
+  for (auto& p : e.problems) fix(p.pos, p.file);
+  if (e.cause) remap(*e.cause, c);
+}
+
+std::shared_ptr<Compiled> compile_template(const SourceFile& file) {
+  auto c = std::make_shared<Compiled>();
+  c->file = file.path;
+  diag::Diagnostics diags;
+  yaml::LoadOptions lo;
+  auto docs = std::make_shared<std::vector<yaml::Document>>(yaml::load(file.text, file.path, diags, lo));
+  for (const auto& d : diags.items()) {
+    if (d.severity == diag::Severity::kError) {
+      throw TemplateError{"- " + d.message + "\n    " + file.path + ":" +
+                          std::to_string(d.span.begin.line)};
+    }
+  }
+  Generator g(*c, file.lines);
+  for (size_t i = 0; i < docs->size(); ++i) {
+    const yaml::Document& d = (*docs)[i];
+    bool explicit_start = false;
+    int l = d.span.begin.line;
+    if (l >= 1 && static_cast<size_t>(l) <= file.lines.size()) {
+      explicit_start = file.lines[l - 1].rfind("---", 0) == 0;
+    }
+    if (d.empty && d.root.is_null() && !explicit_start) {
+      for (const auto& a : d.annotations) {
+        if (a.name.empty()) g.code_line(a);
+      }
+      continue;
+    }
+    g.node(SrcKind::kDoc, nullptr, d.root, d.annotations, d.span, "__top", 0, !explicit_start);
+  }
+  g.finish();
+  // keep loaded documents alive as long as the compiled template (nodes point into them)
+  static std::vector<std::shared_ptr<std::vector<yaml::Document>>> keep;
+  keep.push_back(docs);
+  return c;
+}
+
+}  // namespace
+
+std::string starlark_error_text(const Files& files, const sl::Error& e) {
+  auto lines = [&](std::string_view f, int l) { return files.line(f, l); };
+  if (e.kind == sl::ErrorKind::kCompile) {
+    const sl::Problem& p = e.problems.empty() ? sl::Problem{e.message, "", {}} : e.problems.front();
+    return "- " + p.message + "\n    " + p.file + ":" + std::to_string(p.pos.line) + " | " +
+           files.line(p.file, p.pos.line);
+  }
+  std::string msg = e.message;
+  const sl::Error* inner = &e;
+  std::string out = "- " + msg + "\n";
+  out += sl::format_backtrace(*inner, lines, "    ",
+                              [](const sl::Frame& f) { return !is_star(f.file); });
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread& thread) {
+  auto compiled = compile_template(file);
+  auto rt = std::make_shared<Runtime>();
+  rt->compiled = compiled;
+  rt->top = std::make_shared<Ctx>();
+  rt->top->file = file.path;
+  sl::CompileOptions co;
+  co.predeclared = kBuiltinNames;
+  auto prog = sl::compile(file.path, compiled->code, co);
+  if (!prog.ok()) {
+    remap(prog.error(), *compiled);
+    throw TemplateError{starlark_error_text(files, prog.error())};
+  }
+  auto res = thread.exec(*prog, builtins(rt));
+  if (!res.ok()) {
+    remap(res.error(), *compiled);
+    throw TemplateError{starlark_error_text(files, res.error())};
+  }
+  std::vector<DDoc> out;
+  for (size_t i = 0; i < rt->top->docs.size(); ++i) {
+    DDoc& d = rt->top->docs[i];
+    (void)i;
+    out.push_back(std::move(d));
+  }
+  // Remember the module for loads of this file as a library.
+  files.module_cache[file.path] = *res;
+  return out;
+}
+
+sl::Result<sl::Module> load_module(Files& files, sl::Thread& thread, std::string_view from,
+                                   std::string_view module) {
+  (void)from;
+  if (module.rfind("@ytt:", 0) == 0) {
+    if (auto m = ytt_module(files, module)) return *m;
+    return sl::fail_error("cannot load " + std::string(module) + ": builtin " +
+                          std::string(module) + " does not exist");
+  }
+  std::string key(module);
+  if (auto it = files.module_cache.find(key); it != files.module_cache.end()) return it->second;
+  const SourceFile* f = files.find(key);
+  if (!f) {
+    return sl::fail_error("cannot load " + key + ": Expected to find file '" + key +
+                          "' (hint: only files included via -f flag are available)");
+  }
+  if (is_star(key)) {
+    auto prog = sl::compile(f->path, f->text);
+    if (!prog.ok()) return prog.error();
+    auto res = thread.exec(*prog);
+    if (!res.ok()) return res.error();
+    files.module_cache[key] = *res;
+    return *res;
+  }
+  try {
+    (void)eval_template(files, *f, thread);
+  } catch (const TemplateError& e) {
+    return sl::fail_error("cannot load " + key + ": " + e.text);
+  }
+  return files.module_cache[key];
+}
+
+}  // namespace hintkit::schema
