@@ -105,6 +105,10 @@ int run(const std::vector<std::string>& args, Io io) {
                           "Write DIR/<manifest>.yaml state values files (all or nothing)")
       ->needs(config_opt);
   resolve_cmd->add_option("--jobs,-j", resolve.jobs, "Parallel workers (default: hardware threads)");
+  resolve_cmd->add_option("--op-timeout", resolve.op_timeout,
+                          "Seconds before an `op` call is stopped (default: 60)")
+      ->check(CLI::Range(1u, 3600u))
+      ->needs(config_opt);
   auto* dir_opt = resolve_cmd->add_option("--dir,-d", resolve.dir,
                                           "Helmfile folder holding tazuna.hint.yaml (optional file)");
   auto* hint_opt = resolve_cmd->add_option("--hint", resolve.hint, "Hint file (must exist)");

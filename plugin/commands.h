@@ -10,6 +10,8 @@
 
 namespace hintkit::plugin {
 
+inline constexpr unsigned kDefaultOpTimeoutSeconds = 60;
+
 struct LintOptions {
   std::vector<std::string> paths;
   std::string config;  // --config tazuna.yaml: lint every helmfile manifest's hint
@@ -25,6 +27,8 @@ struct ResolveOptions {
   std::string tags;
   std::string out_dir;
   unsigned jobs = 0;
+  // 1Password lookups can wait on a network and on a human unlocking a vault, not forever.
+  unsigned op_timeout = kDefaultOpTimeoutSeconds;
   std::string dir;
   std::string hint;
   std::string values;

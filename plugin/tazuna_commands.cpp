@@ -23,12 +23,26 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// 1Password lookups can wait on a network and on a human unlocking a vault, but not forever.
-constexpr std::chrono::seconds kOpTimeout{60};
-
 // `op item get` prints every field of an item; one call per vault/item serves all its fields.
 class OpClient {
  public:
+  explicit OpClient(std::chrono::seconds timeout) : timeout_(timeout) {}
+
+  // Fetches every distinct vault/item of `manifests` at once, `jobs` calls at a time, so
+  // later `field()` lookups are served from the cache.
+  template <typename ParallelFor>
+  void prefetch(const std::vector<const resolver::Manifest*>& manifests, ParallelFor run) {
+    std::vector<std::pair<std::string, std::string>> items;
+    for (const resolver::Manifest* m : manifests) {
+      for (const resolver::VarSource& s : m->vars) {
+        if (s.valid && s.kind == resolver::SourceKind::kOp) items.emplace_back(s.op.vault, s.op.item);
+      }
+    }
+    std::sort(items.begin(), items.end());
+    items.erase(std::unique(items.begin(), items.end()), items.end());
+    run(items.size(), [&](size_t i) { (void)item(items[i].first, items[i].second); });
+  }
+
   diag::Result<std::string> field(const resolver::OpRef& ref) {
     diag::Result<std::string> json = item(ref.vault, ref.item);
     if (!json.ok()) return json.error();
@@ -48,9 +62,9 @@ class OpClient {
     return result;
   }
 
-  static diag::Result<std::string> fetch(const std::string& vault, const std::string& item) {
+  diag::Result<std::string> fetch(const std::string& vault, const std::string& item) const {
     auto run = run_process({"op", "--format", "json", "item", "get", "--vault", vault, item},
-                           kOpTimeout);
+                           timeout_);
     if (!run.ok()) {
       return diag::Error{run.error().message.find("not found on PATH") != std::string::npos
                              ? "the 1Password CLI `op` was not found on PATH"
@@ -68,6 +82,7 @@ class OpClient {
     return run->out;
   }
 
+  std::chrono::seconds timeout_;
   std::mutex mu_;
   std::map<std::string, diag::Result<std::string>> cache_;
 };
@@ -211,13 +226,16 @@ int run_resolve_config(const ResolveOptions& o, Io io) {
   Selection sel = select(*config, o.manifests, o.tags);
   if (!sel.error.empty()) return fail(io, "resolve: " + sel.error);
 
-  OpClient op;
+  OpClient op{std::chrono::seconds(o.op_timeout)};
   resolver::Environment env;
   env.getenv = [](const std::string& name) -> std::optional<std::string> {
     const char* v = std::getenv(name.c_str());
     return v ? std::optional<std::string>(v) : std::nullopt;
   };
   env.op_field = [&op](const resolver::OpRef& ref) { return op.field(ref); };
+
+  // 1Password calls wait on a network: start them all together, before the CPU work.
+  op.prefetch(sel.manifests, [&](size_t n, auto work) { parallel_for(n, std::max(o.jobs, 8u), work); });
 
   std::vector<ManifestOutcome> outcomes(sel.manifests.size());
   parallel_for(sel.manifests.size(), o.jobs, [&](size_t i) {

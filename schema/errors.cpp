@@ -16,7 +16,7 @@ std::string schema_problem_text(const Files& files, const SchemaProblem& p) {
 }
 
 void throw_schema(const Files& files, SchemaProblem p) {
-  throw YttError{"\n" + schema_problem_text(files, p)};
+  throw YttError{" \n" + schema_problem_text(files, p)};
 }
 
 }  // namespace hintkit::schema

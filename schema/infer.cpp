@@ -183,7 +183,7 @@ class Inferrer {
             out += block.substr(cut + 2);
           }
         }
-        throw YttError{"\n" + out};
+        throw YttError{" \n" + out};
       }
       t->default_value = dv;
     }

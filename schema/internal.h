@@ -94,6 +94,7 @@ bool is_docset(const sl::Value& v);
 
 struct SourceFile {
   std::string path;  // as given
+  std::string label;  // how error excerpts name it; empty: the path
   std::string text;
   std::vector<std::string> lines;  // for error excerpts
 };

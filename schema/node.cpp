@@ -392,7 +392,8 @@ std::string Files::line(std::string_view path, int line) const {
 
 std::string excerpt(const Files& files, const std::string& label, const std::string& file,
                     const std::vector<int>& lines) {
-  std::string out = label + ":\n    |\n";
+  const SourceFile* f = files.find(file);
+  std::string out = (f && !f->label.empty() ? f->label : label) + ":\n    |\n";
   for (int l : lines) {
     char num[16];
     std::snprintf(num, sizeof num, "%3d", l);

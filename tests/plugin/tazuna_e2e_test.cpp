@@ -98,6 +98,7 @@ constexpr const char* kFakeOp = R"(#!/bin/sh
 case "$7" in
   db) echo '{"id":"x","fields":[{"id":"f1","label":"password","value":"s3cret"},{"id":"f2","label":"user","value":"app"}]}' ;;
   garbage) echo 'not json' ;;
+  slow) sleep 10; echo '{}' ;;
   *) echo "[ERROR] \"$7\" isn't an item in the \"$6\" vault" >&2; exit 1 ;;
 esac
 )";
@@ -174,6 +175,18 @@ TEST_F(Tazuna, ReportsEveryFailingManifestAtOnce) {
                   {"PATH=/nonexistent"});
   EXPECT_EQ(r.rc, 1);
   EXPECT_TRUE(has(r.err, "`op` was not found on PATH")) << r.err;
+}
+
+TEST_F(Tazuna, SlowOpIsStoppedAtItsTimeout) {
+  write("tazuna.yaml",
+        config_for("    - name: web\n      type: helmfile\n      path: web\n      helmfile:\n"
+                   "        vars:\n"
+                   "          dbPassword: {from: op, op: {key: label, vault: V, item: slow, field: x}}\n"));
+  auto r = run_hintkit({"resolve", "--config", "tazuna.yaml", "--op-timeout", "1"}, dir_.string(),
+                       "/dev/null", {path_});
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(has(r.err, "did not finish within 1 s")) << r.err;
+  EXPECT_TRUE(has(r.err, "\"dbPassword\"")) << r.err;
 }
 
 TEST_F(Tazuna, OutDirIsAllOrNothing) {

@@ -1,0 +1,475 @@
+// The pipeline of `hintkit values`: read inputs, template them, build the schema, merge data
+// values in ytt's order, validate, print.
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "schema/errors.h"
+#include "schema/schema.h"
+#include "schema/phases.h"
+
+namespace hintkit::schema {
+
+namespace {
+
+bool ends_with(std::string_view s, std::string_view suf) {
+  return s.size() >= suf.size() && s.substr(s.size() - suf.size()) == suf;
+}
+bool is_yaml(std::string_view p) { return ends_with(p, ".yaml") || ends_with(p, ".yml"); }
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) {
+      if (start < text.size()) out.push_back(text.substr(start));
+      break;
+    }
+    out.push_back(text.substr(start, nl - start));
+    start = nl + 1;
+  }
+  return out;
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + v[i];
+  return out;
+}
+
+struct ValuesSource {
+  DDoc doc;
+  bool missing_ok = false;  // flags and --data-values-file may add keys
+  std::string order_name;   // for "in following order"
+};
+
+std::string type_problems_text(const Files& files, const std::vector<TypeProblem>& problems) {
+  std::string out = "\nOne or more data values were invalid\n====================================\n\n";
+  for (const auto& p : problems) {
+    if (p.unknown_key) out += "Given data value is not declared in schema\n";
+    out += excerpt(files, p.at.file, p.at.file, {p.at.begin.line > 0 ? p.at.begin.line : 1});
+    out += "\n    = found: " + p.found + "\n";
+    out += "    = expected: " + p.expected + " (" + (p.unknown_key ? "from " : "by ") +
+           pos_text(p.by) + ")\n";
+    if (!p.hint.empty()) out += "    = hint: " + p.hint + "\n";
+    out += "\n";
+  }
+  out += "\n";
+  return out;
+}
+
+// Sets every span in a tree to `span` (values from flags all point at the flag).
+void stamp(DNode& n, const diag::Span& span) {
+  n.span = span;
+  for (auto& e : n.entries) {
+    e.span = span;
+    stamp(*e.value, span);
+  }
+}
+
+// key.path=value -> a document {key: {path: value}}.
+DDoc kv_doc(const std::string& key, DPtr value, const diag::Span& span) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    size_t dot = key.find('.', start);
+    parts.push_back(key.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  DPtr v = std::move(value);
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
+    auto m = make_node(yaml::Kind::kMap, span);
+    DEntry e;
+    e.key = yaml::make_string(*it);
+    e.value = v;
+    e.span = span;
+    m->entries.push_back(std::move(e));
+    v = m;
+  }
+  DDoc d;
+  d.value = v;
+  d.span = span;
+  return d;
+}
+
+class Engine {
+ public:
+  explicit Engine(const Options& o)
+      : opts_(o), thread_(make_thread_options()) {}
+
+  sl::ThreadOptions make_thread_options() {
+    sl::ThreadOptions to;
+    to.load = [this](sl::Thread& t, std::string_view module) -> sl::Result<sl::Module> {
+      return load_module(files_, t, "", module);
+    };
+    to.print = [this](std::string_view text) {
+      err_ += std::string(text) + "\n";
+    };
+    return to;
+  }
+
+  Outcome run() {
+    Outcome out;
+    try {
+      out.out = pipeline();
+      out.err = err_;
+    } catch (const YttError& e) {
+      out.exit_code = 1;
+      out.err = err_ + "Error: " + e.text + (e.text.empty() || e.text.back() != '\n' ? "\n" : "");
+    }
+    return out;
+  }
+
+ private:
+  void read_inputs() {
+    for (const auto& path : opts_.files) {
+      std::error_code ec;
+      if (std::filesystem::is_directory(path, ec)) {
+        std::vector<std::string> found;
+        for (const auto& e : std::filesystem::recursive_directory_iterator(path, ec)) {
+          if (e.is_regular_file()) found.push_back(e.path().string());
+        }
+        std::sort(found.begin(), found.end());
+        for (const auto& f : found) add_file(f);
+      } else {
+        add_file(path);
+      }
+    }
+  }
+
+  void add_file(const std::string& path) {
+    auto text = yaml::read_file(path);
+    if (!text.ok()) {
+      throw YttError{"Checking file '" + path + "': " + text.error().message};
+    }
+    SourceFile f;
+    f.path = path;
+    f.text = std::move(*text);
+    f.lines = split_lines(f.text);
+    files_.files.push_back(std::move(f));
+  }
+
+  const std::vector<DDoc>& docs_of(size_t i, const std::string& stage, const std::vector<std::string>& order) {
+    auto it = evaluated_.find(i);
+    if (it != evaluated_.end()) return it->second;
+    const SourceFile& f = files_.files[i];
+    try {
+      return evaluated_[i] = eval_template(files_, f, thread_);
+    } catch (const TemplateError& e) {
+      throw YttError{stage + " (in following order: " + join(order) + "):\n  Templating file '" +
+                     f.path + "': \n" + e.text};
+    }
+  }
+
+  std::string pipeline() {
+    if (!opts_.output.empty() && opts_.output != "yaml" && opts_.output != "json" &&
+        opts_.output != "openapi-v3") {
+      throw YttError{"Unknown output type '" + opts_.output + "'"};
+    }
+    if (opts_.schema_inspect && opts_.output != "openapi-v3" && opts_.output != "json") {
+      throw YttError{"Data values schema export only supported in OpenAPI v3 format; specify "
+                     "format with --output=openapi-v3 flag"};
+    }
+    if (!opts_.schema_inspect && opts_.output == "openapi-v3") {
+      throw YttError{"Output type currently only supported for data values schema (i.e. include "
+                     "--data-values-schema-inspect)"};
+    }
+    read_inputs();
+    // Which files hold schema / data values documents (decided from their text).
+    std::vector<size_t> schema_files, value_files;
+    for (size_t i = 0; i < files_.files.size(); ++i) {
+      const auto& f = files_.files[i];
+      if (!is_yaml(f.path)) continue;
+      if (f.text.find("data/values-schema") != std::string::npos) schema_files.push_back(i);
+      if (f.text.find("data/values") != std::string::npos) value_files.push_back(i);
+    }
+    // ---- schema
+    std::vector<std::string> schema_order;
+    for (size_t i : schema_files) schema_order.push_back(files_.files[i].path);
+    const std::string schema_stage = "Overlaying data values schema";
+    std::vector<DDoc> schema_docs;
+    for (size_t i : schema_files) {
+      for (const auto& d : docs_of(i, schema_stage, schema_order)) {
+        check_placement(d, "data/values-schema");
+        if (d.ann("data/values-schema")) schema_docs.push_back(d);
+      }
+    }
+    TypePtr type;
+    DPtr values;
+    if (!schema_docs.empty()) {
+      try {
+        DDoc merged = schema_docs[0];
+        merged.value = deep_copy(*merged.value);
+        if (schema_docs.size() > 1) {
+          for (size_t k = 1; k < schema_docs.size(); ++k) {
+            (void)infer_document(schema_docs[k], files_);  // each must be valid on its own
+            overlay_document(merged.value, schema_docs[k], thread_, files_);
+          }
+        }
+        type = infer_document(merged, files_);
+      } catch (YttError& e) {
+        e.text = schema_stage + " (in following order: " + join(schema_order) + "):" + e.text;
+        throw;
+      }
+      values = default_of(*type);
+    }
+    // ---- data values
+    std::vector<ValuesSource> sources;
+    std::vector<std::string> order;
+    for (size_t i : value_files) {
+      for (const auto& d : docs_of(i, "Overlaying data values", {files_.files[i].path})) {
+        check_placement(d, "data/values");
+        if (d.ann("data/values")) {
+          sources.push_back({d, false, files_.files[i].path});
+          if (std::find(order.begin(), order.end(), files_.files[i].path) == order.end()) {
+            order.push_back(files_.files[i].path);
+          }
+        }
+      }
+    }
+    size_t flag_start = sources.size();
+    add_flag_sources(sources);
+    if (sources.size() > flag_start) order.push_back("additional data values");
+    const std::string dv_stage = "Overlaying data values (in following order: " + join(order) + "):";
+    for (auto& src : sources) {
+      try {
+        overlay_document(values, src.doc, thread_, files_, src.missing_ok);
+      } catch (YttError& e) {
+        e.text = dv_stage + e.text;
+        throw;
+      }
+      if (type) {
+        std::vector<TypeProblem> problems;
+        check_and_fill(values, *type, problems);
+        if (!problems.empty()) throw YttError{dv_stage + " " + type_problems_text(files_, problems)};
+      }
+    }
+    if (!values) values = make_node(yaml::Kind::kMap);
+    // ---- validations
+    if (type && !opts_.disable_validation) {
+      std::string failures = validate_values(values, *type, thread_, files_);
+      if (!failures.empty()) throw YttError{"Validating final data values:\n" + failures};
+    }
+    // ---- output
+    if (opts_.schema_inspect) return openapi_output(type, opts_.output == "json");
+    if (opts_.inspect) {
+      if (opts_.output == "json") return json_output(*values);
+      return yaml::emit_yaml(to_yaml(*values));
+    }
+    files_.data_values = to_struct_value(values);
+    return render_templates();
+  }
+
+  void check_placement(const DDoc& d, const std::string& name) {
+    if (!d.value) return;
+    for (const auto& e : d.value->entries) {
+      for (const auto& a : e.anns) {
+        if (a.name == "data/values-schema" || a.name == "data/values") {
+          std::string where = d.value->is_map() ? "map item" : "array item";
+          throw YttError{"Found @" + a.name + " on " + where + " (" + pos_text(a.span) +
+                         "); only documents (---) can be annotated with @" + a.name};
+        }
+      }
+    }
+    (void)name;
+  }
+
+  std::string render_templates() {
+    std::string out;
+    bool first = true;
+    for (size_t i = 0; i < files_.files.size(); ++i) {
+      const auto& f = files_.files[i];
+      if (!is_yaml(f.path)) continue;
+      bool needs_fresh = f.text.find("data.values") != std::string::npos;
+      std::vector<DDoc> docs;
+      if (!needs_fresh && evaluated_.count(i)) {
+        docs = evaluated_[i];
+      } else {
+        try {
+          docs = eval_template(files_, f, thread_);
+        } catch (const TemplateError& e) {
+          throw YttError{"\n- " + e.text};
+        }
+      }
+      for (const auto& d : docs) {
+        if (d.ann("data/values-schema") || d.ann("data/values")) continue;
+        if (!d.value || (d.value->is_null() && d.span.begin.line <= 1)) continue;
+        if (!first) out += "---\n";
+        first = false;
+        out += yaml::emit_yaml(to_yaml(*d.value));
+      }
+    }
+    return out;
+  }
+
+  std::string json_output(const DNode& v) {
+    return yaml::emit_json(sorted_copy(v));
+  }
+
+  static yaml::Node sorted_copy(const DNode& v) {
+    yaml::Node n = to_yaml(v);
+    sort_keys(n);
+    return n;
+  }
+  static void sort_keys(yaml::Node& n) {
+    if (n.kind == yaml::Kind::kMap) {
+      std::stable_sort(n.items.begin(), n.items.end(), [](const yaml::MapItem& a, const yaml::MapItem& b) {
+        return key_text(a.key) < key_text(b.key);
+      });
+      for (auto& it : n.items) sort_keys(it.value);
+    } else if (n.kind == yaml::Kind::kArray) {
+      for (auto& e : n.elements) sort_keys(e);
+    }
+  }
+
+  std::string openapi_output(const TypePtr& type, bool json) { return openapi_text(type, json); }
+
+  SourceFile& pseudo(const std::string& label, const std::string& line) {
+    SourceFile f;
+    f.path = "\x01" + std::to_string(files_.files.size());
+    f.label = label;
+    f.lines = {line};
+    files_.files.push_back(std::move(f));
+    return files_.files.back();
+  }
+
+  void add_flag_sources(std::vector<ValuesSource>& sources) {
+    // --data-values-file
+    for (const auto& path : opts_.data_values_files) {
+      auto text = yaml::read_file(path);
+      if (!text.ok()) throw YttError{"Extracting data value from file:\n  " + text.error().message};
+      SourceFile f;
+      f.path = path;
+      f.text = *text;
+      f.lines = split_lines(f.text);
+      diag::Diagnostics diags;
+      auto docs = yaml::load(f.text, path, diags);
+      files_.files.push_back(std::move(f));
+      for (const auto& d : docs) {
+        bool annotated = !d.annotations.empty() || has_annotations(d.root);
+        if (annotated) {
+          throw YttError{"Extracting data value from file:\n  Checking data values file '" + path +
+                         "':\n    Expected to be plain YAML, having no annotations (hint: remove "
+                         "comments starting with `#@`)"};
+        }
+        if (d.empty) continue;
+        DDoc dd;
+        dd.value = from_yaml(d.root);
+        dd.span = d.span;
+        sources.push_back({dd, true, path});
+      }
+    }
+    // --data-values-env / --data-values-env-yaml
+    auto env_flag = [&](const std::string& prefix, bool as_yaml) {
+      std::vector<std::string> vars;
+      for (const auto& kv : opts_.environment) {
+        if (kv.rfind(prefix + "_", 0) == 0) vars.push_back(kv);
+      }
+      std::sort(vars.begin(), vars.end());
+      for (const auto& kv : vars) {
+        size_t eq = kv.find('=');
+        std::string name = kv.substr(prefix.size() + 1, eq - prefix.size() - 1);
+        std::string key;
+        for (size_t i = 0; i < name.size(); ++i) {
+          if (name.compare(i, 2, "__") == 0) {
+            key += '.';
+            ++i;
+          } else {
+            key += name[i];
+          }
+        }
+        SourceFile& pf = pseudo("(data-values-env arg) " + prefix, kv);
+        diag::Span span{pf.path, {1, 1}, {1, 1}};
+        DPtr v = as_yaml ? parse_yaml_value(key, kv.substr(eq + 1), span) : string_node(kv.substr(eq + 1), span);
+        sources.push_back({kv_doc(key, v, span), true, ""});
+      }
+    };
+    for (const auto& p : opts_.data_values_env) env_flag(p, false);
+    for (const auto& p : opts_.data_values_env_yaml) env_flag(p, true);
+    for (const auto& kv : opts_.data_value) {
+      auto [key, val] = split_kv(kv);
+      SourceFile& pf = pseudo("(data-value arg)", kv);
+      diag::Span span{pf.path, {1, 1}, {1, 1}};
+      sources.push_back({kv_doc(key, string_node(val, span), span), true, ""});
+    }
+    for (const auto& kv : opts_.data_value_yaml) {
+      auto [key, val] = split_kv(kv);
+      SourceFile& pf = pseudo("(data-value-yaml arg)", kv);
+      diag::Span span{pf.path, {1, 1}, {1, 1}};
+      sources.push_back({kv_doc(key, parse_yaml_value(key, val, span), span), true, ""});
+    }
+    for (const auto& kv : opts_.data_value_file) {
+      auto [key, path] = split_kv(kv);
+      auto text = yaml::read_file(path);
+      if (!text.ok()) {
+        throw YttError{"Extracting data value from KV:\n  Reading file '" + path + "': " +
+                       text.error().message};
+      }
+      SourceFile& pf = pseudo("(data-value-file arg)", kv);
+      diag::Span span{pf.path, {1, 1}, {1, 1}};
+      sources.push_back({kv_doc(key, string_node(*text, span), span), true, ""});
+    }
+  }
+
+  static bool has_annotations(const yaml::Node& n) {
+    for (const auto& it : n.items)
+      if (!it.annotations.empty() || has_annotations(it.value)) return true;
+    for (const auto& el : n.elements)
+      if (!el.annotations.empty() || has_annotations(el)) return true;
+    return false;
+  }
+
+  static DPtr string_node(const std::string& s, const diag::Span& span) {
+    auto n = make_node(yaml::Kind::kString, span);
+    n->scalar.text = s;
+    return n;
+  }
+
+  DPtr parse_yaml_value(const std::string& key, const std::string& text, const diag::Span& span) {
+    diag::Diagnostics diags;
+    auto docs = yaml::load(text, "", diags);
+    for (const auto& d : diags.items()) {
+      if (d.severity == diag::Severity::kError) {
+        throw YttError{"Extracting data value from KV:\n  Deserializing value for key '" + key +
+                       "':\n    Deserializing YAML value: yaml: line " +
+                       std::to_string(d.span.begin.line) + ": " + d.message};
+      }
+    }
+    DPtr v = docs.empty() ? make_node(yaml::Kind::kNull) : from_yaml(docs[0].root);
+    diag::Span s = span;
+    if (!v->is_scalar()) s = diag::Span{};  // ytt loses the position of collections here
+    stamp(*v, s);
+    return v;
+  }
+
+  static std::pair<std::string, std::string> split_kv(const std::string& kv) {
+    size_t eq = kv.find('=');
+    if (eq == std::string::npos) {
+      throw YttError{"Extracting data value from KV:\n  Expected format key=value"};
+    }
+    std::string key = kv.substr(0, eq);
+    size_t colons = std::count(key.begin(), key.end(), ':');
+    if (colons > 1) {
+      throw YttError{"Extracting data value from KV:\n  Expected at most one library-key "
+                     "separator ':' in '" + key + "'"};
+    }
+    return {key, kv.substr(eq + 1)};
+  }
+
+  const Options& opts_;
+  Files files_;
+  sl::Thread thread_;
+  std::string err_;
+  std::map<size_t, std::vector<DDoc>> evaluated_;
+};
+
+}  // namespace
+
+Outcome run(const Options& options) {
+  Engine e(options);
+  return e.run();
+}
+
+}  // namespace hintkit::schema

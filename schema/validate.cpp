@@ -1,0 +1,223 @@
+// Validations: `@schema/validation` rules run over the final data values in pre-order, named
+// rules in ytt's fixed order (not_null first, then custom rules, min_len, max_len, min, max,
+// one_not_null, one_of), `when=` predicates with `(v)` or `(v, ctx)`.
+#include "schema/phases.h"
+
+namespace hintkit::schema {
+
+namespace {
+
+const char* kHelpers =
+    "def ge(a, b):\n  return a >= b\nend\n"
+    "def le(a, b):\n  return a <= b\nend\n"
+    "def length(v):\n  return len(v)\nend\n"
+    "def contains(l, v):\n  return v in l\nend\n";
+
+struct Helpers {
+  sl::Value ge, le, length, contains;
+};
+
+std::string strip_fail(std::string m) {
+  if (m.rfind("fail: ", 0) == 0) m = m.substr(6);
+  return m;
+}
+
+struct Failure {
+  std::string must_be;
+  std::optional<std::string> found;
+  diag::Span by;
+};
+
+class Validator {
+ public:
+  Validator(sl::Thread& t, const Files& files) : thread_(t), files_(files) {
+    auto prog = sl::compile("<validations>", kHelpers);
+    if (prog.ok()) {
+      auto m = thread_.exec(*prog);
+      if (m.ok()) {
+        h_.ge = *m->get("ge");
+        h_.le = *m->get("le");
+        h_.length = *m->get("length");
+        h_.contains = *m->get("contains");
+      }
+    }
+  }
+
+  sl::Result<sl::Value> call(const sl::Value& f, std::vector<sl::Value> args) {
+    return thread_.call(f, args);
+  }
+
+  void walk(const DPtr& v, const SType& t, const std::string& path, const diag::Span& from,
+            const DPtr& parent, const DPtr& root) {
+    if (!t.validations.empty()) run_rules(v, t, path, from, parent, root);
+    if (t.any) return;
+    if (v->is_map() && t.kind == types::Kind::kMap) {
+      for (const auto& e : v->entries) {
+        const auto* ft = t.field(e.key);
+        if (!ft) continue;
+        std::string p = path.empty() ? key_text(e.key) : path + "." + key_text(e.key);
+        walk(e.value, **ft, p, e.span, v, root);
+      }
+    } else if (v->is_array() && t.item) {
+      for (size_t i = 0; i < v->entries.size(); ++i) {
+        const auto& e = v->entries[i];
+        walk(e.value, *t.item, path + "[" + std::to_string(i) + "]", e.span, v, root);
+      }
+    }
+  }
+
+  void run_rules(const DPtr& v, const SType& t, const std::string& path, const diag::Span& from,
+                 const DPtr& parent, const DPtr& root) {
+    const Ann& a = t.validations.back();
+    std::string name = path.empty() ? "(document)" : path;
+    sl::Value val = to_starlark(v);
+    if (const sl::Value* when = a.kwarg("when")) {
+      sl::Value ctx = sl::make_struct("struct", "struct",
+                                      {{"parent", parent ? to_starlark(parent) : sl::Value::none()},
+                                       {"root", to_starlark(root)}});
+      auto r = call(*when, {val, ctx});
+      if (!r.ok() && r.error().message.find("accepts 1 positional argument") != std::string::npos) {
+        r = call(*when, {val});
+      }
+      if (!r.ok()) {
+        std::string m = r.error().message;
+        if (m.find("accepts no arguments") != std::string::npos) {
+          throw YttError{"Validating " + name + ": Failed to evaluate when=: function must accept 1 or 2 arguments (0 given)"};
+        }
+        if (m.find("missing") != std::string::npos && m.find("argument") != std::string::npos) {
+          throw YttError{"Validating " + name + ": Failed to evaluate when=: function must accept 1 or 2 arguments (3 given)"};
+        }
+        throw YttError{"Validating " + name + ": Failure evaluating when=: " + m};
+      }
+      if (!r->is_bool()) {
+        throw YttError{"Validating " + name + ": want when= to be bool, got " +
+                       std::string(r->type_name())};
+      }
+      if (!r->as_bool()) return;
+    }
+    std::vector<Failure> fails;
+    const sl::Value* not_null = a.kwarg("not_null");
+    bool nn = not_null && not_null->truth();
+    if (v->is_null()) {
+      if (nn) fails.push_back({"not null", "value is null", a.span});
+      if (!fails.empty()) report(name, from, fails);
+      return;
+    }
+    for (const auto& rule : a.args) {
+      auto items = rule.items();
+      if (items.size() < 2) continue;
+      std::string desc = items[0].is(sl::Kind::kString) ? std::string(items[0].as_string()) : items[0].str();
+      auto r = call(items[1], {val});
+      if (!r.ok()) {
+        fails.push_back({desc, strip_fail(r.error().message), a.span});
+      } else if (!(r->is_bool() && r->as_bool())) {
+        fails.push_back({desc, std::nullopt, a.span});
+      }
+    }
+    auto len_rule = [&](const char* kw, bool min) {
+      const sl::Value* n = a.kwarg(kw);
+      if (!n) return;
+      auto lr = call(h_.length, {val});
+      std::string must = std::string("length ") + (min ? ">= " : "<= ") + n->str();
+      if (!lr.ok()) {
+        fails.push_back({must, lr.error().message, a.span});
+        return;
+      }
+      auto cmp = call(min ? h_.ge : h_.le, {*lr, *n});
+      if (cmp.ok() && !cmp->truth()) fails.push_back({must, "length = " + lr->str(), a.span});
+    };
+    len_rule("min_len", true);
+    len_rule("max_len", false);
+    auto cmp_rule = [&](const char* kw, bool min) {
+      const sl::Value* n = a.kwarg(kw);
+      if (!n) return;
+      std::string must = std::string("a value ") + (min ? ">= " : "<= ") + n->repr();
+      auto cmp = call(min ? h_.ge : h_.le, {val, *n});
+      if (!cmp.ok()) {
+        fails.push_back({must, cmp.error().message, a.span});
+      } else if (!cmp->truth()) {
+        fails.push_back({must, std::string("value ") + (min ? "< " : "> ") + n->str(), a.span});
+      }
+    };
+    cmp_rule("min", true);
+    cmp_rule("max", false);
+    if (const sl::Value* onn = a.kwarg("one_not_null")) {
+      std::vector<std::string> keys;
+      bool all = onn->is_bool();
+      std::string must;
+      if (all) {
+        must = "exactly one of all children to be not null";
+      } else {
+        for (const auto& k : onn->items()) keys.push_back(k.is(sl::Kind::kString) ? std::string(k.as_string()) : k.str());
+        must = "exactly one of " + onn->repr() + " to be not null";
+      }
+      if (!(all && !onn->as_bool())) {
+        if (!v->is_map() || v->entries.empty()) {
+          fails.push_back({must, "value must be a map or dict, but was 'NoneType'", a.span});
+        } else {
+          std::vector<std::string> not_null_keys;
+          for (const auto& e : v->entries) {
+            bool counted = all;
+            if (!all) {
+              for (const auto& k : keys)
+                if (e.key.kind == yaml::Kind::kString && e.key.text == k) counted = true;
+            }
+            if (counted && !e.value->is_null()) not_null_keys.push_back(key_text(e.key));
+          }
+          if (not_null_keys.empty()) {
+            fails.push_back({must, "all values are null", a.span});
+          } else if (not_null_keys.size() > 1) {
+            std::string list = "[";
+            for (size_t i = 0; i < not_null_keys.size(); ++i)
+              list += (i ? ", \"" : "\"") + not_null_keys[i] + "\"";
+            fails.push_back({must, list + "] are not null", a.span});
+          }
+        }
+      }
+    }
+    if (const sl::Value* one_of = a.kwarg("one_of")) {
+      std::string must = "one of " + one_of->repr();
+      auto r = call(h_.contains, {*one_of, val});
+      if (!r.ok()) {
+        fails.push_back({must, r.error().message, a.span});
+      } else if (!r->truth()) {
+        fails.push_back({must, "not one of allowed values", a.span});
+      }
+    }
+    if (!fails.empty()) report(name, from, fails);
+  }
+
+  void report(const std::string& name, const diag::Span& from, const std::vector<Failure>& fails) {
+    out_ += "  " + name + "\n    from: " + label(from) + "\n";
+    for (const auto& f : fails) {
+      out_ += "    - must be: " + f.must_be + " (by: " + pos_text(f.by) + ")\n";
+      if (f.found) out_ += "      found: " + *f.found + "\n";
+    }
+    out_ += "\n";
+  }
+
+  std::string label(const diag::Span& s) {
+    const SourceFile* f = files_.find(s.file);
+    std::string name = f && !f->label.empty() ? f->label : s.file;
+    return name + ":" + std::to_string(s.begin.line);
+  }
+
+  std::string out_;
+
+ private:
+  sl::Thread& thread_;
+  const Files& files_;
+  Helpers h_;
+};
+
+}  // namespace
+
+std::string validate_values(const DPtr& values, const SType& type, sl::Thread& thread,
+                            const Files& files) {
+  Validator v(thread, files);
+  v.walk(values, type, "", type.declared, nullptr, values);
+  if (v.out_.empty()) return {};
+  return v.out_ + "\n";
+}
+
+}  // namespace hintkit::schema

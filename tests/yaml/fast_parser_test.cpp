@@ -1,0 +1,662 @@
+// Differential tests of the fast parser against the yaml-cpp path: for every input, the tree
+// `load` returns (fast path, falling back to yaml-cpp) must equal the yaml-cpp path's tree node
+// by node (kind, value, text, style, tag, spans, annotations, comments) with identical
+// diagnostics. Inputs: every fixture YAML file, the shared conformance corpus when present, a
+// table of tricky snippets (with whether the fast path must take them), and seeded random
+// documents plus random corruptions of them.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <sstream>
+
+#include "yaml/internal.h"
+#include "yaml/yaml.h"
+
+namespace hintkit::yaml {
+namespace {
+
+namespace fs = std::filesystem;
+using internal::ParserChoice;
+
+std::string pos_str(const diag::Position& p) {
+  return std::to_string(p.line) + ":" + std::to_string(p.column);
+}
+
+// Compares two trees; returns "" when equal, else where and how they differ.
+class TreeDiff {
+ public:
+  std::string docs(const std::vector<Document>& a, const std::vector<Document>& b) {
+    if (a.size() != b.size()) {
+      return "document count " + std::to_string(a.size()) + " vs " + std::to_string(b.size());
+    }
+    for (size_t i = 0; i < a.size(); ++i) {
+      std::string at = "doc[" + std::to_string(i) + "]";
+      if (a[i].empty != b[i].empty) return at + ".empty";
+      if (auto d = span(at, a[i].span, b[i].span); !d.empty()) return d;
+      if (auto d = notes(at, a[i].annotations, b[i].annotations, a[i].comments, b[i].comments);
+          !d.empty()) {
+        return d;
+      }
+      if (auto d = node(at + ".root", a[i].root, b[i].root); !d.empty()) return d;
+    }
+    return "";
+  }
+
+ private:
+  static std::string span(const std::string& at, const diag::Span& a, const diag::Span& b) {
+    if (a.file != b.file) return at + ".span.file";
+    if (a.begin != b.begin) return at + ".span.begin " + pos_str(a.begin) + " vs " + pos_str(b.begin);
+    if (a.end != b.end) return at + ".span.end " + pos_str(a.end) + " vs " + pos_str(b.end);
+    return "";
+  }
+  static std::string notes(const std::string& at, const std::vector<Annotation>& aa,
+                           const std::vector<Annotation>& ba, const std::vector<Comment>& ac,
+                           const std::vector<Comment>& bc) {
+    if (aa.size() != ba.size()) return at + ".annotations count";
+    for (size_t i = 0; i < aa.size(); ++i) {
+      if (aa[i].name != ba[i].name || aa[i].args != ba[i].args) return at + ".annotation text";
+      if (auto d = span(at + ".annotation", aa[i].span, ba[i].span); !d.empty()) return d;
+    }
+    if (ac.size() != bc.size()) return at + ".comments count";
+    for (size_t i = 0; i < ac.size(); ++i) {
+      if (ac[i].text != bc[i].text) return at + ".comment text";
+      if (auto d = span(at + ".comment", ac[i].span, bc[i].span); !d.empty()) return d;
+    }
+    return "";
+  }
+  std::string node(const std::string& at, const Node& a, const Node& b) {
+    if (a.kind != b.kind) {
+      return at + ".kind " + std::string(to_string(a.kind)) + " vs " +
+             std::string(to_string(b.kind));
+    }
+    if (a.style != b.style) return at + ".style";
+    if (a.text != b.text) return at + ".text \"" + a.text + "\" vs \"" + b.text + "\"";
+    if (a.tag != b.tag) return at + ".tag " + a.tag + " vs " + b.tag;
+    if (a.bool_value != b.bool_value || a.int_value != b.int_value ||
+        a.is_unsigned != b.is_unsigned) {
+      return at + ".value";
+    }
+    if (std::memcmp(&a.float_value, &b.float_value, sizeof(double)) != 0 &&
+        !(std::isnan(a.float_value) && std::isnan(b.float_value))) {
+      return at + ".float_value";
+    }
+    if (auto d = span(at, a.span, b.span); !d.empty()) return d;
+    if (auto d = notes(at, a.annotations, b.annotations, a.comments, b.comments); !d.empty()) {
+      return d;
+    }
+    if (a.items.size() != b.items.size()) return at + ".items count";
+    for (size_t i = 0; i < a.items.size(); ++i) {
+      std::string it = at + "." + a.items[i].key.text;
+      if (auto d = span(it + "(item)", a.items[i].span, b.items[i].span); !d.empty()) return d;
+      if (auto d = notes(it + "(item)", a.items[i].annotations, b.items[i].annotations,
+                         a.items[i].comments, b.items[i].comments);
+          !d.empty()) {
+        return d;
+      }
+      if (auto d = node(it + "(key)", a.items[i].key, b.items[i].key); !d.empty()) return d;
+      if (auto d = node(it, a.items[i].value, b.items[i].value); !d.empty()) return d;
+    }
+    if (a.elements.size() != b.elements.size()) return at + ".elements count";
+    for (size_t i = 0; i < a.elements.size(); ++i) {
+      if (auto d = node(at + "[" + std::to_string(i) + "]", a.elements[i], b.elements[i]);
+          !d.empty()) {
+        return d;
+      }
+    }
+    return "";
+  }
+};
+
+std::string diags_str(const diag::Diagnostics& diags) {
+  std::string out;
+  for (const diag::Diagnostic& d : diags.items()) {
+    out += d.code + "@" + pos_str(d.span.begin) + "-" + pos_str(d.span.end) + " " + d.message;
+    for (const auto& r : d.related) out += " [" + pos_str(r.span.begin) + " " + r.message + "]";
+    out += "\n";
+  }
+  return out;
+}
+
+struct Outcome {
+  bool fast_used = false;
+  std::string difference;  // empty when the paths agree
+};
+
+// Loads `text` through `load`'s automatic path and through yaml-cpp alone and compares.
+Outcome compare_paths(std::string_view text, bool keep_comments = true) {
+  LoadOptions options;
+  options.keep_comments = keep_comments;
+  Outcome out;
+  diag::Diagnostics auto_diags, slow_diags;
+  auto fast = internal::load_with(ParserChoice::kAuto, text, "in.yaml", auto_diags, options,
+                                  &out.fast_used);
+  auto slow = internal::load_with(ParserChoice::kYamlCppOnly, text, "in.yaml", slow_diags,
+                                  options, nullptr);
+  out.difference = TreeDiff().docs(fast, slow);
+  if (out.difference.empty()) {
+    std::string a = diags_str(auto_diags), b = diags_str(slow_diags);
+    if (a != b) out.difference = "diagnostics:\n" + a + "vs\n" + b;
+  }
+  return out;
+}
+
+std::string read_all(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+struct Tally {
+  int files = 0;
+  int fast = 0;
+  void report(const char* what) const {
+    std::cout << "[ differential ] " << what << ": " << files << " inputs, " << fast
+              << " taken by the fast path, " << (files - fast) << " fell back to yaml-cpp\n";
+  }
+};
+
+Tally compare_tree(const fs::path& root) {
+  Tally tally;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    if (!e.is_regular_file()) continue;
+    std::string ext = e.path().extension().string();
+    if (ext == ".yaml" || ext == ".yml") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const fs::path& p : files) {
+    SCOPED_TRACE(p.string());
+    std::string text = read_all(p);
+    Outcome o = compare_paths(text);
+    EXPECT_EQ(o.difference, "");
+    Outcome o2 = compare_paths(text, false);
+    EXPECT_EQ(o2.difference, "");
+    ++tally.files;
+    tally.fast += o.fast_used ? 1 : 0;
+  }
+  return tally;
+}
+
+TEST(FastParser, AgreesOnEveryFixture) {
+  Tally t = compare_tree(fs::path(HINTKIT_SOURCE_DIR) / "fixtures");
+  t.report("fixtures/**/*.yaml");
+  EXPECT_GT(t.files, 100);
+  EXPECT_GT(t.fast * 10, t.files * 8) << "most fixtures should take the fast path";
+  RecordProperty("fixture_inputs", t.files);
+  RecordProperty("fixture_fast", t.fast);
+}
+
+TEST(FastParser, AgreesOnTheConformanceCorpus) {
+  fs::path root = "/work/shared/conformance";
+  if (!fs::is_directory(root)) GTEST_SKIP() << root << " is not here";
+  Tally t = compare_tree(root);
+  t.report("conformance corpus");
+  RecordProperty("conformance_inputs", t.files);
+  RecordProperty("conformance_fast", t.fast);
+}
+
+TEST(FastParser, AgreesOnTrickySnippets) {
+  struct Case {
+    std::string_view input;
+    bool want_fast;  // the fast path must take it (false: either way is fine)
+  };
+  const Case cases[] = {
+      {"", true},
+      {"# only a comment\n", true},
+      {"a: 1\n", true},
+      {"a: 1", true},
+      {"a:\n", true},
+      {"a:", true},
+      {"a:\nb:\n", true},
+      {"a:\nnull: 1\n", true},
+      {"a:\n~: 1\n", true},
+      {"a: ~\nb: null\nc: Null\nd: NULL\ne: nil\n", true},
+      {"key with spaces  : value with spaces   \n", true},
+      {"a: b#c\nd: e # comment\n", true},
+      {"a: http://x.y/z?q=1#frag\n", true},
+      {"a: yes\nb: No\nc: 0x1F\nd: 017\ne: 1_000\nf: .5\ng: 1e3\nh: -.inf\ni: .NaN\n", true},
+      {"a: 2001-12-14\nb: 2001-12-14T21:59:43.10-05:00\n", true},
+      {"a: 9223372036854775808\nb: 18446744073709551616\n", true},
+      {"nested:\n  key: \"quoted\"\n  list:\n  - a\n  - b: 2\n", true},
+      {"first: 1\nnested:\n  key: \"quoted\"\n  list:\n  - a\n  - b: 2\n", true},
+      {"- a\n- b\n-\n- c\n", true},
+      {"-\n-\n", true},
+      {"- a: 1\n  b: 2\n- c: 3\n", true},
+      {"- a:\n    x: 1\n  b: 2\n", true},
+      {"- a:\n  - x\n  - y\n  b: 1\n", true},
+      {"a:\n- 1\n- 2\nb:\n  - 3\n", true},
+      {"a:\n  - b:\n    - c\n", true},
+      {"a:\n  b:\n    c:\n      d: 1\n  e: 2\nf: 3\n", true},
+      {"a:\n    b: 1\n  c: 2\n", false},
+      {"   a: 1\n   b: 2\n", true},
+      {"a: [1, 2, 3]\nb: {x: 1, y: [a, b]}\nc: []\nd: {}\n", true},
+      {"a: [1, 2,]\nb: {x: 1,}\n", true},
+      {"a: [\n  1,\n  2\n]\nb: {\n  x: 1, # c\n  y: 2\n}\n", true},
+      {"a: [a b, c  d , 'e', \"f\"]\n", true},
+      {"a: {x: , y: 1}\nb: {z:}\n", true},
+      {"a: {\"x\":1, 'y': 2}\n", true},
+      {"a: [1, [2, [3, {b: [4]}]]]\n", true},
+      {"a: [x: 1]\n", false},
+      {"a: {x, y: 1}\n", false},
+      {"[1, 2]\n", true},
+      {"{a: 1}\n", true},
+      {"just a scalar\n", true},
+      {"\"quoted root\"\n", true},
+      {"a: 'it''s'\nb: \"tab\\there\\n\\u00e9\\x41\\U0001F600\\\\\\\"\\/\\0\"\n", true},
+      {"a: \"\\N\\_\\L\\P\\e\\a\\b\\v\\f\\r\\ \"\n", true},
+      {"a: \"\\q\"\n", true},
+      {"a: \"\\uD800\"\n", false},
+      {"a: \"one\n  two\n\n  three\"\n", true},
+      {"a: 'one\n  two\n\n\n  three  '\n", true},
+      {"a: \"trailing \\\n  escaped break\"\n", true},
+      {"a: \"spaces   \n   x\"\n", true},
+      {"a: \"x\n---\n\"\n", false},
+      {"a: \"unterminated\n", false},
+      {"a: |\n  line 1\n  line 2\nb: 1\n", true},
+      {"a: |\n  line 1\n\n  line 3\n\n\nb: 1\n", true},
+      {"a: |-\n  x\n\n", true},
+      {"a: |+\n  x\n\n\n", true},
+      {"a: |2\n    indented\n  x\n", true},
+      {"a: |1-\n  two\n", true},
+      {"a: |-2\n   three\n", true},
+      {"a: >\n  folded\n  text\n\n  para\n    more\n  back\nb: 1\n", true},
+      {"a: >-\n\n  leading blank\n  x\n", true},
+      {"a: >+\n  keep\n\n", true},
+      {"a: >\n   \n  x\n", true},
+      {"a: |\n  x\n   \n  y\n", true},
+      {"a: | # comment\n  x\n", true},
+      {"a: |\nb: 1\n", true},
+      {"a: |", true},
+      {"a: |\n  no final break", true},
+      {"- |\n  in a list\n- >\n  folded\n  in list\n", true},
+      {"- a: |\n    x\n  b: 1\n", true},
+      {"a: |0\n  x\n", false},
+      {"a: |\n\tx\n", false},
+      {"--- |\n  root block\n", false},
+      {"a: &x 1\nb: *x\n", true},
+      {"a: &x\n  k: v\nb: *x\nc: &y [1, 2]\nd: *y\n", true},
+      {"base: &b {x: 1, y: [1, 2]}\ncopy: *b\n", true},
+      {"a: &a {x: 1, y: 1}\nb: &b {y: 2, z: 2}\nm:\n  <<: [*a, *b]\n  z: 3\n", true},
+      {"a: &a {x: 1}\nm:\n  <<: *a\n  x: 2\n", true},
+      {"m:\n  <<: 1\n", true},
+      {"a: *nope\n", false},
+      {"a: &x\nb: 1\n", true},
+      {"a: !!str\nb: 1\n", true},
+      {"a: !!str 12\nb: !!int \"12\"\nc: !!float 3\nd: !!bool \"yes\"\ne: !!null \"\"\n", true},
+      {"a: !!int abc\n", true},
+      {"a: !local x\nb: !!map {x: 1}\nc: !!seq\n- 1\n", true},
+      {"a: &x !!str 1\nb: !!str &y 2\n", true},
+      {"- &a\n  x: 1\n- *a\n", true},
+      {"a: 1\nb: 2\na: 3\n", true},
+      {"\"a\": 1\na: 2\n'a': 3\n", true},
+      {"1: a\n\"1\": b\n1: c\n", true},
+      {"a: 1\n---\n---\nb: 2\n--- ~\n", true},
+      {"---\na: 1\n...\n---\nb: 2\n...\n", true},
+      {"a: 1\n...\nb: 2\n", true},
+      {"---\n", true},
+      {"--- # c\n", true},
+      {"---\n...\n", true},
+      {"--- a\n--- [1]\n--- 'q'\n", true},
+      {"...\n", false},
+      {"%YAML 1.1\n---\na: 1\n", false},
+      {"? a\n: b\n", false},
+      {"a: b: c\n", false},
+      {"a:\n  - b\n  c: d\n", false},
+      {"a: [1, 2\n", false},
+      {"a: 1\n---\nb: [\n", false},
+      {"a:\tb\n", false},
+      {"a: b\r\nc: d\r\n", false},
+      {"\xEF\xBB\xBF" "a: 1\n", false},
+      {"a: multi\n  line plain\n", false},
+      {"a: b\n  # comment\nc: d\n", true},
+      {"a: b\n\n  \nc: d\n", true},
+      {"- - a\n  - b\n", false},
+      {"#@data/values\n---\na: 1 #@ trailing\n#@schema/default 3\nb: 2\n", true},
+      {"#@ load(\"x.star\", \"f\")\na:\n  #@overlay/match by=\"name\"\n  - name: x\n", true},
+      {"a: 1\n#@ trailing at the end\n", true},
+      {"a: 1 # plain\n# another\nb: [1, # in flow\n  2]\n", true},
+      {"greeting: \"Grüße 😀\"\nplain: Grüße\n", true},
+      {"a: -1\nb: - x\n", false},
+      {"-1: a\n-x: b\n:x: c\n?x: d\n", true},
+      {"a: x:y\nb: x::\n", true},
+      {"a: `x`\n", false},
+      {"a: @x\n", false},
+      {"a: %x\n", false},
+      {"---a: 1\n", false},
+      {"a: ---\nb: ...\n", true},
+      {"a: !!binary aGVsbG8=\n", true},
+      {"\"a\nb\": 1\n", false},
+  };
+  int fast = 0;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.input));
+    Outcome o = compare_paths(c.input);
+    EXPECT_EQ(o.difference, "");
+    if (c.want_fast) EXPECT_TRUE(o.fast_used) << "the fast path declined";
+    fast += o.fast_used ? 1 : 0;
+  }
+  std::cout << "[ differential ] snippets: " << std::size(cases) << " inputs, " << fast
+            << " taken by the fast path\n";
+}
+
+// Random nested documents in the supported subset (and some outside it).
+class Generator {
+ public:
+  explicit Generator(uint32_t seed) : rng_(seed) {}
+
+  std::string document() {
+    out_.clear();
+    anchors_.clear();
+    int docs = pick(4) == 0 ? 2 + pick(2) : 1;
+    for (int d = 0; d < docs; ++d) {
+      anchors_.clear();
+      if (docs > 1 || pick(3) == 0) out_ += pick(3) == 0 ? "--- # doc\n" : "---\n";
+      maybe_comment(0);
+      if (pick(5) == 0) {
+        seq_block(0, 0);
+      } else {
+        map_block(0, 0);
+      }
+      if (pick(6) == 0) out_ += "...\n";
+    }
+    return out_;
+  }
+
+ private:
+  int pick(int n) { return static_cast<int>(rng_() % static_cast<uint32_t>(n)); }
+  std::string ind(int n) { return std::string(static_cast<size_t>(n), ' '); }
+
+  std::string word() {
+    static const char* const kWords[] = {
+        "a", "name", "value", "x_1", "port", "yes", "No", "on", "null", "~", "true", "1",
+        "-2", "0x1F", "017", "1_000", ".5", "1e3", "-.inf", ".nan", "2001-12-14", "<<",
+        "http://h/p", "a b", "k-8s", "Grüße", "x:y", "9223372036854775808", "-", "a#b",
+        "0o17", "+1", "1.", "'", "\"", "?x", ":x"};
+    return kWords[pick(static_cast<int>(std::size(kWords)))];
+  }
+
+  std::string quoted() {
+    static const char* const kDouble[] = {"\"\"", "\"a b\"", "\"tab\\t\"", "\"\\u00e9\\x41\"",
+                                          "\"q\\\"q\"", "\"yes\"", "\"1\"", "\"\\\\\"",
+                                          "\"a\n  b\"", "\"a\n\n  b \"", "\"x\\\n  y\"",
+                                          "\"\\U0001F600\"", "\"# not a comment\""};
+    static const char* const kSingle[] = {"''", "'it''s'", "'a: b'", "'1'", "'a\n  b'",
+                                          "'  spaced  '", "'#x'"};
+    if (pick(2) == 0) return kDouble[pick(static_cast<int>(std::size(kDouble)))];
+    return kSingle[pick(static_cast<int>(std::size(kSingle)))];
+  }
+
+  std::string key() {
+    switch (pick(8)) {
+      case 0:
+        return "\"" + word() + "\"";
+      case 1:
+        return "'k" + std::to_string(pick(5)) + "'";
+      default: {
+        std::string w = word();
+        if (w == "-" || w == "'" || w == "\"" || w == "a#b" || w == "x:y" || w == "~" ||
+            w == "?x" || w == ":x") {
+          w = "k";
+        }
+        return w + (pick(3) == 0 ? std::to_string(pick(4)) : "");
+      }
+    }
+  }
+
+  void maybe_comment(int indent) {
+    switch (pick(10)) {
+      case 0:
+        out_ += ind(indent) + "# a comment\n";
+        break;
+      case 1:
+        out_ += ind(indent) + "#@schema/default " + std::to_string(pick(9)) + "\n";
+        break;
+      case 2:
+        out_ += "\n";
+        break;
+      default:
+        break;
+    }
+  }
+
+  std::string props() {
+    std::string p;
+    if (pick(8) == 0) {
+      std::string name = "a" + std::to_string(pick(4));
+      anchors_.push_back(name);
+      p += "&" + name + " ";
+    }
+    if (pick(12) == 0) p += pick(2) ? "!!str " : "!!int ";
+    return p;
+  }
+
+  std::string trailing() {
+    switch (pick(8)) {
+      case 0:
+        return " # note";
+      case 1:
+        return " #@schema/nullable";
+      default:
+        return "";
+    }
+  }
+
+  std::string flow(int depth) {
+    if (depth > 3 || pick(3) == 0) {
+      std::string w = pick(4) == 0 ? quoted() : word();
+      if (w == "-" || w == "?x" || w == ":x" || w == "a#b" || w == "x:y" || w == "'" ||
+          w == "\"" || w.find('\n') != std::string::npos) {
+        w = "w";
+      }
+      return w;
+    }
+    std::string s;
+    int n = pick(4);
+    if (pick(2) == 0) {
+      s = "[";
+      for (int i = 0; i < n; ++i) s += (i ? ", " : "") + flow(depth + 1);
+      if (n > 0 && pick(5) == 0) s += ",";
+      s += "]";
+    } else {
+      s = "{";
+      for (int i = 0; i < n; ++i) {
+        s += (i ? ", " : "") + std::string("f") + std::to_string(i) + ": " +
+             (pick(6) == 0 ? "" : flow(depth + 1));
+      }
+      s += "}";
+    }
+    if (pick(6) == 0) s = "[\n  " + s + ",\n  x\n  ]";
+    return s;
+  }
+
+  std::string block_scalar(int indent) {
+    std::string h = pick(2) ? "|" : ">";
+    switch (pick(4)) {
+      case 0:
+        h += "-";
+        break;
+      case 1:
+        h += "+";
+        break;
+      default:
+        break;
+    }
+    int extra = 2;
+    if (pick(5) == 0) {
+      extra = 1 + pick(3);
+      h += std::to_string(extra);
+    }
+    std::string body;
+    int lines = 1 + pick(4);
+    for (int i = 0; i < lines; ++i) {
+      switch (pick(6)) {
+        case 0:
+          body += "\n";
+          break;
+        case 1:
+          body += ind(indent + extra + 2) + "more indented\n";
+          break;
+        case 2:
+          body += ind(indent + extra) + "  \n";
+          break;
+        default:
+          body += ind(indent + extra) + "line " + std::to_string(i) + "\n";
+          break;
+      }
+    }
+    if (pick(3) == 0) body += "\n";
+    return h + trailing() + "\n" + body;
+  }
+
+  // A value after `key:` or `- `; `indent` is the enclosing collection's column.
+  void value(int indent, int depth, bool in_seq) {
+    int choice = depth > 4 ? pick(5) : pick(9);
+    if (!anchors_.empty() && pick(10) == 0) choice = 9;
+    switch (choice) {
+      case 0:
+      case 1:
+        out_ += " " + props() + word() + trailing() + "\n";
+        return;
+      case 2:
+        out_ += " " + props() + quoted() + trailing() + "\n";
+        return;
+      case 3:
+        out_ += " " + props() + flow(0) + trailing() + "\n";
+        return;
+      case 4:
+        out_ += " " + block_scalar(indent);
+        return;
+      case 5:
+        out_ += pick(4) == 0 ? " " + props() + "\n" : "\n";
+        return;
+      case 6:
+      case 7: {
+        int child = indent + 2 + (pick(4) == 0 ? 2 : 0);
+        out_ += (pick(8) == 0 ? " " + props() : std::string()) + trailing() + "\n";
+        map_block(child, depth + 1);
+        return;
+      }
+      case 8: {
+        // Sequence: indented, or not indented under its key.
+        int child = (!in_seq && pick(2) == 0) ? indent : indent + 2;
+        out_ += trailing() + "\n";
+        seq_block(child, depth + 1);
+        return;
+      }
+      default:
+        out_ += " *" + anchors_[static_cast<size_t>(pick(static_cast<int>(anchors_.size())))] +
+                "\n";
+        return;
+    }
+  }
+
+  void map_block(int indent, int depth) {
+    int n = 1 + pick(4);
+    for (int i = 0; i < n; ++i) {
+      maybe_comment(indent);
+      out_ += ind(indent) + key() + ":";
+      value(indent, depth, false);
+    }
+  }
+
+  void seq_block(int indent, int depth) {
+    int n = 1 + pick(4);
+    for (int i = 0; i < n; ++i) {
+      maybe_comment(indent);
+      out_ += ind(indent) + "-";
+      if (depth < 4 && pick(4) == 0) {
+        // `- key: v` with more keys under it.
+        int child = indent + 2;
+        out_ += " " + key() + ":";
+        value(child, depth + 1, false);
+        int more = pick(3);
+        for (int k = 0; k < more; ++k) {
+          out_ += ind(child) + key() + ":";
+          value(child, depth + 1, false);
+        }
+      } else {
+        value(indent, depth, true);
+      }
+    }
+  }
+
+  std::mt19937 rng_;
+  std::string out_;
+  std::vector<std::string> anchors_;
+};
+
+TEST(FastParser, AgreesOnRandomDocuments) {
+  Generator gen(20240611);
+  int fast = 0;
+  constexpr int kDocs = 3000;
+  for (int i = 0; i < kDocs; ++i) {
+    std::string text = gen.document();
+    Outcome o = compare_paths(text);
+    EXPECT_EQ(o.difference, "") << "input:\n" << text;
+    fast += o.fast_used ? 1 : 0;
+    if (!o.difference.empty()) break;
+  }
+  std::cout << "[ differential ] random documents: " << kDocs << " inputs, " << fast
+            << " taken by the fast path\n";
+  EXPECT_GT(fast, kDocs / 2);
+}
+
+TEST(FastParser, AgreesOnCorruptedDocuments) {
+  // Random edits (drop, duplicate or replace a byte with YAML punctuation) of generated
+  // documents: mostly malformed input, where the fast path must decline or agree exactly.
+  Generator gen(7);
+  std::mt19937 rng(11);
+  static const char kBytes[] = " \n-:#'\"[]{},&*!|>?%\t@`.0a";
+  int fast = 0;
+  constexpr int kDocs = 3000;
+  for (int i = 0; i < kDocs; ++i) {
+    std::string text = gen.document();
+    int edits = 1 + static_cast<int>(rng() % 3);
+    for (int e = 0; e < edits && !text.empty(); ++e) {
+      size_t at = rng() % text.size();
+      switch (rng() % 3) {
+        case 0:
+          text.erase(at, 1);
+          break;
+        case 1:
+          text.insert(at, 1, text[at]);
+          break;
+        default:
+          text[at] = kBytes[rng() % (sizeof(kBytes) - 1)];
+          break;
+      }
+    }
+    Outcome o = compare_paths(text);
+    EXPECT_EQ(o.difference, "") << "input:\n" << text;
+    fast += o.fast_used ? 1 : 0;
+    if (!o.difference.empty()) break;
+  }
+  std::cout << "[ differential ] corrupted documents: " << kDocs << " inputs, " << fast
+            << " taken by the fast path\n";
+}
+
+TEST(FastParser, ForcedPathsAreReported) {
+  diag::Diagnostics diags;
+  bool used = true;
+  auto docs = internal::load_with(ParserChoice::kFastOnly, "? complex\n: key\n", "t.yaml", diags,
+                                  {}, &used);
+  EXPECT_FALSE(used);
+  EXPECT_TRUE(docs.empty());
+  EXPECT_TRUE(diags.empty());
+  docs = internal::load_with(ParserChoice::kFastOnly, "a: 1\n", "t.yaml", diags, {}, &used);
+  EXPECT_TRUE(used);
+  ASSERT_EQ(docs.size(), 1u);
+  docs = internal::load_with(ParserChoice::kYamlCppOnly, "a: 1\n", "t.yaml", diags, {}, &used);
+  EXPECT_FALSE(used);
+  ASSERT_EQ(docs.size(), 1u);
+}
+
+}  // namespace
+}  // namespace hintkit::yaml
