@@ -85,12 +85,13 @@ struct Error {
   Span span;  // optional place
 };
 
-// `std::expected`'s spelling for g++ 12. Check `ok()` before `value()`.
-template <typename T>
+// `std::expected`'s spelling for g++ 12. Check `ok()` before `value()`. `E` is the error
+// type: `Error` for operations, richer types where a module needs more (Starlark's stack).
+template <typename T, typename E = Error>
 class [[nodiscard]] Result {
  public:
   Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
-  Result(Error error) : v_(std::move(error)) {}  // NOLINT
+  Result(E error) : v_(std::move(error)) {}  // NOLINT
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
   T& value() & { return std::get<0>(v_); }
@@ -100,23 +101,24 @@ class [[nodiscard]] Result {
   const T& operator*() const& { return value(); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
-  const Error& error() const { return std::get<1>(v_); }
+  const E& error() const { return std::get<1>(v_); }
+  E& error() { return std::get<1>(v_); }
 
  private:
-  std::variant<T, Error> v_;
+  std::variant<T, E> v_;
 };
 
-template <>
-class [[nodiscard]] Result<void> {
+template <typename E>
+class [[nodiscard]] Result<void, E> {
  public:
   Result() = default;
-  Result(Error error) : error_(std::move(error)) {}  // NOLINT
+  Result(E error) : error_(std::move(error)) {}  // NOLINT
   bool ok() const { return !error_.has_value(); }
   explicit operator bool() const { return ok(); }
-  const Error& error() const { return *error_; }
+  const E& error() const { return *error_; }
 
  private:
-  std::optional<Error> error_;
+  std::optional<E> error_;
 };
 
 // The closest candidate by edit distance, if close enough to be a plausible typo

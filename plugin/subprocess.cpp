@@ -44,9 +44,15 @@ diag::Result<ProcessResult> run_process(const std::vector<std::string>& argv,
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  // Its own process group, so a timeout stops whatever the program started too.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
   pid_t pid = -1;
-  int rc = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  int rc = ::posix_spawnp(&pid, args[0], &actions, &attr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
   if (rc != 0) {
     if (rc == ENOENT) return diag::Error{"`" + argv[0] + "` was not found on PATH", {}};
     return diag::Error{"cannot start `" + argv[0] + "`: " + std::strerror(rc), {}};
@@ -79,7 +85,7 @@ diag::Result<ProcessResult> run_process(const std::vector<std::string>& argv,
       }
     }
   }
-  if (timed_out) ::kill(pid, SIGKILL);
+  if (timed_out) ::kill(-pid, SIGKILL);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }

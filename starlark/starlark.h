@@ -82,27 +82,9 @@ struct Error {
   std::string to_string() const;
 };
 
-// `std::expected`'s spelling; check `ok()` before `value()`.
+// diag's `Result` with Starlark's `Error` (which carries the call stack).
 template <typename T>
-class [[nodiscard]] Result {
- public:
-  Result(T value) : v_(std::move(value)) {}     // NOLINT: implicit by design
-  Result(Error error) : v_(std::move(error)) {}  // NOLINT
-  bool ok() const { return v_.index() == 0; }
-  explicit operator bool() const { return ok(); }
-  T& value() & { return std::get<0>(v_); }
-  const T& value() const& { return std::get<0>(v_); }
-  T&& value() && { return std::get<0>(std::move(v_)); }
-  T& operator*() & { return value(); }
-  const T& operator*() const& { return value(); }
-  T* operator->() { return &value(); }
-  const T* operator->() const { return &value(); }
-  const Error& error() const { return std::get<1>(v_); }
-  Error& error() { return std::get<1>(v_); }
-
- private:
-  std::variant<T, Error> v_;
-};
+using Result = diag::Result<T, Error>;
 
 // Text of a source line by 1-based number for a file; empty when unknown.
 using LineLookup = std::function<std::string(std::string_view file, int line)>;

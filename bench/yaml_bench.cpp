@@ -1,0 +1,169 @@
+// Cost of `yaml::load` on the fast parser and on the yaml-cpp path, for (a) a 1.2 KB hint file
+// shaped like `bench/gen_hint_tree.py 1 OUT 20` writes and (b) a ~2 MB generated config
+// document. Reports MB/s (bytes_per_second) and, where the kernel lets a process count its
+// own user-space instructions (perf_event_paranoid <= 2), `instr/byte`.
+//
+//   ./build-fast/bench/yaml_bench --benchmark_counters_tabular=true
+#include <benchmark/benchmark.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "yaml/internal.h"
+#include "yaml/yaml.h"
+
+namespace {
+
+using hintkit::yaml::internal::ParserChoice;
+
+// Counts user-space instructions of this thread; inert when perf events are unavailable.
+class InstructionCounter {
+ public:
+  InstructionCounter() {
+    perf_event_attr attr;
+    std::memset(&attr, 0, sizeof(attr));
+    attr.type = PERF_TYPE_HARDWARE;
+    attr.size = sizeof(attr);
+    attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+    attr.disabled = 1;
+    attr.exclude_kernel = 1;
+    attr.exclude_hv = 1;
+    fd_ = static_cast<int>(syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0));
+  }
+  ~InstructionCounter() {
+    if (fd_ >= 0) close(fd_);
+  }
+  bool ok() const { return fd_ >= 0; }
+  void start() {
+    if (fd_ < 0) return;
+    ioctl(fd_, PERF_EVENT_IOC_RESET, 0);
+    ioctl(fd_, PERF_EVENT_IOC_ENABLE, 0);
+  }
+  uint64_t stop() {
+    if (fd_ < 0) return 0;
+    ioctl(fd_, PERF_EVENT_IOC_DISABLE, 0);
+    uint64_t n = 0;
+    if (read(fd_, &n, sizeof(n)) != static_cast<ssize_t>(sizeof(n))) return 0;
+    return n;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+// What gen_hint_tree.py's hint(20) writes.
+std::string hint_text() {
+  static const char* const kFormats[] = {"hostname", "url",    "email",  "ip",
+                                         "cidr",     "uuid", "semver", "datetime"};
+  std::string s = "apiVersion: tazuna.pepabo.com/v1\nkind: TazunaHint\nvars:\n";
+  for (int v = 0; v < 20; ++v) {
+    std::string n = std::to_string(v);
+    s += "  var" + n + ":\n";
+    switch (v % 5) {
+      case 0:
+        s += "    type: string\n    required: true\n    description: Var " + n + "\n";
+        break;
+      case 1:
+        s += "    type: string\n    format: " + std::string(kFormats[v % 8]) + "\n";
+        break;
+      case 2:
+        s += "    type: slice\n";
+        break;
+      case 3:
+        s += "    type: map\n    required_with: [var" + std::to_string(v - 3) + "]\n";
+        break;
+      default:
+        s += "    type: string\n    default: \"d" + n + "\"\n    required_without: [var" +
+             std::to_string(v - 4) + "]\n";
+        break;
+    }
+  }
+  s += "rules:\n  - type: oneof_required\n    vars: [var0, var1]\n"
+       "    message: set var0 or var1\n";
+  return s;
+}
+
+// A ~2 MB config: a list of service entries with nested maps, lists, flow collections,
+// quoted strings, numbers, bools, block scalars and comments.
+std::string config_text() {
+  std::string s = "# generated service catalogue\napiVersion: v1\nservices:\n";
+  for (int i = 0; s.size() < (2u << 20); ++i) {
+    std::string n = std::to_string(i);
+    s += "  - name: service-" + n + "\n";
+    s += "    # owned by team " + std::to_string(i % 17) + "\n";
+    s += "    namespace: ns-" + std::to_string(i % 13) + "\n";
+    s += "    replicas: " + std::to_string(1 + i % 5) + "\n";
+    s += "    enabled: " + std::string(i % 3 ? "true" : "false") + "\n";
+    s += "    image: \"registry.example.com/team/service-" + n + ":v1." + std::to_string(i % 9) +
+         "\"\n";
+    s += "    ports: [8080, 8443]\n";
+    s += "    labels: {app: service-" + n + ", tier: backend}\n";
+    s += "    resources:\n      limits:\n        cpu: 500m\n        memory: 256Mi\n";
+    s += "    env:\n";
+    for (int e = 0; e < 3; ++e) {
+      s += "    - name: VAR_" + std::to_string(e) + "\n      value: 'value " +
+           std::to_string(e) + "'\n";
+    }
+    s += "    ratio: 0." + std::to_string(i % 100) + "\n";
+    s += "    script: |\n      echo start " + n + "\n      run --port 8080\n";
+  }
+  return s;
+}
+
+void run(benchmark::State& state, const std::string& text, ParserChoice choice) {
+  hintkit::yaml::LoadOptions options;
+  InstructionCounter counter;
+  uint64_t instructions = 0;
+  for (auto _ : state) {
+    hintkit::diag::Diagnostics diags;
+    bool fast = false;
+    counter.start();
+    auto docs = hintkit::yaml::internal::load_with(choice, text, "bench.yaml", diags, options,
+                                                   &fast);
+    instructions += counter.stop();
+    benchmark::DoNotOptimize(docs);
+    if (choice == ParserChoice::kFastOnly && !fast) {
+      state.SkipWithError("the fast parser declined the input");
+      break;
+    }
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(text.size()));
+  state.counters["bytes"] = static_cast<double>(text.size());
+  if (counter.ok() && state.iterations() > 0) {
+    state.counters["instr/byte"] =
+        static_cast<double>(instructions) /
+        (static_cast<double>(state.iterations()) * static_cast<double>(text.size()));
+  }
+}
+
+void BM_HintFast(benchmark::State& state) {
+  static const std::string text = hint_text();
+  run(state, text, ParserChoice::kFastOnly);
+}
+void BM_HintYamlCpp(benchmark::State& state) {
+  static const std::string text = hint_text();
+  run(state, text, ParserChoice::kYamlCppOnly);
+}
+void BM_ConfigFast(benchmark::State& state) {
+  static const std::string text = config_text();
+  run(state, text, ParserChoice::kFastOnly);
+}
+void BM_ConfigYamlCpp(benchmark::State& state) {
+  static const std::string text = config_text();
+  run(state, text, ParserChoice::kYamlCppOnly);
+}
+
+BENCHMARK(BM_HintFast);
+BENCHMARK(BM_HintYamlCpp);
+BENCHMARK(BM_ConfigFast)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ConfigYamlCpp)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
