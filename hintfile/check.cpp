@@ -5,6 +5,20 @@
 namespace hintkit::hintfile {
 namespace {
 
+// The declared names, built on first use: only unknown references need them.
+class Names {
+ public:
+  explicit Names(const HintFile& hint) : hint_(hint) {}
+  std::optional<std::string> nearest(std::string_view name) {
+    if (!names_) names_ = hint_.var_names();
+    return diag::nearest(name, *names_);
+  }
+
+ private:
+  const HintFile& hint_;
+  std::optional<std::vector<std::string>> names_;
+};
+
 using diag::in_quotes;
 
 
@@ -13,7 +27,7 @@ std::string var_path(const Var& v, std::string_view field) {
 }
 
 void check_refs(const HintFile& hint, const Var& v, const std::vector<Ref>& refs,
-                std::string_view field, diag::Diagnostics& diags) {
+                std::string_view field, Names& names, diag::Diagnostics& diags) {
   for (size_t i = 0; i < refs.size(); ++i) {
     const Ref& r = refs[i];
     const std::string path = types::index_path(var_path(v, field), i);
@@ -22,7 +36,7 @@ void check_refs(const HintFile& hint, const Var& v, const std::vector<Ref>& refs
                             "var " + in_quotes(v.name) + " has " + std::string(field) +
                                 " referencing unknown var " + in_quotes(r.name),
                             path);
-      if (auto n = diag::nearest(r.name, hint.var_names())) {
+      if (auto n = names.nearest(r.name)) {
         d.hints.push_back("did you mean \"" + *n + "\"?");
       }
     } else if (r.name == v.name && field == "required_with") {
@@ -76,7 +90,7 @@ void check_default(const Var& v, diag::Diagnostics& diags) {
   }
 }
 
-void check_var(const HintFile& hint, const Var& v, diag::Diagnostics& diags) {
+void check_var(const HintFile& hint, const Var& v, Names& names, diag::Diagnostics& diags) {
   if (v.required && v.default_value) {
     auto& d = diags.error("HK105", v.default_value->span,
                           "var " + in_quotes(v.name) +
@@ -102,12 +116,12 @@ void check_var(const HintFile& hint, const Var& v, diag::Diagnostics& diags) {
                           var_path(v, field));
     d.related.push_back({v.required_span, "required here"});
   }
-  check_refs(hint, v, v.required_with, "required_with", diags);
-  check_refs(hint, v, v.required_without, "required_without", diags);
+  check_refs(hint, v, v.required_with, "required_with", names, diags);
+  check_refs(hint, v, v.required_without, "required_without", names, diags);
   check_default(v, diags);
 }
 
-void check_rule(const HintFile& hint, const Rule& r, diag::Diagnostics& diags) {
+void check_rule(const HintFile& hint, const Rule& r, Names& names, diag::Diagnostics& diags) {
   const std::string label = "rule[" + std::to_string(r.index) + "]";
   const std::string base = types::index_path("rules", r.index);
   if (!r.type) return;  // already reported
@@ -130,7 +144,7 @@ void check_rule(const HintFile& hint, const Rule& r, diag::Diagnostics& diags) {
       auto& d = diags.error("HK112", ref.span,
                             label + " (oneof_required) references unknown var " + in_quotes(ref.name),
                             path);
-      if (auto n = diag::nearest(ref.name, hint.var_names())) {
+      if (auto n = names.nearest(ref.name)) {
         d.hints.push_back("did you mean \"" + *n + "\"?");
       }
     }
@@ -140,8 +154,9 @@ void check_rule(const HintFile& hint, const Rule& r, diag::Diagnostics& diags) {
 }  // namespace
 
 void check_semantics(const HintFile& hint, diag::Diagnostics& diags) {
-  for (const Var& v : hint.vars) check_var(hint, v, diags);
-  for (const Rule& r : hint.rules) check_rule(hint, r, diags);
+  Names names(hint);
+  for (const Var& v : hint.vars) check_var(hint, v, names, diags);
+  for (const Rule& r : hint.rules) check_rule(hint, r, names, diags);
 }
 
 }  // namespace hintkit::hintfile

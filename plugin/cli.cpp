@@ -149,6 +149,13 @@ int run(const std::vector<std::string>& args, Io io) {
       ->default_str("text");
   describe_cmd->footer(kDescribeFooter);
 
+  // `values` takes ytt's own flags verbatim (ytt v0.48.0 compatible); see schema/schema.h.
+  app.add_subcommand("values", "Data values schema engine, ytt-compatible (ytt's flags)")
+      ->prefix_command();
+  if (args.size() > 1 && args[1] == "values") {
+    return run_values(std::vector<std::string>(args.begin() + 2, args.end()), io);
+  }
+
   std::vector<std::string> rest(args.size() > 1 ? args.begin() + 1 : args.end(), args.end());
   std::reverse(rest.begin(), rest.end());  // CLI11 consumes a reversed vector
   try {

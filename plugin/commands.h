@@ -55,6 +55,9 @@ struct DescribeOptions {
 };
 int run_describe(const DescribeOptions& o, Io io);
 
+// `hintkit values ARGS...`: ytt's flags (args after `values`), ytt's output and exit codes.
+int run_values(const std::vector<std::string>& args, Io io);
+
 // "dir" + "tazuna.hint.yaml" without a leading "./" so messages name files as users do.
 std::string join_file(const std::string& dir, std::string_view name);
 

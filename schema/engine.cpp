@@ -1,6 +1,7 @@
 // The pipeline of `hintkit values`: read inputs, template them, build the schema, merge data
 // values in ytt's order, validate, print.
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 
@@ -41,18 +42,23 @@ std::string join(const std::vector<std::string>& v) {
 struct ValuesSource {
   DDoc doc;
   bool missing_ok = false;  // flags and --data-values-file may add keys
+  bool plain = false;       // --data-values-file: arrays and other kinds replace
   std::string order_name;   // for "in following order"
 };
 
-std::string type_problems_text(const Files& files, const std::vector<TypeProblem>& problems) {
+std::string type_problems_text(Files& files, const std::vector<TypeProblem>& problems) {
+  for (const auto& p : problems) {
+    files.gutter_digits = std::max<int>(files.gutter_digits, static_cast<int>(std::to_string(p.at.begin.line).size()));
+  }
   std::string out = "\nOne or more data values were invalid\n====================================\n\n";
   for (const auto& p : problems) {
     if (p.unknown_key) out += "Given data value is not declared in schema\n";
     out += excerpt(files, p.at.file, p.at.file, {p.at.begin.line > 0 ? p.at.begin.line : 1});
-    out += "\n    = found: " + p.found + "\n";
-    out += "    = expected: " + p.expected + " (" + (p.unknown_key ? "from " : "by ") +
+    std::string ind(static_cast<size_t>(files.gutter_digits) + 3, ' ');
+    out += "\n" + ind + "= found: " + p.found + "\n";
+    out += ind + "= expected: " + p.expected + " (" + (p.unknown_key ? "from " : "by ") +
            pos_text(p.by) + ")\n";
-    if (!p.hint.empty()) out += "    = hint: " + p.hint + "\n";
+    if (!p.hint.empty()) out += ind + "= hint: " + p.hint + "\n";
     out += "\n";
   }
   out += "\n";
@@ -79,12 +85,18 @@ DDoc kv_doc(const std::string& key, DPtr value, const diag::Span& span) {
     start = dot + 1;
   }
   DPtr v = std::move(value);
+  bool leaf = true;
   for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
     auto m = make_node(yaml::Kind::kMap, span);
     DEntry e;
     e.key = yaml::make_string(*it);
     e.value = v;
     e.span = span;
+    if (leaf) {
+      e.anns.push_back(Ann{"overlay/replace", {}, {}, span});
+      if (!v->is_scalar()) e.span = v->span;  // ytt has no position for these
+    }
+    leaf = false;
     m->entries.push_back(std::move(e));
     v = m;
   }
@@ -193,6 +205,12 @@ class Engine {
     for (size_t i : schema_files) {
       for (const auto& d : docs_of(i, schema_stage, schema_order)) {
         check_placement(d, "data/values-schema");
+        if (!d.ann("data/values-schema") && d.value && !d.value->is_null()) {
+          const std::string& p = files_.files[i].path;
+          throw YttError{schema_stage + " (in following order: " + join(schema_order) +
+                         "):\n  Templating file '" + p + "':\n    Expected schema file '" + p +
+                         "' to only have schema documents"};
+        }
         if (d.ann("data/values-schema")) schema_docs.push_back(d);
       }
     }
@@ -205,7 +223,7 @@ class Engine {
         if (schema_docs.size() > 1) {
           for (size_t k = 1; k < schema_docs.size(); ++k) {
             (void)infer_document(schema_docs[k], files_);  // each must be valid on its own
-            overlay_document(merged.value, schema_docs[k], thread_, files_);
+            overlay_document(merged.value, schema_docs[k], thread_, files_, false, false, true);
           }
         }
         type = infer_document(merged, files_);
@@ -219,10 +237,22 @@ class Engine {
     std::vector<ValuesSource> sources;
     std::vector<std::string> order;
     for (size_t i : value_files) {
-      for (const auto& d : docs_of(i, "Overlaying data values", {files_.files[i].path})) {
+      const auto& docs = docs_of(i, "Overlaying data values", {files_.files[i].path});
+      bool any_values = false;
+      for (const auto& d : docs) any_values = any_values || d.ann("data/values");
+      if (!any_values) continue;
+      for (const auto& d : docs) {
+        if (!d.ann("data/values") && !d.ann("data/values-schema") && d.value && !d.value->is_null()) {
+          const std::string& p = files_.files[i].path;
+          throw YttError{"Overlaying data values (in following order: " + p +
+                         "):\n  Templating file '" + p + "':\n    Expected data values file '" + p +
+                         "' to only have data values documents"};
+        }
+      }
+      for (const auto& d : docs) {
         check_placement(d, "data/values");
         if (d.ann("data/values")) {
-          sources.push_back({d, false, files_.files[i].path});
+          sources.push_back({d, false, false, files_.files[i].path});
           if (std::find(order.begin(), order.end(), files_.files[i].path) == order.end()) {
             order.push_back(files_.files[i].path);
           }
@@ -235,7 +265,7 @@ class Engine {
     const std::string dv_stage = "Overlaying data values (in following order: " + join(order) + "):";
     for (auto& src : sources) {
       try {
-        overlay_document(values, src.doc, thread_, files_, src.missing_ok);
+        overlay_document(values, src.doc, thread_, files_, src.missing_ok, src.plain);
       } catch (YttError& e) {
         e.text = dv_stage + e.text;
         throw;
@@ -249,13 +279,20 @@ class Engine {
     if (!values) values = make_node(yaml::Kind::kMap);
     // ---- validations
     if (type && !opts_.disable_validation) {
-      std::string failures = validate_values(values, *type, thread_, files_);
+      std::string failures;
+      try {
+        failures = validate_values(values, *type, thread_, files_);
+      } catch (YttError& e) {
+        e.text = "Validating final data values:\n" + e.text;
+        throw;
+      }
       if (!failures.empty()) throw YttError{"Validating final data values:\n" + failures};
     }
     // ---- output
     if (opts_.schema_inspect) return openapi_output(type, opts_.output == "json");
     if (opts_.inspect) {
-      if (opts_.output == "json") return json_output(*values);
+      if (values->is_null()) return {};
+      if (opts_.output == "json") return has_non_finite(*values) ? std::string() : json_output(*values);
       return yaml::emit_yaml(to_yaml(*values));
     }
     files_.data_values = to_struct_value(values);
@@ -268,7 +305,7 @@ class Engine {
       for (const auto& a : e.anns) {
         if (a.name == "data/values-schema" || a.name == "data/values") {
           std::string where = d.value->is_map() ? "map item" : "array item";
-          throw YttError{"Found @" + a.name + " on " + where + " (" + pos_text(a.span) +
+          throw YttError{"Found @" + a.name + " on " + where + " (" + pos_text(e.span) +
                          "); only documents (---) can be annotated with @" + a.name};
         }
       }
@@ -302,6 +339,13 @@ class Engine {
       }
     }
     return out;
+  }
+
+  static bool has_non_finite(const DNode& v) {
+    if (v.kind == yaml::Kind::kFloat && !std::isfinite(v.scalar.float_value)) return true;
+    for (const auto& e : v.entries)
+      if (has_non_finite(*e.value)) return true;
+    return false;
   }
 
   std::string json_output(const DNode& v) {
@@ -358,7 +402,7 @@ class Engine {
         DDoc dd;
         dd.value = from_yaml(d.root);
         dd.span = d.span;
-        sources.push_back({dd, true, path});
+        sources.push_back({dd, true, true, path});
       }
     }
     // --data-values-env / --data-values-env-yaml
@@ -383,7 +427,7 @@ class Engine {
         SourceFile& pf = pseudo("(data-values-env arg) " + prefix, kv);
         diag::Span span{pf.path, {1, 1}, {1, 1}};
         DPtr v = as_yaml ? parse_yaml_value(key, kv.substr(eq + 1), span) : string_node(kv.substr(eq + 1), span);
-        sources.push_back({kv_doc(key, v, span), true, ""});
+        sources.push_back({kv_doc(key, v, span), true, false, ""});
       }
     };
     for (const auto& p : opts_.data_values_env) env_flag(p, false);
@@ -392,13 +436,13 @@ class Engine {
       auto [key, val] = split_kv(kv);
       SourceFile& pf = pseudo("(data-value arg)", kv);
       diag::Span span{pf.path, {1, 1}, {1, 1}};
-      sources.push_back({kv_doc(key, string_node(val, span), span), true, ""});
+      sources.push_back({kv_doc(key, string_node(val, span), span), true, false, ""});
     }
     for (const auto& kv : opts_.data_value_yaml) {
       auto [key, val] = split_kv(kv);
       SourceFile& pf = pseudo("(data-value-yaml arg)", kv);
       diag::Span span{pf.path, {1, 1}, {1, 1}};
-      sources.push_back({kv_doc(key, parse_yaml_value(key, val, span), span), true, ""});
+      sources.push_back({kv_doc(key, parse_yaml_value(key, val, span), span), true, false, ""});
     }
     for (const auto& kv : opts_.data_value_file) {
       auto [key, path] = split_kv(kv);
@@ -407,9 +451,9 @@ class Engine {
         throw YttError{"Extracting data value from KV:\n  Reading file '" + path + "': " +
                        text.error().message};
       }
-      SourceFile& pf = pseudo("(data-value-file arg)", kv);
+      SourceFile& pf = pseudo("(data-value-file arg) " + kv, *text);
       diag::Span span{pf.path, {1, 1}, {1, 1}};
-      sources.push_back({kv_doc(key, string_node(*text, span), span), true, ""});
+      sources.push_back({kv_doc(key, string_node(*text, span), span), true, false, ""});
     }
   }
 

@@ -1,6 +1,7 @@
 // Schema documents -> `SType` trees (types, defaults, validations, documentation), and the
 // type check + defaulting of data values against them.
 #include <algorithm>
+#include <cctype>
 
 #include "schema/errors.h"
 
@@ -59,6 +60,39 @@ std::string starlark_type(const sl::Value& v) {
     case sl::Kind::kTuple: return "starlark.Tuple";
     default: return std::string(v.type_name());
   }
+}
+
+std::string normalize_key(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '_' || c == '-') continue;
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+// The declared key a mistyped one most likely meant (case, `_` and `-` ignored).
+std::optional<std::string> similar_key(const std::string& key, const std::vector<std::string>& cands) {
+  std::string k = normalize_key(key);
+  for (const auto& c : cands)
+    if (normalize_key(c) == k) return c;
+  if (k.size() < 3) return std::nullopt;
+  for (const auto& c : cands)
+    if (edit_distance(k, normalize_key(c)) <= 1) return c;
+  return std::nullopt;
 }
 
 class Inferrer {
@@ -132,6 +166,13 @@ class Inferrer {
                                    "default values can be overridden via a data values overlay."}});
           }
           const DEntry& e = v->entries[0];
+          if (const Ann* da = find_ann(e.anns, "schema/default")) {
+            throw_schema(files_, {"", "Invalid schema - @schema/default not supported on array item\n"
+                                      "============================================================\n",
+                                  span.file, ann_lines(*da, e.span), "", "",
+                                  {"do you mean to set a default value for the array?",
+                                   "set an array's default by annotating its parent."}});
+          }
           t->item = infer(e.value, e.anns, e.span, false);
           t->default_value = make_node(yaml::Kind::kArray, v->span);
           break;
@@ -157,6 +198,14 @@ class Inferrer {
       t->default_value = make_node(yaml::Kind::kNull, span);
     }
     if (const Ann* d = find_ann(anns, "schema/default")) {
+      if (!d->kwargs.empty()) {
+        throw_schema(files_, {"", "syntax error in @schema/default annotation", span.file,
+                              ann_lines(*d, span),
+                              "keyword argument in @schema/default (by " + pos_text(d->span) + ")",
+                              expected_name(*t) + " (by " + pos_text(span) + ")",
+                              {"this annotation only accepts one argument: the default value.",
+                               "value must be in Starlark format, e.g.: {'key': 'value'}, True."}});
+      }
       if (d->args.empty()) {
         throw_schema(files_, {"", "syntax error in @schema/default annotation", span.file,
                               ann_lines(*d, span),
@@ -172,7 +221,9 @@ class Inferrer {
           SchemaProblem sp{"@schema/default is wrong type",
                            p.unknown_key ? "Given data value is not declared in schema" : "",
                            span.file, ann_lines(*d, span),
-                           p.found + " (at " + pos_text(d->span) + ")", p.expected, {}};
+                           p.found + " (at " + pos_text(d->span) + ")",
+                           p.expected + " (" + (p.unknown_key ? "from " : "by ") + pos_text(p.by) + ")",
+                           {}};
           if (out.empty()) {
             out = schema_problem_text(files_, sp);
           } else {
@@ -189,6 +240,7 @@ class Inferrer {
     }
     for (const auto& a : anns) {
       if (a.name == "schema/validation") {
+        check_validation(a);
         t->validations = {a};
         t->validation_span = a.span;
       } else if (a.name == "schema/desc" && !a.args.empty()) {
@@ -214,7 +266,7 @@ class Inferrer {
           if (!problems.empty()) {
             throw_schema(files_, {"@schema/examples has wrong type", "", span.file, ann_lines(a, span),
                                   problems[0].found + " (by " + pos_text(a.span) + ")",
-                                  problems[0].expected, {}});
+                                  problems[0].expected + " (by " + pos_text(problems[0].by) + ")", {}});
           }
           t->examples.emplace_back(items[0].is(sl::Kind::kString) ? std::string(items[0].as_string())
                                                                  : items[0].str(),
@@ -223,6 +275,50 @@ class Inferrer {
       }
     }
     return t;
+  }
+
+  static void check_validation(const Ann& a) {
+    const std::string head = "\n  Invalid @schema/validation annotation - ";
+    const std::string at = " (at " + pos_text(a.span) + ")";
+    if (a.args.empty() && a.kwargs.empty()) {
+      throw YttError{head + "expected annotation to have 2-tuple as argument(s), but found no "
+                            "arguments (by " + pos_text(a.span) + ")"};
+    }
+    static const char* known[] = {"min", "max", "min_len", "max_len", "not_null",
+                                  "one_not_null", "one_of", "when", "when_null_skip"};
+    for (const auto& [k, v] : a.kwargs) {
+      bool ok = false;
+      for (const char* n : known) ok = ok || k == n;
+      if (!ok) throw YttError{head + "unknown keyword argument \"" + k + "\"" + at};
+      if ((k == "min_len" || k == "max_len") && !v.is(sl::Kind::kInt)) {
+        throw YttError{head + "expected keyword argument \"" + k + "\" to be a number, but was " +
+                       std::string(v.type_name()) + at};
+      }
+      if (k == "one_of" && !(v.is(sl::Kind::kList) || v.is(sl::Kind::kTuple) || v.is(sl::Kind::kSet))) {
+        throw YttError{head + "expected keyword argument one_of to be a sequence, but was " +
+                       std::string(v.type_name())};
+      }
+    }
+    for (const auto& r : a.args) {
+      auto items = r.items();
+      if (!(r.is(sl::Kind::kTuple) || r.is(sl::Kind::kList)) || items.size() != 2) {
+        throw YttError{head + "expected annotation to have 2-tuple as argument(s), but found " +
+                       std::string(r.type_name()) + at};
+      }
+      if (!items[0].is(sl::Kind::kString)) {
+        throw YttError{head + "expected first item in the 2-tuple to be a string describing a "
+                              "valid value, but was " + std::string(items[0].type_name()) + at};
+      }
+      const sl::Value& f = items[1];
+      if (!f.is(sl::Kind::kStruct) && !(f.is(sl::Kind::kFunction) || f.is(sl::Kind::kBuiltin))) {
+        throw YttError{head + "expected second item in the 2-tuple to be an assertion function, "
+                              "but was " + std::string(f.type_name()) + at};
+      }
+      if (!(f.is(sl::Kind::kFunction) || f.is(sl::Kind::kBuiltin))) {
+        throw YttError{head + "expected second item in tuple to be an assertion function or "
+                              "assertion object, but was a " + std::string(f.type_name()) + at};
+      }
+    }
   }
 
   static std::string expected_name(const SType& t) { return type_name(t.kind); }
@@ -258,12 +354,12 @@ void fill(DPtr& value, const SType& type, std::vector<TypeProblem>& problems,
           p.expected = "one of {";
           for (size_t i = 0; i < names.size(); ++i) p.expected += (i ? ", " : " ") + names[i];
           p.expected += " }";
-          std::vector<std::string> cands;
-          for (const auto& f : type.fields)
-            if (f.first.kind == yaml::Kind::kString) cands.push_back(f.first.text);
-          if (e.key.kind == yaml::Kind::kString) {
-            if (auto n = diag::nearest(e.key.text, cands)) p.hint = "did you mean \"" + *n + "\"?";
-          }
+        }
+        std::vector<std::string> cands;
+        for (const auto& f : type.fields)
+          if (f.first.kind == yaml::Kind::kString) cands.push_back(f.first.text);
+        if (e.key.kind == yaml::Kind::kString) {
+          if (auto n = similar_key(e.key.text, cands)) p.hint = "did you mean \"" + *n + "\"?";
         }
         problems.push_back(std::move(p));
         continue;

@@ -81,9 +81,8 @@ std::string openapi_text(const TypePtr& type, bool json) {
     schemas.items.push_back(item("dataValues", describe(*type)));
   } else {
     yaml::Node dv = yaml::make_map();
-    dv.items.push_back(item("type", yaml::make_string("object")));
-    dv.items.push_back(item("additionalProperties", yaml::make_bool(false)));
-    dv.items.push_back(item("properties", yaml::make_map()));
+    dv.items.push_back(item("nullable", yaml::make_bool(true)));
+    dv.items.push_back(item("default", yaml::make_null()));
     schemas.items.push_back(item("dataValues", std::move(dv)));
   }
   yaml::Node comps = yaml::make_map();

@@ -58,6 +58,7 @@ struct DNode {
   bool is_map() const { return kind == yaml::Kind::kMap; }
   bool is_array() const { return kind == yaml::Kind::kArray; }
   bool is_scalar() const { return !is_map() && !is_array(); }
+  bool is_null() const { return kind == yaml::Kind::kNull; }
   DEntry* find(std::string_view key);
 };
 
@@ -66,6 +67,7 @@ struct DDoc {
   std::vector<Ann> anns;
   diag::Span span;
   std::string file;
+  bool implicit = false;  // no `---` before it
   const Ann* ann(std::string_view name) const;
 };
 
@@ -83,7 +85,8 @@ std::string_view ytt_type_name(yaml::Kind k);  // "integer", "string", "boolean"
 // Starlark <-> tree.
 DPtr from_starlark(const sl::Value& v, const diag::Span& span);
 sl::Value to_starlark(const DPtr& n);  // maps/arrays become yamlfragment values
-sl::Value to_struct_value(const DPtr& n);  // data.values: maps become structs, arrays lists
+sl::Value to_struct_value(const DPtr& n);
+sl::Value to_plain(const DPtr& n);  // maps become dicts, arrays lists (named rules)  // data.values: maps become structs, arrays lists
 sl::Value make_fragment(DPtr node);  // a yamlfragment over a map/array
 // The node behind a yamlfragment value, else null.
 DPtr fragment_node(const sl::Value& v);
@@ -116,6 +119,7 @@ class Files {
   // Set once data values are final (templates rendered afterwards can read them).
   std::optional<sl::Value> data_values;
   std::map<std::string, sl::Module> module_cache;
+  int gutter_digits = 1;  // widest line number in the error being printed
 };
 
 // Evaluates `file` as a ytt template. On a Starlark failure throws TemplateError.
@@ -175,7 +179,8 @@ void check_and_fill(DPtr& value, const SType& type, std::vector<TypeProblem>& pr
 
 // Overlays `right` (an annotated doc) onto `left` in place. Throws YttError with ytt's text.
 void overlay_document(DPtr& left, const DDoc& right, sl::Thread& thread, const Files& files,
-                      bool default_missing_ok = false);
+                      bool default_missing_ok = false, bool plain = false,
+                      bool schema_merge = false);
 
 // ---- Errors --------------------------------------------------------------------------------
 

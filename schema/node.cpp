@@ -1,5 +1,6 @@
 // The evaluated tree: copies from loaded YAML, conversion to and from Starlark values, and
 // the `yamlfragment` value ytt hands to rules.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -191,8 +192,9 @@ class Fragment : public sl::HostObject {
                               ", want int");
       }
       int64_t n = static_cast<int64_t>(node_->entries.size());
-      int64_t idx = *i < 0 ? *i + n : *i;
-      if (idx < 0 || idx >= n) {
+      int64_t idx = *i;
+      if (idx < 0) return sl::fail_error("key " + std::to_string(*i) + " not in yamlfragment");
+      if (idx >= n) {
         return sl::fail_error("index " + std::to_string(*i) + " out of range: sequence has " +
                               std::to_string(n) + " elements");
       }
@@ -267,6 +269,26 @@ sl::Value to_starlark(const DPtr& n) {
     case yaml::Kind::kArray: return make_fragment(n);
   }
   return sl::Value::none();
+}
+
+sl::Value to_plain(const DPtr& n) {
+  if (n->is_map()) {
+    std::vector<std::pair<sl::Value, sl::Value>> items;
+    for (const auto& e : n->entries) {
+      auto k = std::make_shared<DNode>();
+      k->kind = e.key.kind;
+      k->scalar = e.key;
+      items.emplace_back(to_starlark(k), to_plain(e.value));
+    }
+    auto d = sl::make_dict(std::move(items));
+    return d.ok() ? *d : sl::Value::none();
+  }
+  if (n->is_array()) {
+    std::vector<sl::Value> items;
+    for (const auto& e : n->entries) items.push_back(to_plain(e.value));
+    return sl::make_list(std::move(items));
+  }
+  return to_starlark(n);
 }
 
 sl::Value to_struct_value(const DPtr& n) {
@@ -393,13 +415,16 @@ std::string Files::line(std::string_view path, int line) const {
 std::string excerpt(const Files& files, const std::string& label, const std::string& file,
                     const std::vector<int>& lines) {
   const SourceFile* f = files.find(file);
-  std::string out = (f && !f->label.empty() ? f->label : label) + ":\n    |\n";
+  int width = files.gutter_digits;
+  for (int l : lines) width = std::max<int>(width, static_cast<int>(std::to_string(l).size()));
+  std::string bar = std::string(static_cast<size_t>(width) + 3, ' ') + "|\n";
+  std::string out = (f && !f->label.empty() ? f->label : label) + ":\n" + bar;
   for (int l : lines) {
-    char num[16];
-    std::snprintf(num, sizeof num, "%3d", l);
+    char num[32];
+    std::snprintf(num, sizeof num, "%*d", width + 2, l);
     out += std::string(num) + " | " + files.line(file, l) + "\n";
   }
-  out += "    |\n";
+  out += bar;
   return out;
 }
 

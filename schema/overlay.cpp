@@ -14,11 +14,22 @@ struct OverlayFail {
   std::string message;
 };
 
+const Files* g_files = nullptr;  // for labels of flag values while an overlay runs
+
+std::string where(const diag::Span& s) {
+  if (g_files) {
+    if (const SourceFile* f = g_files->find(s.file); f && !f->label.empty()) {
+      return f->label + ":" + std::to_string(s.begin.line);
+    }
+  }
+  return pos_text(s);
+}
+
 std::string entry_label(const DEntry& e, bool is_map) {
   if (is_map) {
-    return "Map item (key '" + key_text(e.key) + "') on line " + pos_text(e.span) + ":";
+    return "Map item (key '" + key_text(e.key) + "') on line " + where(e.span) + ":";
   }
-  return "Array item on line " + pos_text(e.span) + ":";
+  return "Array item on line " + where(e.span) + ":";
 }
 
 struct MatchSpec {
@@ -30,7 +41,8 @@ struct MatchSpec {
 
 class Overlayer {
  public:
-  Overlayer(sl::Thread& thread) : thread_(thread) {}
+  Overlayer(sl::Thread& thread, bool lenient) : thread_(thread), lenient_(lenient) {}
+  bool carry_validations_ = true;  // data values (not schema) bring their own rules
 
   MatchSpec spec_of(const std::vector<Ann>& anns, bool inherited_missing_ok) {
     MatchSpec s;
@@ -73,17 +85,18 @@ class Overlayer {
 
   // Merges value `right` into `left` (both values of the same node).
   void merge_value(DPtr& left, const DPtr& right, bool missing_ok, std::vector<std::string>& ctx) {
+    if (!left || left->is_null() ||
+        (lenient_ && (left->kind != right->kind || right->is_array()))) {
+      left = deep_copy(*right);
+      return;
+    }
     if (right->is_map()) {
-      if (!left || left->is_null()) {
-        left = make_node(yaml::Kind::kMap, right->span);
-      } else if (!left->is_map()) {
+      if (!left->is_map()) {
         throw OverlayFail{ctx, "Expected map, but was " + kind_word(*left)};
       }
       merge_map(*left, *right, missing_ok, ctx);
     } else if (right->is_array()) {
-      if (!left || left->is_null()) {
-        left = make_node(yaml::Kind::kArray, right->span);
-      } else if (!left->is_array()) {
+      if (!left->is_array()) {
         throw OverlayFail{ctx, "Expected array, but was " + kind_word(*left)};
       }
       merge_array(*left, *right, missing_ok, ctx);
@@ -92,11 +105,7 @@ class Overlayer {
     }
   }
 
-  static std::string kind_word(const DNode& n) {
-    if (n.is_map()) return "map";
-    if (n.is_array()) return "array";
-    return "scalar";
-  }
+  static std::string kind_word(const DNode& n) { return std::string(ytt_type_name(n.kind)); }
 
   void merge_map(DNode& left, const DNode& right, bool inherited_missing_ok,
                  std::vector<std::string>& ctx) {
@@ -165,7 +174,13 @@ class Overlayer {
             le.value = deep_copy(*re.value);
             le.span = re.span;
           } else {
+            DNode* before = le.value.get();
             merge_value(le.value, re.value, child_ok, ctx);
+            if (le.value.get() != before) le.span = re.span;
+          }
+          if (carry_validations_) {
+            for (const auto& a : re.anns)
+              if (a.name == "schema/validation" || a.name == "assert/validate") le.anns.push_back(a);
           }
         }
       }
@@ -259,7 +274,13 @@ class Overlayer {
             le.value = deep_copy(*re.value);
             le.span = re.span;
           } else {
+            DNode* before = le.value.get();
             merge_value(le.value, re.value, child_ok, ctx);
+            if (le.value.get() != before) le.span = re.span;
+          }
+          if (carry_validations_) {
+            for (const auto& a : re.anns)
+              if (a.name == "schema/validation" || a.name == "assert/validate") le.anns.push_back(a);
           }
         }
       }
@@ -269,15 +290,17 @@ class Overlayer {
 
  private:
   sl::Thread& thread_;
+  bool lenient_;  // flags: a value of another kind replaces (the type check reports it)
 };
 
 }  // namespace
 
 void overlay_document(DPtr& left, const DDoc& right, sl::Thread& thread, const Files& files,
-                      bool default_missing_ok) {
-  (void)files;
-  Overlayer o(thread);
-  std::vector<std::string> ctx = {"Document on line " + pos_text(right.span) + ":"};
+                      bool default_missing_ok, bool plain, bool schema_merge) {
+  g_files = &files;
+  Overlayer o(thread, plain);
+  o.carry_validations_ = !schema_merge;
+  std::vector<std::string> ctx = {"Document on line " + where(right.span) + ":"};
   bool missing_ok = default_missing_ok;
   if (const Ann* m = right.ann("overlay/match-child-defaults")) {
     if (const sl::Value* v = m->kwarg("missing_ok")) missing_ok = v->truth();
@@ -288,9 +311,7 @@ void overlay_document(DPtr& left, const DDoc& right, sl::Thread& thread, const F
       if (left && left->is_map() && !right.value->is_map() && !right.value->is_null()) {
         throw OverlayFail{ctx, "Expected " + Overlayer::kind_word(*right.value) + ", but was map"};
       }
-      DPtr fresh;
-      o.merge_value(fresh, right.value, true, ctx);
-      left = fresh;
+      left = deep_copy(*right.value);  // the first document is taken as it is
       return;
     }
     o.merge_map(*left, *right.value, missing_ok, ctx);

@@ -117,6 +117,12 @@ class Generator {
   Generator(Compiled& c, const std::vector<std::string>& src_lines) : c_(c), src_(src_lines) {}
 
   void emit(std::string text, int src_line) {
+    if (!pending_ctx_.empty()) {
+      // a fragment function's context starts at its first statement (ytt's frame line)
+      std::string p = std::move(pending_ctx_);
+      pending_ctx_.clear();
+      emit(std::move(p), src_line);
+    }
     c_.code += text;
     c_.code += '\n';
     c_.line_map.push_back(src_line);
@@ -154,7 +160,7 @@ class Generator {
     if (opens && starts("def")) {
       int ctx = ++ctx_count_;
       blocks_.push_back({true, ctx, line});
-      emit("__c" + std::to_string(ctx) + " = __ctx()", line);
+      pending_ctx_ = "__c" + std::to_string(ctx) + " = __ctx()";
     } else if (opens && (starts("if") || starts("for") || starts("while"))) {
       blocks_.push_back({false, 0, line});
     }
@@ -237,6 +243,7 @@ class Generator {
   const std::vector<std::string>& src_;
   std::vector<Block> blocks_;
   int ctx_count_ = 0;
+  std::string pending_ctx_;
 };
 
 // ---- Runtime handles -----------------------------------------------------------------------
@@ -333,6 +340,7 @@ sl::Predeclared builtins(const std::shared_ptr<Runtime>& rt) {
       d.value = shallow_from(sn);
       d.span = sn.span;
       d.file = rt->compiled->file;
+      d.implicit = sn.implicit_doc;
       parent->ctx->docs.push_back(std::move(d));
       h->k = Handle::K::kDoc;
       h->ctx = parent->ctx;
@@ -449,8 +457,8 @@ std::string starlark_error_text(const Files& files, const sl::Error& e) {
   auto lines = [&](std::string_view f, int l) { return files.line(f, l); };
   if (e.kind == sl::ErrorKind::kCompile) {
     const sl::Problem& p = e.problems.empty() ? sl::Problem{e.message, "", {}} : e.problems.front();
-    return "- " + p.message + "\n    " + p.file + ":" + std::to_string(p.pos.line) + " | " +
-           files.line(p.file, p.pos.line);
+    return "- " + p.message + "\n    " + (is_star(p.file) ? "" : p.file + ":") +
+           std::to_string(p.pos.line) + " | " + files.line(p.file, p.pos.line);
   }
   std::string msg = e.message;
   const sl::Error* inner = &e;
@@ -458,6 +466,18 @@ std::string starlark_error_text(const Files& files, const sl::Error& e) {
   out += sl::format_backtrace(*inner, lines, "    ",
                               [](const sl::Frame& f) { return !is_star(f.file); });
   while (!out.empty() && out.back() == '\n') out.pop_back();
+  if (e.cause) {
+    std::string inner = starlark_error_text(files, *e.cause);
+    out += "\n\n    reason:\n";
+    size_t start = 0;
+    while (start <= inner.size()) {
+      size_t nl = inner.find('\n', start);
+      out += "     " + inner.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
+      if (nl == std::string::npos) break;
+      out += "\n";
+      start = nl + 1;
+    }
+  }
   return out;
 }
 
@@ -482,7 +502,10 @@ std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread
   std::vector<DDoc> out;
   for (size_t i = 0; i < rt->top->docs.size(); ++i) {
     DDoc& d = rt->top->docs[i];
-    (void)i;
+    // the implicit first document whose nodes all went into fragment functions
+    if (d.implicit && d.anns.empty() && d.value && !d.value->is_scalar() && d.value->entries.empty()) {
+      continue;
+    }
     out.push_back(std::move(d));
   }
   // Remember the module for loads of this file as a library.
@@ -495,8 +518,10 @@ sl::Result<sl::Module> load_module(Files& files, sl::Thread& thread, std::string
   (void)from;
   if (module.rfind("@ytt:", 0) == 0) {
     if (auto m = ytt_module(files, module)) return *m;
-    return sl::fail_error("cannot load " + std::string(module) + ": builtin " +
-                          std::string(module) + " does not exist");
+    return sl::fail_error("cannot load " + std::string(module) +
+                          ": builtin ytt library does not have module '" +
+                          std::string(module.substr(5)) +
+                          "' (hint: is it available in newer version of ytt?)");
   }
   std::string key(module);
   if (auto it = files.module_cache.find(key); it != files.module_cache.end()) return it->second;
@@ -506,10 +531,15 @@ sl::Result<sl::Module> load_module(Files& files, sl::Thread& thread, std::string
                           "' (hint: only files included via -f flag are available)");
   }
   if (is_star(key)) {
+    auto wrap = [&](const sl::Error& inner) {
+      sl::Error e = sl::fail_error("cannot load " + key + ": Evaluating starlark template: ");
+      e.cause = std::make_shared<sl::Error>(inner);
+      return e;
+    };
     auto prog = sl::compile(f->path, f->text);
-    if (!prog.ok()) return prog.error();
+    if (!prog.ok()) return wrap(prog.error());
     auto res = thread.exec(*prog);
-    if (!res.ok()) return res.error();
+    if (!res.ok()) return wrap(res.error());
     files.module_cache[key] = *res;
     return *res;
   }

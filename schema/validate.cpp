@@ -48,27 +48,32 @@ class Validator {
   }
 
   void walk(const DPtr& v, const SType& t, const std::string& path, const diag::Span& from,
-            const DPtr& parent, const DPtr& root) {
-    if (!t.validations.empty()) run_rules(v, t, path, from, parent, root);
+            const DPtr& parent, const DPtr& root, const std::vector<Ann>* own = nullptr) {
+    if (!t.validations.empty()) run_rules(v, t.validations.back(), path, from, parent, root);
+    if (own) {
+      for (const auto& a : *own)
+        if (a.name == "schema/validation" || a.name == "assert/validate") {
+          run_rules(v, a, path, from, parent, root);
+        }
+    }
     if (t.any) return;
     if (v->is_map() && t.kind == types::Kind::kMap) {
       for (const auto& e : v->entries) {
         const auto* ft = t.field(e.key);
         if (!ft) continue;
         std::string p = path.empty() ? key_text(e.key) : path + "." + key_text(e.key);
-        walk(e.value, **ft, p, e.span, v, root);
+        walk(e.value, **ft, p, e.span, v, root, &e.anns);
       }
     } else if (v->is_array() && t.item) {
       for (size_t i = 0; i < v->entries.size(); ++i) {
         const auto& e = v->entries[i];
-        walk(e.value, *t.item, path + "[" + std::to_string(i) + "]", e.span, v, root);
+        walk(e.value, *t.item, path + "[" + std::to_string(i) + "]", e.span, v, root, &e.anns);
       }
     }
   }
 
-  void run_rules(const DPtr& v, const SType& t, const std::string& path, const diag::Span& from,
+  void run_rules(const DPtr& v, const Ann& a, const std::string& path, const diag::Span& from,
                  const DPtr& parent, const DPtr& root) {
-    const Ann& a = t.validations.back();
     std::string name = path.empty() ? "(document)" : path;
     sl::Value val = to_starlark(v);
     if (const sl::Value* when = a.kwarg("when")) {
@@ -96,6 +101,7 @@ class Validator {
       if (!r->as_bool()) return;
     }
     std::vector<Failure> fails;
+    sl::Value plain = to_plain(v);
     const sl::Value* not_null = a.kwarg("not_null");
     bool nn = not_null && not_null->truth();
     if (v->is_null()) {
@@ -117,7 +123,7 @@ class Validator {
     auto len_rule = [&](const char* kw, bool min) {
       const sl::Value* n = a.kwarg(kw);
       if (!n) return;
-      auto lr = call(h_.length, {val});
+      auto lr = call(h_.length, {plain});
       std::string must = std::string("length ") + (min ? ">= " : "<= ") + n->str();
       if (!lr.ok()) {
         fails.push_back({must, lr.error().message, a.span});
@@ -132,7 +138,7 @@ class Validator {
       const sl::Value* n = a.kwarg(kw);
       if (!n) return;
       std::string must = std::string("a value ") + (min ? ">= " : "<= ") + n->repr();
-      auto cmp = call(min ? h_.ge : h_.le, {val, *n});
+      auto cmp = call(min ? h_.ge : h_.le, {plain, *n});
       if (!cmp.ok()) {
         fails.push_back({must, cmp.error().message, a.span});
       } else if (!cmp->truth()) {
@@ -177,7 +183,7 @@ class Validator {
     }
     if (const sl::Value* one_of = a.kwarg("one_of")) {
       std::string must = "one of " + one_of->repr();
-      auto r = call(h_.contains, {*one_of, val});
+      auto r = call(h_.contains, {*one_of, plain});
       if (!r.ok()) {
         fails.push_back({must, r.error().message, a.span});
       } else if (!r->truth()) {

@@ -23,8 +23,8 @@ sl::Value struct_make() {
 // assert.min_len(n) etc: a callable that fails with ytt's "found" text.
 sl::Value assertion(std::string name, std::function<std::optional<std::string>(const sl::Value&, const sl::Value&)> check) {
   return sl::make_builtin("assert." + name, [name, check](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (c.args.size() != 1) return sl::fail_error("assert." + name + ": expected one argument");
-    sl::Value arg = c.args[0];
+    if (c.args.empty()) return sl::fail_error("expected one argument");
+    sl::Value arg = c.args.size() == 1 ? c.args[0] : sl::make_tuple({c.args.begin(), c.args.end()});
     return sl::make_builtin("assert." + name, [arg, check](const sl::Call& c2) -> sl::Result<sl::Value> {
       if (c2.args.size() != 1) return sl::fail_error("expected one argument");
       if (auto msg = check(c2.args[0], arg)) return sl::fail_error(*msg);
@@ -66,14 +66,24 @@ std::optional<sl::Module> ytt_module(Files& files, std::string_view name) {
       if (l && *l > n.to_int64().value_or(0)) return "length = " + std::to_string(*l);
       return std::nullopt;
     });
-    auto min = assertion("min", [](const sl::Value& v, const sl::Value& n) -> std::optional<std::string> {
-      auto a = v.to_double(), b = n.to_double();
-      if (a && b && *a < *b) return "value < " + n.str();
+    // -1 / 0 / 1 for numbers or strings; nullopt when they do not compare
+    auto compare = [](const sl::Value& a, const sl::Value& b) -> std::optional<int> {
+      if (a.is(sl::Kind::kString) && b.is(sl::Kind::kString)) {
+        int c = a.as_string().compare(b.as_string());
+        return c < 0 ? -1 : c > 0 ? 1 : 0;
+      }
+      auto x = a.to_double(), y = b.to_double();
+      if (!x || !y || a.is_bool() || b.is_bool()) return std::nullopt;
+      return *x < *y ? -1 : *x > *y ? 1 : 0;
+    };
+    auto min = assertion("min", [compare](const sl::Value& v, const sl::Value& n) -> std::optional<std::string> {
+      auto c = compare(v, n);
+      if (c && *c < 0) return "value < " + n.str();
       return std::nullopt;
     });
-    auto max = assertion("max", [](const sl::Value& v, const sl::Value& n) -> std::optional<std::string> {
-      auto a = v.to_double(), b = n.to_double();
-      if (a && b && *a > *b) return "value > " + n.str();
+    auto max = assertion("max", [compare](const sl::Value& v, const sl::Value& n) -> std::optional<std::string> {
+      auto c = compare(v, n);
+      if (c && *c > 0) return "value > " + n.str();
       return std::nullopt;
     });
     auto one_of = assertion("one_of", [](const sl::Value& v, const sl::Value& l) -> std::optional<std::string> {
@@ -82,13 +92,26 @@ std::optional<sl::Module> ytt_module(Files& files, std::string_view name) {
       return std::string("not one of allowed values");
     });
     auto not_null = sl::make_builtin("assert.not_null", [](const sl::Call& c) -> sl::Result<sl::Value> {
-      if (!c.args.empty() && c.args[0].is_none()) return sl::fail_error("value is null");
+      if (c.args.empty()) {
+        return sl::make_builtin("assert.not_null", [](const sl::Call& c2) -> sl::Result<sl::Value> {
+          if (!c2.args.empty() && c2.args[0].is_none()) return sl::fail_error("fail: value is null");
+          return sl::Value::from_bool(true);
+        });
+      }
+      if (c.args[0].is_none()) return sl::fail_error("assert.not_null: fail: value is null");
       return sl::Value::from_bool(true);
+    });
+    auto try_to = sl::make_builtin("assert.try_to", [](const sl::Call& c) -> sl::Result<sl::Value> {
+      if (c.args.size() != 1) return sl::fail_error("expected one argument");
+      auto r = c.thread.call(c.args[0]);
+      if (r.ok()) return sl::make_tuple({*r, sl::Value::none()});
+      return sl::make_tuple({sl::Value::none(), sl::Value::from_string(r.error().message)});
     });
     return module_of({{"assert", sl::make_struct("module", "assert",
                                                  {{"fail", fail}, {"max", max}, {"max_len", max_len},
                                                   {"min", min}, {"min_len", min_len},
-                                                  {"not_null", not_null}, {"one_of", one_of}})}});
+                                                  {"not_null", not_null}, {"one_of", one_of},
+                                                  {"try_to", try_to}})}});
   }
   if (name == "@ytt:overlay") {
     auto subset = sl::make_builtin("overlay.subset", [](const sl::Call& c) -> sl::Result<sl::Value> {

@@ -158,7 +158,7 @@ class Parser {
       p_ += 3;
       parse_node(-1, Ctx::kDocRoot);
     } else {
-      parse_block_node_at(-1, Ctx::kDocRoot, Props{});
+      parse_block_node_at(-1, Props{});
     }
     h_.OnDocumentEnd();
     skip_to_token();
@@ -524,8 +524,7 @@ class Parser {
       while (cur() != '\n' && !eof()) ++p_;
     }
     if (cur() != '\n' && !eof()) decline();
-    if (top_indent < 0) decline();
-    indent += top_indent;
+    if (top_indent >= 0) indent += top_indent;
 
     std::string& out = t.value;
     bool found_text = false, past_opening = false, empty_line = false, more_indented = false;
@@ -609,7 +608,7 @@ class Parser {
       if (!eof() && !doc_start_here() && !doc_end_here() &&
           (col() > parent_indent || indentless)) {
         if (cur() == '&' || cur() == '!') decline();
-        parse_block_node_at(parent_indent, ctx, props);
+        parse_block_node_at(parent_indent, props);
       } else {
         emit_empty(props);
       }
@@ -633,9 +632,14 @@ class Parser {
       return;
     }
     if (c == '|' || c == '>') {
-      if (ctx == Ctx::kDocRoot) decline();
       ScalarToken t = scan_block_scalar(parent_indent);
       emit_scalar(props, std::move(t));
+      return;
+    }
+    if (ctx == Ctx::kSeqEntry && block_entry_here()) {
+      // `- - x`: a sequence in the sequence entry, at the inner dash's column.
+      if (props.present) decline();
+      parse_block_seq(col(), mark(), kPlainTag, 0);
       return;
     }
     ScalarToken t;
@@ -660,7 +664,7 @@ class Parser {
 
   // A node that starts a line of its own, at column col() (> parent_indent, or equal for a
   // sequence not indented under its key).
-  void parse_block_node_at(int parent_indent, Ctx ctx, const Props& props) {
+  void parse_block_node_at(int parent_indent, const Props& props) {
     const YAML::Mark m = props.present ? props.mark : mark();
     const std::string& tag = props.tag.empty() ? kPlainTag : props.tag;
     char c = cur();
@@ -689,7 +693,6 @@ class Parser {
       parse_block_map(t.mark.column, m, tag, props.anchor, std::move(t));
       return;
     }
-    (void)ctx;
     emit_scalar(props, std::move(t));
     expect_line_end();
   }
@@ -768,7 +771,7 @@ class Parser {
       while (true) {
         skip_in_flow();
         if (cur() == ']') break;
-        parse_flow_node(false);
+        parse_flow_node();
         skip_in_flow();
         if (cur() == ',') {
           ++p_;
@@ -804,7 +807,7 @@ class Parser {
         if (cur() == ',' || cur() == '}') {
           h_.OnNull(mark(), 0);
         } else {
-          parse_flow_node(true);
+          parse_flow_node();
         }
         skip_in_flow();
         if (cur() == ',') {
@@ -821,7 +824,7 @@ class Parser {
   }
 
   // One node inside a flow collection; declines when it turns out to be a key.
-  void parse_flow_node(bool in_map) {
+  void parse_flow_node() {
     Props props = read_props(true);
     if (props.present) {
       skip_in_flow();
@@ -843,7 +846,6 @@ class Parser {
     } else {
       decline();
     }
-    (void)in_map;
     // `x: y` inside a flow sequence, or `{a: b: c}`: not for the fast path.
     size_t q = p_;
     while (at(q) == ' ') ++q;

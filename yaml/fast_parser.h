@@ -9,10 +9,10 @@
 // yaml-cpp would not emit is a bug (tests/yaml/fast_parser_test.cpp compares both paths).
 //
 // Covered: block maps and sequences (compact `- key: v`, sequences not indented under their
-// key), nested flow maps and sequences, single-line plain scalars, single/double-quoted
+// key, `- - x`), nested flow maps and sequences, single-line plain scalars, single/double-quoted
 // scalars (all escapes, multi-line folding), literal/folded block scalars with chomping and
 // indentation indicators, comments, `---`/`...`, anchors, aliases, `!!tag`/`!tag`.
-// Declined: directives, `? ` keys, multi-line plain scalars, `- - x`, flow keys, compact maps
+// Declined: directives, `? ` keys, multi-line plain scalars, flow keys, compact maps
 // inside flow sequences, properties in front of keys, tabs outside quoted/block scalars and
 // comments, CR line ends, a byte-order mark, nesting deeper than kMaxFastDepth.
 #pragma once

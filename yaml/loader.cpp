@@ -41,6 +41,7 @@ class ViewBuf : public std::streambuf {
 struct LimitExceeded {
   diag::Position at;
   std::string message;
+  std::string code = "HK003";
 };
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
@@ -147,7 +148,17 @@ class Builder : public YAML::EventHandler {
 
   std::vector<Document>& documents() { return docs_; }
 
+  // Every event stands for at least a byte or two of input; a parser that emits far more
+  // has stopped making progress (yaml-cpp 0.7 loops on a stray `,` at a document's start).
+  void tick(const YAML::Mark& mark) {
+    if (++events_ > 4 * src_.size() + 64) {
+      throw LimitExceeded{pos(mark), "syntax error: unexpected ',' (the YAML parser stopped here)",
+                          "HK001"};
+    }
+  }
+
   void OnDocumentStart(const YAML::Mark& mark) override {
+    tick(mark);
     doc_ = Document{};
     doc_.span = span_at(mark);
     have_root_ = false;
@@ -165,6 +176,7 @@ class Builder : public YAML::EventHandler {
   }
 
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    tick(mark);
     Node n;
     size_t off = offset(mark);
     std::string_view at = src_.substr(off);
@@ -188,6 +200,7 @@ class Builder : public YAML::EventHandler {
   }
 
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    tick(mark);
     auto it = anchors_.find(anchor);
     if (it == anchors_.end()) {
       throw YAML::ParserException(mark, YAML::ErrorMsg::UNKNOWN_ANCHOR);
@@ -210,6 +223,7 @@ class Builder : public YAML::EventHandler {
 
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                 const std::string& value) override {
+    tick(mark);
     size_t off = offset(mark);
     size_t body = skip_properties(off);
     Style style = Style::kPlain;
@@ -231,17 +245,14 @@ class Builder : public YAML::EventHandler {
           break;
       }
     }
-    if (tag == "!" && style == Style::kPlain) style = Style::kDoubleQuoted;  // defensive
+    const bool plain_tag = tag.size() == 1 && tag[0] == '?';
+    const bool quoted_tag = tag.size() == 1 && tag[0] == '!';
+    if (quoted_tag && style == Style::kPlain) style = Style::kDoubleQuoted;  // defensive
 
-    Node n;
-    if (tag == "?" && style == Style::kPlain) {
-      n = resolve_plain_scalar(value);
-    } else if (tag == "?" || tag == "!") {
-      n.kind = Kind::kString;
-      n.text = value;
-    } else {
-      n = tagged_scalar(mark, tag, value);
-    }
+    // Built in place (no Node moves): nodes are big and this runs once per scalar.
+    Node n = (plain_tag && style == Style::kPlain) ? resolve_plain_scalar(value)
+             : (plain_tag || quoted_tag)           ? make_string(value)
+                                                   : tagged_scalar(mark, tag, value);
     n.style = style;
     n.span = span_at(mark);
     n.span.end = scalar_end(n.span.begin, off, body, style, value);
@@ -250,12 +261,14 @@ class Builder : public YAML::EventHandler {
 
   void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value style) override {
+    tick(mark);
     open(mark, Kind::kArray, tag, anchor, style);
   }
   void OnSequenceEnd() override { close(); }
 
   void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                   YAML::EmitterStyle::value style) override {
+    tick(mark);
     open(mark, Kind::kMap, tag, anchor, style);
   }
   void OnMapEnd() override { close(); }
@@ -445,7 +458,7 @@ class Builder : public YAML::EventHandler {
       throw LimitExceeded{pos(mark), "nesting deeper than " + std::to_string(options_.max_depth) +
                                          " levels"};
     }
-    Frame f;
+    Frame& f = stack_.emplace_back();
     f.node.kind = kind;
     f.node.style = style == YAML::EmitterStyle::Flow ? Style::kFlow : Style::kBlock;
     f.node.span = span_at(mark);
@@ -455,13 +468,15 @@ class Builder : public YAML::EventHandler {
                        : tag;
     }
     f.anchor = anchor;
-    stack_.push_back(std::move(f));
   }
 
   void close() {
-    Frame f = std::move(stack_.back());
+    Frame& f = stack_.back();
+    Node n = std::move(f.node);
+    size_t size = f.size;
+    int depth = f.depth;
+    YAML::anchor_t anchor = f.anchor;
     stack_.pop_back();
-    Node& n = f.node;
     if (n.kind == Kind::kMap && !n.items.empty()) {
       n.span.end = n.items.back().span.end;
     } else if (n.kind == Kind::kArray && !n.elements.empty()) {
@@ -469,7 +484,7 @@ class Builder : public YAML::EventHandler {
     } else if (n.style == Style::kFlow) {
       n.span.end = {n.span.begin.line, n.span.begin.column + 2};
     }
-    deliver(std::move(n), f.size, f.depth, f.anchor);
+    deliver(std::move(n), size, depth, anchor);
   }
 
   // Hands a finished node to its parent (or makes it the document root).
@@ -497,17 +512,63 @@ class Builder : public YAML::EventHandler {
       return;
     }
     f.has_key = false;
-    MapItem item;
-    item.key = std::move(f.key);
-    item.value = std::move(n);
-    item.span = item.key.span;
-    item.span.end = item.value.span.end.line > 0 ? item.value.span.end : item.key.span.end;
-    if (item.key.kind == Kind::kString && item.key.style == Style::kPlain &&
-        item.key.tag.empty() && item.key.text == "<<") {
+    if (f.key.kind == Kind::kString && f.key.style == Style::kPlain && f.key.tag.empty() &&
+        f.key.text == "<<") {
+      MapItem item;
+      item.key = std::move(f.key);
+      item.value = std::move(n);
+      item.span = item.key.span;
+      item.span.end = item.value.span.end.line > 0 ? item.value.span.end : item.key.span.end;
       merge(f, std::move(item));
       return;
     }
-    insert(f, std::move(item), false);
+    insert_pair(f, std::move(n));
+  }
+
+  // `insert` for the pending key `f.key` and its value, building the item in place.
+  void insert_pair(Frame& f, Node&& value) {
+    std::vector<MapItem>& items = f.node.items;
+    diag::Position end = value.span.end.line > 0 ? value.span.end : f.key.span.end;
+    size_t found = find_key(f, f.key);
+    if (found != SIZE_MAX) {
+      MapItem& first = items[found];
+      if (!f.merged[found]) {
+        diag::Diagnostic& d = diags_.error(
+            "HK002", f.key.span, "duplicate key \"" + key_label(f.key) + "\" in map");
+        d.related.push_back({first.key.span, "first defined here"});
+      }
+      first.value = std::move(value);
+      first.span.end = end;
+      f.merged[found] = false;
+      return;
+    }
+    MapItem& item = items.emplace_back();
+    item.key = std::move(f.key);
+    item.value = std::move(value);
+    item.span = item.key.span;
+    item.span.end = end;
+    added(f);
+  }
+
+  size_t find_key(const Frame& f, const Node& key) const {
+    if (!key.is_scalar()) return SIZE_MAX;
+    const std::vector<MapItem>& items = f.node.items;
+    if (f.index.active()) return f.index.find(items, key);
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (same_key(items[i].key, key)) return i;
+    }
+    return SIZE_MAX;
+  }
+
+  // Bookkeeping after an item was appended.
+  void added(Frame& f) {
+    std::vector<MapItem>& items = f.node.items;
+    f.merged.push_back(false);
+    if (f.index.active()) {
+      if (items.back().key.is_scalar()) f.index.add(items, items.size() - 1);
+    } else if (items.size() > kIndexAfter) {
+      f.index.build(items);
+    }
   }
 
   void merge(Frame& f, MapItem&& item) {
@@ -583,6 +644,7 @@ class Builder : public YAML::EventHandler {
   std::vector<Frame> stack_;
   std::unordered_map<YAML::anchor_t, Anchored> anchors_;
   size_t expansions_ = 0;
+  size_t events_ = 0;
 };
 
 // ---- Annotations and comments ---------------------------------------------------------
@@ -802,7 +864,8 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source,
       accepted = internal::fast_parse(source, fast);
     } catch (const LimitExceeded&) {
       // yaml-cpp reports limits from where it stops; let it.
-    } catch (const YAML::Exception&) {
+    } catch (const std::exception&) {
+      // Anything else: yaml-cpp's path reports it as today.
     }
     if (accepted) {
       if (fast_used != nullptr) *fast_used = true;
@@ -830,7 +893,7 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source,
     error_at("HK003", {e.mark.line + 1, e.mark.column + 1},
              "nesting deeper than the YAML parser allows");
   } catch (const LimitExceeded& e) {
-    error_at("HK003", e.at, e.message);
+    error_at(e.code, e.at, e.message);
   } catch (const YAML::Exception& e) {
     diag::Position at = e.mark.is_null() ? position_at(scan.line_starts, source.size())
                                          : diag::Position{e.mark.line + 1, e.mark.column + 1};

@@ -2,6 +2,7 @@
 // a nesting-depth estimate that keeps hostile input away from yaml-cpp's recursive parser,
 // and the comment scan that finds `#@` annotations (yaml-cpp drops comments).
 #include <algorithm>
+#include <cstring>
 
 #include "yaml/internal.h"
 
@@ -12,6 +13,15 @@ bool find_binary(std::string_view s, size_t& offset, std::string& message) {
   size_t n = s.size();
   size_t i = 0;
   while (i < n) {
+    // Eight ASCII bytes at a time: no byte with the top bit set and none zero.
+    while (i + 8 <= n) {
+      uint64_t w;
+      std::memcpy(&w, u + i, 8);
+      constexpr uint64_t kLow = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+      if (((w | ((w - kLow) & ~w)) & kHigh) != 0) break;
+      i += 8;
+    }
+    if (i >= n) break;
     unsigned char c = u[i];
     if (c < 0x80) {
       if (c == 0) {

@@ -1,0 +1,45 @@
+// ytt's flag syntax as `hintkit values` parses it.
+#include <gtest/gtest.h>
+
+#include "schema/schema.h"
+
+namespace hintkit::schema {
+namespace {
+
+struct Case {
+  std::vector<std::string> args;
+  std::string want_err;  // empty: parses
+};
+
+TEST(ParseArgs, AcceptsYttFlagSpellingsAndRejectsUnknownOnes) {
+  const Case cases[] = {
+      {{"-f", "schema.yaml", "--data-values-inspect"}, ""},
+      {{"-fschema.yaml", "-v", "a=b", "--data-value-yaml=c=1"}, ""},
+      {{"--file=x.yaml", "-o", "json"}, ""},
+      {{"--inspect-data-values"}, "Error: unknown flag: --inspect-data-values\n"},
+      {{"-x"}, "Error: unknown shorthand flag: 'x' in -x\n"},
+      {{"-f"}, "Error: flag needs an argument: 'f' in -f\n"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.args.front());
+    Options o;
+    Outcome err;
+    bool ok = parse_args(c.args, o, err);
+    EXPECT_EQ(ok, c.want_err.empty());
+    EXPECT_EQ(err.err, c.want_err);
+  }
+}
+
+TEST(ParseArgs, KeepsEachFlagKindInOrder) {
+  Options o;
+  Outcome err;
+  ASSERT_TRUE(parse_args({"-f", "a.yaml", "-v", "x=1", "-f", "b.yaml", "--data-value=y=2",
+                          "--dangerous-data-values-disable-validation"},
+                         o, err));
+  EXPECT_EQ(o.files, (std::vector<std::string>{"a.yaml", "b.yaml"}));
+  EXPECT_EQ(o.data_value, (std::vector<std::string>{"x=1", "y=2"}));
+  EXPECT_TRUE(o.disable_validation);
+}
+
+}  // namespace
+}  // namespace hintkit::schema
