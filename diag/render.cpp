@@ -146,17 +146,6 @@ void render_json(std::ostream& out, const Diagnostics& diags, const RenderOption
   out << s;
 }
 
-std::string_view sarif_level(Severity s) {
-  switch (s) {
-    case Severity::kError:
-      return "error";
-    case Severity::kWarning:
-      return "warning";
-    case Severity::kNote:
-      return "note";
-  }
-  return "error";
-}
 
 std::string sarif_location(const Span& span, const std::string* message) {
   std::string s = "{\"physicalLocation\":{\"artifactLocation\":{\"uri\":" + json_quote(span.file) +
@@ -202,7 +191,7 @@ void render_sarif(std::ostream& out, const Diagnostics& diags, const RenderOptio
     std::string text = o.message_prefix + d.message;
     for (const std::string& h : d.hints) text += " (" + h + ")";
     s += "{\"ruleId\":" + json_quote(code) + ",\"ruleIndex\":" + std::to_string(rule_index[code]) +
-         ",\"level\":" + json_quote(sarif_level(d.severity)) +
+         ",\"level\":" + json_quote(to_string(d.severity)) +
          ",\"message\":{\"text\":" + json_quote(text) + "}";
     if (!d.span.file.empty()) s += ",\"locations\":[" + sarif_location(d.span, nullptr) + "]";
     if (!d.related.empty()) {

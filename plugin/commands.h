@@ -20,6 +20,9 @@ struct LintOptions {
   unsigned jobs = 0;  // 0: hardware threads
 };
 int run_lint(const LintOptions& o, Io io);
+// Renders lint findings in o.format, then "checked <checked>: N errors, M warnings";
+// returns the exit code.
+int report_lint(Io io, const LintOptions& o, diag::Diagnostics& all, const std::string& checked);
 
 struct ResolveOptions {
   std::string config;  // --config tazuna.yaml: resolve every helmfile manifest

@@ -1,13 +1,11 @@
 // `hintkit lint`: find hint files, check them in parallel, report every problem once.
 #include <algorithm>
-#include <boost/asio/post.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <filesystem>
 #include <ostream>
-#include <thread>
 
 #include "hintfile/hintfile.h"
 #include "plugin/commands.h"
+#include "plugin/parallel.h"
 
 namespace hintkit::plugin {
 namespace {
@@ -62,47 +60,38 @@ diag::Diagnostics lint_one(const std::string& path) {
 
 }  // namespace
 
+int report_lint(Io io, const LintOptions& o, diag::Diagnostics& all, const std::string& checked) {
+  all.sort_and_dedupe();
+  const size_t errors = all.error_count(), warnings = all.warning_count();
+  const diag::Format format = *diag::parse_format(o.format);
+  diag::RenderOptions options;
+  options.tool_version = version();
+  options.describe_code = describe_code;
+  diag::render(io.out, format, all, options);
+  // Machine formats keep stdout clean; the summary goes to stderr there.
+  (format == diag::Format::kText ? io.out : io.err)
+      << "checked " << checked << ": " << errors << (errors == 1 ? " error, " : " errors, ")
+      << warnings << (warnings == 1 ? " warning" : " warnings") << '\n';
+  return errors > 0 || (o.warnings_as_errors && warnings > 0) ? kExitFindings : kExitClean;
+}
+
 int run_lint(const LintOptions& o, Io io) {
   auto found = discover(o.paths.empty() ? std::vector<std::string>{"."} : o.paths);
   if (!found.ok()) return fail(io, "lint: " + found.error().message);
   const std::vector<std::string>& files = *found;
 
   std::vector<diag::Diagnostics> results(files.size());
-  unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
-  if (files.size() < 4 || jobs == 1) {
-    for (size_t i = 0; i < files.size(); ++i) results[i] = lint_one(files[i]);
-  } else {
-    // Workers take files in chunks; each writes only its own slots, so no locking.
-    boost::asio::thread_pool pool(std::min<size_t>(jobs, files.size()));
-    const size_t chunk = std::max<size_t>(1, files.size() / (jobs * 8));
-    for (size_t begin = 0; begin < files.size(); begin += chunk) {
-      const size_t end = std::min(files.size(), begin + chunk);
-      boost::asio::post(pool, [&, begin, end] {
-        for (size_t i = begin; i < end; ++i) results[i] = lint_one(files[i]);
-      });
-    }
-    pool.join();
-  }
+  parallel_for(files.size(), o.jobs, [&](size_t i) { results[i] = lint_one(files[i]); });
 
   diag::Diagnostics all;
   for (diag::Diagnostics& d : results) all.append(std::move(d));
-  const size_t errors = all.error_count(), warnings = all.warning_count();
-
-  const diag::Format format = *diag::parse_format(o.format);
-  diag::RenderOptions options;
-  options.tool_version = version();
-  options.describe_code = describe_code;
-  diag::render(io.out, format, all, options);
-  std::string summary = "checked " + std::to_string(files.size()) +
-                        (files.size() == 1 ? " hint file: " : " hint files: ") +
-                        std::to_string(errors) + (errors == 1 ? " error, " : " errors, ") +
-                        std::to_string(warnings) + (warnings == 1 ? " warning" : " warnings");
-  // Machine formats keep stdout clean; the summary goes to stderr there.
-  (format == diag::Format::kText ? io.out : io.err) << summary << '\n';
+  const int rc = report_lint(io, o, all,
+                             std::to_string(files.size()) +
+                                 (files.size() == 1 ? " hint file" : " hint files"));
   if (files.empty()) {
     io.err << "hintkit: no " << hintfile::kFileName << " found\n";
   }
-  return errors > 0 || (o.warnings_as_errors && warnings > 0) ? kExitFindings : kExitClean;
+  return rc;
 }
 
 }  // namespace hintkit::plugin

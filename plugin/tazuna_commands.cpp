@@ -1,8 +1,6 @@
 // `resolve --config` and `lint --config`: every helmfile manifest of a tazuna.yaml, processed
 // concurrently on a thread pool, reported in tazuna.yaml order.
 #include <algorithm>
-#include <boost/asio/post.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -10,9 +8,9 @@
 #include <mutex>
 #include <ostream>
 #include <sstream>
-#include <thread>
 
 #include "plugin/commands.h"
+#include "plugin/parallel.h"
 #include "plugin/subprocess.h"
 #include "plugin/values_io.h"
 #include "resolver/resolver.h"
@@ -129,19 +127,6 @@ Selection select(const resolver::Config& config, const std::vector<std::string>&
     sel.manifests.push_back(&m);
   }
   return sel;
-}
-
-// Runs `work(i)` for i in [0, n) on a pool of `jobs` threads (inline for tiny n).
-template <typename Work>
-void parallel_for(size_t n, unsigned jobs, Work work) {
-  jobs = jobs ? jobs : std::max(1u, std::thread::hardware_concurrency());
-  if (n < 2 || jobs == 1) {
-    for (size_t i = 0; i < n; ++i) work(i);
-    return;
-  }
-  boost::asio::thread_pool pool(std::min<size_t>(jobs, n));
-  for (size_t i = 0; i < n; ++i) boost::asio::post(pool, [&work, i] { work(i); });
-  pool.join();
 }
 
 void prefix_messages(diag::Diagnostics& d, const std::string& manifest) {
@@ -294,18 +279,8 @@ int run_lint_config(const LintOptions& o, Io io) {
     if (!results[i].has_errors()) resolver::check_declarations(m, *hint, *config, results[i]);
   });
   for (auto& r : results) diags.append(std::move(r));
-  diags.sort_and_dedupe();
-  const size_t errors = diags.error_count(), warnings = diags.warning_count();
-  const diag::Format format = *diag::parse_format(o.format);
-  diag::RenderOptions options;
-  options.tool_version = version();
-  options.describe_code = describe_code;
-  diag::render(io.out, format, diags, options);
-  (format == diag::Format::kText ? io.out : io.err)
-      << "checked " << manifests.size() << " helmfile manifests of " << o.config << ": " << errors
-      << (errors == 1 ? " error, " : " errors, ") << warnings
-      << (warnings == 1 ? " warning\n" : " warnings\n");
-  return errors > 0 || (o.warnings_as_errors && warnings > 0) ? kExitFindings : kExitClean;
+  return report_lint(io, o, diags,
+                     std::to_string(manifests.size()) + " helmfile manifests of " + o.config);
 }
 
 }  // namespace hintkit::plugin

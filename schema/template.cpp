@@ -143,6 +143,11 @@ class Generator {
                                        bare[w.size()] == ':' || bare[w.size()] == '(');
     };
     bool opens = !bare.empty() && bare.back() == ':';
+    // `def f(x)` without its colon still opens a block; the parser reports the colon
+    if (bare.find(':') == std::string::npos &&
+        (starts("def") || starts("if") || starts("for") || starts("while"))) {
+      opens = true;
+    }
     if (starts("end") && bare == "end") {
       if (blocks_.empty()) {
         throw TemplateError{"- mismatched set of block openings (if/else/elif/for/def) and "
@@ -220,7 +225,8 @@ class Generator {
       if (auto t = text_template(key->text)) emit("__key(" + var + ", " + *t + ")", line);
     }
     if (!value_expr.empty()) {
-      emit("__set(" + var + ", " + value_expr + ")", line);
+      // ytt parenthesizes the expression: `#@ 1, 2` is a tuple, `#@ 1 2` wants ')'
+      emit("__set(" + var + ", (" + strip_comment(value_expr) + "))", line);
       return;
     }
     if (templated && value.kind == yaml::Kind::kString) {
@@ -457,10 +463,11 @@ std::string starlark_error_text(const Files& files, const sl::Error& e) {
   auto lines = [&](std::string_view f, int l) { return files.line(f, l); };
   if (e.kind == sl::ErrorKind::kCompile) {
     const sl::Problem& p = e.problems.empty() ? sl::Problem{e.message, "", {}} : e.problems.front();
-    return "- " + p.message + "\n    " + (is_star(p.file) ? "" : p.file + ":") +
+    return "- " + sl::with_ytt_hint(p.message, files.line(p.file, p.pos.line)) + "\n    " +
+           (is_star(p.file) ? "" : p.file + ":") +
            std::to_string(p.pos.line) + " | " + files.line(p.file, p.pos.line);
   }
-  std::string msg = e.message;
+  std::string msg = sl::with_ytt_hint(e.message);
   const sl::Error* inner = &e;
   std::string out = "- " + msg + "\n";
   out += sl::format_backtrace(*inner, lines, "    ",

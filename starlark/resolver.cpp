@@ -302,6 +302,12 @@ class Resolver {
           return;
         }
         file_.loads.push_back(l.module);
+        for (size_t i = 0; i < l.from.size(); ++i) {
+          if (!l.from[i].empty() && l.from[i][0] == '_') {
+            error(i < l.from_pos.size() ? l.from_pos[i] : s.pos,
+                  "load: names with leading underscores are not exported: " + l.from[i]);
+          }
+        }
         for (auto& id : l.to) bind(*id);
         return;
       }

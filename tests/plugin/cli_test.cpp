@@ -7,38 +7,16 @@
 #include <fstream>
 
 #include "tests/support/run_binary.h"
+#include "tests/support/temp_dir.h"
 
 namespace fs = std::filesystem;
+using hintkit::testing::has;
 using hintkit::testing::run_hintkit;
 
 namespace {
 
-class Cli : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("hintkit-cli-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::permissions(dir_, fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(dir_, ec);
-  }
-  fs::path write(const std::string& rel, const std::string& text) {
-    fs::path p = dir_ / rel;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-    return p;
-  }
-  fs::path dir_;
-};
+class Cli : public hintkit::testing::TempDirTest {};
 
-bool has(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
 
 TEST_F(Cli, HelpOnEveryCommandExplainsWithAnExample) {
   struct Case {

@@ -7,35 +7,17 @@
 #include <fstream>
 
 #include "tests/support/run_binary.h"
+#include "tests/support/temp_dir.h"
 
 namespace fs = std::filesystem;
+using hintkit::testing::has;
 using hintkit::testing::run_hintkit;
 using hintkit::testing::slurp;
 
 namespace {
 
-bool has(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
 
-class E2e : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("hintkit-e2e-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path write(const std::string& rel, const std::string& text) {
-    fs::path p = dir_ / rel;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-    return p;
-  }
-  fs::path dir_;
-};
+class E2e : public hintkit::testing::TempDirTest {};
 
 constexpr const char* kHint =
     "vars:\n"
