@@ -29,7 +29,8 @@ namespace {
 
 const char* kDescription =
     "hintkit catches configuration mistakes before a Kubernetes deploy.\n"
-    "It lints tazuna.hint.yaml files and resolves helmfile manifest vars against them.";
+    "It lints tazuna.hint.yaml files, resolves helmfile manifest vars against them (also\n"
+    "for a whole tazuna.yaml and as a helmfile hook), and checks ytt data values schemas.";
 
 const char* kLintFooter =
     "Folders are searched recursively for tazuna.hint.yaml (.git and node_modules are\n"

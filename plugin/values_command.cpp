@@ -7,8 +7,39 @@
 extern char** environ;
 
 namespace hintkit::plugin {
+namespace {
+
+const char* kValuesHelp =
+    "Data values schema engine, compatible with ytt v0.48.0: same files, flags, output bytes,\n"
+    "error text and exit codes as `ytt` for schemas, data values and simple templates.\n\n"
+    "Usage: hintkit values -f FILE [-f FILE]... [flags]\n\n"
+    "Flags (applied in ytt's fixed order after the #@data/values documents):\n"
+    "  -f, --file FILE                      schema, data values or template file (repeatable)\n"
+    "  --data-values-file FILE              a plain YAML file of data values\n"
+    "  --data-values-env PREFIX             env vars PREFIX_key=value (strings)\n"
+    "  --data-values-env-yaml PREFIX        env vars PREFIX_key=yaml\n"
+    "  -v, --data-value key=value           one value, always a string\n"
+    "  --data-value-yaml key=yaml           one value, parsed as YAML\n"
+    "  --data-value-file key=path           one value, the file's contents\n"
+    "  --data-values-inspect                print the final data values\n"
+    "  --data-values-schema-inspect         print the schema (-o openapi-v3)\n"
+    "  -o, --output yaml|json|openapi-v3    output format\n"
+    "  --dangerous-data-values-disable-validation\n\n"
+    "Examples:\n"
+    "  hintkit values -f schema.yaml -f values.yaml --data-values-inspect\n"
+    "  hintkit values -f schema.yaml --data-value-yaml replicas=3 --data-values-inspect -o json\n"
+    "  hintkit values -f schema.yaml --data-values-schema-inspect -o openapi-v3\n\n"
+    "Exit: 0 success, 1 schema or data values errors, 2 usage (as ytt).\n";
+
+}  // namespace
 
 int run_values(const std::vector<std::string>& args, Io io) {
+  for (const std::string& a : args) {
+    if (a == "-h" || a == "--help") {
+      io.out << kValuesHelp;
+      return kExitClean;
+    }
+  }
   schema::Options options;
   schema::Outcome outcome;
   if (!schema::parse_args(args, options, outcome)) {

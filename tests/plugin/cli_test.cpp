@@ -28,6 +28,8 @@ TEST_F(Cli, HelpOnEveryCommandExplainsWithAnExample) {
       {{"lint", "--help"}, "Examples:"},
       {{"resolve", "--help"}, "Examples:"},
       {{"describe", "--help"}, "Examples:"},
+      {{"hook", "--help"}, "Exit:"},
+      {{"values", "--help"}, "Examples:"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.args[0]);
