@@ -1,6 +1,7 @@
 // End-to-end tests of the built binary: bad input never crashes or hangs, and every command
 // explains itself.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -92,6 +93,11 @@ TEST_F(Cli, UnreadableInputIsAnIoError) {
   r = run_hintkit({"resolve", "--hint", (dir_ / "nope.yaml").string(), "--values", "-"});
   EXPECT_EQ(r.rc, 2);
   EXPECT_TRUE(has(r.err, "No such file")) << r.err;
+  // A FIFO nobody writes to: reads as empty instead of hanging.
+  ASSERT_EQ(::mkfifo((dir_ / "fifo").c_str(), 0600), 0);
+  r = run_hintkit({"lint", (dir_ / "fifo").string()});
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(has(r.out, "hint file is empty")) << r.out;
   if (::geteuid() != 0) {  // root reads everything; permissions only bite other users
     fs::path p = write("locked/tazuna.hint.yaml", "vars: {}\n");
     fs::permissions(p, fs::perms::none);
