@@ -18,10 +18,13 @@
 // of the value. re2 is used inside this module only.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace hintkit::formats {
 
@@ -35,5 +38,37 @@ std::span<const std::string_view> names();
 
 // nullopt when `value` is valid; otherwise why not (no trailing period).
 std::optional<std::string> check(Format f, std::string_view value);
+
+// A regular expression in Go's RE2 syntax, as ytt's `@ytt:regexp` takes them. Matching is
+// linear in the input (no backtracking, no recursion), so hostile patterns or huge inputs
+// cannot hang or overflow the stack. Construction never throws: check `ok()`.
+class Regex {
+ public:
+  explicit Regex(std::string_view pattern);
+  ~Regex();
+  Regex(Regex&&) noexcept;
+  Regex& operator=(Regex&&) noexcept;
+
+  bool ok() const;
+  // Why the pattern does not compile, worded as Go does: "missing closing ): `(a`".
+  const std::string& error() const;
+
+  // Whether the pattern matches anywhere in `text`.
+  bool search(std::string_view text) const;
+
+  // One match: offsets into the text of the whole match (group 0) and of each group;
+  // a group that did not take part is nullopt.
+  struct Match {
+    std::vector<std::optional<std::pair<size_t, size_t>>> groups;
+  };
+  // The matches Go's ReplaceAllString replaces, left to right: non-overlapping, advancing at
+  // least one character after an empty match, and skipping an empty match right after
+  // another match.
+  std::vector<Match> replace_matches(std::string_view text) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace hintkit::formats

@@ -219,7 +219,6 @@ class Engine {
     if (!schema_docs.empty()) {
       try {
         DDoc merged = schema_docs[0];
-        merged.value = deep_copy(*merged.value);
         if (schema_docs.size() > 1) {
           for (size_t k = 1; k < schema_docs.size(); ++k) {
             (void)infer_document(schema_docs[k], files_);  // each must be valid on its own
@@ -327,7 +326,7 @@ class Engine {
         try {
           docs = eval_template(files_, f, thread_);
         } catch (const TemplateError& e) {
-          throw YttError{"\n- " + e.text};
+          throw YttError{"\n" + e.text};  // the text already starts with "- "
         }
       }
       for (const auto& d : docs) {

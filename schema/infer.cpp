@@ -35,12 +35,6 @@ std::string type_name(types::Kind k) {
   }
 }
 
-bool fits_kind(yaml::Kind v, types::Kind t) {
-  if (t == types::Kind::kAny) return true;
-  if (t == types::Kind::kFloat) return v == yaml::Kind::kFloat || v == yaml::Kind::kInt;
-  return kind_of(v) == t;
-}
-
 std::vector<int> ann_lines(const Ann& a, const diag::Span& node) {
   std::vector<int> l;
   for (int i = a.span.begin.line; i <= node.begin.line && i > 0; ++i) l.push_back(i);
@@ -136,7 +130,7 @@ class Inferrer {
     }
     if (t->any) {
       t->kind = types::Kind::kAny;
-      t->default_value = deep_copy(*v);
+      t->default_value = v;
     } else {
       switch (v->kind) {
         case yaml::Kind::kMap: {
@@ -146,7 +140,7 @@ class Inferrer {
             auto ft = infer(e.value, e.anns, e.span, false);
             DEntry de;
             de.key = e.key;
-            de.value = deep_copy(*ft->default_value);
+            de.value = ft->default_value;
             de.span = e.span;
             def->entries.push_back(std::move(de));
             t->fields.emplace_back(e.key, std::move(ft));
@@ -190,13 +184,14 @@ class Inferrer {
                                  "to allow any value, annotate with @schema/type any=True."}});
         default:
           t->kind = kind_of(v->kind);
-          t->default_value = deep_copy(*v);
+          t->default_value = v;
       }
     }
     if (nullable) {
       t->nullable = true;
       t->default_value = make_node(yaml::Kind::kNull, span);
     }
+    build_checker(*t);
     if (const Ann* d = find_ann(anns, "schema/default")) {
       if (!d->kwargs.empty()) {
         throw_schema(files_, {"", "syntax error in @schema/default annotation", span.file,
@@ -314,7 +309,8 @@ class Inferrer {
         throw YttError{head + "expected second item in the 2-tuple to be an assertion function, "
                               "but was " + std::string(f.type_name()) + at};
       }
-      if (!(f.is(sl::Kind::kFunction) || f.is(sl::Kind::kBuiltin))) {
+      const bool assertion = f.is(sl::Kind::kStruct) && f.attr("check").has_value();
+      if (!(f.is(sl::Kind::kFunction) || f.is(sl::Kind::kBuiltin) || assertion)) {
         throw YttError{head + "expected second item in tuple to be an assertion function or "
                               "assertion object, but was a " + std::string(f.type_name()) + at};
       }
@@ -323,75 +319,127 @@ class Inferrer {
 
   static std::string expected_name(const SType& t) { return type_name(t.kind); }
 
+  // The node's type for the shared checker, over its children's (already built) ones.
+  static void build_checker(SType& t) {
+    auto c = std::make_shared<types::Type>();
+    c->kind = t.any ? types::Kind::kAny : t.kind;
+    c->nullable = t.nullable;
+    c->declared = t.declared;
+    c->origin = &t;
+    if (t.kind == types::Kind::kMap && !t.any) {
+      c->fields.reserve(t.fields.size());
+      std::string scratch;
+      for (const auto& [k, ft] : t.fields) c->fields.emplace_back(std::string(checker_key(k, scratch)), ft->checker);
+      c->index_fields();
+    } else if (t.kind == types::Kind::kArray && t.item) {
+      c->item = t.item->checker;
+    }
+    t.checker = std::move(c);
+  }
+
  private:
   const Files& files_;
 };
 
-void fill(DPtr& value, const SType& type, std::vector<TypeProblem>& problems,
-          const diag::Span& at) {
-  if (type.any) return;
-  if (value->kind == yaml::Kind::kNull) {
-    if (type.nullable) return;
-    problems.push_back({at, at.file, false, "null", type_name(type.kind), type.declared, ""});
-    return;
+// A DNode tree as the shared checker walks it; `entry` is the map/array item holding `node`.
+struct DView {
+  const DNode* node;
+  const DEntry* entry = nullptr;
+  yaml::Kind kind() const { return node->kind; }
+  size_t size() const { return node->entries.size(); }
+  DView child(size_t i) const { return {node->entries[i].value.get(), &node->entries[i]}; }
+  std::string_view key(size_t i, std::string& scratch) const {
+    return checker_key(node->entries[i].key, scratch);
   }
-  if (!fits_kind(value->kind, type.kind)) {
-    problems.push_back({at, at.file, false, std::string(ytt_type_name(value->kind)),
-                        type_name(type.kind), type.declared, ""});
-    return;
+};
+
+// ytt's wording of one mismatch the checker found (`at` is where ytt points: the item's line).
+TypeProblem problem_of(types::MismatchReason reason, const DView& at, const SType& type,
+                       const diag::Span& root) {
+  const diag::Span& span = at.entry ? at.entry->span : root;
+  if (reason == types::MismatchReason::kNull) {
+    return {span, span.file, false, "null", type_name(type.kind), type.declared, ""};
   }
-  if (type.kind == types::Kind::kMap) {
-    for (auto& e : value->entries) {
-      const auto* ft = type.field(e.key);
-      if (!ft) {
-        TypeProblem p{e.span, e.span.file, true, key_text(e.key), "", type.declared, ""};
-        if (type.fields.size() == 1) {
-          p.expected = "a map item with the key named \"" + key_text(type.fields[0].first) + "\"";
-        } else {
-          std::vector<std::string> names;
-          for (const auto& f : type.fields) names.push_back(go_key_text(f.first));
-          std::sort(names.begin(), names.end());
-          p.expected = "one of {";
-          for (size_t i = 0; i < names.size(); ++i) p.expected += (i ? ", " : " ") + names[i];
-          p.expected += " }";
-        }
-        std::vector<std::string> cands;
-        for (const auto& f : type.fields)
-          if (f.first.kind == yaml::Kind::kString) cands.push_back(f.first.text);
-        if (e.key.kind == yaml::Kind::kString) {
-          if (auto n = similar_key(e.key.text, cands)) p.hint = "did you mean \"" + *n + "\"?";
-        }
-        problems.push_back(std::move(p));
-        continue;
-      }
-      fill(e.value, **ft, problems, e.span);
+  if (reason == types::MismatchReason::kWrongType) {
+    return {span, span.file, false, std::string(ytt_type_name(at.node->kind)),
+            type_name(type.kind), type.declared, ""};
+  }
+  const yaml::Node& key = at.entry->key;
+  TypeProblem p{span, span.file, true, key_text(key), "", type.declared, ""};
+  if (type.fields.size() == 1) {
+    p.expected = "a map item with the key named \"" + key_text(type.fields[0].first) + "\"";
+  } else {
+    std::vector<std::string> names;
+    for (const auto& f : type.fields) names.push_back(go_key_text(f.first));
+    std::sort(names.begin(), names.end());
+    p.expected = "one of {";
+    for (size_t i = 0; i < names.size(); ++i) p.expected += (i ? ", " : " ") + names[i];
+    p.expected += " }";
+  }
+  std::vector<std::string> cands;
+  for (const auto& f : type.fields)
+    if (f.first.kind == yaml::Kind::kString) cands.push_back(f.first.text);
+  if (key.kind == yaml::Kind::kString) {
+    if (auto n = similar_key(key.text, cands)) p.hint = "did you mean \"" + *n + "\"?";
+  }
+  return p;
+}
+
+// Adds the defaults a type-correct `v` lacks: missing map keys (appended, sharing the type's
+// default) and, below arrays, the items' missing keys. `unique`: nobody else can reach `v`
+// (then it is changed in place). Returns the replacement when `v` had to be copied first.
+DPtr fill_defaults(const DPtr& v, const SType& t, bool unique) {
+  if (t.any || v->is_null()) return nullptr;
+  unique = unique && v.use_count() == 1;
+  DNode* target = unique ? v.get() : nullptr;
+  DPtr copy;
+  auto writable = [&]() -> DNode& {
+    if (!target) {
+      copy = shallow_clone(*v);
+      target = copy.get();
     }
-    // missing keys: appended with their defaults
-    if (value->entries.size() < type.fields.size() || true) {
-      for (const auto& [k, ft] : type.fields) {
-        bool present = false;
-        for (const auto& e : value->entries) {
-          if (same_key(e.key, k)) {
-            present = true;
-            break;
-          }
-        }
-        if (present) continue;
-        DEntry de;
-        de.key = k;
-        de.value = default_of(*ft);
-        de.span = ft->declared;
-        value->entries.push_back(std::move(de));
+    return *target;
+  };
+  if (t.kind == types::Kind::kMap && v->is_map()) {
+    std::vector<char> seen(t.fields.size(), 0);
+    std::string scratch;
+    const size_t n = v->entries.size();
+    for (size_t i = 0; i < n; ++i) {
+      const DEntry& e = v->entries[i];
+      const long fi = t.checker->field_index(checker_key(e.key, scratch));
+      if (fi < 0) continue;
+      seen[static_cast<size_t>(fi)] = 1;
+      if (DPtr r = fill_defaults(e.value, *t.fields[static_cast<size_t>(fi)].second, unique)) {
+        writable().entries[i].value = std::move(r);
       }
     }
-  } else if (type.kind == types::Kind::kArray && type.item) {
-    for (auto& e : value->entries) fill(e.value, *type.item, problems, e.span);
+    for (size_t fi = 0; fi < t.fields.size(); ++fi) {
+      if (seen[fi]) continue;
+      const auto& [k, ft] = t.fields[fi];
+      DEntry de;
+      de.key = k;
+      de.value = ft->default_value;
+      de.span = ft->declared;
+      writable().entries.push_back(std::move(de));
+    }
+  } else if (t.kind == types::Kind::kArray && t.item && v->is_array()) {
+    for (size_t i = 0; i < v->entries.size(); ++i) {
+      if (DPtr r = fill_defaults(v->entries[i].value, *t.item, unique)) {
+        writable().entries[i].value = std::move(r);
+      }
+    }
   }
+  return copy;
 }
 
 }  // namespace
 
 const std::shared_ptr<SType>* SType::field(const yaml::Node& key) const {
+  if (checker) {
+    std::string scratch;
+    const long i = checker->field_index(checker_key(key, scratch));
+    return i < 0 ? nullptr : &fields[static_cast<size_t>(i)].second;
+  }
   for (const auto& f : fields)
     if (same_key(f.first, key)) return &f.second;
   return nullptr;
@@ -405,10 +453,20 @@ TypePtr infer_document(const DDoc& doc, const Files& files) {
   return inf.infer(doc.value, anns, doc.span, true);
 }
 
-DPtr default_of(const SType& t) { return deep_copy(*t.default_value); }
+DPtr default_of(const SType& t) { return t.default_value; }
 
 void check_and_fill(DPtr& value, const SType& type, std::vector<TypeProblem>& problems) {
-  fill(value, type, problems, value->span);
+  const size_t before = problems.size();
+  const diag::Span& root = value->span;
+  types::check_each(DView{value.get()}, *type.checker,
+                    [&](types::MismatchReason reason, const DView& at, const types::Type& t,
+                        const std::vector<types::PathStep>&) {
+                      problems.push_back(
+                          problem_of(reason, at, *static_cast<const SType*>(t.origin), root));
+                      return true;
+                    });
+  if (problems.size() != before) return;  // ytt stops here; defaults would not be seen
+  if (DPtr r = fill_defaults(value, type, true)) value = std::move(r);
 }
 
 }  // namespace hintkit::schema

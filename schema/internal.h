@@ -73,9 +73,17 @@ struct DDoc {
 
 const Ann* find_ann(const std::vector<Ann>& anns, std::string_view name);
 
+// Trees are shared, copy-on-write: a subtree may hang under several parents (a type's default,
+// a data values document and the merged values), so code that changes a node first makes its
+// slot its own with `own()`, top-down from a slot it owns. Nothing else mutates shared nodes.
 DPtr make_node(yaml::Kind kind, diag::Span span = {});
 DPtr from_yaml(const yaml::Node& n);     // deep copy of a loaded node (annotations dropped)
 DPtr deep_copy(const DNode& n);
+DPtr shallow_clone(const DNode& n);      // the node and its entries; children stay shared
+DNode& own(DPtr& slot);                  // clones `*slot` first when someone else holds it
+// How a key is spelled in a `types::Type` field: string keys as they are, other scalars
+// tagged by kind (so `8080` and "8080" stay apart). `scratch` holds non-string spellings.
+std::string_view checker_key(const yaml::Node& k, std::string& scratch);
 yaml::Node to_yaml(const DNode& n);      // for the emitter
 bool same_key(const yaml::Node& a, const yaml::Node& b);
 std::string key_text(const yaml::Node& k);  // how ytt prints a key in messages
@@ -154,6 +162,8 @@ struct SType {
   std::vector<std::pair<std::string, DPtr>> examples;
   bool has_examples = false;
   bool is_doc = false;
+  // The same type for the shared checker (`types::check_each`); its `origin` points back here.
+  std::shared_ptr<types::Type> checker;
 
   const std::shared_ptr<SType>* field(const yaml::Node& key) const;
 };

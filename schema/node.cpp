@@ -90,19 +90,51 @@ DPtr deep_copy(const DNode& n) {
   return d;
 }
 
-yaml::Node to_yaml(const DNode& n) {
-  if (n.is_scalar()) {
-    yaml::Node s = n.scalar;
-    s.kind = n.kind;
-    return s;
+DPtr shallow_clone(const DNode& n) { return std::make_shared<DNode>(n); }
+
+DNode& own(DPtr& slot) {
+  if (slot.use_count() > 1) slot = shallow_clone(*slot);
+  return *slot;
+}
+
+std::string_view checker_key(const yaml::Node& k, std::string& scratch) {
+  if (k.kind == yaml::Kind::kString) return k.text;
+  scratch.assign(1, '\x01');
+  scratch += static_cast<char>('0' + static_cast<int>(k.kind));
+  if (k.kind == yaml::Kind::kFloat) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", k.float_value);
+    scratch += buf;
+  } else {
+    scratch += key_text(k);
   }
+  return scratch;
+}
+
+namespace {
+// The value fields of a scalar (no span, tag or comments: the emitter and equality ignore them).
+yaml::Node scalar_value(const yaml::Node& n, yaml::Kind kind) {
+  yaml::Node s;
+  s.kind = kind;
+  s.style = n.style;
+  s.bool_value = n.bool_value;
+  s.is_unsigned = n.is_unsigned;
+  s.int_value = n.int_value;
+  s.float_value = n.float_value;
+  s.text = n.text;  // JSON keys print their source text
+  return s;
+}
+}  // namespace
+
+yaml::Node to_yaml(const DNode& n) {
+  if (n.is_scalar()) return scalar_value(n.scalar, n.kind);
   yaml::Node out;
   out.kind = n.kind;
   if (n.is_map()) {
     out.items.reserve(n.entries.size());
     for (const auto& e : n.entries) {
       yaml::MapItem it;
-      it.key = e.key;
+      it.key = scalar_value(e.key, e.key.kind);
       it.value = to_yaml(*e.value);
       out.items.push_back(std::move(it));
     }

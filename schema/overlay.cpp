@@ -83,26 +83,29 @@ class Overlayer {
     return out;
   }
 
-  // Merges value `right` into `left` (both values of the same node).
-  void merge_value(DPtr& left, const DPtr& right, bool missing_ok, std::vector<std::string>& ctx) {
+  // Merges value `right` into `left` (both values of the same node); true when `left` was
+  // replaced rather than merged into.
+  bool merge_value(DPtr& left, const DPtr& right, bool missing_ok, std::vector<std::string>& ctx) {
     if (!left || left->is_null() ||
         (lenient_ && (left->kind != right->kind || right->is_array()))) {
-      left = deep_copy(*right);
-      return;
+      left = right;
+      return true;
     }
     if (right->is_map()) {
       if (!left->is_map()) {
         throw OverlayFail{ctx, "Expected map, but was " + kind_word(*left)};
       }
-      merge_map(*left, *right, missing_ok, ctx);
+      merge_map(own(left), *right, missing_ok, ctx);
     } else if (right->is_array()) {
       if (!left->is_array()) {
         throw OverlayFail{ctx, "Expected array, but was " + kind_word(*left)};
       }
-      merge_array(*left, *right, missing_ok, ctx);
+      merge_array(own(left), *right, missing_ok, ctx);
     } else {
-      left = deep_copy(*right);
+      left = right;
+      return true;
     }
+    return false;
   }
 
   static std::string kind_word(const DNode& n) { return std::string(ytt_type_name(n.kind)); }
@@ -149,7 +152,7 @@ class Overlayer {
           ne.span = re.span;
           ne.value = make_node(yaml::Kind::kNull, re.value->span);
           if (re.value->is_scalar() || op == "replace") {
-            ne.value = deep_copy(*re.value);
+            ne.value = re.value;
           } else {
             merge_value(ne.value, re.value, child_ok, ctx);
           }
@@ -165,18 +168,16 @@ class Overlayer {
           if (removed.size() < left.entries.size()) removed.resize(left.entries.size(), false);
           removed[static_cast<size_t>(found)] = true;
         } else if (op == "replace") {
-          le.value = deep_copy(*re.value);
+          le.value = re.value;
           le.span = re.span;
           auto kept = keep_anns(re.anns);
           if (!kept.empty()) le.anns = kept;
         } else {
           if (re.value->is_scalar()) {
-            le.value = deep_copy(*re.value);
+            le.value = re.value;
             le.span = re.span;
           } else {
-            DNode* before = le.value.get();
-            merge_value(le.value, re.value, child_ok, ctx);
-            if (le.value.get() != before) le.span = re.span;
+            if (merge_value(le.value, re.value, child_ok, ctx)) le.span = re.span;
           }
           if (carry_validations_) {
             for (const auto& a : re.anns)
@@ -223,7 +224,7 @@ class Overlayer {
         DEntry ne;
         ne.anns = keep_anns(re.anns);
         ne.span = re.span;
-        ne.value = deep_copy(*re.value);
+        ne.value = re.value;
         left.entries.push_back(std::move(ne));
         continue;
       }
@@ -244,7 +245,7 @@ class Overlayer {
           DEntry ne;
           ne.anns = keep_anns(re.anns);
           ne.span = re.span;
-          ne.value = deep_copy(*re.value);
+          ne.value = re.value;
           left.entries.push_back(std::move(ne));
         }
       } else if (op == "remove") {
@@ -262,7 +263,7 @@ class Overlayer {
         DEntry ne;
         ne.anns = keep_anns(re.anns);
         ne.span = re.span;
-        ne.value = deep_copy(*re.value);
+        ne.value = re.value;
         const Ann* ins = find_ann(re.anns, "overlay/insert");
         bool before = ins && ins->kwarg("before") && ins->kwarg("before")->truth();
         size_t at = before ? hits.front() : hits.back() + 1;
@@ -271,12 +272,10 @@ class Overlayer {
         for (size_t i : hits) {
           DEntry& le = left.entries[i];
           if (op == "replace" || re.value->is_scalar()) {
-            le.value = deep_copy(*re.value);
+            le.value = re.value;
             le.span = re.span;
           } else {
-            DNode* before = le.value.get();
-            merge_value(le.value, re.value, child_ok, ctx);
-            if (le.value.get() != before) le.span = re.span;
+            if (merge_value(le.value, re.value, child_ok, ctx)) le.span = re.span;
           }
           if (carry_validations_) {
             for (const auto& a : re.anns)
@@ -311,10 +310,10 @@ void overlay_document(DPtr& left, const DDoc& right, sl::Thread& thread, const F
       if (left && left->is_map() && !right.value->is_map() && !right.value->is_null()) {
         throw OverlayFail{ctx, "Expected " + Overlayer::kind_word(*right.value) + ", but was map"};
       }
-      left = deep_copy(*right.value);  // the first document is taken as it is
+      left = right.value;  // the first document is taken as it is (shared, copy-on-write)
       return;
     }
-    o.merge_map(*left, *right.value, missing_ok, ctx);
+    o.merge_map(own(left), *right.value, missing_ok, ctx);
   } catch (OverlayFail& f) {
     std::string out;
     std::string indent = "  ";

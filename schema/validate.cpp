@@ -47,13 +47,14 @@ class Validator {
     return thread_.call(f, args);
   }
 
-  void walk(const DPtr& v, const SType& t, const std::string& path, const diag::Span& from,
-            const DPtr& parent, const DPtr& root, const std::vector<Ann>* own = nullptr) {
-    if (!t.validations.empty()) run_rules(v, t.validations.back(), path, from, parent, root);
+  // Pre-order over the values; the data path is kept as steps and spelled only for messages.
+  void walk(const DPtr& v, const SType& t, const diag::Span& from, const DPtr& parent,
+            const DPtr& root, const std::vector<Ann>* own = nullptr) {
+    if (!t.validations.empty()) run_rules(v, t.validations.back(), from, parent, root);
     if (own) {
       for (const auto& a : *own)
         if (a.name == "schema/validation" || a.name == "assert/validate") {
-          run_rules(v, a, path, from, parent, root);
+          run_rules(v, a, from, parent, root);
         }
     }
     if (t.any) return;
@@ -61,20 +62,36 @@ class Validator {
       for (const auto& e : v->entries) {
         const auto* ft = t.field(e.key);
         if (!ft) continue;
-        std::string p = path.empty() ? key_text(e.key) : path + "." + key_text(e.key);
-        walk(e.value, **ft, p, e.span, v, root, &e.anns);
+        steps_.push_back({&e.key, 0});
+        walk(e.value, **ft, e.span, v, root, &e.anns);
+        steps_.pop_back();
       }
     } else if (v->is_array() && t.item) {
       for (size_t i = 0; i < v->entries.size(); ++i) {
         const auto& e = v->entries[i];
-        walk(e.value, *t.item, path + "[" + std::to_string(i) + "]", e.span, v, root, &e.anns);
+        steps_.push_back({nullptr, i});
+        walk(e.value, *t.item, e.span, v, root, &e.anns);
+        steps_.pop_back();
       }
     }
   }
 
-  void run_rules(const DPtr& v, const Ann& a, const std::string& path, const diag::Span& from,
-                 const DPtr& parent, const DPtr& root) {
-    std::string name = path.empty() ? "(document)" : path;
+  // "(document)", "a.b[2].c": how ytt names the value being validated.
+  std::string path_name() const {
+    std::string out;
+    for (const Step& s : steps_) {
+      if (s.key) {
+        if (!out.empty()) out += '.';
+        out += key_text(*s.key);
+      } else {
+        out += '[' + std::to_string(s.index) + ']';
+      }
+    }
+    return out.empty() ? "(document)" : out;
+  }
+
+  void run_rules(const DPtr& v, const Ann& a, const diag::Span& from, const DPtr& parent,
+                 const DPtr& root) {
     sl::Value val = to_starlark(v);
     if (const sl::Value* when = a.kwarg("when")) {
       sl::Value ctx = sl::make_struct("struct", "struct",
@@ -87,15 +104,15 @@ class Validator {
       if (!r.ok()) {
         std::string m = r.error().message;
         if (m.find("accepts no arguments") != std::string::npos) {
-          throw YttError{"Validating " + name + ": Failed to evaluate when=: function must accept 1 or 2 arguments (0 given)"};
+          throw YttError{"Validating " + path_name() + ": Failed to evaluate when=: function must accept 1 or 2 arguments (0 given)"};
         }
         if (m.find("missing") != std::string::npos && m.find("argument") != std::string::npos) {
-          throw YttError{"Validating " + name + ": Failed to evaluate when=: function must accept 1 or 2 arguments (3 given)"};
+          throw YttError{"Validating " + path_name() + ": Failed to evaluate when=: function must accept 1 or 2 arguments (3 given)"};
         }
-        throw YttError{"Validating " + name + ": Failure evaluating when=: " + m};
+        throw YttError{"Validating " + path_name() + ": Failure evaluating when=: " + m};
       }
       if (!r->is_bool()) {
-        throw YttError{"Validating " + name + ": want when= to be bool, got " +
+        throw YttError{"Validating " + path_name() + ": want when= to be bool, got " +
                        std::string(r->type_name())};
       }
       if (!r->as_bool()) return;
@@ -106,14 +123,17 @@ class Validator {
     bool nn = not_null && not_null->truth();
     if (v->is_null()) {
       if (nn) fails.push_back({"not null", "value is null", a.span});
-      if (!fails.empty()) report(name, from, fails);
+      if (!fails.empty()) report(path_name(), from, fails);
       return;
     }
     for (const auto& rule : a.args) {
       auto items = rule.items();
       if (items.size() < 2) continue;
       std::string desc = items[0].is(sl::Kind::kString) ? std::string(items[0].as_string()) : items[0].str();
-      auto r = call(items[1], {val});
+      // an assertion object (@ytt:assert) is called through its `check`
+      const sl::Value fn = items[1].is(sl::Kind::kStruct) ? items[1].attr("check").value_or(items[1])
+                                                           : items[1];
+      auto r = call(fn, {val});
       if (!r.ok()) {
         fails.push_back({desc, strip_fail(r.error().message), a.span});
       } else if (!(r->is_bool() && r->as_bool())) {
@@ -190,7 +210,7 @@ class Validator {
         fails.push_back({must, "not one of allowed values", a.span});
       }
     }
-    if (!fails.empty()) report(name, from, fails);
+    if (!fails.empty()) report(path_name(), from, fails);
   }
 
   void report(const std::string& name, const diag::Span& from, const std::vector<Failure>& fails) {
@@ -211,6 +231,11 @@ class Validator {
   std::string out_;
 
  private:
+  struct Step {
+    const yaml::Node* key;  // map items; null for array items
+    size_t index;
+  };
+  std::vector<Step> steps_;
   sl::Thread& thread_;
   const Files& files_;
   Helpers h_;
@@ -221,7 +246,7 @@ class Validator {
 std::string validate_values(const DPtr& values, const SType& type, sl::Thread& thread,
                             const Files& files) {
   Validator v(thread, files);
-  v.walk(values, type, "", type.declared, nullptr, values);
+  v.walk(values, type, type.declared, nullptr, values);
   if (v.out_.empty()) return {};
   return v.out_ + "\n";
 }

@@ -1,7 +1,19 @@
-// The `@ytt:*` modules schema files use: data, assert, struct, overlay.
-#include "schema/internal.h"
+// The `@ytt:*` modules schema files use: the dispatcher `ytt_module()` plus struct, data and
+// overlay. assert lives in ytt_assert.cpp; json, yaml and regexp in ytt_codec.cpp.
+#include "schema/ytt_modules.h"
 
 namespace hintkit::schema {
+
+std::optional<sl::Error> check_arg_count(const sl::Call& c, size_t min, int max) {
+  size_t n = c.args.size();
+  if (n >= min && (max < 0 || n <= static_cast<size_t>(max))) return std::nullopt;
+  std::string want = max < 0 ? "at least " + std::to_string(min)
+                     : min == static_cast<size_t>(max) ? std::to_string(min)
+                     : n < min ? "at least " + std::to_string(min)
+                               : "at most " + std::to_string(max);
+  return sl::fail_error(std::string(c.name) + ": got " + std::to_string(n) + " arguments, want " +
+                        want);
+}
 
 namespace {
 
@@ -11,108 +23,150 @@ sl::Module module_of(std::vector<std::pair<std::string, sl::Value>> globals) {
   return m;
 }
 
-sl::Value struct_make() {
-  return sl::make_builtin("struct.make", [](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (!c.args.empty()) return sl::fail_error("make: unexpected positional arguments");
-    std::vector<std::pair<std::string, sl::Value>> fields;
-    for (const auto& kw : c.kwargs) fields.emplace_back(std::string(kw.name), kw.value);
-    return sl::make_struct("struct", "struct", std::move(fields));
-  });
+sl::Value new_struct(std::vector<std::pair<std::string, sl::Value>> fields) {
+  return sl::make_struct("struct", "struct", std::move(fields));
 }
 
-// assert.min_len(n) etc: a callable that fails with ytt's "found" text.
-sl::Value assertion(std::string name, std::function<std::optional<std::string>(const sl::Value&, const sl::Value&)> check) {
-  return sl::make_builtin("assert." + name, [name, check](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (c.args.empty()) return sl::fail_error("expected one argument");
-    sl::Value arg = c.args.size() == 1 ? c.args[0] : sl::make_tuple({c.args.begin(), c.args.end()});
-    return sl::make_builtin("assert." + name, [arg, check](const sl::Call& c2) -> sl::Result<sl::Value> {
-      if (c2.args.size() != 1) return sl::fail_error("expected one argument");
-      if (auto msg = check(c2.args[0], arg)) return sl::fail_error(*msg);
-      return sl::Value::from_bool(true);
-    });
+// dict -> struct, recursively (lists and tuples become lists), as struct.encode does.
+sl::Result<sl::Value> encode_struct(const sl::Value& v) {
+  switch (v.kind()) {
+    case sl::Kind::kDict: {
+      std::vector<std::pair<std::string, sl::Value>> fields;
+      for (const auto& [k, val] : v.dict_items()) {
+        auto e = encode_struct(val);
+        if (!e.ok()) return e;
+        fields.emplace_back(k.is(sl::Kind::kString) ? std::string(k.as_string()) : k.str(), *e);
+      }
+      return new_struct(std::move(fields));
+    }
+    case sl::Kind::kList:
+    case sl::Kind::kTuple: {
+      std::vector<sl::Value> items;
+      for (const auto& it : v.items()) {
+        auto e = encode_struct(it);
+        if (!e.ok()) return e;
+        items.push_back(*e);
+      }
+      return sl::make_list(std::move(items));
+    }
+    case sl::Kind::kFunction:
+    case sl::Kind::kBuiltin:
+      return sl::fail_error("struct.encode: unknown type " + std::string(v.type_name()) +
+                            " for conversion to go value");
+    default:
+      if (DPtr n = fragment_node(v)) return encode_struct(to_plain(n));
+      return v;
+  }
+}
+
+// struct -> dict, recursively, as struct.decode does.
+sl::Value decode_struct(const sl::Value& v) {
+  switch (v.kind()) {
+    case sl::Kind::kStruct: {
+      std::vector<std::pair<sl::Value, sl::Value>> items;
+      for (const auto& [k, val] : sl::struct_fields(v))  // in the order they were made
+        items.emplace_back(sl::Value::from_string(k), decode_struct(val));
+      auto d = sl::make_dict(std::move(items));
+      return d.ok() ? *d : sl::Value::none();
+    }
+    case sl::Kind::kList:
+    case sl::Kind::kTuple: {
+      std::vector<sl::Value> items;
+      for (const auto& it : v.items()) items.push_back(decode_struct(it));
+      return sl::make_list(std::move(items));
+    }
+    case sl::Kind::kDict: {
+      std::vector<std::pair<sl::Value, sl::Value>> items;
+      for (const auto& [k, val] : v.dict_items()) items.emplace_back(k, decode_struct(val));
+      auto d = sl::make_dict(std::move(items));
+      return d.ok() ? *d : sl::Value::none();
+    }
+    default:
+      return v;
+  }
+}
+
+sl::Value struct_module() {
+  auto make = sl::make_builtin("struct.make", [](const sl::Call& c) -> sl::Result<sl::Value> {
+    if (!c.args.empty()) {
+      return sl::fail_error(
+          "struct.make: unexpected positional arguments (structs are made from keyword "
+          "arguments only)");
+    }
+    std::vector<std::pair<std::string, sl::Value>> fields;
+    for (const auto& kw : c.kwargs) fields.emplace_back(std::string(kw.name), kw.value);
+    return new_struct(std::move(fields));
   });
+  // bind(fn, *args, **kwargs): fn with leading arguments fixed.
+  auto bind_fn = [](sl::Value fn, std::vector<sl::Value> bound, std::vector<std::pair<std::string, sl::Value>> bound_kw) {
+    return sl::make_builtin("struct.bind", [fn, bound, bound_kw](const sl::Call& c) -> sl::Result<sl::Value> {
+      std::vector<sl::Value> args = bound;
+      args.insert(args.end(), c.args.begin(), c.args.end());
+      std::vector<sl::Kwarg> kwargs;
+      for (const auto& [k, v] : bound_kw) kwargs.push_back({k, v});
+      kwargs.insert(kwargs.end(), c.kwargs.begin(), c.kwargs.end());
+      return c.thread.call(fn, args, kwargs);
+    });
+  };
+  auto bind = sl::make_builtin("struct.bind", [bind_fn](const sl::Call& c) -> sl::Result<sl::Value> {
+    if (auto e = check_arg_count(c, 1, -1)) return *e;
+    std::vector<std::pair<std::string, sl::Value>> kw;
+    for (const auto& k : c.kwargs) kw.emplace_back(std::string(k.name), k.value);
+    return bind_fn(c.args[0], {c.args.begin() + 1, c.args.end()}, std::move(kw));
+  });
+  auto make_and_bind = sl::make_builtin("struct.make_and_bind", [bind_fn](const sl::Call& c) -> sl::Result<sl::Value> {
+    if (auto e = check_arg_count(c, 1, 1)) return *e;
+    std::vector<std::pair<std::string, sl::Value>> fields;
+    for (const auto& kw : c.kwargs) fields.emplace_back(std::string(kw.name), bind_fn(kw.value, {c.args[0]}, {}));
+    return new_struct(std::move(fields));
+  });
+  auto encode = sl::make_builtin("struct.encode", [](const sl::Call& c) -> sl::Result<sl::Value> {
+    if (auto e = check_arg_count(c, 1, 1)) return *e;
+    return encode_struct(c.args[0]);
+  });
+  auto decode = sl::make_builtin("struct.decode", [](const sl::Call& c) -> sl::Result<sl::Value> {
+    if (auto e = check_arg_count(c, 1, 1)) return *e;
+    return decode_struct(c.args[0]);
+  });
+  return sl::make_struct("module", "struct",
+                         {{"bind", bind}, {"decode", decode}, {"encode", encode},
+                          {"make", make}, {"make_and_bind", make_and_bind}});
+}
+
+sl::Value data_module(Files& files) {
+  sl::Value values = files.data_values ? *files.data_values : new_struct({});
+  auto read = sl::make_builtin("data.read", [&files](const sl::Call& c) -> sl::Result<sl::Value> {
+    if (auto e = check_arg_count(c, 1, 1)) return *e;
+    if (!c.args[0].is(sl::Kind::kString)) {
+      return sl::fail_error("data.read: expected a string, but was " +
+                            std::string(c.args[0].type_name()));
+    }
+    std::string path(c.args[0].as_string());
+    const SourceFile* f = files.find(path);
+    if (!f) {
+      return sl::fail_error("data.read: Expected to find file '" + path +
+                            "' (hint: only files included via -f flag are available)");
+    }
+    return sl::Value::from_string(f->text);
+  });
+  auto list = sl::make_builtin("data.list", [&files](const sl::Call& c) -> sl::Result<sl::Value> {
+    if (auto e = check_arg_count(c, 0, 1)) return *e;
+    std::vector<sl::Value> out;
+    for (const auto& f : files.files) out.push_back(sl::Value::from_string(f.path));
+    return sl::make_list(std::move(out));
+  });
+  return sl::make_struct("module", "data", {{"list", list}, {"read", read}, {"values", values}});
 }
 
 }  // namespace
 
 std::optional<sl::Module> ytt_module(Files& files, std::string_view name) {
-  if (name == "@ytt:struct") {
-    return module_of({{"struct", sl::make_struct("module", "struct", {{"make", struct_make()}})}});
-  }
-  if (name == "@ytt:data") {
-    sl::Value values = files.data_values ? *files.data_values : sl::make_struct("struct", "struct", {});
-    return module_of({{"data", sl::make_struct("module", "data", {{"values", values}})}});
-  }
-  if (name == "@ytt:assert") {
-    auto fail = sl::make_builtin("assert.fail", [](const sl::Call& c) -> sl::Result<sl::Value> {
-      std::string msg;
-      for (size_t i = 0; i < c.args.size(); ++i) msg += (i ? " " : "") + (c.args[i].is(sl::Kind::kString) ? std::string(c.args[i].as_string()) : c.args[i].str());
-      return sl::fail_error(msg);
-    });
-    auto len_of = [](const sl::Value& v) -> std::optional<int64_t> {
-      switch (v.kind()) {
-        case sl::Kind::kString: case sl::Kind::kList: case sl::Kind::kTuple: case sl::Kind::kDict:
-        case sl::Kind::kSet: case sl::Kind::kHost: return static_cast<int64_t>(v.len());
-        default: return std::nullopt;
-      }
-    };
-    auto min_len = assertion("min_len", [len_of](const sl::Value& v, const sl::Value& n) -> std::optional<std::string> {
-      auto l = len_of(v);
-      if (l && *l < n.to_int64().value_or(0)) return "length = " + std::to_string(*l);
-      return std::nullopt;
-    });
-    auto max_len = assertion("max_len", [len_of](const sl::Value& v, const sl::Value& n) -> std::optional<std::string> {
-      auto l = len_of(v);
-      if (l && *l > n.to_int64().value_or(0)) return "length = " + std::to_string(*l);
-      return std::nullopt;
-    });
-    // -1 / 0 / 1 for numbers or strings; nullopt when they do not compare
-    auto compare = [](const sl::Value& a, const sl::Value& b) -> std::optional<int> {
-      if (a.is(sl::Kind::kString) && b.is(sl::Kind::kString)) {
-        int c = a.as_string().compare(b.as_string());
-        return c < 0 ? -1 : c > 0 ? 1 : 0;
-      }
-      auto x = a.to_double(), y = b.to_double();
-      if (!x || !y || a.is_bool() || b.is_bool()) return std::nullopt;
-      return *x < *y ? -1 : *x > *y ? 1 : 0;
-    };
-    auto min = assertion("min", [compare](const sl::Value& v, const sl::Value& n) -> std::optional<std::string> {
-      auto c = compare(v, n);
-      if (c && *c < 0) return "value < " + n.str();
-      return std::nullopt;
-    });
-    auto max = assertion("max", [compare](const sl::Value& v, const sl::Value& n) -> std::optional<std::string> {
-      auto c = compare(v, n);
-      if (c && *c > 0) return "value > " + n.str();
-      return std::nullopt;
-    });
-    auto one_of = assertion("one_of", [](const sl::Value& v, const sl::Value& l) -> std::optional<std::string> {
-      for (const auto& x : l.items())
-        if (x == v) return std::nullopt;
-      return std::string("not one of allowed values");
-    });
-    auto not_null = sl::make_builtin("assert.not_null", [](const sl::Call& c) -> sl::Result<sl::Value> {
-      if (c.args.empty()) {
-        return sl::make_builtin("assert.not_null", [](const sl::Call& c2) -> sl::Result<sl::Value> {
-          if (!c2.args.empty() && c2.args[0].is_none()) return sl::fail_error("fail: value is null");
-          return sl::Value::from_bool(true);
-        });
-      }
-      if (c.args[0].is_none()) return sl::fail_error("assert.not_null: fail: value is null");
-      return sl::Value::from_bool(true);
-    });
-    auto try_to = sl::make_builtin("assert.try_to", [](const sl::Call& c) -> sl::Result<sl::Value> {
-      if (c.args.size() != 1) return sl::fail_error("expected one argument");
-      auto r = c.thread.call(c.args[0]);
-      if (r.ok()) return sl::make_tuple({*r, sl::Value::none()});
-      return sl::make_tuple({sl::Value::none(), sl::Value::from_string(r.error().message)});
-    });
-    return module_of({{"assert", sl::make_struct("module", "assert",
-                                                 {{"fail", fail}, {"max", max}, {"max_len", max_len},
-                                                  {"min", min}, {"min_len", min_len},
-                                                  {"not_null", not_null}, {"one_of", one_of},
-                                                  {"try_to", try_to}})}});
-  }
+  if (name == "@ytt:struct") return module_of({{"struct", struct_module()}});
+  if (name == "@ytt:data") return module_of({{"data", data_module(files)}});
+  if (name == "@ytt:assert") return module_of({{"assert", assert_module()}});
+  if (name == "@ytt:json") return module_of({{"json", json_module()}});
+  if (name == "@ytt:yaml") return module_of({{"yaml", yaml_module()}});
+  if (name == "@ytt:regexp") return module_of({{"regexp", regexp_module()}});
   if (name == "@ytt:overlay") {
     auto subset = sl::make_builtin("overlay.subset", [](const sl::Call& c) -> sl::Result<sl::Value> {
       if (c.args.size() != 1) return sl::fail_error("overlay.subset: expected one argument");

@@ -848,6 +848,18 @@ Value make_builtin(std::string name, NativeFn fn) {
   return Value(b);
 }
 
+std::optional<Signature> signature(const Value& fn) {
+  if (!fn.is(Kind::kFunction)) return std::nullopt;
+  const Function& f = *static_cast<const FunctionObj*>(fn.object())->fn;
+  Signature sig;
+  for (const auto& name : f.param_names) sig.names.emplace_back(name.as_string());
+  sig.num_positional = f.num_positional;
+  sig.num_required = std::min(f.num_defaults_first, f.num_positional);
+  sig.has_varargs = f.has_varargs;
+  sig.has_kwargs = f.has_kwargs;
+  return sig;
+}
+
 Value make_method(std::string name, Value receiver, NativeFn fn) {
   auto* b = new BuiltinObj();
   b->name = std::move(name);

@@ -141,7 +141,7 @@ struct StructObj : Object {
   StructObj() : Object(Kind::kStruct) {}
   std::string type_name;
   std::string name;
-  std::vector<std::pair<std::string, Value>> fields;  // sorted by name
+  std::vector<std::pair<std::string, Value>> fields;  // in the order given (ytt keeps it)
   bool frozen = false;
 };
 

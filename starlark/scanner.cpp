@@ -113,13 +113,12 @@ class RawScanner {
         advance();
         advance();
       } else if (c == '\n') {
-        Pos p = pos();
         advance();
         if (depth_ == 0 && !line_empty_) {
           line_empty_ = true;
           Token t;
           t.kind = Tok::kNewline;
-          t.pos = p;
+          t.pos = pos();  // like ytt: a newline is reported where the next line starts
           return t;
         }
       } else {
@@ -343,8 +342,8 @@ class RawScanner {
           out.push_back(static_cast<char>(v));
           break;
         }
-        case 'x': case 'u': case 'U': {
-          int n = e == 'x' ? 2 : e == 'u' ? 4 : 8;
+        case 'x': {  // ytt's starlark-go predates \u and \U: those stay verbatim (default)
+          int n = 2;
           advance();
           uint32_t v = 0;
           for (int k = 0; k < n; ++k) {
@@ -357,13 +356,7 @@ class RawScanner {
             v = v * 16 + static_cast<uint32_t>(d);
             advance();
           }
-          if (e == 'x') {
-            out.push_back(static_cast<char>(v));
-          } else {
-            if (v > 0x10FFFF || (v >= 0xD800 && v < 0xE000))
-              return error(start, std::string("invalid Unicode code point"));
-            append_utf8(out, v);
-          }
+          out.push_back(static_cast<char>(v));
           break;
         }
         default:
@@ -446,7 +439,7 @@ std::vector<Token> scan(std::string_view source) {
     Token& t = raw[i];
     size_t n = out.size();
     if (n >= 2 && out[n - 1].kind == Tok::kNewline && out[n - 2].kind == Tok::kColon) {
-      open.push_back(out[n - 1].pos);
+      open.push_back(out[n - 2].pos);  // the colon's line is where ytt reports a missing end
       Token ind;
       ind.kind = Tok::kIndent;
       ind.pos = out[n - 1].pos;

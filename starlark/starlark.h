@@ -284,6 +284,9 @@ Result<Value> make_set(std::vector<Value> items);
 Value make_struct(std::string type_name, std::string name,
                   std::vector<std::pair<std::string, Value>> fields);
 
+// A struct's fields in the order they were given (empty for other kinds).
+const std::vector<std::pair<std::string, Value>>& struct_fields(const Value& v);
+
 // Mutating host helpers (fail on frozen or wrong-kind values).
 Result<bool> list_append(const Value& list, Value item);
 Result<bool> dict_set(const Value& dict, Value key, Value value);
@@ -317,6 +320,29 @@ Value make_builtin(std::string name, NativeFn fn);
 // A builtin bound to `receiver` (`call.receiver` points at it), e.g. a host object's method.
 Value make_method(std::string name, Value receiver, NativeFn fn);
 
+// The parameters of a def or lambda, for hosts that call user functions with a varying number of
+// arguments (ytt's `when=` takes `(v)` or `(v, ctx)`). nullopt for builtins and non-functions.
+struct Signature {
+  std::vector<std::string> names;  // named parameters in order (positional, then keyword-only)
+  int num_positional = 0;          // parameters that can be passed by position
+  int num_required = 0;            // positional parameters without a default
+  bool has_varargs = false;        // *args
+  bool has_kwargs = false;         // **kwargs
+
+  // Whether a call with `n` positional arguments (and no keywords) binds every parameter.
+  bool accepts_positional(int n) const {
+    return n >= num_required && (has_varargs || n <= num_positional);
+  }
+};
+std::optional<Signature> signature(const Value& fn);
+
+// Host objects with attributes and methods: subclass `HostObject`, return fields and methods
+// from `attr()` (methods via `make_method(name, self_value, fn)`, which gives the NativeFn the
+// receiver), list them in `attr_names()`. For a plain immutable bag of fields and callables
+// `make_struct(type_name, name, fields)` is enough: `type()` reports `type_name`, `dir()` sorts,
+// `str()` prints "struct(...)" (or `<module "name">` when `type_name` is "module"), `==` is
+// identity (as in ytt), and `s["field"]` indexes by name.
+//
 // Host-defined object types (ytt's yamlfragment, for example). Defaults say "unsupported".
 class HostObject : public Object {
  public:

@@ -161,10 +161,14 @@ Value make_struct(std::string type_name, std::string name,
   auto* s = new StructObj();
   s->type_name = std::move(type_name);
   s->name = std::move(name);
-  std::stable_sort(fields.begin(), fields.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
   s->fields = std::move(fields);
   return Value(s);
+}
+
+const std::vector<std::pair<std::string, Value>>& struct_fields(const Value& v) {
+  static const std::vector<std::pair<std::string, Value>> kNone;
+  if (!v.is(Kind::kStruct)) return kNone;
+  return static_cast<const StructObj*>(v.object())->fields;
 }
 
 Result<bool> list_append(const Value& list, Value item) {
@@ -612,17 +616,8 @@ bool values_equal(const Value& a, const Value& b) {
       return x->start == y->start && (n == 1 || x->step == y->step);
     }
     case Kind::kStruct: {
-      auto* x = static_cast<const StructObj*>(a.object());
-      auto* y = static_cast<const StructObj*>(b.object());
-      if (x == y) return true;
-      if (x->type_name != y->type_name || x->fields.size() != y->fields.size()) return false;
-      DepthGuard g;
-      for (size_t i = 0; i < x->fields.size(); ++i) {
-        if (x->fields[i].first != y->fields[i].first ||
-            !values_equal(x->fields[i].second, y->fields[i].second))
-          return false;
-      }
-      return true;
+      // ytt's structs and modules define no equality: only the same object is equal
+      return a.object() == b.object();
     }
     case Kind::kHost:
       return static_cast<const HostObject*>(a.object())
@@ -831,14 +826,7 @@ void append_value(std::string& out, const Value& v, bool repr) {
         out += "<module \"" + s->name + "\">";
         return;
       }
-      out += s->type_name;
-      out.push_back('(');
-      for (size_t i = 0; i < s->fields.size(); ++i) {
-        if (i) out += ", ";
-        out += s->fields[i].first + " = ";
-        append_value(out, s->fields[i].second, true);
-      }
-      out.push_back(')');
+      out += "struct(...)";  // ytt never shows a struct's fields
       return;
     }
     case Kind::kHost: {
@@ -1304,15 +1292,27 @@ Value index_value(const Value& x, const Value& i) {
       if (!v) throw_error("key " + repr_of(i) + " not in dict");
       return *v;
     }
+    case Kind::kStruct: {
+      auto* s = static_cast<const StructObj*>(x.object());
+      if (s->type_name == "module") break;
+      if (!i.is(Kind::kString)) {
+        throw_error("expected a string, but was " + std::string(i.type_name()));
+      }
+      for (const auto& [k, v] : s->fields) {
+        if (k == i.as_string()) return v;
+      }
+      throw_error("key " + repr_of(i) + " not in struct");
+    }
     case Kind::kHost: {
       auto r = static_cast<const HostObject*>(x.object())->index(i);
       if (!r.ok()) throw_error(r.error().message);
       return *r;
     }
     default:
-      throw_error("unhandled index operation " + std::string(x.type_name()) + "[" +
-                  std::string(i.type_name()) + "]");
+      break;
   }
+  throw_error("unhandled index operation " + std::string(x.type_name()) + "[" +
+              std::string(i.type_name()) + "]");
 }
 
 void set_index(const Value& x, const Value& i, const Value& v) {

@@ -26,11 +26,32 @@ std::string_view to_string(Kind k) {
   return "any";
 }
 
-const Field* Type::field(std::string_view key) const {
-  for (const Field& f : fields) {
-    if (f.key == key) return &f;
+long Type::field_index(std::string_view key) const {
+  if (index_) {
+    // heterogeneous lookup arrives with C++20's unordered containers only in g++ 13's library
+    auto it = index_->find(std::string(key));
+    return it == index_->end() ? -1 : static_cast<long>(it->second);
   }
-  return nullptr;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (fields[i].key == key) return static_cast<long>(i);
+  }
+  return -1;
+}
+
+const Field* Type::field(std::string_view key) const {
+  const long i = field_index(key);
+  return i < 0 ? nullptr : &fields[static_cast<size_t>(i)];
+}
+
+void Type::index_fields() {
+  if (fields.size() <= kIndexFieldsAbove) {
+    index_.reset();
+    return;
+  }
+  auto index = std::make_shared<std::unordered_map<std::string, uint32_t>>();
+  index->reserve(fields.size());
+  for (size_t i = 0; i < fields.size(); ++i) index->emplace(fields[i].key, static_cast<uint32_t>(i));
+  index_ = std::move(index);
 }
 
 Type make(Kind kind, diag::Span declared) {
@@ -72,7 +93,20 @@ std::string index_path(std::string_view parent, size_t index) {
   return s;
 }
 
-namespace {
+std::string path_text(std::string_view base, const std::vector<PathStep>& steps) {
+  std::string s(base);
+  for (const PathStep& st : steps) {
+    if (st.is_index) {
+      s += '[' + std::to_string(st.index) + ']';
+    } else {
+      if (!s.empty()) s += '.';
+      s += st.key;
+    }
+  }
+  return s;
+}
+
+namespace detail {
 
 bool kind_accepts(Kind expected, yaml::Kind actual) {
   switch (expected) {
@@ -99,81 +133,37 @@ bool kind_accepts(Kind expected, yaml::Kind actual) {
   return false;
 }
 
-class Checker {
- public:
-  explicit Checker(std::vector<Mismatch>* out) : out_(out) {}
-
-  // Returns false as soon as one mismatch is seen when collecting is off (fits()).
-  bool visit(const yaml::Node& v, const Type& t, const std::string& path) {
-    if (t.kind == Kind::kAny) return true;
-    if (v.kind == yaml::Kind::kNull) {
-      if (t.nullable || t.kind == Kind::kNull) return true;
-      return report(MismatchReason::kNull, v, t, path);
-    }
-    if (!kind_accepts(t.kind, v.kind)) return report(MismatchReason::kWrongType, v, t, path);
-    bool ok = true;
-    if (t.kind == Kind::kArray && t.item) {
-      for (size_t i = 0; i < v.elements.size(); ++i) {
-        ok = visit(v.elements[i], *t.item, out_ ? index_path(path, i) : path) && ok;
-        if (!ok && !out_) return false;
-      }
-    } else if (t.kind == Kind::kMap) {
-      for (const yaml::MapItem& item : v.items) {
-        const std::string key = item.key.text;
-        const std::string child = out_ ? join_path(path, key) : path;
-        if (t.open) {
-          if (t.item) ok = visit(item.value, *t.item, child) && ok;
-        } else if (const Field* f = t.field(key)) {
-          ok = visit(item.value, f->type, child) && ok;
-        } else {
-          ok = false;
-          if (out_) {
-            Mismatch m;
-            m.reason = MismatchReason::kUnknownKey;
-            m.path = child;
-            m.key = key;
-            m.found = std::string(yaml::to_string(item.value.kind));
-            m.expected = t.kind;
-            m.value_span = item.key.span;
-            m.declared = t.declared;
-            for (const Field& f2 : t.fields) m.known_keys.push_back(f2.key);
-            out_->push_back(std::move(m));
-          }
-        }
-        if (!ok && !out_) return false;
-      }
-    }
-    return ok;
-  }
-
- private:
-  bool report(MismatchReason reason, const yaml::Node& v, const Type& t, const std::string& path) {
-    if (out_) {
-      Mismatch m;
-      m.reason = reason;
-      m.path = path;
-      m.found = std::string(yaml::to_string(v.kind));
-      m.expected = t.kind;
-      m.value_span = v.span;
-      m.declared = t.declared;
-      out_->push_back(std::move(m));
-    }
-    return false;
-  }
-
-  std::vector<Mismatch>* out_;
-};
-
-}  // namespace
+}  // namespace detail
 
 std::vector<Mismatch> check(const yaml::Node& value, const Type& type, std::string_view path) {
   std::vector<Mismatch> out;
-  Checker(&out).visit(value, type, std::string(path));
+  check_each(YamlView{&value}, type,
+             [&](MismatchReason reason, const YamlView& at, const Type& t,
+                 const std::vector<PathStep>& steps) {
+               Mismatch m;
+               m.reason = reason;
+               m.path = path_text(path, steps);
+               m.found = std::string(yaml::to_string(at.node->kind));
+               m.expected = t.kind;
+               m.declared = t.declared;
+               m.type = &t;
+               if (reason == MismatchReason::kUnknownKey) {
+                 m.key = std::string(steps.back().key);
+                 m.value_span = at.key_node ? at.key_node->span : at.node->span;
+                 for (const Field& f : t.fields) m.known_keys.push_back(f.key);
+               } else {
+                 m.value_span = at.node->span;
+               }
+               out.push_back(std::move(m));
+               return true;
+             });
   return out;
 }
 
 bool fits(const yaml::Node& value, const Type& type) {
-  return Checker(nullptr).visit(value, type, std::string());
+  return check_each(YamlView{&value}, type,
+                    [](MismatchReason, const YamlView&, const Type&,
+                       const std::vector<PathStep>&) { return false; });
 }
 
 }  // namespace hintkit::types

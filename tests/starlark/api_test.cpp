@@ -2,6 +2,7 @@
 // modules, error frames and the ytt-style backtrace, and the runaway-program limits.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <regex>
 
@@ -71,7 +72,7 @@ TEST(Api, StructsExposeFields) {
   Module m = run_ok("x = s.a + s.b\ny = dir(s)\nz = str(s)\nt = type(s)\n", {{"s", s}});
   EXPECT_EQ(m.get("x")->to_int64(), 3);
   EXPECT_EQ(m.get("y")->repr(), "[\"a\", \"b\"]");
-  EXPECT_EQ(m.get("z")->str(), "struct(a = 1, b = 2)");
+  EXPECT_EQ(m.get("z")->str(), "struct(...)");  // ytt hides fields
   EXPECT_EQ(m.get("t")->str(), "struct");
 }
 
@@ -275,6 +276,43 @@ TEST(Limits, DeeplyNestedSourceIsACompileError) {
   auto p = compile("t.star", src);
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(p.error().message, "nesting too deep");
+}
+
+}  // namespace
+}  // namespace hintkit::starlark
+
+namespace hintkit::starlark {
+namespace {
+
+TEST(Api, SignatureDescribesParameters) {
+  struct Case {
+    std::string_view src;
+    int positional, required;
+    bool varargs, kwargs;
+    std::vector<int> accepts;  // positional counts that bind every parameter
+  };
+  const Case cases[] = {
+      {"f = lambda v: v\n", 1, 1, false, false, {1}},
+      {"f = lambda v, ctx: v\n", 2, 2, false, false, {2}},
+      {"def f(v, ctx=None):\n  return v\nend\n", 2, 1, false, false, {1, 2}},
+      {"def f(*args, **kw):\n  return 1\nend\n", 0, 0, true, true, {0, 1, 2, 3}},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.src);
+    auto m = exec_file("t.star", c.src);
+    ASSERT_TRUE(m.ok());
+    auto sig = signature(*m->get("f"));
+    ASSERT_TRUE(sig.has_value());
+    EXPECT_EQ(sig->num_positional, c.positional);
+    EXPECT_EQ(sig->num_required, c.required);
+    EXPECT_EQ(sig->has_varargs, c.varargs);
+    EXPECT_EQ(sig->has_kwargs, c.kwargs);
+    for (int n = 0; n <= 3; ++n) {
+      bool want = std::find(c.accepts.begin(), c.accepts.end(), n) != c.accepts.end();
+      EXPECT_EQ(sig->accepts_positional(n), want) << n;
+    }
+  }
+  EXPECT_FALSE(signature(Value::from_int(1)).has_value());
 }
 
 }  // namespace

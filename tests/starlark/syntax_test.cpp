@@ -33,7 +33,7 @@ TEST(Syntax, CompileErrorsMatchYtt) {
       {"x = \"abc\n", "unexpected newline in string", 1},
       {"x = 017\n", "obsolete form of octal literal; use 0o17", 1},
       {"x = )\n", "unexpected ')'", 1},
-      {"if True\n  x = 1\nend\n", "got newline, want ':'", 1},
+      {"if True\n  x = 1\nend\n", "got newline, want ':'", 2},  // ytt: the next line
       {"x = if\n", "got if, want primary expression", 1},
       {"def f(a, a):\n  return 1\nend\n", "duplicate parameter: a", 1},
       {"def f(a, b=1, c):\n  return 1\nend\n", "required parameter may not follow optional", 1},

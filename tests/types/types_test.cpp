@@ -71,5 +71,45 @@ TEST(Paths, JoinAndIndex) {
   EXPECT_EQ(index_path("a", 3), "a[3]");
 }
 
+// A big closed map is looked up through its hash index and gives the same answers.
+TEST(Check, IndexedFieldsMatchLinearLookup) {
+  Type t = make(Kind::kMap);
+  for (int i = 0; i < 40; ++i) t.fields.emplace_back("k" + std::to_string(i), make(Kind::kInt));
+  t.index_fields();
+  EXPECT_EQ(t.field_index("k0"), 0);
+  EXPECT_EQ(t.field_index("k39"), 39);
+  EXPECT_EQ(t.field_index("nope"), -1);
+  auto got = check(parse("k3: 1\nk7: x\nzz: 2\n"), t);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].path, "k7");
+  EXPECT_EQ(got[1].reason, MismatchReason::kUnknownKey);
+  EXPECT_EQ(got[1].key, "zz");
+}
+
+// Any tree can be checked through a view; here a tiny hand-made one: an array of ints.
+struct IntsView {
+  const std::vector<int>* ints;
+  int index = -1;  // -1: the array itself
+  yaml::Kind kind() const { return index < 0 ? yaml::Kind::kArray : yaml::Kind::kInt; }
+  size_t size() const { return index < 0 ? ints->size() : 0; }
+  IntsView child(size_t i) const { return {ints, static_cast<int>(i)}; }
+  std::string_view key(size_t, std::string&) const { return {}; }
+};
+
+TEST(CheckEach, WalksAnyViewAndReportsPaths) {
+  const std::vector<int> ints = {1, 2, 3};
+  std::vector<std::string> paths;
+  const bool ok = check_each(IntsView{&ints}, make_array(make(Kind::kString)),
+                             [&](MismatchReason r, const IntsView& at, const Type&,
+                                 const std::vector<PathStep>& steps) {
+                               EXPECT_EQ(r, MismatchReason::kWrongType);
+                               EXPECT_EQ(at.kind(), yaml::Kind::kInt);
+                               paths.push_back(path_text("xs", steps));
+                               return paths.size() < 2;  // stop after the second
+                             });
+  EXPECT_FALSE(ok);
+  EXPECT_EQ(paths, (std::vector<std::string>{"xs[0]", "xs[1]"}));
+}
+
 }  // namespace
 }  // namespace hintkit::types

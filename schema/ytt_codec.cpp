@@ -1,0 +1,395 @@
+// `@ytt:json`, `@ytt:yaml` and `@ytt:regexp`. Encoders go through the engine's tree
+// (`from_starlark`), so dicts, structs and yamlfragments encode alike; `json.encode` sorts map
+// keys as Go's encoding/json does; `json.decode` gives floats for every number and sorted keys,
+// as ytt's does (it decodes into Go maps and float64s).
+#include <algorithm>
+#include <charconv>
+
+#include "formats/formats.h"
+#include "schema/ytt_modules.h"
+
+namespace hintkit::schema {
+
+namespace {
+
+void sort_keys(yaml::Node& n) {
+  for (auto& it : n.items) sort_keys(it.value);
+  for (auto& el : n.elements) sort_keys(el);
+  std::stable_sort(n.items.begin(), n.items.end(),
+                   [](const auto& a, const auto& b) { return a.key.text < b.key.text; });
+}
+
+// ---- JSON decoding (Go's encoding/json into interface{}) ----
+
+class JsonParser {
+ public:
+  explicit JsonParser(std::string_view s) : s_(s) {}
+
+  sl::Result<sl::Value> parse() {
+    auto v = value(0);
+    if (!v.ok()) return v;
+    skip_ws();
+    if (i_ < s_.size()) return invalid("after top-level value");
+    return v;
+  }
+
+ private:
+  static constexpr int kMaxDepth = 10000;  // Go's decoder limit; deeper is hostile input
+
+  sl::Error eof() const { return sl::fail_error("json.decode: unexpected end of JSON input"); }
+  sl::Error invalid(std::string_view context) const {
+    std::string c(1, s_[i_]);
+    return sl::fail_error("json.decode: invalid character '" + c + "' " + std::string(context));
+  }
+  void skip_ws() {
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r'))
+      ++i_;
+  }
+  bool literal(std::string_view word) {
+    if (s_.substr(i_, word.size()) != word) return false;
+    i_ += word.size();
+    return true;
+  }
+
+  sl::Result<sl::Value> value(int depth) {
+    if (depth > kMaxDepth) return sl::fail_error("json.decode: exceeded max depth");
+    skip_ws();
+    if (i_ >= s_.size()) return eof();
+    char c = s_[i_];
+    if (c == '{') return object(depth);
+    if (c == '[') return array(depth);
+    if (c == '"') {
+      auto s = string();
+      if (!s.ok()) return s.error();
+      return sl::Value::from_string(*s);
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) return number();
+    if (literal("true")) return sl::Value::from_bool(true);
+    if (literal("false")) return sl::Value::from_bool(false);
+    if (literal("null")) return sl::Value::none();
+    return invalid("looking for beginning of value");
+  }
+
+  sl::Result<sl::Value> number() {
+    size_t start = i_;
+    if (s_[i_] == '-') ++i_;
+    while (i_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[i_])) || s_[i_] == '.' ||
+                              s_[i_] == 'e' || s_[i_] == 'E' || s_[i_] == '+' || s_[i_] == '-'))
+      ++i_;
+    double d = 0;
+    auto [p, ec] = std::from_chars(s_.data() + start, s_.data() + i_, d);
+    if (ec != std::errc() || p != s_.data() + i_) {
+      if (i_ >= s_.size()) return eof();
+      return invalid("in numeric literal");
+    }
+    return sl::Value::from_float(d);
+  }
+
+  sl::Result<std::string> string() {
+    ++i_;  // opening quote
+    std::string out;
+    while (true) {
+      if (i_ >= s_.size()) return eof();
+      char c = s_[i_++];
+      if (c == '"') return out;
+      if (c != '\\') {
+        out += c;
+        continue;
+      }
+      if (i_ >= s_.size()) return eof();
+      char e = s_[i_++];
+      switch (e) {
+        case 'n': out += '\n'; break;
+        case 't': out += '\t'; break;
+        case 'r': out += '\r'; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'u': {
+          if (i_ + 4 > s_.size()) return eof();
+          unsigned cp = 0;
+          std::from_chars(s_.data() + i_, s_.data() + i_ + 4, cp, 16);
+          i_ += 4;
+          if (cp >= 0xD800 && cp < 0xDC00 && s_.substr(i_, 2) == "\\u" && i_ + 6 <= s_.size()) {
+            unsigned lo = 0;
+            std::from_chars(s_.data() + i_ + 2, s_.data() + i_ + 6, lo, 16);
+            if (lo >= 0xDC00 && lo < 0xE000) {
+              cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+              i_ += 6;
+            }
+          }
+          append_utf8(out, cp);
+          break;
+        }
+        default: out += e; break;
+      }
+    }
+  }
+
+  static void append_utf8(std::string& out, unsigned cp) {
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  }
+
+  sl::Result<sl::Value> array(int depth) {
+    ++i_;
+    std::vector<sl::Value> items;
+    skip_ws();
+    if (i_ < s_.size() && s_[i_] == ']') {
+      ++i_;
+      return sl::make_list({});
+    }
+    while (true) {
+      auto v = value(depth + 1);
+      if (!v.ok()) return v;
+      items.push_back(*v);
+      skip_ws();
+      if (i_ >= s_.size()) return eof();
+      if (s_[i_] == ',') {
+        ++i_;
+        continue;
+      }
+      if (s_[i_] == ']') {
+        ++i_;
+        return sl::make_list(std::move(items));
+      }
+      return invalid("after array element");
+    }
+  }
+
+  sl::Result<sl::Value> object(int depth) {
+    ++i_;
+    std::vector<std::pair<std::string, sl::Value>> fields;
+    skip_ws();
+    if (i_ < s_.size() && s_[i_] == '}') {
+      ++i_;
+      return make_dict(std::move(fields));
+    }
+    while (true) {
+      skip_ws();
+      if (i_ >= s_.size()) return eof();
+      if (s_[i_] != '"') return invalid("looking for beginning of object key string");
+      auto k = string();
+      if (!k.ok()) return k.error();
+      skip_ws();
+      if (i_ >= s_.size()) return eof();
+      if (s_[i_] != ':') return invalid("after object key");
+      ++i_;
+      auto v = value(depth + 1);
+      if (!v.ok()) return v;
+      auto same = std::find_if(fields.begin(), fields.end(), [&](auto& f) { return f.first == *k; });
+      if (same != fields.end()) same->second = *v;
+      else fields.emplace_back(*k, *v);
+      skip_ws();
+      if (i_ >= s_.size()) return eof();
+      if (s_[i_] == ',') {
+        ++i_;
+        continue;
+      }
+      if (s_[i_] == '}') {
+        ++i_;
+        return make_dict(std::move(fields));
+      }
+      return invalid("after object key:value pair");
+    }
+  }
+
+  // Go maps have no order; ytt's result lists keys sorted.
+  static sl::Result<sl::Value> make_dict(std::vector<std::pair<std::string, sl::Value>> fields) {
+    std::sort(fields.begin(), fields.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::pair<sl::Value, sl::Value>> items;
+    items.reserve(fields.size());
+    for (auto& [k, v] : fields) items.emplace_back(sl::Value::from_string(k), std::move(v));
+    return sl::make_dict(std::move(items));
+  }
+
+  std::string_view s_;
+  size_t i_ = 0;
+};
+
+const sl::Value* kwarg(const sl::Call& c, std::string_view name) {
+  for (const auto& kw : c.kwargs)
+    if (kw.name == name) return &kw.value;
+  return nullptr;
+}
+
+std::optional<sl::Error> only_kwargs(const sl::Call& c, std::initializer_list<std::string_view> ok) {
+  for (const auto& kw : c.kwargs) {
+    if (std::find(ok.begin(), ok.end(), kw.name) == ok.end()) {
+      return sl::fail_error(std::string(c.name) + ": invalid argument name: " +
+                            std::string(kw.name));
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<sl::Error> want_string(const sl::Call& c, const sl::Value& v) {
+  if (v.is(sl::Kind::kString)) return std::nullopt;
+  return sl::fail_error(std::string(c.name) + ": expected a string, but was " +
+                        std::string(v.type_name()));
+}
+
+// Go regexp's `Expand`: $1, ${1}, $name, ${name}, $$ (named groups are not supported by
+// ytt's patterns in practice and expand to nothing, as Go does for unknown names).
+std::string expand(std::string_view tmpl, std::string_view text, const formats::Regex::Match& m) {
+  std::string out;
+  for (size_t i = 0; i < tmpl.size(); ++i) {
+    if (tmpl[i] != '$' || i + 1 >= tmpl.size()) {
+      out += tmpl[i];
+      continue;
+    }
+    if (tmpl[i + 1] == '$') {
+      out += '$';
+      ++i;
+      continue;
+    }
+    std::string name;
+    size_t j = i + 1;
+    if (tmpl[j] == '{') {
+      size_t close = tmpl.find('}', j);
+      if (close == std::string_view::npos) {
+        out += tmpl[i];
+        continue;
+      }
+      name = std::string(tmpl.substr(j + 1, close - j - 1));
+      j = close + 1;
+    } else {
+      while (j < tmpl.size() && (std::isalnum(static_cast<unsigned char>(tmpl[j])) || tmpl[j] == '_'))
+        name += tmpl[j++];
+    }
+    if (name.empty()) {
+      out += tmpl[i];
+      continue;
+    }
+    bool digits = std::all_of(name.begin(), name.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+    if (digits && name.size() < 9) {
+      size_t g = std::stoul(name);
+      if (g < m.groups.size() && m.groups[g]) {
+        out += text.substr(m.groups[g]->first, m.groups[g]->second - m.groups[g]->first);
+      }
+    }
+    i = j - 1;
+  }
+  return out;
+}
+
+sl::Result<formats::Regex> compile_regexp(const sl::Call& c, std::string_view pattern) {
+  formats::Regex re(pattern);
+  if (!re.ok()) {
+    return sl::fail_error(std::string(c.name) + ": error parsing regexp: " + re.error());
+  }
+  return re;
+}
+
+}  // namespace
+
+std::string yaml_text(const sl::Value& v) { return yaml::emit_yaml(to_yaml(*from_starlark(v, {}))); }
+
+sl::Value json_module() {
+  auto encode = sl::make_builtin("json.encode", [](const sl::Call& c) -> sl::Result<sl::Value> {
+    if (auto e = check_arg_count(c, 1, 1)) return *e;
+    if (auto e = only_kwargs(c, {"indent"})) return *e;
+    int indent = 0;
+    if (const sl::Value* n = kwarg(c, "indent")) {
+      auto i = n->to_int64();
+      if (!i || n->is_bool()) {
+        return sl::fail_error("json.encode: expected kwarg 'indent' to be an int, but was " +
+                              std::string(n->type_name()));
+      }
+      indent = static_cast<int>(std::clamp<int64_t>(*i, 0, 64));
+    }
+    yaml::Node n = to_yaml(*from_starlark(c.args[0], {}));
+    sort_keys(n);
+    return sl::Value::from_string(yaml::emit_json(n, indent));
+  });
+  auto decode = sl::make_builtin("json.decode", [](const sl::Call& c) -> sl::Result<sl::Value> {
+    if (auto e = check_arg_count(c, 1, 1)) return *e;
+    if (auto e = want_string(c, c.args[0])) return *e;
+    return JsonParser(c.args[0].as_string()).parse();
+  });
+  return sl::make_struct("module", "json", {{"decode", decode}, {"encode", encode}});
+}
+
+sl::Value yaml_module() {
+  auto encode = sl::make_builtin("yaml.encode", [](const sl::Call& c) -> sl::Result<sl::Value> {
+    if (auto e = check_arg_count(c, 1, 1)) return *e;
+    return sl::Value::from_string(yaml_text(c.args[0]));
+  });
+  auto decode = sl::make_builtin("yaml.decode", [](const sl::Call& c) -> sl::Result<sl::Value> {
+    if (auto e = check_arg_count(c, 1, 1)) return *e;
+    if (auto e = want_string(c, c.args[0])) return *e;
+    diag::Diagnostics diags;
+    auto docs = yaml::load(c.args[0].as_string(), "", diags);
+    for (const auto& d : diags.items()) {
+      if (d.severity == diag::Severity::kError) {
+        return sl::fail_error("yaml.decode: yaml: " + d.message);
+      }
+    }
+    if (docs.size() > 1) {
+      return sl::fail_error("yaml.decode: Expected to find exactly one YAML document");
+    }
+    if (docs.empty()) return sl::Value::none();
+    return to_plain(from_yaml(docs[0].root));
+  });
+  return sl::make_struct("module", "yaml", {{"decode", decode}, {"encode", encode}});
+}
+
+sl::Value regexp_module() {
+  auto match = sl::make_builtin("regexp.match", [](const sl::Call& c) -> sl::Result<sl::Value> {
+    if (auto e = check_arg_count(c, 2, 2)) return *e;
+    if (auto e = want_string(c, c.args[0])) return *e;
+    if (auto e = want_string(c, c.args[1])) return *e;
+    auto re = compile_regexp(c, c.args[0].as_string());
+    if (!re.ok()) return re.error();
+    return sl::Value::from_bool(re->search(c.args[1].as_string()));
+  });
+  auto replace = sl::make_builtin("regexp.replace", [](const sl::Call& c) -> sl::Result<sl::Value> {
+    if (auto e = check_arg_count(c, 3, 3)) return *e;
+    if (auto e = want_string(c, c.args[0])) return *e;
+    if (auto e = want_string(c, c.args[1])) return *e;
+    auto re = compile_regexp(c, c.args[0].as_string());
+    if (!re.ok()) return re.error();
+    const sl::Value& repl = c.args[2];
+    bool is_fn = repl.is(sl::Kind::kFunction) || repl.is(sl::Kind::kBuiltin);
+    if (!is_fn && !repl.is(sl::Kind::kString)) {
+      return sl::fail_error("regexp.replace: expected third argument to be a string or a function");
+    }
+    const std::string s(c.args[1].as_string());
+    std::string out;
+    size_t last = 0;
+    for (const formats::Regex::Match& m : re->replace_matches(s)) {
+      const auto [begin, end] = *m.groups[0];
+      out.append(s, last, begin - last);
+      if (is_fn) {
+        sl::Value arg = sl::Value::from_string(s.substr(begin, end - begin));
+        auto r = c.thread.call(repl, std::span<const sl::Value>(&arg, 1));
+        if (!r.ok()) return r.error();
+        if (!r->is(sl::Kind::kString)) {
+          return sl::fail_error("regexp.replace: expected replacement function to return a string");
+        }
+        out += r->as_string();
+      } else {
+        out += expand(repl.as_string(), s, m);
+      }
+      last = end;
+    }
+    out.append(s, last, std::string::npos);
+    return sl::Value::from_string(out);
+  });
+  return sl::make_struct("module", "regexp", {{"match", match}, {"replace", replace}});
+}
+
+}  // namespace hintkit::schema
