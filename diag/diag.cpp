@@ -1,9 +1,26 @@
 #include "diag/diag.h"
 
 #include <algorithm>
+#include <mutex>
 #include <tuple>
+#include <unordered_set>
 
 namespace hintkit::diag {
+
+FileName::FileName(std::string_view name) {
+  if (name.empty()) return;
+  // Few distinct names per run (one per input file); entries live until exit and node-based
+  // storage keeps their addresses stable.
+  static std::mutex mu;
+  static auto* table = new std::unordered_set<std::string>();
+  std::lock_guard lock(mu);
+  name_ = &*table->emplace(name).first;
+}
+
+const std::string& FileName::empty_string() {
+  static const std::string empty;
+  return empty;
+}
 
 std::string_view to_string(Severity s) {
   switch (s) {

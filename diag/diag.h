@@ -29,9 +29,49 @@ struct Position {
   friend auto operator<=>(const Position&, const Position&) = default;
 };
 
+// A file name interned once per process: spans copy a pointer, not the path, so a YAML tree
+// of a million nodes does not hold a million copies of its file name. Converts to and from
+// std::string implicitly, so it reads like one.
+class FileName {
+ public:
+  FileName() = default;
+  FileName(std::string_view name);  // NOLINT: implicit by design
+  FileName(const std::string& name) : FileName(std::string_view(name)) {}  // NOLINT
+  FileName(const char* name) : FileName(std::string_view(name)) {}  // NOLINT
+
+  const std::string& str() const { return name_ ? *name_ : empty_string(); }
+  operator const std::string&() const { return str(); }  // NOLINT
+  operator std::string_view() const { return str(); }    // NOLINT
+  bool empty() const { return str().empty(); }
+  size_t size() const { return str().size(); }
+  const char* c_str() const { return str().c_str(); }
+
+  friend bool operator==(const FileName& a, const FileName& b) { return a.name_ == b.name_; }
+  friend bool operator==(const FileName& a, std::string_view b) { return a.str() == b; }
+  friend bool operator==(const FileName& a, const std::string& b) { return a.str() == b; }
+  friend bool operator==(const FileName& a, const char* b) { return a.str() == b; }
+  friend auto operator<=>(const FileName& a, const FileName& b) { return a.str() <=> b.str(); }
+  friend std::string operator+(const FileName& a, std::string_view b) {
+    std::string s = a.str();
+    s += b;
+    return s;
+  }
+  friend std::string operator+(std::string_view a, const FileName& b) {
+    std::string s(a);
+    s += b.str();
+    return s;
+  }
+  friend std::string operator+(const FileName& a, char b) { return a.str() + b; }
+  friend std::ostream& operator<<(std::ostream& out, const FileName& f) { return out << f.str(); }
+
+ private:
+  static const std::string& empty_string();
+  const std::string* name_ = nullptr;  // owned by the process-wide table; null = empty
+};
+
 // A place in a named file. `file` is the path as the user gave it.
 struct Span {
-  std::string file;
+  FileName file;
   Position begin;
   Position end;  // may equal begin when only a point is known
   bool known() const { return begin.line > 0; }

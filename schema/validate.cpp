@@ -224,7 +224,7 @@ class Validator {
 
   std::string label(const diag::Span& s) {
     const SourceFile* f = files_.find(s.file);
-    std::string name = f && !f->label.empty() ? f->label : s.file;
+    std::string name = f && !f->label.empty() ? f->label : s.file.str();
     return name + ":" + std::to_string(s.begin.line);
   }
 

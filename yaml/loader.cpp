@@ -141,7 +141,7 @@ class Builder : public YAML::EventHandler {
  public:
   Builder(std::string_view source, std::string_view file, diag::Diagnostics& diags,
           const LoadOptions& options, const internal::ScanResult& scan)
-      : src_(source), file_(file), diags_(diags), options_(options), scan_(scan) {
+      : src_(source), file_(file), file_name_(file), diags_(diags), options_(options), scan_(scan) {
     // yaml-cpp consumes a byte-order mark without counting it in its marks.
     if (source.substr(0, 3) == "\xEF\xBB\xBF") bom_ = 3;
   }
@@ -302,7 +302,7 @@ class Builder : public YAML::EventHandler {
   }
   diag::Span span_at(const YAML::Mark& m) const {
     diag::Span s;
-    s.file = std::string(file_);
+    s.file = file_name_;
     s.begin = pos(m);
     s.end = s.begin;
     return s;
@@ -631,6 +631,7 @@ class Builder : public YAML::EventHandler {
 
   std::string_view src_;
   std::string_view file_;
+  diag::FileName file_name_;  // interned once; every span copies the handle
   diag::Diagnostics& diags_;
   const LoadOptions& options_;
   const internal::ScanResult& scan_;
@@ -685,7 +686,7 @@ struct OwnerCollector {
   }
 };
 
-Annotation make_annotation(const internal::ScannedComment& c, const std::string& file,
+Annotation make_annotation(const internal::ScannedComment& c, const diag::FileName& file,
                            int end_column) {
   Annotation a;
   std::string_view t = c.text;
@@ -714,7 +715,7 @@ Annotation make_annotation(const internal::ScannedComment& c, const std::string&
 }
 
 void attach_comments(std::vector<Document>& docs, const internal::ScanResult& scan,
-                     std::string_view source, const std::string& file) {
+                     std::string_view source, const diag::FileName& file) {
   if (scan.comments.empty()) return;
   OwnerCollector collector{scan, {}};
   for (Document& d : docs) {
@@ -818,7 +819,7 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source,
                                 std::string_view file, diag::Diagnostics& diags,
                                 const LoadOptions& options, bool* fast_used) {
   if (fast_used != nullptr) *fast_used = false;
-  std::string file_name(file);
+  const diag::FileName file_name(file);
   auto whole_file = [&]() {
     diag::Span s;
     s.file = file_name;
