@@ -15,10 +15,18 @@ std::string hint_text(int vars) {
   for (int v = 0; v < vars; ++v) {
     s += "  var" + std::to_string(v) + ":\n";
     switch (v % 4) {
-      case 0: s += "    type: string\n    required: true\n    description: a var\n"; break;
-      case 1: s += "    type: string\n    format: hostname\n    default: a.example.com\n"; break;
-      case 2: s += "    type: slice\n"; break;
-      default: s += "    type: map\n    required_with: [var0]\n"; break;
+      case 0:
+        s += "    type: string\n    required: true\n    description: a var\n";
+        break;
+      case 1:
+        s += "    type: string\n    format: hostname\n    default: a.example.com\n";
+        break;
+      case 2:
+        s += "    type: slice\n";
+        break;
+      default:
+        s += "    type: map\n    required_with: [var0]\n";
+        break;
     }
   }
   return s + "rules:\n  - type: oneof_required\n    vars: [var0, var1]\n";
@@ -28,10 +36,18 @@ std::string values_text(int vars) {
   std::string s;
   for (int v = 0; v < vars; ++v) {
     switch (v % 4) {
-      case 0: s += "var" + std::to_string(v) + ": x\n"; break;
-      case 1: s += "var" + std::to_string(v) + ": h" + std::to_string(v) + ".example.com\n"; break;
-      case 2: s += "var" + std::to_string(v) + ": [a]\n"; break;
-      default: s += "var" + std::to_string(v) + ": {k: v}\n"; break;
+      case 0:
+        s += "var" + std::to_string(v) + ": x\n";
+        break;
+      case 1:
+        s += "var" + std::to_string(v) + ": h" + std::to_string(v) + ".example.com\n";
+        break;
+      case 2:
+        s += "var" + std::to_string(v) + ": [a]\n";
+        break;
+      default:
+        s += "var" + std::to_string(v) + ": {k: v}\n";
+        break;
     }
   }
   return s;

@@ -58,7 +58,7 @@ class InstructionCounter {
 
 // What gen_hint_tree.py's hint(20) writes.
 std::string hint_text() {
-  static const char* const kFormats[] = {"hostname", "url",    "email",  "ip",
+  static const char* const kFormats[] = {"hostname", "url",  "email",  "ip",
                                          "cidr",     "uuid", "semver", "datetime"};
   std::string s = "apiVersion: tazuna.pepabo.com/v1\nkind: TazunaHint\nvars:\n";
   for (int v = 0; v < 20; ++v) {
@@ -106,8 +106,8 @@ std::string config_text() {
     s += "    resources:\n      limits:\n        cpu: 500m\n        memory: 256Mi\n";
     s += "    env:\n";
     for (int e = 0; e < 3; ++e) {
-      s += "    - name: VAR_" + std::to_string(e) + "\n      value: 'value " +
-           std::to_string(e) + "'\n";
+      s += "    - name: VAR_" + std::to_string(e) + "\n      value: 'value " + std::to_string(e) +
+           "'\n";
     }
     s += "    ratio: 0." + std::to_string(i % 100) + "\n";
     s += "    script: |\n      echo start " + n + "\n      run --port 8080\n";
@@ -123,8 +123,8 @@ void run(benchmark::State& state, const std::string& text, ParserChoice choice) 
     hintkit::diag::Diagnostics diags;
     bool fast = false;
     counter.start();
-    auto docs = hintkit::yaml::internal::load_with(choice, text, "bench.yaml", diags, options,
-                                                   &fast);
+    auto docs =
+        hintkit::yaml::internal::load_with(choice, text, "bench.yaml", diags, options, &fast);
     instructions += counter.stop();
     benchmark::DoNotOptimize(docs);
     if (choice == ParserChoice::kFastOnly && !fast) {

@@ -39,16 +39,25 @@ Diagnostic& Diagnostics::add(Diagnostic d) {
   return items_.back();
 }
 
-Diagnostic& Diagnostics::error(std::string code, Span span, std::string message,
-                               std::string path) {
-  return add(Diagnostic{Severity::kError, std::move(code), std::move(span), std::move(path),
-                        std::move(message), {}, {}});
+Diagnostic& Diagnostics::error(std::string code, Span span, std::string message, std::string path) {
+  return add(Diagnostic{Severity::kError,
+                        std::move(code),
+                        std::move(span),
+                        std::move(path),
+                        std::move(message),
+                        {},
+                        {}});
 }
 
 Diagnostic& Diagnostics::warning(std::string code, Span span, std::string message,
                                  std::string path) {
-  return add(Diagnostic{Severity::kWarning, std::move(code), std::move(span), std::move(path),
-                        std::move(message), {}, {}});
+  return add(Diagnostic{Severity::kWarning,
+                        std::move(code),
+                        std::move(span),
+                        std::move(path),
+                        std::move(message),
+                        {},
+                        {}});
 }
 
 void Diagnostics::append(Diagnostics&& other) {
@@ -72,8 +81,9 @@ bool same(const Diagnostic& a, const Diagnostic& b) {
 }  // namespace
 
 void Diagnostics::sort_and_dedupe() {
-  std::stable_sort(items_.begin(), items_.end(),
-                   [](const Diagnostic& a, const Diagnostic& b) { return sort_key(a) < sort_key(b); });
+  std::stable_sort(items_.begin(), items_.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return sort_key(a) < sort_key(b);
+  });
   items_.erase(std::unique(items_.begin(), items_.end(), same), items_.end());
 }
 

@@ -37,7 +37,7 @@ class FileName {
   FileName() = default;
   FileName(std::string_view name);  // NOLINT: implicit by design
   FileName(const std::string& name) : FileName(std::string_view(name)) {}  // NOLINT
-  FileName(const char* name) : FileName(std::string_view(name)) {}  // NOLINT
+  FileName(const char* name) : FileName(std::string_view(name)) {}         // NOLINT
 
   const std::string& str() const { return name_ ? *name_ : empty_string(); }
   operator const std::string&() const { return str(); }  // NOLINT

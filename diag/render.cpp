@@ -146,10 +146,9 @@ void render_json(std::ostream& out, const Diagnostics& diags, const RenderOption
   out << s;
 }
 
-
 std::string sarif_location(const Span& span, const std::string* message) {
-  std::string s = "{\"physicalLocation\":{\"artifactLocation\":{\"uri\":" + json_quote(span.file) +
-                  "}";
+  std::string s =
+      "{\"physicalLocation\":{\"artifactLocation\":{\"uri\":" + json_quote(span.file) + "}";
   if (span.known()) {
     Position end = span.end.line > 0 ? span.end : span.begin;
     s += ",\"region\":{\"startLine\":" + std::to_string(span.begin.line) +
@@ -179,8 +178,7 @@ void render_sarif(std::ostream& out, const Diagnostics& diags, const RenderOptio
     rule_index[c] = i++;
     std::string text = o.describe_code ? o.describe_code(c) : std::string();
     if (text.empty()) text = c;
-    s += "{\"id\":" + json_quote(c) + ",\"shortDescription\":{\"text\":" + json_quote(text) +
-         "}}";
+    s += "{\"id\":" + json_quote(c) + ",\"shortDescription\":{\"text\":" + json_quote(text) + "}}";
   }
   s += "]}},\"results\":[";
   bool first = true;

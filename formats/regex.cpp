@@ -10,20 +10,34 @@ namespace {
 // Go's regexp/syntax wording for RE2's error codes (ytt prints Go's).
 std::string_view go_error_code(RE2::ErrorCode code) {
   switch (code) {
-    case RE2::ErrorBadEscape: return "invalid escape sequence";
-    case RE2::ErrorBadCharClass: return "invalid character class";
-    case RE2::ErrorBadCharRange: return "invalid character class range";
-    case RE2::ErrorMissingBracket: return "missing closing ]";
-    case RE2::ErrorMissingParen: return "missing closing )";
-    case RE2::ErrorUnexpectedParen: return "unexpected )";
-    case RE2::ErrorTrailingBackslash: return "trailing backslash at end of expression";
-    case RE2::ErrorRepeatArgument: return "missing argument to repetition operator";
-    case RE2::ErrorRepeatSize: return "invalid repeat count";
-    case RE2::ErrorRepeatOp: return "invalid nested repetition operator";
-    case RE2::ErrorBadPerlOp: return "invalid or unsupported Perl syntax";
-    case RE2::ErrorBadUTF8: return "invalid UTF-8";
-    case RE2::ErrorBadNamedCapture: return "invalid named capture";
-    default: return "";
+    case RE2::ErrorBadEscape:
+      return "invalid escape sequence";
+    case RE2::ErrorBadCharClass:
+      return "invalid character class";
+    case RE2::ErrorBadCharRange:
+      return "invalid character class range";
+    case RE2::ErrorMissingBracket:
+      return "missing closing ]";
+    case RE2::ErrorMissingParen:
+      return "missing closing )";
+    case RE2::ErrorUnexpectedParen:
+      return "unexpected )";
+    case RE2::ErrorTrailingBackslash:
+      return "trailing backslash at end of expression";
+    case RE2::ErrorRepeatArgument:
+      return "missing argument to repetition operator";
+    case RE2::ErrorRepeatSize:
+      return "invalid repeat count";
+    case RE2::ErrorRepeatOp:
+      return "invalid nested repetition operator";
+    case RE2::ErrorBadPerlOp:
+      return "invalid or unsupported Perl syntax";
+    case RE2::ErrorBadUTF8:
+      return "invalid UTF-8";
+    case RE2::ErrorBadNamedCapture:
+      return "invalid named capture";
+    default:
+      return "";
   }
 }
 
@@ -64,7 +78,11 @@ namespace {
 size_t rune_width(std::string_view text, size_t at) {
   if (at >= text.size()) return 1;
   const auto c = static_cast<unsigned char>(text[at]);
-  const size_t want = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
+  const size_t want = c < 0x80           ? 1
+                      : (c >> 5) == 0x6  ? 2
+                      : (c >> 4) == 0xE  ? 3
+                      : (c >> 3) == 0x1E ? 4
+                                         : 1;
   if (at + want > text.size()) return 1;
   for (size_t k = 1; k < want; ++k) {
     if ((static_cast<unsigned char>(text[at + k]) & 0xC0) != 0x80) return 1;

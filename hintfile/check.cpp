@@ -21,7 +21,6 @@ class Names {
 
 using diag::in_quotes;
 
-
 std::string var_path(const Var& v, std::string_view field) {
   return types::join_path(types::join_path("vars", v.name), field);
 }
@@ -92,10 +91,11 @@ void check_default(const Var& v, diag::Diagnostics& diags) {
 
 void check_var(const HintFile& hint, const Var& v, Names& names, diag::Diagnostics& diags) {
   if (v.required && v.default_value) {
-    auto& d = diags.error("HK105", v.default_value->span,
-                          "var " + in_quotes(v.name) +
-                              " is required and has a default; a required var's default is never used",
-                          var_path(v, "default"));
+    auto& d =
+        diags.error("HK105", v.default_value->span,
+                    "var " + in_quotes(v.name) +
+                        " is required and has a default; a required var's default is never used",
+                    var_path(v, "default"));
     d.related.push_back({v.required_span, "required here"});
     d.hints.push_back("drop `default`, or make the var optional");
   }
@@ -110,10 +110,11 @@ void check_var(const HintFile& hint, const Var& v, Names& names, diag::Diagnosti
   if (v.required && (!v.required_with.empty() || !v.required_without.empty())) {
     const bool with = !v.required_with.empty();
     const std::string field = with ? "required_with" : "required_without";
-    auto& d = diags.error("HK108", with ? v.required_with.front().span : v.required_without.front().span,
-                          "var " + in_quotes(v.name) + " has required: true with " + field +
-                              ", which is contradictory (always required vs. conditionally required)",
-                          var_path(v, field));
+    auto& d =
+        diags.error("HK108", with ? v.required_with.front().span : v.required_without.front().span,
+                    "var " + in_quotes(v.name) + " has required: true with " + field +
+                        ", which is contradictory (always required vs. conditionally required)",
+                    var_path(v, field));
     d.related.push_back({v.required_span, "required here"});
   }
   check_refs(hint, v, v.required_with, "required_with", names, diags);
@@ -141,9 +142,9 @@ void check_rule(const HintFile& hint, const Rule& r, Names& names, diag::Diagnos
       continue;
     }
     if (!hint.find(ref.name)) {
-      auto& d = diags.error("HK112", ref.span,
-                            label + " (oneof_required) references unknown var " + in_quotes(ref.name),
-                            path);
+      auto& d = diags.error(
+          "HK112", ref.span,
+          label + " (oneof_required) references unknown var " + in_quotes(ref.name), path);
       if (auto n = names.nearest(ref.name)) {
         d.hints.push_back("did you mean \"" + *n + "\"?");
       }

@@ -55,7 +55,7 @@ struct Ref {
 
 struct Var {
   std::string name;
-  diag::Span span;  // the var's key
+  diag::Span span;              // the var's key
   std::optional<VarType> type;  // empty when missing or invalid (already reported)
   diag::Span type_span;
   bool required = false;

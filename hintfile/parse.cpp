@@ -74,17 +74,15 @@ constexpr std::array<std::string_view, 1> kRuleTypeNames = {"oneof_required"};
 
 bool is_extension(std::string_view key) { return key.substr(0, 2) == "x-"; }
 
-
-
 class Reader {
  public:
   Reader(std::string_view file, diag::Diagnostics& diags) : file_(file), diags_(diags) {}
 
   void read_root(const yaml::Node& root, HintFile& out) {
     if (root.kind != yaml::Kind::kMap) {
-      diags_.error("HK100", root.span,
-                   "the root of " + file_ + " must be a mapping with `vars`, found " +
-                       a_kind(root.kind));
+      diags_.error(
+          "HK100", root.span,
+          "the root of " + file_ + " must be a mapping with `vars`, found " + a_kind(root.kind));
       return;
     }
     const yaml::MapItem* vars = nullptr;
@@ -165,10 +163,11 @@ class Reader {
   void read_vars(const yaml::MapItem& vars_item, HintFile& out) {
     const yaml::Node& vars = vars_item.value;
     if (vars.kind != yaml::Kind::kMap) {
-      diags_.error("HK103", vars.kind == yaml::Kind::kNull ? vars_item.key.span : vars.span,
-                   "vars must be a mapping of var names, found " + a_kind(vars.kind) +
-                       (vars.kind == yaml::Kind::kNull ? " (write `vars: {}` to declare none)" : ""),
-                   "vars");
+      diags_.error(
+          "HK103", vars.kind == yaml::Kind::kNull ? vars_item.key.span : vars.span,
+          "vars must be a mapping of var names, found " + a_kind(vars.kind) +
+              (vars.kind == yaml::Kind::kNull ? " (write `vars: {}` to declare none)" : ""),
+          "vars");
       return;
     }
     out.vars.reserve(vars.items.size());
@@ -207,8 +206,8 @@ class Reader {
           v.required = f.value.bool_value;
         } else {
           auto& d = diags_.error("HK103", f.value.span,
-                                 "required of var " + in_quotes(v.name) + " must be true or false, found " +
-                                     a_kind(f.value.kind),
+                                 "required of var " + in_quotes(v.name) +
+                                     " must be true or false, found " + a_kind(f.value.kind),
                                  path);
           if (f.value.kind == yaml::Kind::kString) d.hints.push_back("remove the quotes");
         }
@@ -225,14 +224,14 @@ class Reader {
         if (!expect_string(f, path)) continue;
         v.format = formats::parse(f.value.text);
         if (!v.format) {
-          auto& d = diags_.error("HK107", f.value.span,
-                                 "var " + in_quotes(v.name) + " has unknown format " +
-                                     in_quotes(f.value.text),
-                                 path);
+          auto& d = diags_.error(
+              "HK107", f.value.span,
+              "var " + in_quotes(v.name) + " has unknown format " + in_quotes(f.value.text), path);
           std::string hint = diag::did_you_mean(f.value.text, formats::names());
           if (!hint.empty()) d.hints.push_back(hint);
           std::string list;
-          for (std::string_view n : formats::names()) list += (list.empty() ? "" : ", ") + std::string(n);
+          for (std::string_view n : formats::names())
+            list += (list.empty() ? "" : ", ") + std::string(n);
           d.hints.push_back("known formats: " + list);
         }
       } else if (key == "required_with") {
@@ -251,7 +250,7 @@ class Reader {
 
   void read_type(Var& v, const yaml::MapItem& f, const std::string& path) {
     v.type_span = f.value.span;
-    const std::string text = f.value.kind == yaml::Kind::kString ? f.value.text : f.value.text;
+    const std::string& text = f.value.text;
     if (f.value.kind == yaml::Kind::kString) v.type = parse_var_type(text);
     if (v.type) return;
     std::string shown = f.value.kind == yaml::Kind::kString

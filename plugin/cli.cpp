@@ -82,7 +82,8 @@ int run(const std::vector<std::string>& args, Io io) {
   app.footer("Run `hintkit COMMAND --help` for a command's options and examples.");
 
   LintOptions lint;
-  CLI::App* lint_cmd = app.add_subcommand("lint", "Check tazuna.hint.yaml files for every schema problem");
+  CLI::App* lint_cmd =
+      app.add_subcommand("lint", "Check tazuna.hint.yaml files for every schema problem");
   lint_cmd->add_option("paths", lint.paths, "Hint files or folders to search (default: .)");
   lint_cmd->add_option("--config,-c", lint.config,
                        "tazuna.yaml: lint each helmfile manifest's hint and its var declarations");
@@ -102,16 +103,19 @@ int run(const std::vector<std::string>& args, Io io) {
       ->needs(config_opt);
   resolve_cmd->add_option("--tags", resolve.tags, "Only manifests with any of these tags (a,b)")
       ->needs(config_opt);
-  resolve_cmd->add_option("--out-dir", resolve.out_dir,
-                          "Write DIR/<manifest>.yaml state values files (all or nothing)")
+  resolve_cmd
+      ->add_option("--out-dir", resolve.out_dir,
+                   "Write DIR/<manifest>.yaml state values files (all or nothing)")
       ->needs(config_opt);
-  resolve_cmd->add_option("--jobs,-j", resolve.jobs, "Parallel workers (default: hardware threads)");
-  resolve_cmd->add_option("--op-timeout", resolve.op_timeout,
-                          "Seconds before an `op` call is stopped (default: 60)")
+  resolve_cmd->add_option("--jobs,-j", resolve.jobs,
+                          "Parallel workers (default: hardware threads)");
+  resolve_cmd
+      ->add_option("--op-timeout", resolve.op_timeout,
+                   "Seconds before an `op` call is stopped (default: 60)")
       ->check(CLI::Range(1u, 3600u))
       ->needs(config_opt);
-  auto* dir_opt = resolve_cmd->add_option("--dir,-d", resolve.dir,
-                                          "Helmfile folder holding tazuna.hint.yaml (optional file)");
+  auto* dir_opt = resolve_cmd->add_option(
+      "--dir,-d", resolve.dir, "Helmfile folder holding tazuna.hint.yaml (optional file)");
   auto* hint_opt = resolve_cmd->add_option("--hint", resolve.hint, "Hint file (must exist)");
   dir_opt->excludes(hint_opt);
   config_opt->excludes(dir_opt)->excludes(hint_opt);
@@ -176,9 +180,12 @@ int run(const std::vector<std::string>& args, Io io) {
   if (resolve_cmd->parsed()) {
     if (!resolve.config.empty()) return run_resolve_config(resolve, io);
     if (resolve.dir.empty() && resolve.hint.empty()) {
-      return fail(io, "resolve: give --dir DIR, --hint FILE or --config tazuna.yaml (see hintkit resolve --help)");
+      return fail(io,
+                  "resolve: give --dir DIR, --hint FILE or --config tazuna.yaml (see hintkit "
+                  "resolve --help)");
     }
-    if (resolve.values.empty()) return fail(io, "resolve: --values FILE is required with --dir or --hint");
+    if (resolve.values.empty())
+      return fail(io, "resolve: --values FILE is required with --dir or --hint");
     return run_resolve(resolve, io);
   }
   if (describe_cmd->parsed()) return run_describe(describe, io);

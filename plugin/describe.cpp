@@ -23,14 +23,11 @@ std::string_view status(const hintfile::Var& v) {
 
 std::vector<std::string> conditions(const hintfile::Var& v) {
   std::vector<std::string> out;
-  if (!v.required_with.empty()) out.push_back("required when any of " + names(v.required_with) + " is provided");
-  if (!v.required_without.empty()) out.push_back("required when none of " + names(v.required_without) + " is provided");
+  if (!v.required_with.empty())
+    out.push_back("required when any of " + names(v.required_with) + " is provided");
+  if (!v.required_without.empty())
+    out.push_back("required when none of " + names(v.required_without) + " is provided");
   return out;
-}
-
-std::string scalar_text(const yaml::Node& n) {
-  std::string s = yaml::emit_json(n);
-  return s;
 }
 
 void add(yaml::Node& map, std::string key, yaml::Node value) {
@@ -83,8 +80,9 @@ void print_text(std::ostream& out, const hintfile::HintFile& hint,
     std::string line = "  " + v->name + std::string(width - v->name.size() + 2, ' ');
     std::string type = v->type ? std::string(hintfile::to_string(*v->type)) : "?";
     if (v->format) type += " (" + std::string(formats::to_string(*v->format)) + ")";
-    line += type + std::string(type.size() < 18 ? 18 - type.size() : 1, ' ') + std::string(status(*v));
-    if (v->default_value) line += "  default: " + scalar_text(*v->default_value);
+    line +=
+        type + std::string(type.size() < 18 ? 18 - type.size() : 1, ' ') + std::string(status(*v));
+    if (v->default_value) line += "  default: " + yaml::emit_json(*v->default_value);
     s += line + '\n';
     if (!v->description.empty()) s += "      " + v->description + '\n';
     for (const std::string& c : conditions(*v)) s += "      " + c + '\n';

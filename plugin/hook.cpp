@@ -52,7 +52,8 @@ int run_hook(const HookOptions& o, Io io) {
   render.message_prefix = "";
   diag::render(io.err, diag::Format::kText, diags, render);
   if (diags.has_errors()) {
-    io.err << "hintkit: " << diags.error_count() << (diags.error_count() == 1 ? " problem" : " problems")
+    io.err << "hintkit: " << diags.error_count()
+           << (diags.error_count() == 1 ? " problem" : " problems")
            << " with the values of this release (" << hint_path << ")\n";
     return kExitFindings;
   }

@@ -23,12 +23,14 @@ diag::Result<std::vector<std::string>> discover(const std::vector<std::string>& 
   for (const std::string& root : roots) {
     std::error_code ec;
     fs::file_status st = fs::status(root, ec);
-    if (ec || !fs::exists(st)) return diag::Error{"cannot read " + root + ": no such file or folder", {}};
+    if (ec || !fs::exists(st))
+      return diag::Error{"cannot read " + root + ": no such file or folder", {}};
     if (!fs::is_directory(st)) {
       files.push_back(root);
       continue;
     }
-    fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
+    fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec),
+        end;
     if (ec) return diag::Error{"cannot read " + root + ": " + ec.message(), {}};
     for (; it != end; it.increment(ec)) {
       if (ec) return diag::Error{"cannot read " + root + ": " + ec.message(), {}};
@@ -85,9 +87,9 @@ int run_lint(const LintOptions& o, Io io) {
 
   diag::Diagnostics all;
   for (diag::Diagnostics& d : results) all.append(std::move(d));
-  const int rc = report_lint(io, o, all,
-                             std::to_string(files.size()) +
-                                 (files.size() == 1 ? " hint file" : " hint files"));
+  const int rc = report_lint(
+      io, o, all,
+      std::to_string(files.size()) + (files.size() == 1 ? " hint file" : " hint files"));
   if (files.empty()) {
     io.err << "hintkit: no " << hintfile::kFileName << " found\n";
   }

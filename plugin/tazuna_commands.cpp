@@ -33,7 +33,8 @@ class OpClient {
     std::vector<std::pair<std::string, std::string>> items;
     for (const resolver::Manifest* m : manifests) {
       for (const resolver::VarSource& s : m->vars) {
-        if (s.valid && s.kind == resolver::SourceKind::kOp) items.emplace_back(s.op.vault, s.op.item);
+        if (s.valid && s.kind == resolver::SourceKind::kOp)
+          items.emplace_back(s.op.vault, s.op.item);
       }
     }
     std::sort(items.begin(), items.end());
@@ -61,8 +62,8 @@ class OpClient {
   }
 
   diag::Result<std::string> fetch(const std::string& vault, const std::string& item) const {
-    auto run = run_process({"op", "--format", "json", "item", "get", "--vault", vault, item},
-                           timeout_);
+    auto run =
+        run_process({"op", "--format", "json", "item", "get", "--vault", vault, item}, timeout_);
     if (!run.ok()) {
       return diag::Error{run.error().message.find("not found on PATH") != std::string::npos
                              ? "the 1Password CLI `op` was not found on PATH"
@@ -220,12 +221,12 @@ int run_resolve_config(const ResolveOptions& o, Io io) {
   env.op_field = [&op](const resolver::OpRef& ref) { return op.field(ref); };
 
   // 1Password calls wait on a network: start them all together, before the CPU work.
-  op.prefetch(sel.manifests, [&](size_t n, auto work) { parallel_for(n, std::max(o.jobs, 8u), work); });
+  op.prefetch(sel.manifests,
+              [&](size_t n, auto work) { parallel_for(n, std::max(o.jobs, 8u), work); });
 
   std::vector<ManifestOutcome> outcomes(sel.manifests.size());
-  parallel_for(sel.manifests.size(), o.jobs, [&](size_t i) {
-    outcomes[i] = resolve_manifest(*config, *sel.manifests[i], env);
-  });
+  parallel_for(sel.manifests.size(), o.jobs,
+               [&](size_t i) { outcomes[i] = resolve_manifest(*config, *sel.manifests[i], env); });
 
   for (auto& oc : outcomes) diags.append(std::move(oc.diags));
   if (!diags.empty()) diag::render(io.err, *diag::parse_format(o.format), diags);

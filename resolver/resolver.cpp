@@ -14,7 +14,6 @@ using hintfile::HintFile;
 using hintfile::Var;
 using hintfile::VarType;
 
-
 std::string in_quotes_list(const std::vector<hintfile::Ref>& refs) {
   std::string s;
   for (size_t i = 0; i < refs.size(); ++i) s += (i ? ", " : "") + in_quotes(refs[i].name);
@@ -62,7 +61,8 @@ class Resolution {
 
   yaml::Node run(const yaml::Node& provided) {
     yaml::Node out = yaml::make_map();
-    out.items.reserve(hint_.vars.size() + (provided.kind == yaml::Kind::kMap ? provided.items.size() : 0));
+    out.items.reserve(hint_.vars.size() +
+                      (provided.kind == yaml::Kind::kMap ? provided.items.size() : 0));
     std::vector<size_t> slot(hint_.vars.size(), kNoSlot);  // var index -> item in `out`
     for (size_t i = 0; i < hint_.vars.size(); ++i) {
       const Var& v = hint_.vars[i];
@@ -101,7 +101,8 @@ class Resolution {
       return item->value;
     }
     if (v.required) {
-      auto& d = diags_.error("HK200", item_span(v),
+      // A missing var has no place in the values; the hint's declaration is the place.
+      auto& d = diags_.error("HK200", v.span,
                              "required var " + in_quotes(v.name) + " is not provided", v.name);
       d.related.push_back({v.required_span, "required here"});
       d.hints.push_back("provide a value for " + v.name);
@@ -112,17 +113,15 @@ class Resolution {
     return yaml::make_null();
   }
 
-  // Missing vars have no place in the values; point at the hint's declaration instead.
-  diag::Span item_span(const Var& v) const { return v.span; }
-
   void check_type(const Var& v, const yaml::Node& value) {
     if (!v.type) return;
     if (types::fits(value, v.checker_type())) return;
-    auto& d = diags_.error("HK201", value.span,
-                           "var " + in_quotes(v.name) + " must be " + std::string(type_noun(*v.type)) +
-                               ", found " + std::string(yaml::to_string(value.kind)) +
-                               " (type " + std::string(hintfile::to_string(*v.type)) + ")",
-                           v.name);
+    auto& d =
+        diags_.error("HK201", value.span,
+                     "var " + in_quotes(v.name) + " must be " + std::string(type_noun(*v.type)) +
+                         ", found " + std::string(yaml::to_string(value.kind)) + " (type " +
+                         std::string(hintfile::to_string(*v.type)) + ")",
+                     v.name);
     d.related.push_back({v.type_span, "type declared here"});
   }
 
@@ -134,8 +133,9 @@ class Resolution {
     }
     if (present.empty()) return;
     auto& d = diags_.error("HK202", v.span,
-                           "var " + in_quotes(v.name) + " is required because " + in_quotes_list(present) +
-                               (present.size() == 1 ? " is" : " are") + " provided (required_with)",
+                           "var " + in_quotes(v.name) + " is required because " +
+                               in_quotes_list(present) + (present.size() == 1 ? " is" : " are") +
+                               " provided (required_with)",
                            v.name);
     d.related.push_back({provided(present.front().name)->key.span, "provided here"});
   }
@@ -147,9 +147,10 @@ class Resolution {
     }
     const bool self_only = v.required_without.size() == 1 && v.required_without[0].name == v.name;
     diags_.error("HK203", v.span,
-                 self_only ? "var " + in_quotes(v.name) + " is not provided (required_without itself)"
-                           : "var " + in_quotes(v.name) + " is required because none of " +
-                                 in_quotes_list(v.required_without) + " is provided (required_without)",
+                 self_only
+                     ? "var " + in_quotes(v.name) + " is not provided (required_without itself)"
+                     : "var " + in_quotes(v.name) + " is required because none of " +
+                           in_quotes_list(v.required_without) + " is provided (required_without)",
                  v.name);
   }
 
@@ -162,7 +163,8 @@ class Resolution {
                            "var " + in_quotes(v.name) +
                                (options_.show_values ? " value " + in_quotes(value.text) : "") +
                                " is not a valid " + std::string(formats::to_string(*v.format)) +
-                               (options_.show_values ? ": " + *why : "") + (injected ? " (from its default)" : ""),
+                               (options_.show_values ? ": " + *why : "") +
+                               (injected ? " (from its default)" : ""),
                            v.name);
     d.related.push_back({v.format_span, "format declared here"});
   }
@@ -175,8 +177,7 @@ class Resolution {
     std::string msg = r.message.empty()
                           ? "at least one of " + in_quotes_list(r.vars) + " must be provided"
                           : r.message;
-    diags_.error("HK205", r.span,
-                 "rule[" + std::to_string(r.index) + "] (oneof_required): " + msg,
+    diags_.error("HK205", r.span, "rule[" + std::to_string(r.index) + "] (oneof_required): " + msg,
                  "rules[" + std::to_string(r.index) + "]");
   }
 

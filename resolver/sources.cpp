@@ -7,7 +7,6 @@ namespace {
 
 using diag::in_quotes;
 
-
 void put(yaml::Node& map, const VarSource& s, yaml::Node value) {
   yaml::MapItem item;
   item.key = yaml::make_string(s.name);
@@ -40,12 +39,13 @@ yaml::Node provided_vars(const Manifest& m, const Environment& env, diag::Diagno
       }
       case SourceKind::kOp: {
         diag::Result<std::string> v =
-            env.op_field ? env.op_field(s.op) : diag::Result<std::string>(diag::Error{"op is not available", {}});
+            env.op_field ? env.op_field(s.op)
+                         : diag::Result<std::string>(diag::Error{"op is not available", {}});
         if (!v.ok()) {
           diags.error("HK311", s.span,
-                      "var " + in_quotes(s.name) + " from 1Password (vault " + in_quotes(s.op.vault) +
-                          ", item " + in_quotes(s.op.item) + ", field " + in_quotes(s.op.field) +
-                          "): " + v.error().message,
+                      "var " + in_quotes(s.name) + " from 1Password (vault " +
+                          in_quotes(s.op.vault) + ", item " + in_quotes(s.op.item) + ", field " +
+                          in_quotes(s.op.field) + "): " + v.error().message,
                       s.name);
           continue;
         }
@@ -96,24 +96,26 @@ void check_declarations(const Manifest& m, const hintfile::HintFile& hint, const
     const hintfile::Var* v = hint.find(s.name);
     if (!v) {
       auto& d = diags.warning("HK320", s.span,
-                              "manifest " + in_quotes(m.name) + " declares var " + in_quotes(s.name) +
-                                  ", which " + hint.path + " does not know",
+                              "manifest " + in_quotes(m.name) + " declares var " +
+                                  in_quotes(s.name) + ", which " + hint.path + " does not know",
                               s.name);
       if (auto n = diag::nearest(s.name, names)) d.hints.push_back("did you mean \"" + *n + "\"?");
       continue;
     }
     if (!s.valid || !v->type) continue;
-    const bool fits = (s.kind == SourceKind::kStaticSlice && *v->type == hintfile::VarType::kSlice) ||
-                      (s.kind == SourceKind::kStaticMap && *v->type == hintfile::VarType::kMap) ||
-                      ((s.kind == SourceKind::kStatic || s.kind == SourceKind::kEnv ||
-                        s.kind == SourceKind::kOp) &&
-                       *v->type == hintfile::VarType::kString);
+    const bool fits =
+        (s.kind == SourceKind::kStaticSlice && *v->type == hintfile::VarType::kSlice) ||
+        (s.kind == SourceKind::kStaticMap && *v->type == hintfile::VarType::kMap) ||
+        ((s.kind == SourceKind::kStatic || s.kind == SourceKind::kEnv ||
+          s.kind == SourceKind::kOp) &&
+         *v->type == hintfile::VarType::kString);
     if (!fits) {
-      auto& d = diags.error("HK322", s.span,
-                            "manifest " + in_quotes(m.name) + " gives var " + in_quotes(s.name) + " a " +
-                                std::string(to_string(s.kind)) + " value, but the hint says " +
-                                std::string(hintfile::to_string(*v->type)),
-                            s.name);
+      auto& d =
+          diags.error("HK322", s.span,
+                      "manifest " + in_quotes(m.name) + " gives var " + in_quotes(s.name) + " a " +
+                          std::string(to_string(s.kind)) + " value, but the hint says " +
+                          std::string(hintfile::to_string(*v->type)),
+                      s.name);
       d.related.push_back({v->type_span, "type declared here"});
     }
   }
@@ -122,10 +124,10 @@ void check_declarations(const Manifest& m, const hintfile::HintFile& hint, const
     bool declared = false;
     for (const VarSource& s : m.vars) declared = declared || s.name == v.name;
     if (!declared) {
-      auto& d = diags.error("HK321", m.span,
-                            "manifest " + in_quotes(m.name) + " does not declare required var " +
-                                in_quotes(v.name),
-                            v.name);
+      auto& d = diags.error(
+          "HK321", m.span,
+          "manifest " + in_quotes(m.name) + " does not declare required var " + in_quotes(v.name),
+          v.name);
       d.related.push_back({v.span, "declared required here"});
     }
   }

@@ -29,22 +29,23 @@ using diag::in_quotes;
 using types::a_kind;
 
 constexpr std::array<std::string_view, 4> kTopKeys = {"apiVersion", "kind", "spec", "metadata"};
-constexpr std::array<std::string_view, 6> kSpecKeys = {
-    "minimumSupportedTazunaVersion", "context_matches", "context_match_mode", "manifests", "tests",
-    "providers"};
+constexpr std::array<std::string_view, 6> kSpecKeys = {"minimumSupportedTazunaVersion",
+                                                       "context_matches",
+                                                       "context_match_mode",
+                                                       "manifests",
+                                                       "tests",
+                                                       "providers"};
 constexpr std::array<std::string_view, 12> kManifestKeys = {
-    "name", "description", "includes", "path", "type", "tags", "kustomize", "genesisSecret",
-    "helmfile", "oras", "dependsOn", "tests"};
+    "name",      "description",   "includes", "path", "type",      "tags",
+    "kustomize", "genesisSecret", "helmfile", "oras", "dependsOn", "tests"};
 constexpr std::array<std::string_view, 7> kHelmfileKeys = {
-    "includeCRDs", "vars", "defaultNamespace", "extraValueFiles", "wait", "timeoutSeconds",
-    "kubeVersion"};
-constexpr std::array<std::string_view, 6> kVarKeys = {"from", "op", "static", "staticSlice",
-                                                      "staticMap", "env"};
+    "includeCRDs", "vars",           "defaultNamespace", "extraValueFiles",
+    "wait",        "timeoutSeconds", "kubeVersion"};
+constexpr std::array<std::string_view, 6> kVarKeys = {"from",        "op",        "static",
+                                                      "staticSlice", "staticMap", "env"};
 constexpr std::array<std::string_view, 3> kFromValues = {"env", "static", "op"};
 constexpr std::array<std::string_view, 4> kOpKeys = {"key", "vault", "item", "field"};
 constexpr std::array<std::string_view, 2> kOpKeyValues = {"id", "label"};
-
-
 
 class Reader {
  public:
@@ -91,7 +92,8 @@ class Reader {
     if (!want(spec->value, yaml::Kind::kMap, "spec", "a mapping")) return;
     for (const yaml::MapItem& item : spec->value.items) {
       if (!known_key(item, kSpecKeys, "spec")) continue;
-      if (item.key.text == "manifests" && want(item.value, yaml::Kind::kArray, "spec.manifests", "a list")) {
+      if (item.key.text == "manifests" &&
+          want(item.value, yaml::Kind::kArray, "spec.manifests", "a list")) {
         for (size_t i = 0; i < item.value.elements.size(); ++i) {
           read_manifest(item.value.elements[i], types::index_path("spec.manifests", i), out);
         }
@@ -135,7 +137,8 @@ class Reader {
       diags_.error("HK303", n.span, "helmfile manifest " + in_quotes(m.name) + " has no `path`",
                    types::join_path(path, "path"));
     }
-    if (helmfile && m.type == "helmfile") read_helmfile(helmfile->value, types::join_path(path, "helmfile"), m);
+    if (helmfile && m.type == "helmfile")
+      read_helmfile(helmfile->value, types::join_path(path, "helmfile"), m);
     out.manifests.push_back(std::move(m));
   }
 
@@ -144,7 +147,8 @@ class Reader {
     for (const yaml::MapItem& item : n.items) {
       if (!known_key(item, kHelmfileKeys, path) || item.key.text != "vars") continue;
       const std::string vars_path = types::join_path(path, "vars");
-      if (item.value.is_null() || !want(item.value, yaml::Kind::kMap, vars_path, "a mapping")) continue;
+      if (item.value.is_null() || !want(item.value, yaml::Kind::kMap, vars_path, "a mapping"))
+        continue;
       for (const yaml::MapItem& v : item.value.items) {
         m.vars.push_back(read_var(v, types::join_path(vars_path, v.key.text)));
       }
@@ -209,11 +213,12 @@ class Reader {
   void read_static(VarSource& s, const std::vector<const yaml::MapItem*>& statics,
                    const yaml::MapItem& item, const std::string& path, const std::string& label) {
     if (statics.size() != 1) {
-      auto& d = diags_.error("HK306", statics.empty() ? item.key.span : statics[1]->key.span,
-                             label + (statics.empty()
-                                          ? " is from: static but sets none of static, staticSlice, staticMap"
-                                          : " sets more than one of static, staticSlice, staticMap"),
-                             path);
+      auto& d = diags_.error(
+          "HK306", statics.empty() ? item.key.span : statics[1]->key.span,
+          label + (statics.empty()
+                       ? " is from: static but sets none of static, staticSlice, staticMap"
+                       : " sets more than one of static, staticSlice, staticMap"),
+          path);
       d.hints.push_back("set exactly one of them");
       s.valid = false;
       return;
@@ -223,7 +228,8 @@ class Reader {
     if (f.key.text == "static") {
       s.kind = SourceKind::kStatic;
       if (!f.value.is_scalar() || f.value.is_null()) {
-        diags_.error("HK303", f.value.span, p + " must be a scalar, found " + a_kind(f.value.kind), p);
+        diags_.error("HK303", f.value.span, p + " must be a scalar, found " + a_kind(f.value.kind),
+                     p);
         s.valid = false;
         return;
       }
@@ -294,7 +300,9 @@ class Reader {
       if (f.key.text == "field") s.op.field = v;
     }
     for (auto [name, value] : {std::pair<const char*, std::string*>{"key", &s.op.key},
-                               {"vault", &s.op.vault}, {"item", &s.op.item}, {"field", &s.op.field}}) {
+                               {"vault", &s.op.vault},
+                               {"item", &s.op.item},
+                               {"field", &s.op.field}}) {
       if (value->empty()) {
         diags_.error("HK307", op->key.span, label + " op selector has no `" + name + "`",
                      types::join_path(p, name));

@@ -27,13 +27,26 @@ struct Binding {
   Scope scope = Scope::kUnresolved;
   int index = 0;
   std::string name;
-  Value universe;  // kUniverse only
+  Value universe;         // kUniverse only
   bool captured = false;  // a local that nested functions read (becomes a cell)
 };
 
 enum class ExprKind : uint8_t {
-  kIdent, kLiteral, kUnary, kBinary, kCall, kIndex, kSlice, kDot,
-  kList, kTuple, kDict, kComprehension, kLambda, kCond, kParen,
+  kIdent,
+  kLiteral,
+  kUnary,
+  kBinary,
+  kCall,
+  kIndex,
+  kSlice,
+  kDot,
+  kList,
+  kTuple,
+  kDict,
+  kComprehension,
+  kLambda,
+  kCond,
+  kParen,
 };
 
 enum class Tok : uint8_t;  // scanner.h
@@ -58,8 +71,27 @@ struct Literal : Expr {
 };
 
 enum class BinOp : uint8_t {
-  kAnd, kOr, kEq, kNe, kLt, kGt, kLe, kGe, kIn, kNotIn,
-  kPlus, kMinus, kStar, kSlash, kSlashSlash, kPercent, kAmp, kPipe, kCaret, kShl, kShr,
+  kAnd,
+  kOr,
+  kEq,
+  kNe,
+  kLt,
+  kGt,
+  kLe,
+  kGe,
+  kIn,
+  kNotIn,
+  kPlus,
+  kMinus,
+  kStar,
+  kSlash,
+  kSlashSlash,
+  kPercent,
+  kAmp,
+  kPipe,
+  kCaret,
+  kShl,
+  kShr,
 };
 enum class UnOp : uint8_t { kNot, kMinus, kPlus, kTilde };
 std::string_view to_string(BinOp op);
@@ -168,12 +200,12 @@ struct Function {
   std::vector<Param> params;
   Block body;  // lambdas: a single return statement
   // Filled by the resolver:
-  int num_positional = 0;   // named params before * / *args
-  int num_kwonly = 0;       // named params after * / *args
+  int num_positional = 0;  // named params before * / *args
+  int num_kwonly = 0;      // named params after * / *args
   bool has_varargs = false;
   bool has_kwargs = false;
-  int num_defaults_first = 0;  // index of the first parameter with a default (among named)
-  std::vector<int> param_slots;  // local slot of each named param, then *args, then **kwargs
+  int num_defaults_first = 0;      // index of the first parameter with a default (among named)
+  std::vector<int> param_slots;    // local slot of each named param, then *args, then **kwargs
   std::vector<Value> param_names;  // interned names of named params (positional + kwonly)
   int num_locals = 0;
   int num_cells = 0;
@@ -192,7 +224,17 @@ struct LambdaExpr : Expr {
 };
 
 enum class StmtKind : uint8_t {
-  kExpr, kAssign, kAugAssign, kDef, kIf, kFor, kWhile, kReturn, kBreak, kContinue, kLoad,
+  kExpr,
+  kAssign,
+  kAugAssign,
+  kDef,
+  kIf,
+  kFor,
+  kWhile,
+  kReturn,
+  kBreak,
+  kContinue,
+  kLoad,
 };
 
 struct Stmt {

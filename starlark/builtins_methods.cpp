@@ -84,7 +84,8 @@ Value starts_ends(const Call& c, bool ends) {
   std::string_view w = std::string_view(s).substr(lo, hi - lo);
   auto test = [&](const Value& v) {
     if (v.kind() != Kind::kString)
-      bfail(c, "for parameter 1: got " + std::string(v.type_name()) + ", want string or tuple of strings");
+      bfail(c, "for parameter 1: got " + std::string(v.type_name()) +
+                   ", want string or tuple of strings");
     return ends ? w.ends_with(str_ref(v)) : w.starts_with(str_ref(v));
   };
   if (c.args[0].kind() == Kind::kTuple) {
@@ -103,7 +104,9 @@ Value strip_impl(const Call& c, bool left, bool right) {
   const std::string& s = recv_str(c);
   bool custom = !c.args.empty() && !c.args[0].is_none();
   std::string chars = custom ? want_string(c, c.args[0], "1") : std::string();
-  auto strip_me = [&](char ch) { return custom ? chars.find(ch) != std::string::npos : is_space(ch); };
+  auto strip_me = [&](char ch) {
+    return custom ? chars.find(ch) != std::string::npos : is_space(ch);
+  };
   size_t a = 0, b = s.size();
   if (left) {
     while (a < b && strip_me(s[a])) ++a;
@@ -398,7 +401,8 @@ Value s_codepoint_ords(const Call& c) {
   unpack_positional(c, 0, 0);
   const std::string& s = recv_str(c);
   std::vector<Value> out;
-  for (size_t i = 0, n = 0; i < s.size(); i += n) out.push_back(Value::from_int(decode_utf8(s, i, &n)));
+  for (size_t i = 0, n = 0; i < s.size(); i += n)
+    out.push_back(Value::from_int(decode_utf8(s, i, &n)));
   return list_value(std::move(out));
 }
 
@@ -655,20 +659,31 @@ constexpr Method kListMethods[] = {
 };
 
 constexpr Method kDictMethods[] = {
-    {"clear", d_clear}, {"get", d_get},         {"items", d_items},
-    {"keys", d_keys},   {"pop", d_pop},         {"popitem", d_popitem},
-    {"setdefault", d_setdefault}, {"update", d_update}, {"values", d_values},
+    {"clear", d_clear},
+    {"get", d_get},
+    {"items", d_items},
+    {"keys", d_keys},
+    {"pop", d_pop},
+    {"popitem", d_popitem},
+    {"setdefault", d_setdefault},
+    {"update", d_update},
+    {"values", d_values},
 };
 
 constexpr Method kSetMethods[] = {{"union", set_union}};
 
 std::span<const Method> methods_of(Kind k) {
   switch (k) {
-    case Kind::kString: return kStringMethods;
-    case Kind::kList: return kListMethods;
-    case Kind::kDict: return kDictMethods;
-    case Kind::kSet: return kSetMethods;
-    default: return {};
+    case Kind::kString:
+      return kStringMethods;
+    case Kind::kList:
+      return kListMethods;
+    case Kind::kDict:
+      return kDictMethods;
+    case Kind::kSet:
+      return kSetMethods;
+    default:
+      return {};
   }
 }
 

@@ -38,9 +38,7 @@ void unpack_args(const Call& c, std::initializer_list<std::string_view> names,
     bfail(c, "got " + std::to_string(c.args.size()) + " arguments, want at most " +
                  std::to_string(ns.size()));
   }
-  auto base = [](std::string_view n) {
-    return n.ends_with('?') ? n.substr(0, n.size() - 1) : n;
-  };
+  auto base = [](std::string_view n) { return n.ends_with('?') ? n.substr(0, n.size() - 1) : n; };
   for (size_t i = 0; i < c.args.size(); ++i) *outs[i] = c.args[i];
   for (const auto& kw : c.kwargs) {
     size_t i = 0;
@@ -48,7 +46,8 @@ void unpack_args(const Call& c, std::initializer_list<std::string_view> names,
       if (base(ns[i]) == kw.name) break;
     }
     if (i == ns.size()) bfail(c, "unexpected keyword argument " + std::string(kw.name));
-    if (given(*outs[i])) bfail(c, "got multiple values for keyword argument " + std::string(kw.name));
+    if (given(*outs[i]))
+      bfail(c, "got multiple values for keyword argument " + std::string(kw.name));
     *outs[i] = kw.value;
   }
   for (size_t i = 0; i < ns.size(); ++i) {
@@ -192,7 +191,8 @@ Value b_chr(const Call& c) {
 
 void dict_update(const Call& c, const Value& d, std::span<const Value> args,
                  std::span<const Kwarg> kwargs) {
-  if (args.size() > 1) bfail(c, "got " + std::to_string(args.size()) + " arguments, want at most 1");
+  if (args.size() > 1)
+    bfail(c, "got " + std::to_string(args.size()) + " arguments, want at most 1");
   HashTable& t = as_dict(d)->table;
   if (!args.empty()) {
     const Value& src = args[0];
@@ -281,13 +281,17 @@ Value b_float(const Call& c) {
   if (c.args.empty()) return Value::from_float(0.0);
   const Value& x = c.args[0];
   switch (x.kind()) {
-    case Kind::kBool: return Value::from_float(x.as_bool() ? 1.0 : 0.0);
-    case Kind::kInt: return Value::from_float(*x.to_double());
-    case Kind::kFloat: return x;
+    case Kind::kBool:
+      return Value::from_float(x.as_bool() ? 1.0 : 0.0);
+    case Kind::kInt:
+      return Value::from_float(*x.to_double());
+    case Kind::kFloat:
+      return x;
     case Kind::kString: {
       const std::string& s = str_ref(x);
       std::string lower;
-      for (char ch : s) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
+      for (char ch : s)
+        lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
       std::string_view body = lower;
       bool neg = false;
       if (!body.empty() && (body[0] == '+' || body[0] == '-')) {
@@ -300,8 +304,8 @@ Value b_float(const Call& c) {
       if (body == "nan") return Value::from_float(NAN);
       bool ok = !s.empty();
       for (char ch : s) {
-        if (!(std::isdigit(static_cast<unsigned char>(ch)) || ch == '.' || ch == 'e' ||
-              ch == 'E' || ch == '+' || ch == '-'))
+        if (!(std::isdigit(static_cast<unsigned char>(ch)) || ch == '.' || ch == 'e' || ch == 'E' ||
+              ch == '+' || ch == '-'))
           ok = false;
       }
       char* end = nullptr;
@@ -405,8 +409,10 @@ Value b_int(const Call& c) {
   if (x.kind() == Kind::kString) return parse_int_string(c, str_ref(x), b, given(base));
   if (given(base)) bfail(c, "can't convert non-string with explicit base");
   switch (x.kind()) {
-    case Kind::kBool: return Value::from_int(x.as_bool() ? 1 : 0);
-    case Kind::kInt: return x;
+    case Kind::kBool:
+      return Value::from_int(x.as_bool() ? 1 : 0);
+    case Kind::kInt:
+      return x;
     case Kind::kFloat: {
       double d = x.as_float();
       if (std::isnan(d)) bfail(c, "cannot convert float NaN to integer");
@@ -464,7 +470,8 @@ Value minmax(const Call& c, bool is_max) {
     if (kw.name != "key") bfail(c, "unexpected keyword argument " + std::string(kw.name));
     key = kw.value;
   }
-  if (c.args.empty()) throw_error(std::string(c.name) + " requires at least one positional argument");
+  if (c.args.empty())
+    throw_error(std::string(c.name) + " requires at least one positional argument");
   std::vector<Value> items;
   if (c.args.size() == 1) {
     if (length_of(c.args[0]) < 0 || c.args[0].kind() == Kind::kString)
@@ -592,8 +599,8 @@ Value b_zip(const Call& c) {
   size_t n = SIZE_MAX;
   for (size_t i = 0; i < c.args.size(); ++i) {
     if (length_of(c.args[i]) < 0 || c.args[i].kind() == Kind::kString)
-      bfail(c, "argument #" + std::to_string(i + 1) + " is not iterable: " +
-                   std::string(c.args[i].type_name()));
+      bfail(c, "argument #" + std::to_string(i + 1) +
+                   " is not iterable: " + std::string(c.args[i].type_name()));
     cols.push_back(to_vector(c.args[i]));
     n = std::min(n, cols.back().size());
   }
@@ -622,15 +629,33 @@ const std::vector<std::pair<std::string, Value>>& universe() {
       BuiltinFn fn;
     };
     static constexpr Entry kFns[] = {
-        {"any", b_any},         {"all", b_all},       {"bool", b_bool},
-        {"chr", b_chr},         {"dict", b_dict},     {"dir", b_dir},
-        {"enumerate", b_enumerate}, {"fail", b_fail}, {"float", b_float},
-        {"getattr", b_getattr}, {"hasattr", b_hasattr}, {"hash", b_hash},
-        {"int", b_int},         {"len", b_len},       {"list", b_list},
-        {"max", b_max},         {"min", b_min},       {"ord", b_ord},
-        {"print", b_print},     {"range", b_range},   {"repr", b_repr},
-        {"reversed", b_reversed}, {"set", b_set},     {"sorted", b_sorted},
-        {"str", b_str},         {"tuple", b_tuple},   {"type", b_type},
+        {"any", b_any},
+        {"all", b_all},
+        {"bool", b_bool},
+        {"chr", b_chr},
+        {"dict", b_dict},
+        {"dir", b_dir},
+        {"enumerate", b_enumerate},
+        {"fail", b_fail},
+        {"float", b_float},
+        {"getattr", b_getattr},
+        {"hasattr", b_hasattr},
+        {"hash", b_hash},
+        {"int", b_int},
+        {"len", b_len},
+        {"list", b_list},
+        {"max", b_max},
+        {"min", b_min},
+        {"ord", b_ord},
+        {"print", b_print},
+        {"range", b_range},
+        {"repr", b_repr},
+        {"reversed", b_reversed},
+        {"set", b_set},
+        {"sorted", b_sorted},
+        {"str", b_str},
+        {"tuple", b_tuple},
+        {"type", b_type},
         {"zip", b_zip},
     };
     for (const auto& e : kFns) v->emplace_back(e.name, make_internal_builtin(e.name, e.fn));

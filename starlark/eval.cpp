@@ -1,9 +1,10 @@
 // The tree-walking evaluator over the resolved AST, function calls and argument binding, and
 // the public Program / Thread / Module API.
+#include "starlark/eval.h"
+
 #include <cstdio>
 #include <iostream>
 
-#include "starlark/eval.h"
 #include "starlark/parser.h"
 #include "starlark/resolver.h"
 
@@ -48,12 +49,18 @@ void assign(Env& env, const Expr& target, const Value& v);
 
 inline Value& slot(Env& env, const Binding& b) {
   switch (b.scope) {
-    case Scope::kLocal: return env.locals[b.index];
-    case Scope::kCell: return env.cells[b.index]->value;
-    case Scope::kFree: return env.closure->freevars[static_cast<size_t>(b.index)]->value;
-    case Scope::kGlobal: return env.module->globals[static_cast<size_t>(b.index)];
-    case Scope::kPredeclared: return env.module->predeclared[static_cast<size_t>(b.index)];
-    default: break;
+    case Scope::kLocal:
+      return env.locals[b.index];
+    case Scope::kCell:
+      return env.cells[b.index]->value;
+    case Scope::kFree:
+      return env.closure->freevars[static_cast<size_t>(b.index)]->value;
+    case Scope::kGlobal:
+      return env.module->globals[static_cast<size_t>(b.index)];
+    case Scope::kPredeclared:
+      return env.module->predeclared[static_cast<size_t>(b.index)];
+    default:
+      break;
   }
   throw_error("internal error: unresolved name " + b.name);
 }
@@ -295,8 +302,12 @@ Value eval_call(Env& env, const CallExpr& c) {
   } else {
     for (const auto& a : c.args) {
       switch (a.kind) {
-        case Arg::kPositional: heap_args.push_back(eval(env, *a.value)); break;
-        case Arg::kNamed: heap_kwargs.push_back(Kwarg{a.name, eval(env, *a.value)}); break;
+        case Arg::kPositional:
+          heap_args.push_back(eval(env, *a.value));
+          break;
+        case Arg::kNamed:
+          heap_kwargs.push_back(Kwarg{a.name, eval(env, *a.value)});
+          break;
         case Arg::kStar: {
           Value v = eval(env, *a.value);
           env.pos = c.pos;
@@ -354,7 +365,8 @@ Value eval_comprehension(Env& env, const Comprehension& c) {
         } else {
           auto& items = as_list(result)->items;
           items.push_back(eval(env, *c.body));
-          if (items.size() > t.options.limits.max_collection_len) check_collection_size(items.size());
+          if (items.size() > t.options.limits.max_collection_len)
+            check_collection_size(items.size());
         }
         return;
       }
@@ -380,9 +392,12 @@ Value eval_comprehension(Env& env, const Comprehension& c) {
 
 Value eval(Env& env, const Expr& e) {
   switch (e.kind) {
-    case ExprKind::kIdent: return load_ident(env, static_cast<const Ident&>(e));
-    case ExprKind::kLiteral: return static_cast<const Literal&>(e).value;
-    case ExprKind::kParen: return eval(env, *static_cast<const ParenExpr&>(e).x);
+    case ExprKind::kIdent:
+      return load_ident(env, static_cast<const Ident&>(e));
+    case ExprKind::kLiteral:
+      return static_cast<const Literal&>(e).value;
+    case ExprKind::kParen:
+      return eval(env, *static_cast<const ParenExpr&>(e).x);
     case ExprKind::kUnary: {
       const auto& u = static_cast<const Unary&>(e);
       Value x = eval(env, *u.x);
@@ -405,18 +420,26 @@ Value eval(Env& env, const Expr& e) {
           case BinOp::kMinus:
             if (!__builtin_sub_overflow(a, c, &r)) return Value::from_int(r);
             break;
-          case BinOp::kLt: return Value::from_bool(a < c);
-          case BinOp::kLe: return Value::from_bool(a <= c);
-          case BinOp::kGt: return Value::from_bool(a > c);
-          case BinOp::kGe: return Value::from_bool(a >= c);
-          case BinOp::kEq: return Value::from_bool(a == c);
-          case BinOp::kNe: return Value::from_bool(a != c);
-          default: break;
+          case BinOp::kLt:
+            return Value::from_bool(a < c);
+          case BinOp::kLe:
+            return Value::from_bool(a <= c);
+          case BinOp::kGt:
+            return Value::from_bool(a > c);
+          case BinOp::kGe:
+            return Value::from_bool(a >= c);
+          case BinOp::kEq:
+            return Value::from_bool(a == c);
+          case BinOp::kNe:
+            return Value::from_bool(a != c);
+          default:
+            break;
         }
       }
       return binary_op(b.op, x, y);
     }
-    case ExprKind::kCall: return eval_call(env, static_cast<const CallExpr&>(e));
+    case ExprKind::kCall:
+      return eval_call(env, static_cast<const CallExpr&>(e));
     case ExprKind::kIndex: {
       const auto& i = static_cast<const IndexExpr&>(e);
       Value x = eval(env, *i.x);
@@ -495,7 +518,9 @@ void assign(Env& env, const Expr& target, const Value& v) {
     case ExprKind::kIdent:
       slot(env, *static_cast<const Ident&>(target).binding) = v;
       return;
-    case ExprKind::kParen: assign(env, *static_cast<const ParenExpr&>(target).x, v); return;
+    case ExprKind::kParen:
+      assign(env, *static_cast<const ParenExpr&>(target).x, v);
+      return;
     case ExprKind::kIndex: {
       const auto& i = static_cast<const IndexExpr&>(target);
       Value x = eval(env, *i.x);
@@ -553,7 +578,9 @@ Flow exec_stmt(Env& env, const Stmt& s) {
   g_thread->step();
   env.pos = s.pos;
   switch (s.kind) {
-    case StmtKind::kExpr: eval(env, *static_cast<const ExprStmt&>(s).x); return Flow::kNormal;
+    case StmtKind::kExpr:
+      eval(env, *static_cast<const ExprStmt&>(s).x);
+      return Flow::kNormal;
     case StmtKind::kAssign: {
       const auto& a = static_cast<const AssignStmt&>(s);
       Value v = eval(env, *a.rhs);
@@ -638,8 +665,10 @@ Flow exec_stmt(Env& env, const Stmt& s) {
       env.ret = r.result ? eval(env, *r.result) : Value();
       return Flow::kReturn;
     }
-    case StmtKind::kBreak: return Flow::kBreak;
-    case StmtKind::kContinue: return Flow::kContinue;
+    case StmtKind::kBreak:
+      return Flow::kBreak;
+    case StmtKind::kContinue:
+      return Flow::kContinue;
     case StmtKind::kLoad: {
       const auto& l = static_cast<const LoadStmt&>(s);
       ThreadState& t = *g_thread;
@@ -835,8 +864,8 @@ std::string format_backtrace(const Error& error, const LineLookup& lines, std::s
     out += std::string(indent) + "in " + f.function + "\n";
     std::string loc = std::to_string(f.pos.line);
     if (!with_file || with_file(f)) loc = f.file + ":" + loc;
-    out += std::string(indent) + "  " + loc + " | " + (lines ? lines(f.file, f.pos.line) : "") +
-           "\n";
+    out +=
+        std::string(indent) + "  " + loc + " | " + (lines ? lines(f.file, f.pos.line) : "") + "\n";
   }
   return out;
 }

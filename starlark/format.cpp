@@ -123,8 +123,12 @@ Value percent_format(const Value& format, const Value& args) {
       arg = argv[next++];
     }
     switch (c) {
-      case 's': append_str(out, arg); break;
-      case 'r': append_repr(out, arg); break;
+      case 's':
+        append_str(out, arg);
+        break;
+      case 'r':
+        append_repr(out, arg);
+        break;
       case 'd':
       case 'i':
       case 'o':
@@ -133,7 +137,9 @@ Value percent_format(const Value& format, const Value& args) {
         Value iv = arg;
         if (arg.is_float()) {
           double d = std::trunc(arg.as_float());
-          if (!std::isfinite(d)) throw_error("%" + std::string(1, c) + " format requires integer: cannot convert float to int");
+          if (!std::isfinite(d))
+            throw_error("%" + std::string(1, c) +
+                        " format requires integer: cannot convert float to int");
           if (std::fabs(d) < 9e18) {
             iv = Value::from_int(static_cast<int64_t>(d));
           } else {
@@ -230,7 +236,8 @@ std::string str_format(std::string_view f, std::span<const Value> args,
       std::string_view spec = field.substr(colon + 1);
       field = field.substr(0, colon);
       if (!spec.empty())
-        throw_error("format spec features not supported in replacement fields: " + std::string(spec));
+        throw_error("format spec features not supported in replacement fields: " +
+                    std::string(spec));
     }
     bang = field.find('!');
     if (bang != std::string_view::npos) {
@@ -248,8 +255,9 @@ std::string str_format(std::string_view f, std::span<const Value> args,
     Value arg;
     if (field.empty()) {
       if (manual)
-        throw_error("format: cannot switch from manual field specification to automatic field "
-                    "numbering");
+        throw_error(
+            "format: cannot switch from manual field specification to automatic field "
+            "numbering");
       if (static_cast<size_t>(auto_index) >= args.size())
         throw_error("format: tuple index out of range");
       arg = args[static_cast<size_t>(auto_index++)];
@@ -262,8 +270,9 @@ std::string str_format(std::string_view f, std::span<const Value> args,
                     std::string(field));
       }
       if (auto_index > 0)
-        throw_error("format: cannot switch from automatic field numbering to manual field "
-                    "specification");
+        throw_error(
+            "format: cannot switch from automatic field numbering to manual field "
+            "specification");
       manual = true;
       size_t k = std::stoul(std::string(field));
       if (k >= args.size()) throw_error("format: tuple index out of range");

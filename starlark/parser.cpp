@@ -68,11 +68,21 @@ class Parser {
   void parse_statement(Block& out) {
     NestGuard g(*this);
     switch (tok()) {
-      case Tok::kDef: out.push_back(parse_def()); return;
-      case Tok::kIf: out.push_back(parse_if()); return;
-      case Tok::kFor: out.push_back(parse_for()); return;
-      case Tok::kWhile: out.push_back(parse_while()); return;
-      default: parse_simple(out); return;
+      case Tok::kDef:
+        out.push_back(parse_def());
+        return;
+      case Tok::kIf:
+        out.push_back(parse_if());
+        return;
+      case Tok::kFor:
+        out.push_back(parse_for());
+        return;
+      case Tok::kWhile:
+        out.push_back(parse_while());
+        return;
+      default:
+        parse_simple(out);
+        return;
     }
   }
 
@@ -98,10 +108,16 @@ class Parser {
           r->result = parse_expr_list();
         return r;
       }
-      case Tok::kBreak: next(); return std::make_unique<BranchStmt>(StmtKind::kBreak, p);
-      case Tok::kContinue: next(); return std::make_unique<BranchStmt>(StmtKind::kContinue, p);
-      case Tok::kLoad: return parse_load();
-      default: break;
+      case Tok::kBreak:
+        next();
+        return std::make_unique<BranchStmt>(StmtKind::kBreak, p);
+      case Tok::kContinue:
+        next();
+        return std::make_unique<BranchStmt>(StmtKind::kContinue, p);
+      case Tok::kLoad:
+        return parse_load();
+      default:
+        break;
     }
     ExprPtr x = parse_expr_list();
     Tok t = tok();
@@ -132,18 +148,41 @@ class Parser {
 
   static bool aug_op(Tok t, BinOp* op) {
     switch (t) {
-      case Tok::kPlusEq: *op = BinOp::kPlus; return true;
-      case Tok::kMinusEq: *op = BinOp::kMinus; return true;
-      case Tok::kStarEq: *op = BinOp::kStar; return true;
-      case Tok::kSlashEq: *op = BinOp::kSlash; return true;
-      case Tok::kSlashSlashEq: *op = BinOp::kSlashSlash; return true;
-      case Tok::kPercentEq: *op = BinOp::kPercent; return true;
-      case Tok::kAmpEq: *op = BinOp::kAmp; return true;
-      case Tok::kPipeEq: *op = BinOp::kPipe; return true;
-      case Tok::kCaretEq: *op = BinOp::kCaret; return true;
-      case Tok::kShlEq: *op = BinOp::kShl; return true;
-      case Tok::kShrEq: *op = BinOp::kShr; return true;
-      default: return false;
+      case Tok::kPlusEq:
+        *op = BinOp::kPlus;
+        return true;
+      case Tok::kMinusEq:
+        *op = BinOp::kMinus;
+        return true;
+      case Tok::kStarEq:
+        *op = BinOp::kStar;
+        return true;
+      case Tok::kSlashEq:
+        *op = BinOp::kSlash;
+        return true;
+      case Tok::kSlashSlashEq:
+        *op = BinOp::kSlashSlash;
+        return true;
+      case Tok::kPercentEq:
+        *op = BinOp::kPercent;
+        return true;
+      case Tok::kAmpEq:
+        *op = BinOp::kAmp;
+        return true;
+      case Tok::kPipeEq:
+        *op = BinOp::kPipe;
+        return true;
+      case Tok::kCaretEq:
+        *op = BinOp::kCaret;
+        return true;
+      case Tok::kShlEq:
+        *op = BinOp::kShl;
+        return true;
+      case Tok::kShrEq:
+        *op = BinOp::kShr;
+        return true;
+      default:
+        return false;
     }
   }
 
@@ -154,13 +193,16 @@ class Parser {
       case ExprKind::kDot:
         return;
       case ExprKind::kParen:
-        if (!aug) check_target(*static_cast<const ParenExpr&>(e).x, aug);
-        else fail(e.pos, "can't perform augmented assignment to parenthesized expression");
+        if (!aug)
+          check_target(*static_cast<const ParenExpr&>(e).x, aug);
+        else
+          fail(e.pos, "can't perform augmented assignment to parenthesized expression");
         return;
       case ExprKind::kList:
       case ExprKind::kTuple:
-        if (aug) fail(e.pos, std::string("can't perform augmented assignment to ") +
-                                 (e.kind == ExprKind::kList ? "list" : "tuple") + " expression");
+        if (aug)
+          fail(e.pos, std::string("can't perform augmented assignment to ") +
+                          (e.kind == ExprKind::kList ? "list" : "tuple") + " expression");
         for (const auto& x : static_cast<const ListExpr&>(e).items) check_target(*x, aug);
         return;
       default:
@@ -170,16 +212,26 @@ class Parser {
 
   static std::string kind_name(const Expr& e) {
     switch (e.kind) {
-      case ExprKind::kLiteral: return "literal";
-      case ExprKind::kCall: return "call expression";
-      case ExprKind::kSlice: return "slice expression";
-      case ExprKind::kBinary: return "binary expression";
-      case ExprKind::kUnary: return "unary expression";
-      case ExprKind::kDict: return "dict expression";
-      case ExprKind::kComprehension: return "comprehension";
-      case ExprKind::kLambda: return "lambda expression";
-      case ExprKind::kCond: return "conditional expression";
-      default: return "expression";
+      case ExprKind::kLiteral:
+        return "literal";
+      case ExprKind::kCall:
+        return "call expression";
+      case ExprKind::kSlice:
+        return "slice expression";
+      case ExprKind::kBinary:
+        return "binary expression";
+      case ExprKind::kUnary:
+        return "unary expression";
+      case ExprKind::kDict:
+        return "dict expression";
+      case ExprKind::kComprehension:
+        return "comprehension";
+      case ExprKind::kLambda:
+        return "lambda expression";
+      case ExprKind::kCond:
+        return "conditional expression";
+      default:
+        return "expression";
     }
   }
 
@@ -207,8 +259,8 @@ class Parser {
         l->from.push_back(t.text);
         l->from_pos.push_back(t.pos);
       } else {
-        fail(pos(), "load operand must be \"name\" or localname=\"name\" (got " + describe(tok()) +
-                        ")");
+        fail(pos(),
+             "load operand must be \"name\" or localname=\"name\" (got " + describe(tok()) + ")");
       }
     }
     next();
@@ -371,8 +423,15 @@ class Parser {
 
   bool terminates_list() const {
     switch (toks_[i_].kind) {
-      case Tok::kNewline: case Tok::kEof: case Tok::kEq: case Tok::kRParen: case Tok::kRBrack:
-      case Tok::kRBrace: case Tok::kSemi: case Tok::kColon: case Tok::kIn:
+      case Tok::kNewline:
+      case Tok::kEof:
+      case Tok::kEq:
+      case Tok::kRParen:
+      case Tok::kRBrack:
+      case Tok::kRBrace:
+      case Tok::kSemi:
+      case Tok::kColon:
+      case Tok::kIn:
         return true;
       default: {
         BinOp op;
@@ -421,44 +480,85 @@ class Parser {
   // Precedence levels, low to high: or, and, not, comparisons/in, |, ^, &, shifts, +-, */%.
   static int precedence(Tok t) {
     switch (t) {
-      case Tok::kOr: return 0;
-      case Tok::kAnd: return 1;
-      case Tok::kEqEq: case Tok::kNe: case Tok::kLt: case Tok::kGt: case Tok::kLe: case Tok::kGe:
-      case Tok::kIn: case Tok::kNot:
+      case Tok::kOr:
+        return 0;
+      case Tok::kAnd:
+        return 1;
+      case Tok::kEqEq:
+      case Tok::kNe:
+      case Tok::kLt:
+      case Tok::kGt:
+      case Tok::kLe:
+      case Tok::kGe:
+      case Tok::kIn:
+      case Tok::kNot:
         return 3;
-      case Tok::kPipe: return 4;
-      case Tok::kCaret: return 5;
-      case Tok::kAmp: return 6;
-      case Tok::kShl: case Tok::kShr: return 7;
-      case Tok::kPlus: case Tok::kMinus: return 8;
-      case Tok::kStar: case Tok::kSlash: case Tok::kSlashSlash: case Tok::kPercent: return 9;
-      default: return -1;
+      case Tok::kPipe:
+        return 4;
+      case Tok::kCaret:
+        return 5;
+      case Tok::kAmp:
+        return 6;
+      case Tok::kShl:
+      case Tok::kShr:
+        return 7;
+      case Tok::kPlus:
+      case Tok::kMinus:
+        return 8;
+      case Tok::kStar:
+      case Tok::kSlash:
+      case Tok::kSlashSlash:
+      case Tok::kPercent:
+        return 9;
+      default:
+        return -1;
     }
   }
 
   static BinOp binop_of(Tok t) {
     switch (t) {
-      case Tok::kOr: return BinOp::kOr;
-      case Tok::kAnd: return BinOp::kAnd;
-      case Tok::kEqEq: return BinOp::kEq;
-      case Tok::kNe: return BinOp::kNe;
-      case Tok::kLt: return BinOp::kLt;
-      case Tok::kGt: return BinOp::kGt;
-      case Tok::kLe: return BinOp::kLe;
-      case Tok::kGe: return BinOp::kGe;
-      case Tok::kIn: return BinOp::kIn;
-      case Tok::kNot: return BinOp::kNotIn;
-      case Tok::kPipe: return BinOp::kPipe;
-      case Tok::kCaret: return BinOp::kCaret;
-      case Tok::kAmp: return BinOp::kAmp;
-      case Tok::kShl: return BinOp::kShl;
-      case Tok::kShr: return BinOp::kShr;
-      case Tok::kPlus: return BinOp::kPlus;
-      case Tok::kMinus: return BinOp::kMinus;
-      case Tok::kStar: return BinOp::kStar;
-      case Tok::kSlash: return BinOp::kSlash;
-      case Tok::kSlashSlash: return BinOp::kSlashSlash;
-      default: return BinOp::kPercent;
+      case Tok::kOr:
+        return BinOp::kOr;
+      case Tok::kAnd:
+        return BinOp::kAnd;
+      case Tok::kEqEq:
+        return BinOp::kEq;
+      case Tok::kNe:
+        return BinOp::kNe;
+      case Tok::kLt:
+        return BinOp::kLt;
+      case Tok::kGt:
+        return BinOp::kGt;
+      case Tok::kLe:
+        return BinOp::kLe;
+      case Tok::kGe:
+        return BinOp::kGe;
+      case Tok::kIn:
+        return BinOp::kIn;
+      case Tok::kNot:
+        return BinOp::kNotIn;
+      case Tok::kPipe:
+        return BinOp::kPipe;
+      case Tok::kCaret:
+        return BinOp::kCaret;
+      case Tok::kAmp:
+        return BinOp::kAmp;
+      case Tok::kShl:
+        return BinOp::kShl;
+      case Tok::kShr:
+        return BinOp::kShr;
+      case Tok::kPlus:
+        return BinOp::kPlus;
+      case Tok::kMinus:
+        return BinOp::kMinus;
+      case Tok::kStar:
+        return BinOp::kStar;
+      case Tok::kSlash:
+        return BinOp::kSlash;
+      case Tok::kSlashSlash:
+        return BinOp::kSlashSlash;
+      default:
+        return BinOp::kPercent;
     }
   }
 
@@ -505,10 +605,17 @@ class Parser {
     NestGuard g(*this);
     Pos p = pos();
     switch (tok()) {
-      case Tok::kMinus: next(); return std::make_unique<Unary>(p, UnOp::kMinus, parse_unary());
-      case Tok::kPlus: next(); return std::make_unique<Unary>(p, UnOp::kPlus, parse_unary());
-      case Tok::kTilde: next(); return std::make_unique<Unary>(p, UnOp::kTilde, parse_unary());
-      default: return parse_primary_with_suffix();
+      case Tok::kMinus:
+        next();
+        return std::make_unique<Unary>(p, UnOp::kMinus, parse_unary());
+      case Tok::kPlus:
+        next();
+        return std::make_unique<Unary>(p, UnOp::kPlus, parse_unary());
+      case Tok::kTilde:
+        next();
+        return std::make_unique<Unary>(p, UnOp::kTilde, parse_unary());
+      default:
+        return parse_primary_with_suffix();
     }
   }
 
@@ -524,9 +631,15 @@ class Parser {
           x = std::make_unique<DotExpr>(id.pos, std::move(x), id.text);
           break;
         }
-        case Tok::kLBrack: x = parse_index(std::move(x)); break;
-        case Tok::kLParen: x = parse_call(std::move(x)); break;
-        default: (void)p; return x;
+        case Tok::kLBrack:
+          x = parse_index(std::move(x));
+          break;
+        case Tok::kLParen:
+          x = parse_call(std::move(x));
+          break;
+        default:
+          (void)p;
+          return x;
       }
     }
   }
@@ -663,8 +776,10 @@ class Parser {
         expect(Tok::kRParen);
         return std::make_unique<ParenExpr>(p, std::move(x));
       }
-      case Tok::kLBrack: return parse_list();
-      case Tok::kLBrace: return parse_dict();
+      case Tok::kLBrack:
+        return parse_list();
+      case Tok::kLBrace:
+        return parse_dict();
       case Tok::kMinus:
       case Tok::kPlus:
       case Tok::kTilde:

@@ -64,13 +64,18 @@ class Resolver {
 
   void collect_targets(const Expr& e, std::vector<const Ident*>& out) {
     switch (e.kind) {
-      case ExprKind::kIdent: out.push_back(static_cast<const Ident*>(&e)); return;
-      case ExprKind::kParen: collect_targets(*static_cast<const ParenExpr&>(e).x, out); return;
+      case ExprKind::kIdent:
+        out.push_back(static_cast<const Ident*>(&e));
+        return;
+      case ExprKind::kParen:
+        collect_targets(*static_cast<const ParenExpr&>(e).x, out);
+        return;
       case ExprKind::kList:
       case ExprKind::kTuple:
         for (const auto& x : static_cast<const ListExpr&>(e).items) collect_targets(*x, out);
         return;
-      default: return;
+      default:
+        return;
     }
   }
 
@@ -86,10 +91,13 @@ class Resolver {
         }
         case StmtKind::kAugAssign: {
           const auto& a = static_cast<const AssignStmt&>(*s);
-          if (a.lhs->kind == ExprKind::kIdent) names.push_back(static_cast<const Ident&>(*a.lhs).name);
+          if (a.lhs->kind == ExprKind::kIdent)
+            names.push_back(static_cast<const Ident&>(*a.lhs).name);
           break;
         }
-        case StmtKind::kDef: names.push_back(static_cast<const DefStmt&>(*s).name->name); break;
+        case StmtKind::kDef:
+          names.push_back(static_cast<const DefStmt&>(*s).name->name);
+          break;
         case StmtKind::kIf: {
           const auto& i = static_cast<const IfStmt&>(*s);
           collect_names(i.then, names);
@@ -104,11 +112,14 @@ class Resolver {
           collect_names(f.body, names);
           break;
         }
-        case StmtKind::kWhile: collect_names(static_cast<const WhileStmt&>(*s).body, names); break;
+        case StmtKind::kWhile:
+          collect_names(static_cast<const WhileStmt&>(*s).body, names);
+          break;
         case StmtKind::kLoad:
           for (const auto& id : static_cast<const LoadStmt&>(*s).to) names.push_back(id->name);
           break;
-        default: break;
+        default:
+          break;
       }
     }
   }
@@ -211,8 +222,12 @@ class Resolver {
 
   void assign(Expr& e) {
     switch (e.kind) {
-      case ExprKind::kIdent: bind(static_cast<Ident&>(e)); return;
-      case ExprKind::kParen: assign(*static_cast<ParenExpr&>(e).x); return;
+      case ExprKind::kIdent:
+        bind(static_cast<Ident&>(e));
+        return;
+      case ExprKind::kParen:
+        assign(*static_cast<ParenExpr&>(e).x);
+        return;
       case ExprKind::kList:
       case ExprKind::kTuple:
         for (auto& x : static_cast<ListExpr&>(e).items) assign(*x);
@@ -223,8 +238,12 @@ class Resolver {
         expr(*i.index);
         return;
       }
-      case ExprKind::kDot: expr(*static_cast<DotExpr&>(e).x); return;
-      default: expr(e); return;
+      case ExprKind::kDot:
+        expr(*static_cast<DotExpr&>(e).x);
+        return;
+      default:
+        expr(e);
+        return;
     }
   }
 
@@ -236,7 +255,9 @@ class Resolver {
 
   void stmt(Stmt& s) {
     switch (s.kind) {
-      case StmtKind::kExpr: expr(*static_cast<ExprStmt&>(s).x); return;
+      case StmtKind::kExpr:
+        expr(*static_cast<ExprStmt&>(s).x);
+        return;
       case StmtKind::kAssign: {
         auto& a = static_cast<AssignStmt&>(s);
         expr(*a.rhs);
@@ -292,8 +313,8 @@ class Resolver {
       case StmtKind::kBreak:
       case StmtKind::kContinue:
         if (scope_->loop_depth == 0)
-          error(s.pos, std::string(s.kind == StmtKind::kBreak ? "break" : "continue") +
-                           " not in a loop");
+          error(s.pos,
+                std::string(s.kind == StmtKind::kBreak ? "break" : "continue") + " not in a loop");
         return;
       case StmtKind::kLoad: {
         auto& l = static_cast<LoadStmt&>(s);
@@ -401,15 +422,32 @@ class Resolver {
   static const Ident* first_leaf(const Expr* e) {
     while (e) {
       switch (e->kind) {
-        case ExprKind::kIdent: return static_cast<const Ident*>(e);
-        case ExprKind::kBinary: e = static_cast<const Binary*>(e)->x.get(); break;
-        case ExprKind::kUnary: e = static_cast<const Unary*>(e)->x.get(); break;
-        case ExprKind::kCall: e = static_cast<const CallExpr*>(e)->fn.get(); break;
-        case ExprKind::kIndex: e = static_cast<const IndexExpr*>(e)->x.get(); break;
-        case ExprKind::kSlice: e = static_cast<const SliceExpr*>(e)->x.get(); break;
-        case ExprKind::kDot: e = static_cast<const DotExpr*>(e)->x.get(); break;
-        case ExprKind::kParen: e = static_cast<const ParenExpr*>(e)->x.get(); break;
-        case ExprKind::kCond: e = static_cast<const CondExpr*>(e)->cond.get(); break;
+        case ExprKind::kIdent:
+          return static_cast<const Ident*>(e);
+        case ExprKind::kBinary:
+          e = static_cast<const Binary*>(e)->x.get();
+          break;
+        case ExprKind::kUnary:
+          e = static_cast<const Unary*>(e)->x.get();
+          break;
+        case ExprKind::kCall:
+          e = static_cast<const CallExpr*>(e)->fn.get();
+          break;
+        case ExprKind::kIndex:
+          e = static_cast<const IndexExpr*>(e)->x.get();
+          break;
+        case ExprKind::kSlice:
+          e = static_cast<const SliceExpr*>(e)->x.get();
+          break;
+        case ExprKind::kDot:
+          e = static_cast<const DotExpr*>(e)->x.get();
+          break;
+        case ExprKind::kParen:
+          e = static_cast<const ParenExpr*>(e)->x.get();
+          break;
+        case ExprKind::kCond:
+          e = static_cast<const CondExpr*>(e)->cond.get();
+          break;
         case ExprKind::kList:
         case ExprKind::kTuple: {
           const auto& items = static_cast<const ListExpr*>(e)->items;
@@ -424,7 +462,8 @@ class Resolver {
         case ExprKind::kComprehension:
           e = static_cast<const Comprehension*>(e)->clauses.front().x.get();
           break;
-        default: return nullptr;
+        default:
+          return nullptr;
       }
     }
     return nullptr;
@@ -432,14 +471,22 @@ class Resolver {
 
   static const Ident* first_leaf_stmt(const Stmt& s) {
     switch (s.kind) {
-      case StmtKind::kExpr: return first_leaf(static_cast<const ExprStmt&>(s).x.get());
-      case StmtKind::kAssign: return first_leaf(static_cast<const AssignStmt&>(s).rhs.get());
-      case StmtKind::kAugAssign: return first_leaf(static_cast<const AssignStmt&>(s).lhs.get());
-      case StmtKind::kReturn: return first_leaf(static_cast<const ReturnStmt&>(s).result.get());
-      case StmtKind::kIf: return first_leaf(static_cast<const IfStmt&>(s).cond.get());
-      case StmtKind::kWhile: return first_leaf(static_cast<const WhileStmt&>(s).cond.get());
-      case StmtKind::kFor: return first_leaf(static_cast<const ForStmt&>(s).x.get());
-      default: return nullptr;
+      case StmtKind::kExpr:
+        return first_leaf(static_cast<const ExprStmt&>(s).x.get());
+      case StmtKind::kAssign:
+        return first_leaf(static_cast<const AssignStmt&>(s).rhs.get());
+      case StmtKind::kAugAssign:
+        return first_leaf(static_cast<const AssignStmt&>(s).lhs.get());
+      case StmtKind::kReturn:
+        return first_leaf(static_cast<const ReturnStmt&>(s).result.get());
+      case StmtKind::kIf:
+        return first_leaf(static_cast<const IfStmt&>(s).cond.get());
+      case StmtKind::kWhile:
+        return first_leaf(static_cast<const WhileStmt&>(s).cond.get());
+      case StmtKind::kFor:
+        return first_leaf(static_cast<const ForStmt&>(s).x.get());
+      default:
+        return nullptr;
     }
   }
 
@@ -447,9 +494,14 @@ class Resolver {
 
   void expr(Expr& e) {
     switch (e.kind) {
-      case ExprKind::kIdent: use(static_cast<Ident&>(e)); return;
-      case ExprKind::kLiteral: return;
-      case ExprKind::kUnary: expr(*static_cast<Unary&>(e).x); return;
+      case ExprKind::kIdent:
+        use(static_cast<Ident&>(e));
+        return;
+      case ExprKind::kLiteral:
+        return;
+      case ExprKind::kUnary:
+        expr(*static_cast<Unary&>(e).x);
+        return;
       case ExprKind::kBinary: {
         auto& b = static_cast<Binary&>(e);
         expr(*b.x);
@@ -476,7 +528,9 @@ class Resolver {
         if (s.step) expr(*s.step);
         return;
       }
-      case ExprKind::kDot: expr(*static_cast<DotExpr&>(e).x); return;
+      case ExprKind::kDot:
+        expr(*static_cast<DotExpr&>(e).x);
+        return;
       case ExprKind::kList:
       case ExprKind::kTuple:
         for (auto& x : static_cast<ListExpr&>(e).items) expr(*x);
@@ -487,8 +541,12 @@ class Resolver {
           expr(*en.value);
         }
         return;
-      case ExprKind::kComprehension: comprehension(static_cast<Comprehension&>(e)); return;
-      case ExprKind::kLambda: function(*static_cast<LambdaExpr&>(e).fn); return;
+      case ExprKind::kComprehension:
+        comprehension(static_cast<Comprehension&>(e));
+        return;
+      case ExprKind::kLambda:
+        function(*static_cast<LambdaExpr&>(e).fn);
+        return;
       case ExprKind::kCond: {
         auto& c = static_cast<CondExpr&>(e);
         expr(*c.cond);
@@ -496,7 +554,9 @@ class Resolver {
         expr(*c.els);
         return;
       }
-      case ExprKind::kParen: expr(*static_cast<ParenExpr&>(e).x); return;
+      case ExprKind::kParen:
+        expr(*static_cast<ParenExpr&>(e).x);
+        return;
     }
   }
 

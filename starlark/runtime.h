@@ -151,8 +151,8 @@ inline bool is_unbound(const Value& v) { return v.is_object() && v.object() == u
 
 // ---- Value construction ----------------------------------------------------------------------
 
-Value str_value(std::string s);  // checks the string size limit
-Value int_value(BigInt v);       // normalizes to small int when it fits
+Value str_value(std::string s);              // checks the string size limit
+Value int_value(BigInt v);                   // normalizes to small int when it fits
 Value list_value(std::vector<Value> items);  // checks the collection limit
 Value tuple_value(std::vector<Value> items);
 Value new_dict();
@@ -170,7 +170,7 @@ BigInt to_bigint(const Value& v);  // kInt
 
 // ---- Operations ------------------------------------------------------------------------------
 
-uint32_t hash_value(const Value& v);        // throws "unhashable type: T"
+uint32_t hash_value(const Value& v);                // throws "unhashable type: T"
 bool values_equal(const Value& a, const Value& b);  // may throw on deep recursion
 // Ordering for <, sorted(), min/max: throws "unsupported comparison".
 int compare_values(const Value& a, const Value& b, std::string_view op = "<");
@@ -287,18 +287,30 @@ class Iter {
  public:
   explicit Iter(const Value& x) : x_(x), kind_(x.kind()) {
     switch (kind_) {
-      case Kind::kList: m_ = as_list(x); break;
-      case Kind::kDict: m_ = as_dict(x); table_ = &as_dict(x)->table; break;
-      case Kind::kSet: m_ = as_set(x); table_ = &as_set(x)->table; break;
-      case Kind::kTuple: break;
-      case Kind::kRange: n_ = as_range(x)->length(); break;
+      case Kind::kList:
+        m_ = as_list(x);
+        break;
+      case Kind::kDict:
+        m_ = as_dict(x);
+        table_ = &as_dict(x)->table;
+        break;
+      case Kind::kSet:
+        m_ = as_set(x);
+        table_ = &as_set(x)->table;
+        break;
+      case Kind::kTuple:
+        break;
+      case Kind::kRange:
+        n_ = as_range(x)->length();
+        break;
       case Kind::kHost: {
         auto items = static_cast<const HostObject*>(x.object())->iterate();
         if (!items) throw_error(not_iterable(x));
         host_ = std::move(*items);
         break;
       }
-      default: throw_error(not_iterable(x));
+      default:
+        throw_error(not_iterable(x));
     }
     if (m_) ++m_->iterating;
   }

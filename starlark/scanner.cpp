@@ -15,35 +15,42 @@ struct TokInfo {
 };
 
 constexpr TokInfo kPunct[] = {
-    {Tok::kPlus, "+"},        {Tok::kMinus, "-"},       {Tok::kStar, "*"},
-    {Tok::kSlash, "/"},       {Tok::kSlashSlash, "//"}, {Tok::kPercent, "%"},
-    {Tok::kAmp, "&"},         {Tok::kPipe, "|"},        {Tok::kCaret, "^"},
-    {Tok::kShl, "<<"},        {Tok::kShr, ">>"},        {Tok::kTilde, "~"},
-    {Tok::kDot, "."},         {Tok::kComma, ","},       {Tok::kEq, "="},
-    {Tok::kSemi, ";"},        {Tok::kColon, ":"},       {Tok::kLParen, "("},
-    {Tok::kRParen, ")"},      {Tok::kLBrack, "["},      {Tok::kRBrack, "]"},
-    {Tok::kLBrace, "{"},      {Tok::kRBrace, "}"},      {Tok::kLt, "<"},
-    {Tok::kGt, ">"},          {Tok::kGe, ">="},         {Tok::kLe, "<="},
-    {Tok::kEqEq, "=="},       {Tok::kNe, "!="},         {Tok::kPlusEq, "+="},
-    {Tok::kMinusEq, "-="},    {Tok::kStarEq, "*="},     {Tok::kSlashEq, "/="},
-    {Tok::kSlashSlashEq, "//="}, {Tok::kPercentEq, "%="}, {Tok::kAmpEq, "&="},
-    {Tok::kPipeEq, "|="},     {Tok::kCaretEq, "^="},    {Tok::kShlEq, "<<="},
-    {Tok::kShrEq, ">>="},     {Tok::kStarStar, "**"},
+    {Tok::kPlus, "+"},        {Tok::kMinus, "-"},
+    {Tok::kStar, "*"},        {Tok::kSlash, "/"},
+    {Tok::kSlashSlash, "//"}, {Tok::kPercent, "%"},
+    {Tok::kAmp, "&"},         {Tok::kPipe, "|"},
+    {Tok::kCaret, "^"},       {Tok::kShl, "<<"},
+    {Tok::kShr, ">>"},        {Tok::kTilde, "~"},
+    {Tok::kDot, "."},         {Tok::kComma, ","},
+    {Tok::kEq, "="},          {Tok::kSemi, ";"},
+    {Tok::kColon, ":"},       {Tok::kLParen, "("},
+    {Tok::kRParen, ")"},      {Tok::kLBrack, "["},
+    {Tok::kRBrack, "]"},      {Tok::kLBrace, "{"},
+    {Tok::kRBrace, "}"},      {Tok::kLt, "<"},
+    {Tok::kGt, ">"},          {Tok::kGe, ">="},
+    {Tok::kLe, "<="},         {Tok::kEqEq, "=="},
+    {Tok::kNe, "!="},         {Tok::kPlusEq, "+="},
+    {Tok::kMinusEq, "-="},    {Tok::kStarEq, "*="},
+    {Tok::kSlashEq, "/="},    {Tok::kSlashSlashEq, "//="},
+    {Tok::kPercentEq, "%="},  {Tok::kAmpEq, "&="},
+    {Tok::kPipeEq, "|="},     {Tok::kCaretEq, "^="},
+    {Tok::kShlEq, "<<="},     {Tok::kShrEq, ">>="},
+    {Tok::kStarStar, "**"},
 };
 
 constexpr TokInfo kKeywords[] = {
-    {Tok::kAnd, "and"},     {Tok::kBreak, "break"},   {Tok::kContinue, "continue"},
-    {Tok::kDef, "def"},     {Tok::kElif, "elif"},     {Tok::kElse, "else"},
-    {Tok::kFor, "for"},     {Tok::kIf, "if"},         {Tok::kIn, "in"},
+    {Tok::kAnd, "and"},       {Tok::kBreak, "break"}, {Tok::kContinue, "continue"},
+    {Tok::kDef, "def"},       {Tok::kElif, "elif"},   {Tok::kElse, "else"},
+    {Tok::kFor, "for"},       {Tok::kIf, "if"},       {Tok::kIn, "in"},
     {Tok::kLambda, "lambda"}, {Tok::kLoad, "load"},   {Tok::kNot, "not"},
-    {Tok::kOr, "or"},       {Tok::kPass, "pass"},     {Tok::kReturn, "return"},
+    {Tok::kOr, "or"},         {Tok::kPass, "pass"},   {Tok::kReturn, "return"},
     {Tok::kWhile, "while"},
 };
 
 // Python keywords Starlark reserves: scanned as illegal tokens.
 constexpr std::string_view kReserved[] = {
-    "as",     "class", "del",   "except", "finally", "from",  "global",
-    "import", "is",    "nonlocal", "raise", "try", "with", "yield",
+    "as",     "class", "del",      "except", "finally", "from", "global",
+    "import", "is",    "nonlocal", "raise",  "try",     "with", "yield",
 };
 
 class RawScanner {
@@ -62,9 +69,7 @@ class RawScanner {
   }
 
  private:
-  char peek(size_t ahead = 0) const {
-    return i_ + ahead < src_.size() ? src_[i_ + ahead] : '\0';
-  }
+  char peek(size_t ahead = 0) const { return i_ + ahead < src_.size() ? src_[i_ + ahead] : '\0'; }
   bool at_end() const { return i_ >= src_.size(); }
   Pos pos() const { return Pos{line_, col_}; }
   void advance() {
@@ -321,18 +326,57 @@ class RawScanner {
         continue;
       }
       switch (e) {
-        case '\n': advance(); break;
-        case 'a': out.push_back('\a'); advance(); break;
-        case 'b': out.push_back('\b'); advance(); break;
-        case 'f': out.push_back('\f'); advance(); break;
-        case 'n': out.push_back('\n'); advance(); break;
-        case 'r': out.push_back('\r'); advance(); break;
-        case 't': out.push_back('\t'); advance(); break;
-        case 'v': out.push_back('\v'); advance(); break;
-        case '\\': out.push_back('\\'); advance(); break;
-        case '\'': out.push_back('\''); advance(); break;
-        case '"': out.push_back('"'); advance(); break;
-        case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+        case '\n':
+          advance();
+          break;
+        case 'a':
+          out.push_back('\a');
+          advance();
+          break;
+        case 'b':
+          out.push_back('\b');
+          advance();
+          break;
+        case 'f':
+          out.push_back('\f');
+          advance();
+          break;
+        case 'n':
+          out.push_back('\n');
+          advance();
+          break;
+        case 'r':
+          out.push_back('\r');
+          advance();
+          break;
+        case 't':
+          out.push_back('\t');
+          advance();
+          break;
+        case 'v':
+          out.push_back('\v');
+          advance();
+          break;
+        case '\\':
+          out.push_back('\\');
+          advance();
+          break;
+        case '\'':
+          out.push_back('\'');
+          advance();
+          break;
+        case '"':
+          out.push_back('"');
+          advance();
+          break;
+        case '0':
+        case '1':
+        case '2':
+        case '3':
+        case '4':
+        case '5':
+        case '6':
+        case '7': {
           int v = 0;
           for (int k = 0; k < 3 && peek() >= '0' && peek() <= '7'; ++k) {
             v = v * 8 + (peek() - '0');
@@ -386,17 +430,28 @@ class RawScanner {
 
 std::string describe(Tok t) {
   switch (t) {
-    case Tok::kError: return "error";
-    case Tok::kEof: return "end of file";
-    case Tok::kNewline: return "newline";
-    case Tok::kIndent: return "indent";
-    case Tok::kOutdent: return "outdent";
-    case Tok::kIdent: return "identifier";
-    case Tok::kInt: return "int literal";
-    case Tok::kFloat: return "float literal";
-    case Tok::kString: return "string literal";
-    case Tok::kIllegal: return "illegal token";
-    default: break;
+    case Tok::kError:
+      return "error";
+    case Tok::kEof:
+      return "end of file";
+    case Tok::kNewline:
+      return "newline";
+    case Tok::kIndent:
+      return "indent";
+    case Tok::kOutdent:
+      return "outdent";
+    case Tok::kIdent:
+      return "identifier";
+    case Tok::kInt:
+      return "int literal";
+    case Tok::kFloat:
+      return "float literal";
+    case Tok::kString:
+      return "string literal";
+    case Tok::kIllegal:
+      return "illegal token";
+    default:
+      break;
   }
   for (const auto& p : kPunct) {
     if (p.tok == t) {

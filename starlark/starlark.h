@@ -36,10 +36,10 @@ namespace hintkit::starlark {
 // Validation rules and schema defaults are small programs; anything above these is runaway.
 inline constexpr int64_t kMaxSteps = 10'000'000;  // ~1s of evaluation; stops `while True:`
 inline constexpr int kMaxCallDepth = 400;  // deeper is runaway recursion; keeps the C++ stack safe
-inline constexpr size_t kMaxStringBytes = size_t{16} << 20;  // 16 MiB; stops string doubling
+inline constexpr size_t kMaxStringBytes = size_t{16} << 20;   // 16 MiB; stops string doubling
 inline constexpr size_t kMaxCollectionLen = size_t{4} << 20;  // 4M elements per list/dict/set
 inline constexpr size_t kMaxIntBits = 32768;  // ~9900 digits; schoolbook math stays fast below
-inline constexpr int kMaxNesting = 200;  // parser nesting of brackets/blocks; bounds recursion
+inline constexpr int kMaxNesting = 200;       // parser nesting of brackets/blocks; bounds recursion
 inline constexpr size_t kMaxSourceBytes = size_t{8} << 20;  // one program's source text
 
 struct Limits {
@@ -73,7 +73,7 @@ struct Problem {
 
 struct Error {
   ErrorKind kind = ErrorKind::kRuntime;
-  std::string message;           // e.g. "floored division by zero"; first problem for compiles
+  std::string message;            // e.g. "floored division by zero"; first problem for compiles
   std::vector<Problem> problems;  // compile errors, in source order
   std::vector<Frame> frames;      // innermost first (as ytt prints them)
   std::shared_ptr<Error> cause;   // e.g. the error inside a module that `load` failed to run
@@ -204,11 +204,16 @@ class Value {
 
   Kind kind() const {
     switch (tag_) {
-      case Tag::kNone: return Kind::kNone;
-      case Tag::kBool: return Kind::kBool;
-      case Tag::kInt: return Kind::kInt;
-      case Tag::kFloat: return Kind::kFloat;
-      case Tag::kObject: break;
+      case Tag::kNone:
+        return Kind::kNone;
+      case Tag::kBool:
+        return Kind::kBool;
+      case Tag::kInt:
+        return Kind::kInt;
+      case Tag::kFloat:
+        return Kind::kFloat;
+      case Tag::kObject:
+        break;
     }
     return u_.o->kind();
   }

@@ -9,9 +9,7 @@
 namespace hintkit::starlark {
 
 void throw_error(std::string message) { throw EvalError{std::move(message)}; }
-void throw_limit(std::string message) {
-  throw EvalError(std::move(message), ErrorKind::kLimit);
-}
+void throw_limit(std::string message) { throw EvalError(std::move(message), ErrorKind::kLimit); }
 
 namespace {
 // Immortal marker object for unassigned slots.
@@ -54,20 +52,34 @@ void Value::destroy(Object* o) {
 
 std::string_view to_string(Kind k) {
   switch (k) {
-    case Kind::kNone: return "NoneType";
-    case Kind::kBool: return "bool";
-    case Kind::kInt: return "int";
-    case Kind::kFloat: return "float";
-    case Kind::kString: return "string";
-    case Kind::kList: return "list";
-    case Kind::kTuple: return "tuple";
-    case Kind::kDict: return "dict";
-    case Kind::kSet: return "set";
-    case Kind::kRange: return "range";
-    case Kind::kFunction: return "function";
-    case Kind::kBuiltin: return "builtin_function_or_method";
-    case Kind::kStruct: return "struct";
-    case Kind::kHost: return "host";
+    case Kind::kNone:
+      return "NoneType";
+    case Kind::kBool:
+      return "bool";
+    case Kind::kInt:
+      return "int";
+    case Kind::kFloat:
+      return "float";
+    case Kind::kString:
+      return "string";
+    case Kind::kList:
+      return "list";
+    case Kind::kTuple:
+      return "tuple";
+    case Kind::kDict:
+      return "dict";
+    case Kind::kSet:
+      return "set";
+    case Kind::kRange:
+      return "range";
+    case Kind::kFunction:
+      return "function";
+    case Kind::kBuiltin:
+      return "builtin_function_or_method";
+    case Kind::kStruct:
+      return "struct";
+    case Kind::kHost:
+      return "host";
   }
   return "?";
 }
@@ -505,8 +517,10 @@ struct DepthGuard {
 
 uint32_t hash_value(const Value& v) {
   switch (v.kind()) {
-    case Kind::kNone: return 0;
-    case Kind::kBool: return v.as_bool() ? 1 : 0;
+    case Kind::kNone:
+      return 0;
+    case Kind::kBool:
+      return v.as_bool() ? 1 : 0;
     case Kind::kInt:
       if (v.is_small_int()) return mix(static_cast<uint64_t>(v.as_small_int()));
       return static_cast<const BigIntObj*>(v.object())->value.low_word();
@@ -570,9 +584,12 @@ bool values_equal(const Value& a, const Value& b) {
   }
   if (ka != kb) return false;
   switch (ka) {
-    case Kind::kNone: return true;
-    case Kind::kBool: return a.as_bool() == b.as_bool();
-    case Kind::kString: return a.object() == b.object() || str_ref(a) == str_ref(b);
+    case Kind::kNone:
+      return true;
+    case Kind::kBool:
+      return a.as_bool() == b.as_bool();
+    case Kind::kString:
+      return a.object() == b.object() || str_ref(a) == str_ref(b);
     case Kind::kList:
     case Kind::kTuple: {
       if (a.object() == b.object()) return true;
@@ -636,8 +653,10 @@ int compare_values(const Value& a, const Value& b, std::string_view op) {
   };
   if (ka != kb) fail();
   switch (ka) {
-    case Kind::kNone: return 0;
-    case Kind::kBool: return static_cast<int>(a.as_bool()) - static_cast<int>(b.as_bool());
+    case Kind::kNone:
+      return 0;
+    case Kind::kBool:
+      return static_cast<int>(a.as_bool()) - static_cast<int>(b.as_bool());
     case Kind::kString: {
       int c = str_ref(a).compare(str_ref(b));
       return c < 0 ? -1 : c > 0 ? 1 : 0;
@@ -661,20 +680,31 @@ int compare_values(const Value& a, const Value& b, std::string_view op) {
 
 bool truth(const Value& v) {
   switch (v.kind()) {
-    case Kind::kNone: return false;
-    case Kind::kBool: return v.as_bool();
+    case Kind::kNone:
+      return false;
+    case Kind::kBool:
+      return v.as_bool();
     case Kind::kInt:
       return v.is_small_int() ? v.as_small_int() != 0
                               : !static_cast<const BigIntObj*>(v.object())->value.is_zero();
-    case Kind::kFloat: return v.as_float() != 0.0;
-    case Kind::kString: return !str_ref(v).empty();
-    case Kind::kList: return !as_list(v)->items.empty();
-    case Kind::kTuple: return !as_tuple(v)->items.empty();
-    case Kind::kDict: return as_dict(v)->table.size() != 0;
-    case Kind::kSet: return as_set(v)->table.size() != 0;
-    case Kind::kRange: return as_range(v)->length() != 0;
-    case Kind::kHost: return static_cast<const HostObject*>(v.object())->truth();
-    default: return true;
+    case Kind::kFloat:
+      return v.as_float() != 0.0;
+    case Kind::kString:
+      return !str_ref(v).empty();
+    case Kind::kList:
+      return !as_list(v)->items.empty();
+    case Kind::kTuple:
+      return !as_tuple(v)->items.empty();
+    case Kind::kDict:
+      return as_dict(v)->table.size() != 0;
+    case Kind::kSet:
+      return as_set(v)->table.size() != 0;
+    case Kind::kRange:
+      return as_range(v)->length() != 0;
+    case Kind::kHost:
+      return static_cast<const HostObject*>(v.object())->truth();
+    default:
+      return true;
   }
 }
 
@@ -720,15 +750,33 @@ void quote(std::string& out, std::string_view s) {
       continue;
     }
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\a': out += "\\a"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\v': out += "\\v"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\a':
+        out += "\\a";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\v':
+        out += "\\v";
+        break;
       default:
         if (c < 0x20 || c == 0x7f) {
           out += "\\x";
@@ -745,10 +793,18 @@ void quote(std::string& out, std::string_view s) {
 
 void append_value(std::string& out, const Value& v, bool repr) {
   switch (v.kind()) {
-    case Kind::kNone: out += "None"; return;
-    case Kind::kBool: out += v.as_bool() ? "True" : "False"; return;
-    case Kind::kInt: out += v.int_text(); return;
-    case Kind::kFloat: out += format_float(v.as_float()); return;
+    case Kind::kNone:
+      out += "None";
+      return;
+    case Kind::kBool:
+      out += v.as_bool() ? "True" : "False";
+      return;
+    case Kind::kInt:
+      out += v.int_text();
+      return;
+    case Kind::kFloat:
+      out += format_float(v.as_float());
+      return;
     case Kind::kString:
       if (repr) {
         quote(out, str_ref(v));
@@ -861,9 +917,12 @@ std::string not_iterable(const Value& v) {
 
 std::vector<Value> to_vector(const Value& x) {
   switch (x.kind()) {
-    case Kind::kList: return as_list(x)->items;
-    case Kind::kTuple: return as_tuple(x)->items;
-    default: break;
+    case Kind::kList:
+      return as_list(x)->items;
+    case Kind::kTuple:
+      return as_tuple(x)->items;
+    default:
+      break;
   }
   std::vector<Value> out;
   int64_t n = length_of(x);
@@ -877,17 +936,24 @@ std::vector<Value> to_vector(const Value& x) {
 
 int64_t length_of(const Value& v) {
   switch (v.kind()) {
-    case Kind::kString: return static_cast<int64_t>(str_ref(v).size());
-    case Kind::kList: return static_cast<int64_t>(as_list(v)->items.size());
-    case Kind::kTuple: return static_cast<int64_t>(as_tuple(v)->items.size());
-    case Kind::kDict: return static_cast<int64_t>(as_dict(v)->table.size());
-    case Kind::kSet: return static_cast<int64_t>(as_set(v)->table.size());
-    case Kind::kRange: return as_range(v)->length();
+    case Kind::kString:
+      return static_cast<int64_t>(str_ref(v).size());
+    case Kind::kList:
+      return static_cast<int64_t>(as_list(v)->items.size());
+    case Kind::kTuple:
+      return static_cast<int64_t>(as_tuple(v)->items.size());
+    case Kind::kDict:
+      return static_cast<int64_t>(as_dict(v)->table.size());
+    case Kind::kSet:
+      return static_cast<int64_t>(as_set(v)->table.size());
+    case Kind::kRange:
+      return as_range(v)->length();
     case Kind::kHost: {
       auto n = static_cast<const HostObject*>(v.object())->len();
       return n ? static_cast<int64_t>(*n) : -1;
     }
-    default: return -1;
+    default:
+      return -1;
   }
 }
 
@@ -895,10 +961,19 @@ void check_mutable(const Value& c, std::string_view verb) {
   const Mutable* m = nullptr;
   std::string_view type = "list";
   switch (c.kind()) {
-    case Kind::kList: m = as_list(c); break;
-    case Kind::kDict: m = as_dict(c); type = "hash table"; break;
-    case Kind::kSet: m = as_set(c); type = "hash table"; break;
-    default: return;
+    case Kind::kList:
+      m = as_list(c);
+      break;
+    case Kind::kDict:
+      m = as_dict(c);
+      type = "hash table";
+      break;
+    case Kind::kSet:
+      m = as_set(c);
+      type = "hash table";
+      break;
+    default:
+      return;
   }
   if (m->frozen) throw_error("cannot " + std::string(verb) + " frozen " + std::string(type));
   if (m->iterating > 0)
@@ -909,27 +984,48 @@ void check_mutable(const Value& c, std::string_view verb) {
 
 std::string_view to_string(BinOp op) {
   switch (op) {
-    case BinOp::kAnd: return "and";
-    case BinOp::kOr: return "or";
-    case BinOp::kEq: return "==";
-    case BinOp::kNe: return "!=";
-    case BinOp::kLt: return "<";
-    case BinOp::kGt: return ">";
-    case BinOp::kLe: return "<=";
-    case BinOp::kGe: return ">=";
-    case BinOp::kIn: return "in";
-    case BinOp::kNotIn: return "not in";
-    case BinOp::kPlus: return "+";
-    case BinOp::kMinus: return "-";
-    case BinOp::kStar: return "*";
-    case BinOp::kSlash: return "/";
-    case BinOp::kSlashSlash: return "//";
-    case BinOp::kPercent: return "%";
-    case BinOp::kAmp: return "&";
-    case BinOp::kPipe: return "|";
-    case BinOp::kCaret: return "^";
-    case BinOp::kShl: return "<<";
-    case BinOp::kShr: return ">>";
+    case BinOp::kAnd:
+      return "and";
+    case BinOp::kOr:
+      return "or";
+    case BinOp::kEq:
+      return "==";
+    case BinOp::kNe:
+      return "!=";
+    case BinOp::kLt:
+      return "<";
+    case BinOp::kGt:
+      return ">";
+    case BinOp::kLe:
+      return "<=";
+    case BinOp::kGe:
+      return ">=";
+    case BinOp::kIn:
+      return "in";
+    case BinOp::kNotIn:
+      return "not in";
+    case BinOp::kPlus:
+      return "+";
+    case BinOp::kMinus:
+      return "-";
+    case BinOp::kStar:
+      return "*";
+    case BinOp::kSlash:
+      return "/";
+    case BinOp::kSlashSlash:
+      return "//";
+    case BinOp::kPercent:
+      return "%";
+    case BinOp::kAmp:
+      return "&";
+    case BinOp::kPipe:
+      return "|";
+    case BinOp::kCaret:
+      return "^";
+    case BinOp::kShl:
+      return "<<";
+    case BinOp::kShr:
+      return ">>";
   }
   return "?";
 }
@@ -970,16 +1066,22 @@ Value int_arith(BinOp op, const Value& x, const Value& y) {
         r = a % b;
         if (r != 0 && ((r < 0) != (b < 0))) r += b;
         return Value::from_int(r);
-      case BinOp::kAmp: return Value::from_int(a & b);
-      case BinOp::kPipe: return Value::from_int(a | b);
-      case BinOp::kCaret: return Value::from_int(a ^ b);
-      default: break;
+      case BinOp::kAmp:
+        return Value::from_int(a & b);
+      case BinOp::kPipe:
+        return Value::from_int(a | b);
+      case BinOp::kCaret:
+        return Value::from_int(a ^ b);
+      default:
+        break;
     }
   }
   BigInt a = to_bigint(x), b = to_bigint(y);
   switch (op) {
-    case BinOp::kPlus: return int_value(a + b);
-    case BinOp::kMinus: return int_value(a - b);
+    case BinOp::kPlus:
+      return int_value(a + b);
+    case BinOp::kMinus:
+      return int_value(a - b);
     case BinOp::kStar:
       if (a.bit_length() + b.bit_length() > kMaxIntBits + 64) {
         throw_limit("int too large: " + std::to_string(a.bit_length() + b.bit_length()) +
@@ -998,9 +1100,12 @@ Value int_arith(BinOp op, const Value& x, const Value& y) {
       BigInt::floor_divmod(a, b, nullptr, &r);
       return int_value(r);
     }
-    case BinOp::kAmp: return int_value(a & b);
-    case BinOp::kPipe: return int_value(a | b);
-    case BinOp::kCaret: return int_value(a ^ b);
+    case BinOp::kAmp:
+      return int_value(a & b);
+    case BinOp::kPipe:
+      return int_value(a | b);
+    case BinOp::kCaret:
+      return int_value(a ^ b);
     case BinOp::kShl:
     case BinOp::kShr: {
       auto n = y.to_int64();
@@ -1015,20 +1120,24 @@ Value int_arith(BinOp op, const Value& x, const Value& y) {
         }
         return int_value(a.shl(static_cast<uint64_t>(*n)));
       }
-      if (x.is_small_int()) return Value::from_int(*n >= 63 ? (x.as_small_int() < 0 ? -1 : 0)
-                                                             : x.as_small_int() >> *n);
+      if (x.is_small_int())
+        return Value::from_int(*n >= 63 ? (x.as_small_int() < 0 ? -1 : 0) : x.as_small_int() >> *n);
       return int_value(a.shr(static_cast<uint64_t>(*n)));
     }
-    default: unknown_binary(op, x, y);
+    default:
+      unknown_binary(op, x, y);
   }
 }
 
 Value float_arith(BinOp op, const Value& x, const Value& y) {
   double a = *x.to_double(), b = *y.to_double();
   switch (op) {
-    case BinOp::kPlus: return Value::from_float(a + b);
-    case BinOp::kMinus: return Value::from_float(a - b);
-    case BinOp::kStar: return Value::from_float(a * b);
+    case BinOp::kPlus:
+      return Value::from_float(a + b);
+    case BinOp::kMinus:
+      return Value::from_float(a - b);
+    case BinOp::kStar:
+      return Value::from_float(a * b);
     case BinOp::kSlash:
       if (b == 0) throw_error("real division by zero");
       return Value::from_float(a / b);
@@ -1040,7 +1149,8 @@ Value float_arith(BinOp op, const Value& x, const Value& y) {
       // ytt's starlark keeps Go's math.Mod sign (that of the dividend) for floats.
       return Value::from_float(std::fmod(a, b));
     }
-    default: unknown_binary(op, x, y);
+    default:
+      unknown_binary(op, x, y);
   }
 }
 
@@ -1087,8 +1197,10 @@ bool contains(const Value& c, const Value& x) {
         if (values_equal(v, x)) return true;
       }
       return false;
-    case Kind::kDict: return as_dict(c)->table.find(x) != nullptr;
-    case Kind::kSet: return as_set(c)->table.find(x) != nullptr;
+    case Kind::kDict:
+      return as_dict(c)->table.find(x) != nullptr;
+    case Kind::kSet:
+      return as_set(c)->table.find(x) != nullptr;
     case Kind::kRange: {
       auto i = x.to_int64();
       if (!i) {
@@ -1124,8 +1236,10 @@ bool contains(const Value& c, const Value& x) {
 Value binary_op(BinOp op, const Value& x, const Value& y) {
   Kind kx = x.kind(), ky = y.kind();
   switch (op) {
-    case BinOp::kEq: return Value::from_bool(values_equal(x, y));
-    case BinOp::kNe: return Value::from_bool(!values_equal(x, y));
+    case BinOp::kEq:
+      return Value::from_bool(values_equal(x, y));
+    case BinOp::kNe:
+      return Value::from_bool(!values_equal(x, y));
     case BinOp::kLt:
     case BinOp::kGt:
     case BinOp::kLe:
@@ -1133,12 +1247,18 @@ Value binary_op(BinOp op, const Value& x, const Value& y) {
       if ((x.is_float() && std::isnan(x.as_float())) || (y.is_float() && std::isnan(y.as_float())))
         return Value::from_bool(false);
       int c = compare_values(x, y, to_string(op));
-      bool r = op == BinOp::kLt ? c < 0 : op == BinOp::kGt ? c > 0 : op == BinOp::kLe ? c <= 0 : c >= 0;
+      bool r = op == BinOp::kLt   ? c < 0
+               : op == BinOp::kGt ? c > 0
+               : op == BinOp::kLe ? c <= 0
+                                  : c >= 0;
       return Value::from_bool(r);
     }
-    case BinOp::kIn: return Value::from_bool(contains(y, x));
-    case BinOp::kNotIn: return Value::from_bool(!contains(y, x));
-    default: break;
+    case BinOp::kIn:
+      return Value::from_bool(contains(y, x));
+    case BinOp::kNotIn:
+      return Value::from_bool(!contains(y, x));
+    default:
+      break;
   }
   bool xi = is_int(x), yi = is_int(y);
   bool xn = xi || kx == Kind::kFloat, yn = yi || ky == Kind::kFloat;
@@ -1216,7 +1336,8 @@ Value binary_op(BinOp op, const Value& x, const Value& y) {
 
 Value unary_op(UnOp op, const Value& x) {
   switch (op) {
-    case UnOp::kNot: return Value::from_bool(!truth(x));
+    case UnOp::kNot:
+      return Value::from_bool(!truth(x));
     case UnOp::kMinus:
       if (x.is_small_int() && x.as_small_int() != INT64_MIN)
         return Value::from_int(-x.as_small_int());
@@ -1255,8 +1376,8 @@ int64_t seq_index(const Value& x, const Value& i, int64_t n) {
   int64_t orig = k;
   if (k < 0) k += n;
   if (k < 0 || k >= n) {
-    throw_error(std::string(x.type_name()) + " index " + std::to_string(orig) +
-                " out of range [" + std::to_string(-n) + ":" + std::to_string(n - 1) + "]");
+    throw_error(std::string(x.type_name()) + " index " + std::to_string(orig) + " out of range [" +
+                std::to_string(-n) + ":" + std::to_string(n - 1) + "]");
   }
   return k;
 }
@@ -1339,7 +1460,8 @@ void slice_indices(const Value& lo, const Value& hi, const Value& st, int64_t n,
                    int64_t* stop, int64_t* step) {
   *step = 1;
   if (!st.is_none()) {
-    if (!is_int(st)) throw_error("invalid slice step: got " + std::string(st.type_name()) + ", want int");
+    if (!is_int(st))
+      throw_error("invalid slice step: got " + std::string(st.type_name()) + ", want int");
     if (!as_index(st, step)) *step = st.to_double() > 0 ? INT64_MAX : INT64_MIN + 1;
     if (*step == 0) throw_error("zero is not a valid slice step");
   }
@@ -1383,7 +1505,8 @@ Value slice_value(const Value& x, const Value& lo, const Value& hi, const Value&
     const std::string& s = str_ref(x);
     std::string out;
     if (step == 1) {
-      if (stop > start) out = s.substr(static_cast<size_t>(start), static_cast<size_t>(stop - start));
+      if (stop > start)
+        out = s.substr(static_cast<size_t>(start), static_cast<size_t>(stop - start));
     } else {
       for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
         out.push_back(s[static_cast<size_t>(i)]);

@@ -50,7 +50,8 @@ void Type::index_fields() {
   }
   auto index = std::make_shared<std::unordered_map<std::string, uint32_t>>();
   index->reserve(fields.size());
-  for (size_t i = 0; i < fields.size(); ++i) index->emplace(fields[i].key, static_cast<uint32_t>(i));
+  for (size_t i = 0; i < fields.size(); ++i)
+    index->emplace(fields[i].key, static_cast<uint32_t>(i));
   index_ = std::move(index);
 }
 
@@ -75,7 +76,8 @@ Type make_open_map(diag::Span declared) {
 
 std::string a_kind(yaml::Kind k) {
   const std::string_view name = yaml::to_string(k);
-  const bool vowel = !name.empty() && std::string_view("aeiou").find(name[0]) != std::string_view::npos;
+  const bool vowel =
+      !name.empty() && std::string_view("aeiou").find(name[0]) != std::string_view::npos;
   return std::string(vowel ? "an " : "a ") + std::string(name);
 }
 
@@ -162,8 +164,9 @@ std::vector<Mismatch> check(const yaml::Node& value, const Type& type, std::stri
 
 bool fits(const yaml::Node& value, const Type& type) {
   return check_each(YamlView{&value}, type,
-                    [](MismatchReason, const YamlView&, const Type&,
-                       const std::vector<PathStep>&) { return false; });
+                    [](MismatchReason, const YamlView&, const Type&, const std::vector<PathStep>&) {
+                      return false;
+                    });
 }
 
 }  // namespace hintkit::types

@@ -33,11 +33,11 @@
 namespace hintkit::types {
 
 enum class Kind {
-  kAny,     // anything, including null
-  kNull,    // only null
+  kAny,   // anything, including null
+  kNull,  // only null
   kBool,
   kInt,
-  kFloat,   // accepts ints too, as ytt does
+  kFloat,  // accepts ints too, as ytt does
   kString,
   kScalar,  // any of bool, int, float, string
   kMap,
@@ -77,7 +77,8 @@ struct Type {
 
 // A closed map's key and its value type (shared: types are built bottom-up and reused).
 struct Field {
-  Field(std::string k, Type t) : key(std::move(k)), type_ptr(std::make_shared<const Type>(std::move(t))) {}
+  Field(std::string k, Type t)
+      : key(std::move(k)), type_ptr(std::make_shared<const Type>(std::move(t))) {}
   Field(std::string k, std::shared_ptr<const Type> t) : key(std::move(k)), type_ptr(std::move(t)) {}
   std::string key;
   std::shared_ptr<const Type> type_ptr;
@@ -96,12 +97,12 @@ enum class MismatchReason {
 
 struct Mismatch {
   MismatchReason reason = MismatchReason::kWrongType;
-  std::string path;        // data path of the offending value, e.g. "db.ports[2]"
-  std::string found;       // kind of the value: "string", "map", ... (yaml::to_string)
+  std::string path;   // data path of the offending value, e.g. "db.ports[2]"
+  std::string found;  // kind of the value: "string", "map", ... (yaml::to_string)
   Kind expected = Kind::kAny;
-  std::string key;         // kUnknownKey: the key
-  diag::Span value_span;   // where the value is
-  diag::Span declared;     // where the expected type was declared
+  std::string key;                      // kUnknownKey: the key
+  diag::Span value_span;                // where the value is
+  diag::Span declared;                  // where the expected type was declared
   std::vector<std::string> known_keys;  // kUnknownKey: candidates for did-you-mean
   const Type* type = nullptr;  // the type the value was checked against (kUnknownKey: the map)
 };

@@ -64,8 +64,8 @@ Analysis analyze(std::string_view v) {
     return a;
   }
   bool block_ind = false, flow_ind = false, line_breaks = false, special = false;
-  bool leading_space = false, leading_break = false, trailing_space = false,
-       trailing_break = false, break_space = false, space_break = false;
+  bool leading_space = false, leading_break = false, trailing_space = false, trailing_break = false,
+       break_space = false, space_break = false;
   bool preceded_ws = true, prev_space = false, prev_break = false;
   if (v.size() >= 3 && (v.substr(0, 3) == "---" || v.substr(0, 3) == "...")) {
     block_ind = flow_ind = true;
@@ -76,11 +76,26 @@ Analysis analyze(std::string_view v) {
     char c = v[i];
     if (i == 0) {
       switch (c) {
-        case '#': case ',': case '[': case ']': case '{': case '}': case '&': case '*':
-        case '!': case '|': case '>': case '\'': case '"': case '%': case '@': case '`':
+        case '#':
+        case ',':
+        case '[':
+        case ']':
+        case '{':
+        case '}':
+        case '&':
+        case '*':
+        case '!':
+        case '|':
+        case '>':
+        case '\'':
+        case '"':
+        case '%':
+        case '@':
+        case '`':
           flow_ind = block_ind = true;
           break;
-        case '?': case ':':
+        case '?':
+        case ':':
           flow_ind = true;
           if (followed_ws) block_ind = true;
           break;
@@ -92,7 +107,12 @@ Analysis analyze(std::string_view v) {
       }
     } else {
       switch (c) {
-        case ',': case '?': case '[': case ']': case '{': case '}':
+        case ',':
+        case '?':
+        case '[':
+        case ']':
+        case '{':
+        case '}':
           flow_ind = true;
           break;
         case ':':
@@ -354,21 +374,51 @@ class YamlWriter {
         i += w;
         put('\\');
         switch (cp) {
-          case 0x00: put('0'); break;
-          case 0x07: put('a'); break;
-          case 0x08: put('b'); break;
-          case 0x09: put('t'); break;
-          case 0x0A: put('n'); break;
-          case 0x0B: put('v'); break;
-          case 0x0C: put('f'); break;
-          case 0x0D: put('r'); break;
-          case 0x1B: put('e'); break;
-          case 0x22: put('"'); break;
-          case 0x5C: put('\\'); break;
-          case 0x85: put('N'); break;
-          case 0xA0: put('_'); break;
-          case 0x2028: put('L'); break;
-          case 0x2029: put('P'); break;
+          case 0x00:
+            put('0');
+            break;
+          case 0x07:
+            put('a');
+            break;
+          case 0x08:
+            put('b');
+            break;
+          case 0x09:
+            put('t');
+            break;
+          case 0x0A:
+            put('n');
+            break;
+          case 0x0B:
+            put('v');
+            break;
+          case 0x0C:
+            put('f');
+            break;
+          case 0x0D:
+            put('r');
+            break;
+          case 0x1B:
+            put('e');
+            break;
+          case 0x22:
+            put('"');
+            break;
+          case 0x5C:
+            put('\\');
+            break;
+          case 0x85:
+            put('N');
+            break;
+          case 0xA0:
+            put('_');
+            break;
+          case 0x2028:
+            put('L');
+            break;
+          case 0x2029:
+            put('P');
+            break;
           default: {
             int digits;
             if (cp <= 0xFF) {
@@ -446,12 +496,24 @@ void json_string(std::string& out, std::string_view s) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c < 0x80) {
       switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        case '<': case '>': case '&':
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        case '<':
+        case '>':
+        case '&':
           out += "\\u00";
           out += kHex[c >> 4];
           out += kHex[c & 0xF];

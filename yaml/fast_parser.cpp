@@ -115,7 +115,8 @@ class Parser {
         newline();
       } else if (c == '#') {
         const void* nl = std::memchr(s_.data() + p_, '\n', s_.size() - p_);
-        p_ = nl == nullptr ? s_.size() : static_cast<size_t>(static_cast<const char*>(nl) - s_.data());
+        p_ = nl == nullptr ? s_.size()
+                           : static_cast<size_t>(static_cast<const char*>(nl) - s_.data());
       } else if (c == '\t') {
         decline();
       } else {
@@ -199,8 +200,8 @@ class Parser {
     size_t e = b;
     while (e < s_.size()) {
       char c = s_[e];
-      bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                  c == '-';
+      bool word =
+          (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
       if (!word) break;
       ++e;
     }
@@ -347,28 +348,69 @@ class Parser {
     char ch = at(p_ + 1);
     p_ += 2;
     switch (ch) {
-      case '0': out += '\0'; return;
-      case 'a': out += '\x07'; return;
-      case 'b': out += '\x08'; return;
-      case 't': case '\t': out += '\x09'; return;
-      case 'n': out += '\x0A'; return;
-      case 'v': out += '\x0B'; return;
-      case 'f': out += '\x0C'; return;
-      case 'r': out += '\x0D'; return;
-      case 'e': out += '\x1B'; return;
-      case ' ': out += ' '; return;
-      case '"': out += '"'; return;
-      case '\'': out += '\''; return;
-      case '\\': out += '\\'; return;
-      case '/': out += '/'; return;
-      case 'N': out += '\x85'; return;    // one byte, as yaml-cpp writes it
-      case '_': out += '\xA0'; return;    // likewise
-      case 'L': out += "\xE2\x80\xA8"; return;
-      case 'P': out += "\xE2\x80\xA9"; return;
-      case 'x': return read_hex(out, 2);
-      case 'u': return read_hex(out, 4);
-      case 'U': return read_hex(out, 8);
-      default: decline();
+      case '0':
+        out += '\0';
+        return;
+      case 'a':
+        out += '\x07';
+        return;
+      case 'b':
+        out += '\x08';
+        return;
+      case 't':
+      case '\t':
+        out += '\x09';
+        return;
+      case 'n':
+        out += '\x0A';
+        return;
+      case 'v':
+        out += '\x0B';
+        return;
+      case 'f':
+        out += '\x0C';
+        return;
+      case 'r':
+        out += '\x0D';
+        return;
+      case 'e':
+        out += '\x1B';
+        return;
+      case ' ':
+        out += ' ';
+        return;
+      case '"':
+        out += '"';
+        return;
+      case '\'':
+        out += '\'';
+        return;
+      case '\\':
+        out += '\\';
+        return;
+      case '/':
+        out += '/';
+        return;
+      case 'N':
+        out += '\x85';
+        return;  // one byte, as yaml-cpp writes it
+      case '_':
+        out += '\xA0';
+        return;  // likewise
+      case 'L':
+        out += "\xE2\x80\xA8";
+        return;
+      case 'P':
+        out += "\xE2\x80\xA9";
+        return;
+      case 'x':
+        return read_hex(out, 2);
+      case 'u':
+        return read_hex(out, 4);
+      case 'U':
+        return read_hex(out, 8);
+      default:
+        decline();
     }
   }
 
@@ -605,8 +647,7 @@ class Parser {
       if (c == '#' && !props.present && p_ > 0 && s_[p_ - 1] != ' ') decline();
       skip_to_token();
       bool indentless = ctx == Ctx::kMapValue && col() == parent_indent && block_entry_here();
-      if (!eof() && !doc_start_here() && !doc_end_here() &&
-          (col() > parent_indent || indentless)) {
+      if (!eof() && !doc_start_here() && !doc_end_here() && (col() > parent_indent || indentless)) {
         if (cur() == '&' || cur() == '!') decline();
         parse_block_node_at(parent_indent, props);
       } else {

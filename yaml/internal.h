@@ -36,16 +36,16 @@ enum class CommentKind { kAnnotation, kPlain };
 
 struct ScannedComment {
   CommentKind kind = CommentKind::kPlain;
-  int line = 0;    // 1-based
-  int column = 0;  // 1-based, of the '#'
+  int line = 0;      // 1-based
+  int column = 0;    // 1-based, of the '#'
   std::string text;  // after the '#' (for annotations: after "#@")
 };
 
 struct ScanResult {
-  std::vector<size_t> line_starts;        // offset of each line's first byte
-  std::vector<ScannedComment> comments;   // `#@` and plain `#` (`#!` dropped), in order
-  std::vector<size_t> block_entries;      // offsets of block sequence `-` indicators
-  std::vector<int> doc_start_lines;       // 1-based lines holding a `---` marker
+  std::vector<size_t> line_starts;       // offset of each line's first byte
+  std::vector<ScannedComment> comments;  // `#@` and plain `#` (`#!` dropped), in order
+  std::vector<size_t> block_entries;     // offsets of block sequence `-` indicators
+  std::vector<int> doc_start_lines;      // 1-based lines holding a `---` marker
   // A cheap, conservative estimate of the nesting depth (flow brackets plus block
   // indentation levels). The scan stops early once `depth_limit` is exceeded.
   int max_depth = 0;
@@ -69,8 +69,8 @@ enum class ParserChoice { kAuto, kFastOnly, kYamlCppOnly };
 
 // `load` with a chosen parser; `*fast_used` (optional) tells whether the fast parser's tree
 // was returned.
-std::vector<Document> load_with(ParserChoice choice, std::string_view source,
-                                std::string_view file, diag::Diagnostics& diags,
-                                const LoadOptions& options, bool* fast_used);
+std::vector<Document> load_with(ParserChoice choice, std::string_view source, std::string_view file,
+                                diag::Diagnostics& diags, const LoadOptions& options,
+                                bool* fast_used);
 
 }  // namespace hintkit::yaml::internal

@@ -208,8 +208,9 @@ class Builder : public YAML::EventHandler {
     const Anchored& a = it->second;
     expansions_ += a.size;
     if (expansions_ > kMaxAliasExpansions) {
-      throw LimitExceeded{pos(mark), "alias expansion limit exceeded: aliases would expand to more than " +
-                                         std::to_string(kMaxAliasExpansions) + " nodes"};
+      throw LimitExceeded{pos(mark),
+                          "alias expansion limit exceeded: aliases would expand to more than " +
+                              std::to_string(kMaxAliasExpansions) + " nodes"};
     }
     if (static_cast<int>(stack_.size()) + a.depth > options_.max_depth) {
       throw LimitExceeded{pos(mark), "nesting deeper than " + std::to_string(options_.max_depth) +
@@ -372,10 +373,9 @@ class Builder : public YAML::EventHandler {
         while (p < n) {
           char c = src_[p];
           if (c == '\n' || c == '\r') break;
-          if (c == ':' && (p + 1 >= n || is_blank(src_[p + 1]) || src_[p + 1] == '\n' ||
-                           src_[p + 1] == '\r' ||
-                           (flow && std::string_view(",[]{}").find(src_[p + 1]) !=
-                                        std::string_view::npos))) {
+          if (c == ':' &&
+              (p + 1 >= n || is_blank(src_[p + 1]) || src_[p + 1] == '\n' || src_[p + 1] == '\r' ||
+               (flow && std::string_view(",[]{}").find(src_[p + 1]) != std::string_view::npos))) {
             break;
           }
           if (c == '#' && p > body && is_blank(src_[p - 1])) break;
@@ -389,9 +389,7 @@ class Builder : public YAML::EventHandler {
     return advance(begin, off, p);
   }
 
-  bool in_flow() const {
-    return !stack_.empty() && stack_.back().node.style == Style::kFlow;
-  }
+  bool in_flow() const { return !stack_.empty() && stack_.back().node.style == Style::kFlow; }
 
   // An empty node's mark points at the next token; place it where it would have been.
   diag::Span empty_node_span(const YAML::Mark& mark) {
@@ -455,8 +453,8 @@ class Builder : public YAML::EventHandler {
   void open(const YAML::Mark& mark, Kind kind, const std::string& tag, YAML::anchor_t anchor,
             YAML::EmitterStyle::value style) {
     if (static_cast<int>(stack_.size()) + 1 > options_.max_depth) {
-      throw LimitExceeded{pos(mark), "nesting deeper than " + std::to_string(options_.max_depth) +
-                                         " levels"};
+      throw LimitExceeded{pos(mark),
+                          "nesting deeper than " + std::to_string(options_.max_depth) + " levels"};
     }
     Frame& f = stack_.emplace_back();
     f.node.kind = kind;
@@ -533,8 +531,8 @@ class Builder : public YAML::EventHandler {
     if (found != SIZE_MAX) {
       MapItem& first = items[found];
       if (!f.merged[found]) {
-        diag::Diagnostic& d = diags_.error(
-            "HK002", f.key.span, "duplicate key \"" + key_label(f.key) + "\" in map");
+        diag::Diagnostic& d =
+            diags_.error("HK002", f.key.span, "duplicate key \"" + key_label(f.key) + "\" in map");
         d.related.push_back({first.key.span, "first defined here"});
       }
       first.value = std::move(value);
@@ -588,8 +586,9 @@ class Builder : public YAML::EventHandler {
         return;
       }
     }
-    diags_.error("HK001", v.span, "merge key \"<<\" needs a map or a list of maps, found " +
-                                      std::string(to_string(v.kind)));
+    diags_.error(
+        "HK001", v.span,
+        "merge key \"<<\" needs a map or a list of maps, found " + std::string(to_string(v.kind)));
   }
 
   void insert(Frame& f, MapItem&& item, bool from_merge) {
@@ -610,8 +609,8 @@ class Builder : public YAML::EventHandler {
     if (found != SIZE_MAX) {
       MapItem& first = items[found];
       if (!from_merge && !f.merged[found]) {
-        diag::Diagnostic& d = diags_.error(
-            "HK002", item.key.span, "duplicate key \"" + key_label(item.key) + "\" in map");
+        diag::Diagnostic& d = diags_.error("HK002", item.key.span,
+                                           "duplicate key \"" + key_label(item.key) + "\" in map");
         d.related.push_back({first.key.span, "first defined here"});
       }
       // As go-yaml/ytt: the later value wins, in the first one's place.
@@ -802,22 +801,23 @@ std::string readable_message(const std::string& msg) {
   }
   std::string out = msg;
   if (!out.empty() && out.back() == '.') out.pop_back();
-  if (!out.empty() && out[0] >= 'A' && out[0] <= 'Z') out[0] = static_cast<char>(out[0] - 'A' + 'a');
+  if (!out.empty() && out[0] >= 'A' && out[0] <= 'Z')
+    out[0] = static_cast<char>(out[0] - 'A' + 'a');
   return out;
 }
 
 }  // namespace
 
-std::vector<Document> load(std::string_view source, std::string_view file,
-                           diag::Diagnostics& diags, const LoadOptions& options) {
+std::vector<Document> load(std::string_view source, std::string_view file, diag::Diagnostics& diags,
+                           const LoadOptions& options) {
   return internal::load_with(internal::ParserChoice::kAuto, source, file, diags, options, nullptr);
 }
 
 namespace internal {
 
-std::vector<Document> load_with(ParserChoice choice, std::string_view source,
-                                std::string_view file, diag::Diagnostics& diags,
-                                const LoadOptions& options, bool* fast_used) {
+std::vector<Document> load_with(ParserChoice choice, std::string_view source, std::string_view file,
+                                diag::Diagnostics& diags, const LoadOptions& options,
+                                bool* fast_used) {
   if (fast_used != nullptr) *fast_used = false;
   const diag::FileName file_name(file);
   auto whole_file = [&]() {
@@ -850,8 +850,7 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source,
   if (scan.depth_exceeded) {
     diag::Span s = whole_file();
     s.begin = s.end = position_at(scan.line_starts, scan.depth_offset);
-    diags.error("HK003", s,
-                "nesting deeper than " + std::to_string(options.max_depth) + " levels");
+    diags.error("HK003", s, "nesting deeper than " + std::to_string(options.max_depth) + " levels");
     return {};
   }
 

@@ -51,7 +51,8 @@ diag::Result<std::string> read_file(const std::string& path, size_t max_bytes) {
     if (n == 0) break;
     text.append(buf, static_cast<size_t>(n));
     if (text.size() > max_bytes) {
-      return cannot_read(path, "input is over the limit of " + std::to_string(max_bytes) + " bytes");
+      return cannot_read(path,
+                         "input is over the limit of " + std::to_string(max_bytes) + " bytes");
     }
   }
   return text;

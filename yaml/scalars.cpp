@@ -332,10 +332,10 @@ Node resolve_plain_scalar(std::string_view in) {
   if (hint == 0) return scalar(Kind::kString, in);
 
   // The fixed words.
-  static constexpr std::string_view kTrue[] = {"y", "Y", "yes", "Yes", "YES", "true", "True",
-                                               "TRUE", "on", "On", "ON"};
-  static constexpr std::string_view kFalse[] = {"n", "N", "no", "No", "NO", "false", "False",
-                                                "FALSE", "off", "Off", "OFF"};
+  static constexpr std::string_view kTrue[] = {"y",    "Y",    "yes", "Yes", "YES", "true",
+                                               "True", "TRUE", "on",  "On",  "ON"};
+  static constexpr std::string_view kFalse[] = {"n",     "N",     "no",  "No",  "NO", "false",
+                                                "False", "FALSE", "off", "Off", "OFF"};
   static constexpr std::string_view kNull[] = {"", "~", "null", "Null", "NULL"};
   for (auto w : kTrue) {
     if (in == w) {

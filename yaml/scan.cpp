@@ -261,9 +261,9 @@ class Scanner {
         continue;
       }
       // Inside a plain scalar, or just after a quoted one / a closing bracket.
-      if (c == ':' && (i + 1 >= e || is_blank(s_[i + 1]) ||
-                       (flow_ > 0 && std::string_view(",[]{}").find(s_[i + 1]) !=
-                                         std::string_view::npos))) {
+      if (c == ':' &&
+          (i + 1 >= e || is_blank(s_[i + 1]) ||
+           (flow_ > 0 && std::string_view(",[]{}").find(s_[i + 1]) != std::string_view::npos))) {
         token_start = true;
       } else if (flow_ > 0 && c == ',') {
         token_start = true;

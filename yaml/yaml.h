@@ -35,15 +35,23 @@
 namespace hintkit::yaml {
 
 // Named limits; each breach is a diagnostic, never a crash.
-inline constexpr size_t kMaxFileBytes = 64u << 20;  // 64 MiB: config files, not data dumps
-inline constexpr int kMaxDepth = 512;               // deeper nesting is machine-made or hostile
+inline constexpr size_t kMaxFileBytes = 64u << 20;    // 64 MiB: config files, not data dumps
+inline constexpr int kMaxDepth = 512;                 // deeper nesting is machine-made or hostile
 inline constexpr size_t kMaxAliasExpansions = 10000;  // "billion laughs" guard
 
 enum class Kind : uint8_t { kNull, kBool, kInt, kFloat, kString, kMap, kArray };
 std::string_view to_string(Kind k);  // "null", "bool", "int", "float", "string", "map", "array"
 
 // How a scalar was written; quoted and block scalars are always strings.
-enum class Style : uint8_t { kPlain, kSingleQuoted, kDoubleQuoted, kLiteral, kFolded, kFlow, kBlock };
+enum class Style : uint8_t {
+  kPlain,
+  kSingleQuoted,
+  kDoubleQuoted,
+  kLiteral,
+  kFolded,
+  kFlow,
+  kBlock
+};
 
 // `#@schema/default 3` -> name "schema/default", args "3". `#@ load("x.star", "f")` (code,
 // no name) -> name "", args `load("x.star", "f")`. `#!` comments are dropped.
@@ -71,12 +79,12 @@ struct Node {
   // uint64 are kFloat when they read as a float, else strings.
   bool is_unsigned = false;
   int64_t int_value = 0;
-  std::string text;      // scalar: the decoded string (for kString) or the source text
-  double float_value = 0.0;   // kFloat
-  std::string tag;            // explicit tag as written (e.g. "!!str"), empty if none
+  std::string text;          // scalar: the decoded string (for kString) or the source text
+  double float_value = 0.0;  // kFloat
+  std::string tag;           // explicit tag as written (e.g. "!!str"), empty if none
   diag::Span span;
-  std::vector<MapItem> items;    // kMap, in source order
-  std::vector<Node> elements;    // kArray
+  std::vector<MapItem> items;           // kMap, in source order
+  std::vector<Node> elements;           // kArray
   std::vector<Annotation> annotations;  // for array items: the item's annotations
   std::vector<Comment> comments;
 
@@ -88,9 +96,9 @@ struct Node {
 };
 
 struct MapItem {
-  Node key;    // usually a kString scalar; YAML allows other scalar keys
+  Node key;  // usually a kString scalar; YAML allows other scalar keys
   Node value;
-  diag::Span span;  // from the key to the end of the value
+  diag::Span span;                      // from the key to the end of the value
   std::vector<Annotation> annotations;  // `#@` lines above the key or trailing on its line
   std::vector<Comment> comments;
 };

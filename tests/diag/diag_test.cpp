@@ -16,9 +16,15 @@ TEST(Nearest, SuggestsCloseNamesOnly) {
     std::string_view want;  // "" = no suggestion
   };
   const Case cases[] = {
-      {"requried", "required"},       {"Required", "required"},  {"tpye", "type"},
-      {"defualt", "default"},         {"formt", "format"},       {"required_withot", "required_without"},
-      {"descripton", "description"},  {"zzz", ""},               {"banana", ""},
+      {"requried", "required"},
+      {"Required", "required"},
+      {"tpye", "type"},
+      {"defualt", "default"},
+      {"formt", "format"},
+      {"required_withot", "required_without"},
+      {"descripton", "description"},
+      {"zzz", ""},
+      {"banana", ""},
       {"type", ""},  // exact match is not a suggestion
   };
   for (const Case& c : cases) {
@@ -75,7 +81,8 @@ TEST(Render, GithubEscapesPropertiesAndData) {
   d.error("HK1", Span{"dir,x/a:b.yaml", {2, 3}, {2, 3}}, "50% bad\nnext");
   std::ostringstream out;
   render(out, Format::kGithub, d);
-  EXPECT_EQ(out.str(), "::error file=dir%2Cx/a%3Ab.yaml,line=2,col=3,title=HK1::50%25 bad%0Anext\n");
+  EXPECT_EQ(out.str(),
+            "::error file=dir%2Cx/a%3Ab.yaml,line=2,col=3,title=HK1::50%25 bad%0Anext\n");
 }
 
 TEST(Render, JsonCarriesEveryField) {
@@ -102,9 +109,10 @@ TEST(Render, SarifIsVersion210WithRulesAndRegions) {
   render(out, Format::kSarif, d, options);
   const std::string s = out.str();
   for (std::string_view want :
-       {"\"version\":\"2.1.0\"", "\"name\":\"hintkit\"", "\"version\":\"1.2.3\"", "{\"id\":\"HK100\"",
-        "\"ruleId\":\"HK104\"", "\"level\":\"warning\"", "\"startLine\":3,\"startColumn\":5",
-        "\"relatedLocations\":[{\"id\":0,", "{\"id\":\"HK104\",\"shortDescription\":{\"text\":\"bad type\"}",
+       {"\"version\":\"2.1.0\"", "\"name\":\"hintkit\"", "\"version\":\"1.2.3\"",
+        "{\"id\":\"HK100\"", "\"ruleId\":\"HK104\"", "\"level\":\"warning\"",
+        "\"startLine\":3,\"startColumn\":5", "\"relatedLocations\":[{\"id\":0,",
+        "{\"id\":\"HK104\",\"shortDescription\":{\"text\":\"bad type\"}",
         "{\"id\":\"HK100\",\"shortDescription\":{\"text\":\"HK100\"}"}) {
     EXPECT_NE(s.find(want), std::string::npos) << want << " in " << s;
   }

@@ -12,7 +12,8 @@ std::string bracket_all(const Regex& re, std::string_view text) {
   size_t last = 0;
   for (const Regex::Match& m : re.replace_matches(text)) {
     auto [b, e] = *m.groups[0];
-    out += std::string(text.substr(last, b - last)) + "<" + std::string(text.substr(b, e - b)) + ">";
+    out +=
+        std::string(text.substr(last, b - last)) + "<" + std::string(text.substr(b, e - b)) + ">";
     last = e;
   }
   return out + std::string(text.substr(last));

@@ -36,48 +36,83 @@ TEST(Parse, SchemaChecks) {
       {"invalid type", "vars:\n  x:\n    type: integer\n", {"HK104@3:11"}, "integer"},
       {"type case", "vars:\n  x:\n    type: String\n", {"HK104@3:11"}, "did you mean \"string\"?"},
       {"missing type", "vars:\n  x:\n    required: false\n", {"HK104@2:3"}, "no type"},
-      {"unknown key with did-you-mean", "vars:\n  x:\n    type: map\n    requried: true\n",
-       {"HK102@4:5"}, "did you mean \"required\"?"},
-      {"exact case keys", "vars:\n  x:\n    type: map\n    Required: true\n", {"HK102@4:5"},
+      {"unknown key with did-you-mean",
+       "vars:\n  x:\n    type: map\n    requried: true\n",
+       {"HK102@4:5"},
        "did you mean \"required\"?"},
-      {"extension keys are allowed", "x-owner: me\nvars:\n  x:\n    type: map\n    x-note: hi\n", {}},
+      {"exact case keys",
+       "vars:\n  x:\n    type: map\n    Required: true\n",
+       {"HK102@4:5"},
+       "did you mean \"required\"?"},
+      {"extension keys are allowed",
+       "x-owner: me\nvars:\n  x:\n    type: map\n    x-note: hi\n",
+       {}},
       {"unknown top-level key", "vars: {}\nrule: []\n", {"HK102@2:1"}, "did you mean \"rules\"?"},
-      {"required as string", "vars:\n  x:\n    type: map\n    required: \"true\"\n", {"HK103@4:15"},
+      {"required as string",
+       "vars:\n  x:\n    type: map\n    required: \"true\"\n",
+       {"HK103@4:15"},
        "must be true or false"},
-      {"required with default", "vars:\n  x:\n    type: string\n    required: true\n    default: a\n",
-       {"HK105@5:14"}, "required"},
-      {"format on slice", "vars:\n  x:\n    type: slice\n    format: url\n", {"HK106@4:13"},
+      {"required with default",
+       "vars:\n  x:\n    type: string\n    required: true\n    default: a\n",
+       {"HK105@5:14"},
+       "required"},
+      {"format on slice",
+       "vars:\n  x:\n    type: slice\n    format: url\n",
+       {"HK106@4:13"},
        "only valid for strings"},
-      {"unknown format", "vars:\n  x:\n    type: string\n    format: URL\n", {"HK107@4:13"},
+      {"unknown format",
+       "vars:\n  x:\n    type: string\n    format: URL\n",
+       {"HK107@4:13"},
        "did you mean \"url\"?"},
-      {"required and required_with", "vars:\n  x:\n    type: string\n    required: true\n"
+      {"required and required_with",
+       "vars:\n  x:\n    type: string\n    required: true\n"
        "    required_with: [y]\n  y:\n    type: string\n",
-       {"HK108@5:21"}, "contradictory"},
-      {"reference to unknown var", "vars:\n  apiKey:\n    type: string\n    required_with: [secretKy]\n"
+       {"HK108@5:21"},
+       "contradictory"},
+      {"reference to unknown var",
+       "vars:\n  apiKey:\n    type: string\n    required_with: [secretKy]\n"
        "  secretKey:\n    type: string\n",
-       {"HK109@4:21"}, "did you mean \"secretKey\"?"},
-      {"unknown rule type", "vars:\n  a: {type: string}\n  b: {type: string}\nrules:\n"
+       {"HK109@4:21"},
+       "did you mean \"secretKey\"?"},
+      {"unknown rule type",
+       "vars:\n  a: {type: string}\n  b: {type: string}\nrules:\n"
        "  - type: exactly_one\n    vars: [a, b]\n",
-       {"HK110@5:11"}, "exactly_one"},
-      {"rule without type", "vars:\n  a: {type: string}\n  b: {type: string}\nrules:\n"
+       {"HK110@5:11"},
+       "exactly_one"},
+      {"rule without type",
+       "vars:\n  a: {type: string}\n  b: {type: string}\nrules:\n"
        "  - vars: [a, b]\n",
-       {"HK110@5:5"}, "rule[0] has no type"},
-      {"rule with one var", "vars:\n  a: {type: string}\nrules:\n  - type: oneof_required\n"
+       {"HK110@5:5"},
+       "rule[0] has no type"},
+      {"rule with one var",
+       "vars:\n  a: {type: string}\nrules:\n  - type: oneof_required\n"
        "    vars: [a]\n",
-       {"HK111@4:5"}, "at least 2"},
-      {"rule with unknown and repeated vars", "vars:\n  a: {type: string}\n  b: {type: string}\n"
+       {"HK111@4:5"},
+       "at least 2"},
+      {"rule with unknown and repeated vars",
+       "vars:\n  a: {type: string}\n  b: {type: string}\n"
        "rules:\n  - type: oneof_required\n    vars: [a, a, c]\n",
-       {"HK113@6:15", "HK112@6:18"}, "twice"},
-      {"default of wrong type", "vars:\n  x:\n    type: string\n    default: 3\n", {"HK114@4:14"},
+       {"HK113@6:15", "HK112@6:18"},
+       "twice"},
+      {"default of wrong type",
+       "vars:\n  x:\n    type: string\n    default: 3\n",
+       {"HK114@4:14"},
        "must be a string, found int"},
-      {"yaml 1.1 bool default", "vars:\n  x:\n    type: string\n    default: yes\n", {"HK114@4:14"},
+      {"yaml 1.1 bool default",
+       "vars:\n  x:\n    type: string\n    default: yes\n",
+       {"HK114@4:14"},
        "found bool"},
-      {"default fails its format", "vars:\n  x:\n    type: string\n    format: hostname\n"
+      {"default fails its format",
+       "vars:\n  x:\n    type: string\n    format: hostname\n"
        "    default: \"not a host!\"\n",
-       {"HK115@5:14"}, "hostname"},
-      {"required_with self is a warning", "vars:\n  x:\n    type: string\n    required_with: [x]\n",
-       {"HK116@4:21"}, "itself"},
-      {"every problem at once", "vars:\n  a:\n    type: integer\n  b:\n    type: string\n"
+       {"HK115@5:14"},
+       "hostname"},
+      {"required_with self is a warning",
+       "vars:\n  x:\n    type: string\n    required_with: [x]\n",
+       {"HK116@4:21"},
+       "itself"},
+      {"every problem at once",
+       "vars:\n  a:\n    type: integer\n  b:\n    type: string\n"
        "    format: ipaddr\n  c:\n    type: string\n    required_with: [zz]\n",
        {"HK104@3:11", "HK107@6:13", "HK109@9:21"}},
       {"syntax error stops with a position", "vars:\n  a: [\n", {"HK001@3:1"}},
@@ -127,7 +162,8 @@ TEST(Parse, BuildsTheModel) {
 
 TEST(Parse, NullDefaultIsNoDefault) {
   diag::Diagnostics d;
-  HintFile h = parse("vars:\n  x:\n    type: string\n    required: true\n    default: null\n", "h", d);
+  HintFile h =
+      parse("vars:\n  x:\n    type: string\n    required: true\n    default: null\n", "h", d);
   EXPECT_TRUE(d.empty());
   EXPECT_FALSE(h.vars.at(0).default_value.has_value());
 }

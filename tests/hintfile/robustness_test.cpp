@@ -18,7 +18,9 @@ constexpr std::string_view kSeed =
 
 TEST(Robustness, MutatedFilesGiveLocatedFindingsOrNone) {
   std::mt19937 rng(20261122);
-  const std::string alphabet = ":-[]{}\"'#&*!|>?%@`,\n \t\x01\xff" "abc019";
+  const std::string alphabet =
+      ":-[]{}\"'#&*!|>?%@`,\n \t\x01\xff"
+      "abc019";
   for (int round = 0; round < 3000; ++round) {
     std::string text(kSeed);
     const int edits = 1 + static_cast<int>(rng() % 6);
@@ -26,9 +28,15 @@ TEST(Robustness, MutatedFilesGiveLocatedFindingsOrNone) {
       const size_t at = rng() % text.size();
       const char c = alphabet[rng() % alphabet.size()];
       switch (rng() % 3) {
-        case 0: text.erase(at, 1); break;
-        case 1: text.insert(text.begin() + static_cast<long>(at), c); break;
-        default: text[at] = c; break;
+        case 0:
+          text.erase(at, 1);
+          break;
+        case 1:
+          text.insert(text.begin() + static_cast<long>(at), c);
+          break;
+        default:
+          text[at] = c;
+          break;
       }
     }
     SCOPED_TRACE(text);

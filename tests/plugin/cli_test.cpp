@@ -18,7 +18,6 @@ namespace {
 
 class Cli : public hintkit::testing::TempDirTest {};
 
-
 TEST_F(Cli, HelpOnEveryCommandExplainsWithAnExample) {
   struct Case {
     std::vector<std::string> args;

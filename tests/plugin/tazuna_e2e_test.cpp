@@ -16,7 +16,6 @@ using hintkit::testing::slurp;
 
 namespace {
 
-
 class E2e : public hintkit::testing::TempDirTest {};
 
 constexpr const char* kHint =
@@ -59,7 +58,8 @@ TEST_F(E2e, HookReportsEveryViolationWithoutLeakingValues) {
 
 TEST_F(E2e, HookWithoutHintPassesAndBadJsonIsAUsageError) {
   fs::create_directories(dir_ / "nohint");
-  auto r = run_hintkit({"hook", "presync", "--values-json", "{\"a\":1}"}, (dir_ / "nohint").string());
+  auto r =
+      run_hintkit({"hook", "presync", "--values-json", "{\"a\":1}"}, (dir_ / "nohint").string());
   EXPECT_EQ(r.rc, 0);
   write("helmfile/tazuna.hint.yaml", kHint);
   for (const char* bad : {"{\"a\":", "[1,2]", "\"text\""}) {
@@ -116,16 +116,18 @@ TEST_F(Tazuna, ResolvesEverySourceKind) {
                    "    - name: manifests-only\n      type: kustomize\n      path: k\n"
                    "    - name: web\n      type: helmfile\n      path: web/helmfile.yaml.gotmpl\n"
                    "      helmfile:\n        vars:\n"
-                   "          dbPassword: {from: op, op: {key: label, vault: V, item: db, field: password}}\n"
+                   "          dbPassword: {from: op, op: {key: label, vault: V, item: db, field: "
+                   "password}}\n"
                    "          dbUser: {from: op, op: {key: id, vault: V, item: db, field: f2}}\n"
                    "          labels: {from: static, staticMap: {team: web}}\n"
                    "          port: {from: static, static: 8080}\n"));
   auto r = run_hintkit({"resolve", "--config", "tazuna.yaml"}, dir_.string(), "/dev/null",
                        {path_, "CLUSTER=prod", "EMPTY_ONE="});
   ASSERT_EQ(r.rc, 0) << r.err;
-  EXPECT_EQ(r.out,
-            "api:\n  clusterName: prod\n  ingressHost: \"\"\n  apiToken: \"\"\n  zones:\n  - a\n  - c\n"
-            "web:\n  dbPassword: s3cret\n  dbUser: app\n  labels:\n    team: web\n  port: \"8080\"\n");
+  EXPECT_EQ(
+      r.out,
+      "api:\n  clusterName: prod\n  ingressHost: \"\"\n  apiToken: \"\"\n  zones:\n  - a\n  - c\n"
+      "web:\n  dbPassword: s3cret\n  dbUser: app\n  labels:\n    team: web\n  port: \"8080\"\n");
   r = run_hintkit({"resolve", "--config", "tazuna.yaml", "-m", "web", "-o", "json"}, dir_.string(),
                   "/dev/null", {path_});
   ASSERT_EQ(r.rc, 0) << r.err;
@@ -135,21 +137,22 @@ TEST_F(Tazuna, ResolvesEverySourceKind) {
 
 TEST_F(Tazuna, ReportsEveryFailingManifestAtOnce) {
   write("tazuna.yaml",
-        config_for("    - name: api\n      type: helmfile\n      path: api\n      helmfile:\n"
-                   "        vars:\n          clusterName: {from: env, env: UNSET_CLUSTER}\n"
-                   "          zones: {from: static, static: not-a-list}\n"
-                   "    - name: web\n      type: helmfile\n      path: web\n      helmfile:\n"
-                   "        vars:\n"
-                   "          dbPassword: {from: op, op: {key: label, vault: V, item: nope, field: x}}\n"
-                   "          dbUser: {from: op, op: {key: label, vault: V, item: db, field: pasword}}\n"
-                   "          labels: {from: op, op: {key: label, vault: V, item: garbage, field: x}}\n"));
+        config_for(
+            "    - name: api\n      type: helmfile\n      path: api\n      helmfile:\n"
+            "        vars:\n          clusterName: {from: env, env: UNSET_CLUSTER}\n"
+            "          zones: {from: static, static: not-a-list}\n"
+            "    - name: web\n      type: helmfile\n      path: web\n      helmfile:\n"
+            "        vars:\n"
+            "          dbPassword: {from: op, op: {key: label, vault: V, item: nope, field: x}}\n"
+            "          dbUser: {from: op, op: {key: label, vault: V, item: db, field: pasword}}\n"
+            "          labels: {from: op, op: {key: label, vault: V, item: garbage, field: x}}\n"));
   auto r = run_hintkit({"resolve", "--config", "tazuna.yaml"}, dir_.string(), "/dev/null",
                        {path_, "-u UNSET_CLUSTER"});
   EXPECT_EQ(r.rc, 1);
   EXPECT_EQ(r.out, "");
-  for (const char* want :
-       {"manifest \"api\"", "UNSET_CLUSTER", "\"clusterName\"", "manifest \"web\"", "\"dbPassword\"",
-        "isn't an item", "did you mean \"password\"?", "\"labels\"", "not a JSON item"}) {
+  for (const char* want : {"manifest \"api\"", "UNSET_CLUSTER", "\"clusterName\"",
+                           "manifest \"web\"", "\"dbPassword\"", "isn't an item",
+                           "did you mean \"password\"?", "\"labels\"", "not a JSON item"}) {
     EXPECT_TRUE(has(r.err, want)) << want << " in " << r.err;
   }
   // Without op on PATH the error says so.
@@ -160,10 +163,12 @@ TEST_F(Tazuna, ReportsEveryFailingManifestAtOnce) {
 }
 
 TEST_F(Tazuna, SlowOpIsStoppedAtItsTimeout) {
-  write("tazuna.yaml",
-        config_for("    - name: web\n      type: helmfile\n      path: web\n      helmfile:\n"
-                   "        vars:\n"
-                   "          dbPassword: {from: op, op: {key: label, vault: V, item: slow, field: x}}\n"));
+  write(
+      "tazuna.yaml",
+      config_for(
+          "    - name: web\n      type: helmfile\n      path: web\n      helmfile:\n"
+          "        vars:\n"
+          "          dbPassword: {from: op, op: {key: label, vault: V, item: slow, field: x}}\n"));
   auto r = run_hintkit({"resolve", "--config", "tazuna.yaml", "--op-timeout", "1"}, dir_.string(),
                        "/dev/null", {path_});
   EXPECT_EQ(r.rc, 1);
@@ -172,24 +177,27 @@ TEST_F(Tazuna, SlowOpIsStoppedAtItsTimeout) {
 }
 
 TEST_F(Tazuna, OutDirIsAllOrNothing) {
-  const std::string good =
-      config_for("    - name: api\n      type: helmfile\n      path: api\n      helmfile:\n"
-                 "        vars:\n          clusterName: {from: env, env: CLUSTER}\n"
-                 "    - name: web\n      type: helmfile\n      path: web\n      helmfile:\n"
-                 "        vars:\n          dbPassword: {from: static, static: pw}\n");
+  const std::string good = config_for(
+      "    - name: api\n      type: helmfile\n      path: api\n      helmfile:\n"
+      "        vars:\n          clusterName: {from: env, env: CLUSTER}\n"
+      "    - name: web\n      type: helmfile\n      path: web\n      helmfile:\n"
+      "        vars:\n          dbPassword: {from: static, static: pw}\n");
   write("tazuna.yaml", good);
   auto r = run_hintkit({"resolve", "--config", "tazuna.yaml", "--out-dir", "out"}, dir_.string(),
                        "/dev/null", {path_, "CLUSTER=one"});
   ASSERT_EQ(r.rc, 0) << r.err;
-  EXPECT_EQ(slurp(dir_ / "out/api.yaml"), "clusterName: one\ningressHost: \"\"\napiToken: \"\"\nzones: []\n");
+  EXPECT_EQ(slurp(dir_ / "out/api.yaml"),
+            "clusterName: one\ningressHost: \"\"\napiToken: \"\"\nzones: []\n");
   EXPECT_TRUE(fs::exists(dir_ / "out/web.yaml"));
   // Now web fails: neither file may change.
-  write("tazuna.yaml", good.substr(0, good.find("          dbPassword")) + "          dbUser: {from: static, static: u}\n");
+  write("tazuna.yaml", good.substr(0, good.find("          dbPassword")) +
+                           "          dbUser: {from: static, static: u}\n");
   r = run_hintkit({"resolve", "--config", "tazuna.yaml", "--out-dir", "out"}, dir_.string(),
                   "/dev/null", {path_, "CLUSTER=two"});
   EXPECT_EQ(r.rc, 1);
   EXPECT_TRUE(has(r.err, "dbPassword")) << r.err;
-  EXPECT_EQ(slurp(dir_ / "out/api.yaml"), "clusterName: one\ningressHost: \"\"\napiToken: \"\"\nzones: []\n");
+  EXPECT_EQ(slurp(dir_ / "out/api.yaml"),
+            "clusterName: one\ningressHost: \"\"\napiToken: \"\"\nzones: []\n");
   size_t entries = 0;
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_ / "out")) ++entries;
   EXPECT_EQ(entries, 2u);  // no temporary files left behind

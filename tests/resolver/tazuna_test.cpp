@@ -1,8 +1,8 @@
+#include "resolver/tazuna.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
-
-#include "resolver/tazuna.h"
 
 namespace hintkit::resolver {
 namespace {
@@ -73,7 +73,9 @@ TEST(Config, ReportsDeclarationMistakes) {
       {"no static value", "a: {from: static}", {"HK306@10:11"}},
       {"slice of maps", "a: {from: static, staticSlice: [{k: v}]}", {"HK303@10:43"}},
       {"op without field", "a: {from: op, op: {key: id, vault: V, item: I}}", {"HK307@10:25"}},
-      {"op key typo", "a: {from: op, op: {key: lable, vault: V, item: I, field: F}}", {"HK307@10:29"}},
+      {"op key typo",
+       "a: {from: op, op: {key: lable, vault: V, item: I, field: F}}",
+       {"HK307@10:29"}},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);

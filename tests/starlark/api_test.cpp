@@ -56,8 +56,8 @@ TEST(Api, HostBuiltinsReceiveArgsAndReportErrors) {
   });
   Module m = run_ok("x = twice(21)\n", {{"twice", twice}});
   EXPECT_EQ(m.get("x")->to_int64(), 42);
-  auto r = exec_file("test.star", "def g():\n  return twice('a')\nend\nx = g()\n",
-                     {{"twice", twice}});
+  auto r =
+      exec_file("test.star", "def g():\n  return twice('a')\nend\nx = g()\n", {{"twice", twice}});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message, "twice: want an int");
   ASSERT_EQ(r.error().frames.size(), 2u);
@@ -110,8 +110,8 @@ TEST(Api, LoadGoesThroughTheHostHook) {
     if (!p.ok()) return p.error();
     return t.exec(*p);
   };
-  auto r = exec_file("main.star", "load('lib.star', 'double', d2='double')\nx = double(2) + d2(3)\n",
-                     {}, opts);
+  auto r = exec_file("main.star",
+                     "load('lib.star', 'double', d2='double')\nx = double(2) + d2(3)\n", {}, opts);
   ASSERT_TRUE(r.ok()) << r.error().to_string();
   EXPECT_EQ(r->get("x")->to_int64(), 10);
 
@@ -119,7 +119,8 @@ TEST(Api, LoadGoesThroughTheHostHook) {
     std::string_view src, want;
   };
   const Case cases[] = {
-      {"load('lib.star', '_hidden')\n", "load: names with leading underscores are not exported: _hidden"},
+      {"load('lib.star', '_hidden')\n",
+       "load: names with leading underscores are not exported: _hidden"},
       {"load('lib.star', 'nope')\n", "load: name nope not found in module lib.star"},
       {"load('other.star', 'x')\n", "cannot load other.star"},
   };
@@ -132,8 +133,9 @@ TEST(Api, LoadGoesThroughTheHostHook) {
 }
 
 TEST(Api, ModuleGlobalsAreFrozenAfterExec) {
-  Module m = run_ok("cache = []\ndef remember(x):\n  cache.append(x)\n  return len(cache)\nend\n"
-                    "ok = remember(1)\n");
+  Module m = run_ok(
+      "cache = []\ndef remember(x):\n  cache.append(x)\n  return len(cache)\nend\n"
+      "ok = remember(1)\n");
   EXPECT_EQ(m.get("ok")->to_int64(), 1);  // mutation during exec is fine
   Thread t;
   Value arg = Value::from_int(2);
@@ -186,8 +188,9 @@ TEST(Api, FrozenValuesReportYttMessages) {
 }
 
 TEST(Api, BacktraceFormatsLikeYtt) {
-  std::string src = "def safe_div(a, b):\n  return a // b\nend\n\ndef helper(x):\n"
-                    "  return safe_div(10, x)\nend\nv = helper(0)\n";
+  std::string src =
+      "def safe_div(a, b):\n  return a // b\nend\n\ndef helper(x):\n"
+      "  return safe_div(10, x)\nend\nv = helper(0)\n";
   Error e = run_err(src);
   EXPECT_EQ(e.message, "floored division by zero");
   auto lines = [&](std::string_view, int line) {
@@ -232,13 +235,16 @@ TEST(Limits, RunawayProgramsStopWithAClearErrorFast) {
        "maximum depth"},
       {"string-doubling", "s = 'ab'\nfor i in range(100):\n  s = s + s\nend\n", "string too large"},
       {"string-repeat", "s = 'ab' * 100000000000\n", "string too large"},
-      {"list-doubling", "l = [1]\nfor i in range(100):\n  l = l + l\nend\n", "collection too large"},
+      {"list-doubling", "l = [1]\nfor i in range(100):\n  l = l + l\nend\n",
+       "collection too large"},
       {"list-repeat", "l = [1, 2] * 100000000\n", "collection too large"},
       {"append-loop", "l = []\nfor i in range(100000000):\n  l.append(i)\nend\n",
        "too many steps|collection too large"},
-      {"comprehension", "l = [i for i in range(100000000)]\n", "too many steps|collection too large"},
+      {"comprehension", "l = [i for i in range(100000000)]\n",
+       "too many steps|collection too large"},
       {"big-int", "x = 2\nfor i in range(100):\n  x = x * x\nend\n", "int too large"},
-      {"sorted-callback", "def k(x):\n  return k(x)\nend\nsorted([1, 2], key=k)\n", "maximum depth"},
+      {"sorted-callback", "def k(x):\n  return k(x)\nend\nsorted([1, 2], key=k)\n",
+       "maximum depth"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);

@@ -118,8 +118,8 @@ TEST_P(StarSuite, Chunk) {
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, StarSuite, ::testing::ValuesIn(load_chunks()),
                          [](const ::testing::TestParamInfo<Chunk>& info) {
-                           std::string n = info.param.file + "_" +
-                                           std::to_string(info.param.first_line);
+                           std::string n =
+                               info.param.file + "_" + std::to_string(info.param.first_line);
                            for (auto& ch : n) {
                              if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
                            }

@@ -19,7 +19,8 @@ TEST(Syntax, CompileErrorsMatchYtt) {
       {"def f(x): return x\n", ""},
       {"x = 1; y = 2\n", ""},
       {"if True:\nx = 1\nelif False:\nx = 2\nelse:\nx = 3\nend\n", ""},
-      {"def f(x):\n  return x\n", "mismatched set of block openings (if/else/elif/for/def) and closing (end)", 1},
+      {"def f(x):\n  return x\n",
+       "mismatched set of block openings (if/else/elif/for/def) and closing (end)", 1},
       {"def f():\n  pass\nend\n", "use of reserved keyword 'pass' is not allowed", 2},
       {"end = 1\n", "unexpected end", 1},
       {"endpoint = 1\n", ""},
@@ -73,14 +74,20 @@ struct HintCase {
 
 TEST(Syntax, YttHints) {
   const HintCase cases[] = {
-      {"undefined: null", "", "undefined: null (hint: use 'None' instead of 'null' to indicate no value)"},
-      {"undefined: true", "", "undefined: true (hint: use 'True' instead of 'true' for boolean assignment)"},
+      {"undefined: null", "",
+       "undefined: null (hint: use 'None' instead of 'null' to indicate no value)"},
+      {"undefined: true", "",
+       "undefined: true (hint: use 'True' instead of 'true' for boolean assignment)"},
       {"undefined: x", "", "undefined: x"},
-      {"unknown binary op: bool | bool", "", "unknown binary op: bool | bool (hint: use 'or' instead of '|' for logical-or)"},
-      {"unknown binary op: string & int", "", "unknown binary op: string & int (hint: use 'and' instead of '&' for logical-and)"},
-      {"got '&', want primary expression", "if a && b:", "got '&', want primary expression (hint: use 'and' instead of '&&' for logical-and)"},
+      {"unknown binary op: bool | bool", "",
+       "unknown binary op: bool | bool (hint: use 'or' instead of '|' for logical-or)"},
+      {"unknown binary op: string & int", "",
+       "unknown binary op: string & int (hint: use 'and' instead of '&' for logical-and)"},
+      {"got '&', want primary expression", "if a && b:",
+       "got '&', want primary expression (hint: use 'and' instead of '&&' for logical-and)"},
       {"got '&', want primary expression", "v = &123", "got '&', want primary expression"},
-      {"got newline, want ':'", "", "got newline, want ':' (hint: missing colon at the end of 'if/for/def' statement?)"},
+      {"got newline, want ':'", "",
+       "got newline, want ':' (hint: missing colon at the end of 'if/for/def' statement?)"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.message);

@@ -37,7 +37,8 @@ inline std::vector<std::filesystem::path> golden_cases(const std::vector<std::st
     fs::path root = fs::path(HINTKIT_SOURCE_DIR) / "fixtures" / area;
     if (!fs::exists(root)) continue;
     for (const auto& e : fs::recursive_directory_iterator(root)) {
-      if (e.is_regular_file() && e.path().filename() == "cmd") out.push_back(e.path().parent_path());
+      if (e.is_regular_file() && e.path().filename() == "cmd")
+        out.push_back(e.path().parent_path());
     }
   }
   std::sort(out.begin(), out.end());

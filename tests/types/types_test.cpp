@@ -19,15 +19,12 @@ TEST(Fits, HintShapes) {
     bool want;
   };
   const Case cases[] = {
-      {"a", Kind::kScalar, true},     {"1", Kind::kScalar, true},
-      {"true", Kind::kScalar, true},  {"1.5", Kind::kScalar, true},
-      {"[a]", Kind::kScalar, false},  {"{a: 1}", Kind::kScalar, false},
-      {"~", Kind::kScalar, false},    {"[]", Kind::kArray, true},
-      {"x", Kind::kArray, false},     {"{}", Kind::kMap, true},
-      {"[1]", Kind::kMap, false},     {"1", Kind::kFloat, true},
-      {"1.5", Kind::kInt, false},     {"yes", Kind::kBool, true},
-      {"'yes'", Kind::kBool, false},  {"~", Kind::kAny, true},
-      {"~", Kind::kNull, true},       {"a", Kind::kString, true},
+      {"a", Kind::kScalar, true},   {"1", Kind::kScalar, true},    {"true", Kind::kScalar, true},
+      {"1.5", Kind::kScalar, true}, {"[a]", Kind::kScalar, false}, {"{a: 1}", Kind::kScalar, false},
+      {"~", Kind::kScalar, false},  {"[]", Kind::kArray, true},    {"x", Kind::kArray, false},
+      {"{}", Kind::kMap, true},     {"[1]", Kind::kMap, false},    {"1", Kind::kFloat, true},
+      {"1.5", Kind::kInt, false},   {"yes", Kind::kBool, true},    {"'yes'", Kind::kBool, false},
+      {"~", Kind::kAny, true},      {"~", Kind::kNull, true},      {"a", Kind::kString, true},
       {"1", Kind::kString, false},
   };
   for (const Case& c : cases) {
@@ -99,14 +96,14 @@ struct IntsView {
 TEST(CheckEach, WalksAnyViewAndReportsPaths) {
   const std::vector<int> ints = {1, 2, 3};
   std::vector<std::string> paths;
-  const bool ok = check_each(IntsView{&ints}, make_array(make(Kind::kString)),
-                             [&](MismatchReason r, const IntsView& at, const Type&,
-                                 const std::vector<PathStep>& steps) {
-                               EXPECT_EQ(r, MismatchReason::kWrongType);
-                               EXPECT_EQ(at.kind(), yaml::Kind::kInt);
-                               paths.push_back(path_text("xs", steps));
-                               return paths.size() < 2;  // stop after the second
-                             });
+  const bool ok = check_each(
+      IntsView{&ints}, make_array(make(Kind::kString)),
+      [&](MismatchReason r, const IntsView& at, const Type&, const std::vector<PathStep>& steps) {
+        EXPECT_EQ(r, MismatchReason::kWrongType);
+        EXPECT_EQ(at.kind(), yaml::Kind::kInt);
+        paths.push_back(path_text("xs", steps));
+        return paths.size() < 2;  // stop after the second
+      });
   EXPECT_FALSE(ok);
   EXPECT_EQ(paths, (std::vector<std::string>{"xs[0]", "xs[1]"}));
 }

@@ -26,8 +26,9 @@ TEST(YamlEmit, BuiltValues) {
   root.items.push_back(item("inner", inner));
   root.items.push_back(item("text", make_string("a\nb")));
   root.items.push_back(item("flag", make_bool(false)));
-  EXPECT_EQ(emit_yaml(root),
-            "list:\n- 1\n- \"yes\"\n- null\n- {}\ninner:\n  x: 1.5\ntext: |-\n  a\n  b\nflag: false\n");
+  EXPECT_EQ(
+      emit_yaml(root),
+      "list:\n- 1\n- \"yes\"\n- null\n- {}\ninner:\n  x: 1.5\ntext: |-\n  a\n  b\nflag: false\n");
   EXPECT_EQ(emit_yaml(make_map()), "{}\n");
   EXPECT_EQ(emit_yaml(make_array()), "[]\n");
   EXPECT_EQ(emit_yaml(make_null()), "null\n");
@@ -109,19 +110,28 @@ TEST(YamlScalars, ResolutionTable) {
     std::string_view value;  // emitted JSON of the resolved value
   };
   const Case cases[] = {
-      {"yes", Kind::kBool, "true"},       {"Off", Kind::kBool, "false"},
-      {"tRUE", Kind::kString, "\"tRUE\""}, {"~", Kind::kNull, "null"},
-      {"", Kind::kNull, "null"},          {"0x1F", Kind::kInt, "31"},
-      {"1_000", Kind::kInt, "1000"},      {"017", Kind::kInt, "15"},
-      {"0o17", Kind::kInt, "15"},         {"08", Kind::kFloat, "8"},
-      {"+1", Kind::kInt, "1"},            {"-0b101", Kind::kInt, "-5"},
-      {".5", Kind::kFloat, "0.5"},        {"1e3", Kind::kFloat, "1000"},
-      {"1e400", Kind::kString, "\"1e400\""}, {"1:20", Kind::kString, "\"1:20\""},
+      {"yes", Kind::kBool, "true"},
+      {"Off", Kind::kBool, "false"},
+      {"tRUE", Kind::kString, "\"tRUE\""},
+      {"~", Kind::kNull, "null"},
+      {"", Kind::kNull, "null"},
+      {"0x1F", Kind::kInt, "31"},
+      {"1_000", Kind::kInt, "1000"},
+      {"017", Kind::kInt, "15"},
+      {"0o17", Kind::kInt, "15"},
+      {"08", Kind::kFloat, "8"},
+      {"+1", Kind::kInt, "1"},
+      {"-0b101", Kind::kInt, "-5"},
+      {".5", Kind::kFloat, "0.5"},
+      {"1e3", Kind::kFloat, "1000"},
+      {"1e400", Kind::kString, "\"1e400\""},
+      {"1:20", Kind::kString, "\"1:20\""},
       {"2001-12-14", Kind::kString, "\"2001-12-14\""},
       {"2001-02-30", Kind::kString, "\"2001-02-30\""},
       {"12345678901234567890", Kind::kInt, "12345678901234567890"},
       {"-9223372036854775809", Kind::kFloat, "-9223372036854776000"},
-      {".Inf", Kind::kFloat, "null"},     {"<<", Kind::kString, "\"\\u003c\\u003c\""},
+      {".Inf", Kind::kFloat, "null"},
+      {"<<", Kind::kString, "\"\\u003c\\u003c\""},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.in);
@@ -133,7 +143,8 @@ TEST(YamlScalars, ResolutionTable) {
 }
 
 TEST(YamlScalars, TimestampsAndBase60AreQuotedOnOutput) {
-  for (std::string_view s : {"2001-12-14", "2001-1-2", "2001-12-14t21:59:43Z", "1:20", "-1:30:00.5"}) {
+  for (std::string_view s :
+       {"2001-12-14", "2001-1-2", "2001-12-14t21:59:43Z", "1:20", "-1:30:00.5"}) {
     SCOPED_TRACE(s);
     std::string want = "\"";
     want.append(s);

@@ -51,7 +51,8 @@ class TreeDiff {
  private:
   static std::string span(const std::string& at, const diag::Span& a, const diag::Span& b) {
     if (a.file != b.file) return at + ".span.file";
-    if (a.begin != b.begin) return at + ".span.begin " + pos_str(a.begin) + " vs " + pos_str(b.begin);
+    if (a.begin != b.begin)
+      return at + ".span.begin " + pos_str(a.begin) + " vs " + pos_str(b.begin);
     if (a.end != b.end) return at + ".span.end " + pos_str(a.end) + " vs " + pos_str(b.end);
     return "";
   }
@@ -139,8 +140,8 @@ Outcome compare_paths(std::string_view text, bool keep_comments = true) {
   auto fast = internal::load_with(ParserChoice::kFastOnly, text, "in.yaml", fast_diags, options,
                                   &out.fast_used);
   if (!out.fast_used) return out;
-  auto slow = internal::load_with(ParserChoice::kYamlCppOnly, text, "in.yaml", slow_diags,
-                                  options, nullptr);
+  auto slow = internal::load_with(ParserChoice::kYamlCppOnly, text, "in.yaml", slow_diags, options,
+                                  nullptr);
   out.difference = TreeDiff().docs(fast, slow);
   if (out.difference.empty()) {
     std::string a = diags_str(fast_diags), b = diags_str(slow_diags);
@@ -318,7 +319,9 @@ TEST(FastParser, AgreesOnTrickySnippets) {
       {"a: 1\n---\nb: [\n", false},
       {"a:\tb\n", false},
       {"a: b\r\nc: d\r\n", false},
-      {"\xEF\xBB\xBF" "a: 1\n", false},
+      {"\xEF\xBB\xBF"
+       "a: 1\n",
+       false},
       {"a: multi\n  line plain\n", false},
       {"a: b\n  # comment\nc: d\n", true},
       {"a: b\n\n  \nc: d\n", true},
@@ -386,20 +389,31 @@ class Generator {
 
   std::string word() {
     static const char* const kWords[] = {
-        "a", "name", "value", "x_1", "port", "yes", "No", "on", "null", "~", "true", "1",
-        "-2", "0x1F", "017", "1_000", ".5", "1e3", "-.inf", ".nan", "2001-12-14", "<<",
-        "http://h/p", "a b", "k-8s", "Grüße", "x:y", "9223372036854775808", "-", "a#b",
-        "0o17", "+1", "1.", "'", "\"", "?x", ":x"};
+        "a",   "name",       "value", "x_1",  "port",  "yes",  "No",
+        "on",  "null",       "~",     "true", "1",     "-2",   "0x1F",
+        "017", "1_000",      ".5",    "1e3",  "-.inf", ".nan", "2001-12-14",
+        "<<",  "http://h/p", "a b",   "k-8s", "Grüße", "x:y",  "9223372036854775808",
+        "-",   "a#b",        "0o17",  "+1",   "1.",    "'",    "\"",
+        "?x",  ":x"};
     return kWords[pick(static_cast<int>(std::size(kWords)))];
   }
 
   std::string quoted() {
-    static const char* const kDouble[] = {"\"\"", "\"a b\"", "\"tab\\t\"", "\"\\u00e9\\x41\"",
-                                          "\"q\\\"q\"", "\"yes\"", "\"1\"", "\"\\\\\"",
-                                          "\"a\n  b\"", "\"a\n\n  b \"", "\"x\\\n  y\"",
-                                          "\"\\U0001F600\"", "\"# not a comment\""};
-    static const char* const kSingle[] = {"''", "'it''s'", "'a: b'", "'1'", "'a\n  b'",
-                                          "'  spaced  '", "'#x'"};
+    static const char* const kDouble[] = {"\"\"",
+                                          "\"a b\"",
+                                          "\"tab\\t\"",
+                                          "\"\\u00e9\\x41\"",
+                                          "\"q\\\"q\"",
+                                          "\"yes\"",
+                                          "\"1\"",
+                                          "\"\\\\\"",
+                                          "\"a\n  b\"",
+                                          "\"a\n\n  b \"",
+                                          "\"x\\\n  y\"",
+                                          "\"\\U0001F600\"",
+                                          "\"# not a comment\""};
+    static const char* const kSingle[] = {"''",       "'it''s'",      "'a: b'", "'1'",
+                                          "'a\n  b'", "'  spaced  '", "'#x'"};
     if (pick(2) == 0) return kDouble[pick(static_cast<int>(std::size(kDouble)))];
     return kSingle[pick(static_cast<int>(std::size(kSingle)))];
   }
@@ -462,8 +476,8 @@ class Generator {
   std::string flow(int depth) {
     if (depth > 3 || pick(3) == 0) {
       std::string w = pick(4) == 0 ? quoted() : word();
-      if (w == "-" || w == "?x" || w == ":x" || w == "a#b" || w == "x:y" || w == "'" ||
-          w == "\"" || w.find('\n') != std::string::npos) {
+      if (w == "-" || w == "?x" || w == ":x" || w == "a#b" || w == "x:y" || w == "'" || w == "\"" ||
+          w.find('\n') != std::string::npos) {
         w = "w";
       }
       return w;
@@ -562,8 +576,8 @@ class Generator {
         return;
       }
       default:
-        out_ += " *" + anchors_[static_cast<size_t>(pick(static_cast<int>(anchors_.size())))] +
-                "\n";
+        out_ +=
+            " *" + anchors_[static_cast<size_t>(pick(static_cast<int>(anchors_.size())))] + "\n";
         return;
     }
   }

@@ -88,8 +88,8 @@ TEST(YamlFixtures, ScalarResolutionMatchesYtt) {
     const MapItem* v = docs[0].root.find("v");
     ASSERT_NE(v, nullptr);
     Node out = make_map();
-    out.items.push_back({make_string("type"), make_string(std::string(starlark_type(v->value.kind))),
-                         {}, {}, {}});
+    out.items.push_back(
+        {make_string("type"), make_string(std::string(starlark_type(v->value.kind))), {}, {}, {}});
     out.items.push_back({make_string("v"), v->value, {}, {}, {}});
     if (fs::exists(dir / "expected.yaml")) {
       compare(dir / "expected.yaml", emit_yaml(out));

@@ -38,7 +38,7 @@ TEST(YamlLoad, ResolvesPlainScalarsOnly) {
     Style style;
   };
   const Case cases[] = {
-      {"a", Kind::kBool, Style::kPlain},         {"b", Kind::kString, Style::kSingleQuoted},
+      {"a", Kind::kBool, Style::kPlain},          {"b", Kind::kString, Style::kSingleQuoted},
       {"c", Kind::kString, Style::kDoubleQuoted}, {"d", Kind::kInt, Style::kPlain},
       {"e", Kind::kString, Style::kLiteral},      {"f", Kind::kFloat, Style::kPlain},
       {"g", Kind::kNull, Style::kPlain},
@@ -55,7 +55,8 @@ TEST(YamlLoad, ResolvesPlainScalarsOnly) {
 }
 
 TEST(YamlLoad, ExplicitTagsAreHonoured) {
-  auto docs = load_ok("a: !!str 12\nb: !!int \"12\"\nc: !!float 3\nd: !!bool \"yes\"\ne: !!null \"\"\n");
+  auto docs =
+      load_ok("a: !!str 12\nb: !!int \"12\"\nc: !!float 3\nd: !!bool \"yes\"\ne: !!null \"\"\n");
   const Node& r = docs[0].root;
   EXPECT_EQ(r.find("a")->value.kind, Kind::kString);
   EXPECT_EQ(r.find("a")->value.tag, "!!str");
@@ -211,8 +212,8 @@ TEST(YamlLoad, AliasBombIsStopped) {
   auto start = std::chrono::steady_clock::now();
   diag::Diagnostics diags;
   load(text, "bomb.yaml", diags);
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                std::chrono::steady_clock::now() - start)
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                  start)
                 .count();
   ASSERT_EQ(diags.size(), 1u);
   EXPECT_EQ(diags.items()[0].code, "HK003");
@@ -280,7 +281,11 @@ TEST(YamlLoad, BinaryInputIsRejected) {
       {"invalid utf-8", "a: \xff\xfe\n", "HK004@1:4"},
       {"truncated sequence", "a: \xe2\x82\n", "HK004@1:4"},
       {"overlong encoding", "a: \xc0\xaf\n", "HK004@1:4"},
-      {"utf-16 text", std::string("\xff\xfe" "a\0:\0", 6), "HK004@1:1"},
+      {"utf-16 text",
+       std::string("\xff\xfe"
+                   "a\0:\0",
+                   6),
+       "HK004@1:1"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
@@ -316,8 +321,8 @@ TEST(YamlLoad, FiftyMegabytesLoadsUnderTheDefaultLimit) {
   auto start = std::chrono::steady_clock::now();
   diag::Diagnostics diags;
   auto docs = load(text, "big.yaml", diags);
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                std::chrono::steady_clock::now() - start)
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                  start)
                 .count();
   EXPECT_TRUE(diags.empty());
   ASSERT_EQ(docs.size(), 1u);
