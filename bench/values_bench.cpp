@@ -37,7 +37,8 @@ std::string schema_text(int n) {
     s += "    enabled: true\n    ratio: 0.5\n";
     s += "    #@schema/validation (\"a multiple of 1024\", lambda v: v % 1024 == 0)\n";
     s += "    quota: 1024\n";
-    s += "    ports:\n    - name: \"\"\n      #@schema/validation min=1, max=65535\n      port: 80\n";
+    s += "    ports:\n    - name: \"\"\n      #@schema/validation min=1, max=65535\n      port: "
+         "80\n";
     s += "    labels:\n    - \"\"\n";
   }
   return s;
@@ -67,8 +68,8 @@ const Workload& workload(int n) {
   auto it = cache.find(n);
   if (it != cache.end()) return it->second;
   Workload w{schema_text(n), values_text(n), {}};
-  w.dir = fs::temp_directory_path() / ("hk-values-bench-" + std::to_string(getpid()) + "-" +
-                                       std::to_string(n));
+  w.dir = fs::temp_directory_path() /
+          ("hk-values-bench-" + std::to_string(getpid()) + "-" + std::to_string(n));
   fs::create_directories(w.dir);
   std::ofstream(w.dir / "schema.yaml") << w.schema;
   std::ofstream(w.dir / "values.yaml") << w.values;

@@ -30,17 +30,28 @@ const Flag kFlags[] = {
 
 void apply(const Flag& f, const std::string& value, Options& o) {
   std::string n = f.name;
-  if (n == "file") o.files.push_back(value);
-  else if (n == "data-values-file") o.data_values_files.push_back(value);
-  else if (n == "data-values-env") o.data_values_env.push_back(value);
-  else if (n == "data-values-env-yaml") o.data_values_env_yaml.push_back(value);
-  else if (n == "data-value") o.data_value.push_back(value);
-  else if (n == "data-value-yaml") o.data_value_yaml.push_back(value);
-  else if (n == "data-value-file") o.data_value_file.push_back(value);
-  else if (n == "data-values-inspect") o.inspect = value != "false";
-  else if (n == "data-values-schema-inspect") o.schema_inspect = value != "false";
-  else if (n == "output") o.output = value;
-  else if (n == "dangerous-data-values-disable-validation") o.disable_validation = value != "false";
+  if (n == "file")
+    o.files.push_back(value);
+  else if (n == "data-values-file")
+    o.data_values_files.push_back(value);
+  else if (n == "data-values-env")
+    o.data_values_env.push_back(value);
+  else if (n == "data-values-env-yaml")
+    o.data_values_env_yaml.push_back(value);
+  else if (n == "data-value")
+    o.data_value.push_back(value);
+  else if (n == "data-value-yaml")
+    o.data_value_yaml.push_back(value);
+  else if (n == "data-value-file")
+    o.data_value_file.push_back(value);
+  else if (n == "data-values-inspect")
+    o.inspect = value != "false";
+  else if (n == "data-values-schema-inspect")
+    o.schema_inspect = value != "false";
+  else if (n == "output")
+    o.output = value;
+  else if (n == "dangerous-data-values-disable-validation")
+    o.disable_validation = value != "false";
 }
 
 }  // namespace

@@ -6,8 +6,8 @@
 #include <map>
 
 #include "schema/errors.h"
-#include "schema/schema.h"
 #include "schema/phases.h"
+#include "schema/schema.h"
 
 namespace hintkit::schema {
 
@@ -48,9 +48,11 @@ struct ValuesSource {
 
 std::string type_problems_text(Files& files, const std::vector<TypeProblem>& problems) {
   for (const auto& p : problems) {
-    files.gutter_digits = std::max<int>(files.gutter_digits, static_cast<int>(std::to_string(p.at.begin.line).size()));
+    files.gutter_digits = std::max<int>(files.gutter_digits,
+                                        static_cast<int>(std::to_string(p.at.begin.line).size()));
   }
-  std::string out = "\nOne or more data values were invalid\n====================================\n\n";
+  std::string out =
+      "\nOne or more data values were invalid\n====================================\n\n";
   for (const auto& p : problems) {
     if (p.unknown_key) out += "Given data value is not declared in schema\n";
     out += excerpt(files, p.at.file, p.at.file, {p.at.begin.line > 0 ? p.at.begin.line : 1});
@@ -89,7 +91,7 @@ DDoc kv_doc(const std::string& key, DPtr value, const diag::Span& span) {
   for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
     auto m = make_node(yaml::Kind::kMap, span);
     DEntry e;
-    e.key = yaml::make_string(*it);
+    e.key = string_scalar(*it);
     e.value = v;
     e.span = span;
     if (leaf) {
@@ -108,17 +110,14 @@ DDoc kv_doc(const std::string& key, DPtr value, const diag::Span& span) {
 
 class Engine {
  public:
-  explicit Engine(const Options& o)
-      : opts_(o), thread_(make_thread_options()) {}
+  explicit Engine(const Options& o) : opts_(o), thread_(make_thread_options()) {}
 
   sl::ThreadOptions make_thread_options() {
     sl::ThreadOptions to;
     to.load = [this](sl::Thread& t, std::string_view module) -> sl::Result<sl::Module> {
       return load_module(files_, t, "", module);
     };
-    to.print = [this](std::string_view text) {
-      err_ += std::string(text) + "\n";
-    };
+    to.print = [this](std::string_view text) { err_ += std::string(text) + "\n"; };
     return to;
   }
 
@@ -163,7 +162,8 @@ class Engine {
     files_.files.push_back(std::move(f));
   }
 
-  const std::vector<DDoc>& docs_of(size_t i, const std::string& stage, const std::vector<std::string>& order) {
+  const std::vector<DDoc>& docs_of(size_t i, const std::string& stage,
+                                   const std::vector<std::string>& order) {
     auto it = evaluated_.find(i);
     if (it != evaluated_.end()) return it->second;
     const SourceFile& f = files_.files[i];
@@ -181,12 +181,14 @@ class Engine {
       throw YttError{"Unknown output type '" + opts_.output + "'"};
     }
     if (opts_.schema_inspect && opts_.output != "openapi-v3" && opts_.output != "json") {
-      throw YttError{"Data values schema export only supported in OpenAPI v3 format; specify "
-                     "format with --output=openapi-v3 flag"};
+      throw YttError{
+          "Data values schema export only supported in OpenAPI v3 format; specify "
+          "format with --output=openapi-v3 flag"};
     }
     if (!opts_.schema_inspect && opts_.output == "openapi-v3") {
-      throw YttError{"Output type currently only supported for data values schema (i.e. include "
-                     "--data-values-schema-inspect)"};
+      throw YttError{
+          "Output type currently only supported for data values schema (i.e. include "
+          "--data-values-schema-inspect)"};
     }
     read_inputs();
     // Which files hold schema / data values documents (decided from their text).
@@ -231,6 +233,15 @@ class Engine {
         throw;
       }
       values = default_of(*type);
+      // The type holds all the schema documents still say: let their trees go before the
+      // data values are loaded (a schema file's other documents stay for the later phases).
+      schema_docs.clear();
+      for (size_t i : schema_files) {
+        auto& docs = evaluated_[i];
+        std::erase_if(docs, [](const DDoc& d) {
+          return d.ann("data/values-schema") && !d.ann("data/values");
+        });
+      }
     }
     // ---- data values
     std::vector<ValuesSource> sources;
@@ -241,7 +252,8 @@ class Engine {
       for (const auto& d : docs) any_values = any_values || d.ann("data/values");
       if (!any_values) continue;
       for (const auto& d : docs) {
-        if (!d.ann("data/values") && !d.ann("data/values-schema") && d.value && !d.value->is_null()) {
+        if (!d.ann("data/values") && !d.ann("data/values-schema") && d.value &&
+            !d.value->is_null()) {
           const std::string& p = files_.files[i].path;
           throw YttError{"Overlaying data values (in following order: " + p +
                          "):\n  Templating file '" + p + "':\n    Expected data values file '" + p +
@@ -261,7 +273,8 @@ class Engine {
     size_t flag_start = sources.size();
     add_flag_sources(sources);
     if (sources.size() > flag_start) order.push_back("additional data values");
-    const std::string dv_stage = "Overlaying data values (in following order: " + join(order) + "):";
+    const std::string dv_stage =
+        "Overlaying data values (in following order: " + join(order) + "):";
     for (auto& src : sources) {
       try {
         overlay_document(values, src.doc, thread_, files_, src.missing_ok, src.plain);
@@ -272,7 +285,8 @@ class Engine {
       if (type) {
         std::vector<TypeProblem> problems;
         check_and_fill(values, *type, problems);
-        if (!problems.empty()) throw YttError{dv_stage + " " + type_problems_text(files_, problems)};
+        if (!problems.empty())
+          throw YttError{dv_stage + " " + type_problems_text(files_, problems)};
       }
     }
     if (!values) values = make_node(yaml::Kind::kMap);
@@ -290,8 +304,15 @@ class Engine {
     // ---- output
     if (opts_.schema_inspect) return openapi_output(type, opts_.output == "json");
     if (opts_.inspect) {
+      // Only `values` is printed: let go of the schema and the evaluated documents first, so
+      // the printed copy of the tree does not add to everything else at the peak.
+      type.reset();
+      schema_docs.clear();
+      sources.clear();
+      evaluated_.clear();
       if (values->is_null()) return {};
-      if (opts_.output == "json") return has_non_finite(*values) ? std::string() : json_output(*values);
+      if (opts_.output == "json")
+        return has_non_finite(*values) ? std::string() : json_output(*values);
       return yaml::emit_yaml(to_yaml(*values));
     }
     files_.data_values = to_struct_value(values);
@@ -347,9 +368,7 @@ class Engine {
     return false;
   }
 
-  std::string json_output(const DNode& v) {
-    return yaml::emit_json(sorted_copy(v));
-  }
+  std::string json_output(const DNode& v) { return yaml::emit_json(sorted_copy(v)); }
 
   static yaml::Node sorted_copy(const DNode& v) {
     yaml::Node n = to_yaml(v);
@@ -358,9 +377,10 @@ class Engine {
   }
   static void sort_keys(yaml::Node& n) {
     if (n.kind == yaml::Kind::kMap) {
-      std::stable_sort(n.items.begin(), n.items.end(), [](const yaml::MapItem& a, const yaml::MapItem& b) {
-        return key_text(a.key) < key_text(b.key);
-      });
+      std::stable_sort(n.items.begin(), n.items.end(),
+                       [](const yaml::MapItem& a, const yaml::MapItem& b) {
+                         return key_text(scalar_of(a.key)) < key_text(scalar_of(b.key));
+                       });
       for (auto& it : n.items) sort_keys(it.value);
     } else if (n.kind == yaml::Kind::kArray) {
       for (auto& e : n.elements) sort_keys(e);
@@ -425,7 +445,8 @@ class Engine {
         }
         SourceFile& pf = pseudo("(data-values-env arg) " + prefix, kv);
         diag::Span span{pf.path, {1, 1}, {1, 1}};
-        DPtr v = as_yaml ? parse_yaml_value(key, kv.substr(eq + 1), span) : string_node(kv.substr(eq + 1), span);
+        DPtr v = as_yaml ? parse_yaml_value(key, kv.substr(eq + 1), span)
+                         : string_node(kv.substr(eq + 1), span);
         sources.push_back({kv_doc(key, v, span), true, false, ""});
       }
     };
@@ -447,8 +468,8 @@ class Engine {
       auto [key, path] = split_kv(kv);
       auto text = yaml::read_file(path);
       if (!text.ok()) {
-        throw YttError{"Extracting data value from KV:\n  Reading file '" + path + "': " +
-                       text.error().message};
+        throw YttError{"Extracting data value from KV:\n  Reading file '" + path +
+                       "': " + text.error().message};
       }
       SourceFile& pf = pseudo("(data-value-file arg) " + kv, *text);
       diag::Span span{pf.path, {1, 1}, {1, 1}};
@@ -495,8 +516,10 @@ class Engine {
     std::string key = kv.substr(0, eq);
     size_t colons = std::count(key.begin(), key.end(), ':');
     if (colons > 1) {
-      throw YttError{"Extracting data value from KV:\n  Expected at most one library-key "
-                     "separator ':' in '" + key + "'"};
+      throw YttError{
+          "Extracting data value from KV:\n  Expected at most one library-key "
+          "separator ':' in '" +
+          key + "'"};
     }
     return {key, kv.substr(eq + 1)};
   }

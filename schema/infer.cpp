@@ -11,27 +11,42 @@ namespace {
 
 types::Kind kind_of(yaml::Kind k) {
   switch (k) {
-    case yaml::Kind::kNull: return types::Kind::kNull;
-    case yaml::Kind::kBool: return types::Kind::kBool;
-    case yaml::Kind::kInt: return types::Kind::kInt;
-    case yaml::Kind::kFloat: return types::Kind::kFloat;
-    case yaml::Kind::kString: return types::Kind::kString;
-    case yaml::Kind::kMap: return types::Kind::kMap;
-    case yaml::Kind::kArray: return types::Kind::kArray;
+    case yaml::Kind::kNull:
+      return types::Kind::kNull;
+    case yaml::Kind::kBool:
+      return types::Kind::kBool;
+    case yaml::Kind::kInt:
+      return types::Kind::kInt;
+    case yaml::Kind::kFloat:
+      return types::Kind::kFloat;
+    case yaml::Kind::kString:
+      return types::Kind::kString;
+    case yaml::Kind::kMap:
+      return types::Kind::kMap;
+    case yaml::Kind::kArray:
+      return types::Kind::kArray;
   }
   return types::Kind::kAny;
 }
 
 std::string type_name(types::Kind k) {
   switch (k) {
-    case types::Kind::kBool: return "boolean";
-    case types::Kind::kInt: return "integer";
-    case types::Kind::kFloat: return "float";
-    case types::Kind::kString: return "string";
-    case types::Kind::kMap: return "map";
-    case types::Kind::kArray: return "array";
-    case types::Kind::kNull: return "null";
-    default: return "any";
+    case types::Kind::kBool:
+      return "boolean";
+    case types::Kind::kInt:
+      return "integer";
+    case types::Kind::kFloat:
+      return "float";
+    case types::Kind::kString:
+      return "string";
+    case types::Kind::kMap:
+      return "map";
+    case types::Kind::kArray:
+      return "array";
+    case types::Kind::kNull:
+      return "null";
+    default:
+      return "any";
   }
 }
 
@@ -44,15 +59,24 @@ std::vector<int> ann_lines(const Ann& a, const diag::Span& node) {
 
 std::string starlark_type(const sl::Value& v) {
   switch (v.kind()) {
-    case sl::Kind::kInt: return "starlark.Int";
-    case sl::Kind::kBool: return "starlark.Bool";
-    case sl::Kind::kString: return "starlark.String";
-    case sl::Kind::kFloat: return "starlark.Float";
-    case sl::Kind::kNone: return "starlark.NoneType";
-    case sl::Kind::kList: return "*starlark.List";
-    case sl::Kind::kDict: return "*starlark.Dict";
-    case sl::Kind::kTuple: return "starlark.Tuple";
-    default: return std::string(v.type_name());
+    case sl::Kind::kInt:
+      return "starlark.Int";
+    case sl::Kind::kBool:
+      return "starlark.Bool";
+    case sl::Kind::kString:
+      return "starlark.String";
+    case sl::Kind::kFloat:
+      return "starlark.Float";
+    case sl::Kind::kNone:
+      return "starlark.NoneType";
+    case sl::Kind::kList:
+      return "*starlark.List";
+    case sl::Kind::kDict:
+      return "*starlark.Dict";
+    case sl::Kind::kTuple:
+      return "starlark.Tuple";
+    default:
+      return std::string(v.type_name());
   }
 }
 
@@ -71,7 +95,8 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   for (size_t i = 1; i <= a.size(); ++i) {
     cur[0] = i;
     for (size_t j = 1; j <= b.size(); ++j) {
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      cur[j] =
+          std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
     }
     std::swap(prev, cur);
   }
@@ -79,7 +104,8 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 }
 
 // The declared key a mistyped one most likely meant (case, `_` and `-` ignored).
-std::optional<std::string> similar_key(const std::string& key, const std::vector<std::string>& cands) {
+std::optional<std::string> similar_key(const std::string& key,
+                                       const std::vector<std::string>& cands) {
   std::string k = normalize_key(key);
   for (const auto& c : cands)
     if (normalize_key(c) == k) return c;
@@ -101,32 +127,46 @@ class Inferrer {
     const Ann* nullable = find_ann(anns, "schema/nullable");
     if (type_ann) {
       if (type_ann->kwargs.empty()) {
-        throw_schema(files_, {"", "expected @schema/type annotation to have keyword argument and value",
-                              span.file, ann_lines(*type_ann, span),
-                              "missing keyword argument and value (by " + pos_text(type_ann->span) + ")",
-                              "valid keyword argument and value",
-                              {"Supported key-value pairs are 'any=True', 'any=False'"}});
+        throw_schema(files_,
+                     {"",
+                      "expected @schema/type annotation to have keyword argument and value",
+                      span.file,
+                      ann_lines(*type_ann, span),
+                      "missing keyword argument and value (by " + pos_text(type_ann->span) + ")",
+                      "valid keyword argument and value",
+                      {"Supported key-value pairs are 'any=True', 'any=False'"}});
       }
       for (const auto& [k, val] : type_ann->kwargs) {
         if (k != "any") {
-          throw_schema(files_, {"", "unknown @schema/type annotation keyword argument", span.file,
-                                ann_lines(*type_ann, span), k + " (by " + pos_text(type_ann->span) + ")",
-                                "A valid kwarg", {"Supported kwargs are 'any'"}});
+          throw_schema(files_, {"",
+                                "unknown @schema/type annotation keyword argument",
+                                span.file,
+                                ann_lines(*type_ann, span),
+                                k + " (by " + pos_text(type_ann->span) + ")",
+                                "A valid kwarg",
+                                {"Supported kwargs are 'any'"}});
         }
         if (!val.is_bool()) {
-          throw_schema(files_, {"", "unknown @schema/type annotation keyword argument", span.file,
+          throw_schema(files_, {"",
+                                "unknown @schema/type annotation keyword argument",
+                                span.file,
                                 ann_lines(*type_ann, span),
                                 starlark_type(val) + " (by " + pos_text(type_ann->span) + ")",
-                                "starlark.Bool", {"Supported kwargs are 'any'"}});
+                                "starlark.Bool",
+                                {"Supported kwargs are 'any'"}});
         }
         t->any = val.as_bool();
       }
     }
     if (nullable && !nullable->kwargs.empty()) {
-      throw_schema(files_, {"", "expected @schema/nullable annotation to not contain any keyword arguments",
-                            span.file, ann_lines(*nullable, span),
-                            "keyword argument in @schema/nullable (by " + pos_text(nullable->span) + ")",
-                            "starlark.Bool", {"Supported kwargs are 'any'"}});
+      throw_schema(files_,
+                   {"",
+                    "expected @schema/nullable annotation to not contain any keyword arguments",
+                    span.file,
+                    ann_lines(*nullable, span),
+                    "keyword argument in @schema/nullable (by " + pos_text(nullable->span) + ")",
+                    "starlark.Bool",
+                    {"Supported kwargs are 'any'"}});
     }
     if (t->any) {
       t->kind = types::Kind::kAny;
@@ -151,19 +191,26 @@ class Inferrer {
         case yaml::Kind::kArray: {
           t->kind = types::Kind::kArray;
           if (v->entries.size() != 1) {
-            throw_schema(files_, {"wrong number of items in array definition", "", span.file,
-                                  {span.begin.line},
-                                  std::to_string(v->entries.size()) + " array items",
-                                  "exactly 1 array item, of the desired type",
-                                  {"in schema, the one item of the array implies the type of its elements.",
-                                   "in schema, the default value for an array is always an empty list.",
-                                   "default values can be overridden via a data values overlay."}});
+            throw_schema(files_,
+                         {"wrong number of items in array definition",
+                          "",
+                          span.file,
+                          {span.begin.line},
+                          std::to_string(v->entries.size()) + " array items",
+                          "exactly 1 array item, of the desired type",
+                          {"in schema, the one item of the array implies the type of its elements.",
+                           "in schema, the default value for an array is always an empty list.",
+                           "default values can be overridden via a data values overlay."}});
           }
           const DEntry& e = v->entries[0];
           if (const Ann* da = find_ann(e.anns, "schema/default")) {
-            throw_schema(files_, {"", "Invalid schema - @schema/default not supported on array item\n"
-                                      "============================================================\n",
-                                  span.file, ann_lines(*da, e.span), "", "",
+            throw_schema(files_, {"",
+                                  "Invalid schema - @schema/default not supported on array item\n"
+                                  "============================================================\n",
+                                  span.file,
+                                  ann_lines(*da, e.span),
+                                  "",
+                                  "",
                                   {"do you mean to set a default value for the array?",
                                    "set an array's default by annotating its parent."}});
           }
@@ -177,11 +224,16 @@ class Inferrer {
             t->default_value = make_node(yaml::Kind::kMap, v->span);
             break;
           }
-          throw_schema(files_, {"null value not allowed here", "", span.file, {span.begin.line},
-                                "null value", "non-null value",
-                                {"in YAML, omitting a value implies null.",
-                                 "to set the default value to null, annotate with @schema/nullable.",
-                                 "to allow any value, annotate with @schema/type any=True."}});
+          throw_schema(files_,
+                       {"null value not allowed here",
+                        "",
+                        span.file,
+                        {span.begin.line},
+                        "null value",
+                        "non-null value",
+                        {"in YAML, omitting a value implies null.",
+                         "to set the default value to null, annotate with @schema/nullable.",
+                         "to allow any value, annotate with @schema/type any=True."}});
         default:
           t->kind = kind_of(v->kind);
           t->default_value = v;
@@ -194,7 +246,9 @@ class Inferrer {
     build_checker(*t);
     if (const Ann* d = find_ann(anns, "schema/default")) {
       if (!d->kwargs.empty()) {
-        throw_schema(files_, {"", "syntax error in @schema/default annotation", span.file,
+        throw_schema(files_, {"",
+                              "syntax error in @schema/default annotation",
+                              span.file,
                               ann_lines(*d, span),
                               "keyword argument in @schema/default (by " + pos_text(d->span) + ")",
                               expected_name(*t) + " (by " + pos_text(span) + ")",
@@ -202,10 +256,13 @@ class Inferrer {
                                "value must be in Starlark format, e.g.: {'key': 'value'}, True."}});
       }
       if (d->args.empty()) {
-        throw_schema(files_, {"", "syntax error in @schema/default annotation", span.file,
+        throw_schema(files_, {"",
+                              "syntax error in @schema/default annotation",
+                              span.file,
                               ann_lines(*d, span),
                               "missing value in @schema/default (by " + pos_text(d->span) + ")",
-                              expected_name(*t) + " (by " + pos_text(span) + ")", {}});
+                              expected_name(*t) + " (by " + pos_text(span) + ")",
+                              {}});
       }
       DPtr dv = from_starlark(d->args[0], d->span);
       std::vector<TypeProblem> problems;
@@ -213,12 +270,14 @@ class Inferrer {
       if (!problems.empty()) {
         std::string out;
         for (const auto& p : problems) {
-          SchemaProblem sp{"@schema/default is wrong type",
-                           p.unknown_key ? "Given data value is not declared in schema" : "",
-                           span.file, ann_lines(*d, span),
-                           p.found + " (at " + pos_text(d->span) + ")",
-                           p.expected + " (" + (p.unknown_key ? "from " : "by ") + pos_text(p.by) + ")",
-                           {}};
+          SchemaProblem sp{
+              "@schema/default is wrong type",
+              p.unknown_key ? "Given data value is not declared in schema" : "",
+              span.file,
+              ann_lines(*d, span),
+              p.found + " (at " + pos_text(d->span) + ")",
+              p.expected + " (" + (p.unknown_key ? "from " : "by ") + pos_text(p.by) + ")",
+              {}};
           if (out.empty()) {
             out = schema_problem_text(files_, sp);
           } else {
@@ -239,13 +298,19 @@ class Inferrer {
         t->validations = {a};
         t->validation_span = a.span;
       } else if (a.name == "schema/desc" && !a.args.empty()) {
-        t->desc = std::string(a.args[0].is(sl::Kind::kString) ? a.args[0].as_string() : a.args[0].str());
+        t->desc =
+            std::string(a.args[0].is(sl::Kind::kString) ? a.args[0].as_string() : a.args[0].str());
       } else if (a.name == "schema/title" && !a.args.empty()) {
-        t->title = std::string(a.args[0].is(sl::Kind::kString) ? a.args[0].as_string() : a.args[0].str());
+        t->title =
+            std::string(a.args[0].is(sl::Kind::kString) ? a.args[0].as_string() : a.args[0].str());
       } else if (a.name == "schema/deprecated") {
         if (is_doc) {
-          throw_schema(files_, {"", "@schema/deprecated not supported on a document", span.file,
-                                ann_lines(a, span), "", "",
+          throw_schema(files_, {"",
+                                "@schema/deprecated not supported on a document",
+                                span.file,
+                                ann_lines(a, span),
+                                "",
+                                "",
                                 {"do you mean to deprecate the entire schema document?",
                                  "use schema/deprecated on individual keys."}});
         }
@@ -259,13 +324,17 @@ class Inferrer {
           std::vector<TypeProblem> problems;
           check_and_fill(val, *t, problems);
           if (!problems.empty()) {
-            throw_schema(files_, {"@schema/examples has wrong type", "", span.file, ann_lines(a, span),
+            throw_schema(files_, {"@schema/examples has wrong type",
+                                  "",
+                                  span.file,
+                                  ann_lines(a, span),
                                   problems[0].found + " (by " + pos_text(a.span) + ")",
-                                  problems[0].expected + " (by " + pos_text(problems[0].by) + ")", {}});
+                                  problems[0].expected + " (by " + pos_text(problems[0].by) + ")",
+                                  {}});
           }
-          t->examples.emplace_back(items[0].is(sl::Kind::kString) ? std::string(items[0].as_string())
-                                                                 : items[0].str(),
-                                   val);
+          t->examples.emplace_back(
+              items[0].is(sl::Kind::kString) ? std::string(items[0].as_string()) : items[0].str(),
+              val);
         }
       }
     }
@@ -276,11 +345,13 @@ class Inferrer {
     const std::string head = "\n  Invalid @schema/validation annotation - ";
     const std::string at = " (at " + pos_text(a.span) + ")";
     if (a.args.empty() && a.kwargs.empty()) {
-      throw YttError{head + "expected annotation to have 2-tuple as argument(s), but found no "
-                            "arguments (by " + pos_text(a.span) + ")"};
+      throw YttError{head +
+                     "expected annotation to have 2-tuple as argument(s), but found no "
+                     "arguments (by " +
+                     pos_text(a.span) + ")"};
     }
-    static const char* known[] = {"min", "max", "min_len", "max_len", "not_null",
-                                  "one_not_null", "one_of", "when", "when_null_skip"};
+    static const char* known[] = {"min",          "max",    "min_len", "max_len",       "not_null",
+                                  "one_not_null", "one_of", "when",    "when_null_skip"};
     for (const auto& [k, v] : a.kwargs) {
       bool ok = false;
       for (const char* n : known) ok = ok || k == n;
@@ -289,7 +360,8 @@ class Inferrer {
         throw YttError{head + "expected keyword argument \"" + k + "\" to be a number, but was " +
                        std::string(v.type_name()) + at};
       }
-      if (k == "one_of" && !(v.is(sl::Kind::kList) || v.is(sl::Kind::kTuple) || v.is(sl::Kind::kSet))) {
+      if (k == "one_of" &&
+          !(v.is(sl::Kind::kList) || v.is(sl::Kind::kTuple) || v.is(sl::Kind::kSet))) {
         throw YttError{head + "expected keyword argument one_of to be a sequence, but was " +
                        std::string(v.type_name())};
       }
@@ -301,18 +373,24 @@ class Inferrer {
                        std::string(r.type_name()) + at};
       }
       if (!items[0].is(sl::Kind::kString)) {
-        throw YttError{head + "expected first item in the 2-tuple to be a string describing a "
-                              "valid value, but was " + std::string(items[0].type_name()) + at};
+        throw YttError{head +
+                       "expected first item in the 2-tuple to be a string describing a "
+                       "valid value, but was " +
+                       std::string(items[0].type_name()) + at};
       }
       const sl::Value& f = items[1];
       if (!f.is(sl::Kind::kStruct) && !(f.is(sl::Kind::kFunction) || f.is(sl::Kind::kBuiltin))) {
-        throw YttError{head + "expected second item in the 2-tuple to be an assertion function, "
-                              "but was " + std::string(f.type_name()) + at};
+        throw YttError{head +
+                       "expected second item in the 2-tuple to be an assertion function, "
+                       "but was " +
+                       std::string(f.type_name()) + at};
       }
       const bool assertion = f.is(sl::Kind::kStruct) && f.attr("check").has_value();
       if (!(f.is(sl::Kind::kFunction) || f.is(sl::Kind::kBuiltin) || assertion)) {
-        throw YttError{head + "expected second item in tuple to be an assertion function or "
-                              "assertion object, but was a " + std::string(f.type_name()) + at};
+        throw YttError{head +
+                       "expected second item in tuple to be an assertion function or "
+                       "assertion object, but was a " +
+                       std::string(f.type_name()) + at};
       }
     }
   }
@@ -329,7 +407,8 @@ class Inferrer {
     if (t.kind == types::Kind::kMap && !t.any) {
       c->fields.reserve(t.fields.size());
       std::string scratch;
-      for (const auto& [k, ft] : t.fields) c->fields.emplace_back(std::string(checker_key(k, scratch)), ft->checker);
+      for (const auto& [k, ft] : t.fields)
+        c->fields.emplace_back(std::string(checker_key(k, scratch)), ft->checker);
       c->index_fields();
     } else if (t.kind == types::Kind::kArray && t.item) {
       c->item = t.item->checker;
@@ -361,10 +440,15 @@ TypeProblem problem_of(types::MismatchReason reason, const DView& at, const STyp
     return {span, span.file, false, "null", type_name(type.kind), type.declared, ""};
   }
   if (reason == types::MismatchReason::kWrongType) {
-    return {span, span.file, false, std::string(ytt_type_name(at.node->kind)),
-            type_name(type.kind), type.declared, ""};
+    return {span,
+            span.file,
+            false,
+            std::string(ytt_type_name(at.node->kind)),
+            type_name(type.kind),
+            type.declared,
+            ""};
   }
-  const yaml::Node& key = at.entry->key;
+  const Scalar& key = at.entry->key;
   TypeProblem p{span, span.file, true, key_text(key), "", type.declared, ""};
   if (type.fields.size() == 1) {
     p.expected = "a map item with the key named \"" + key_text(type.fields[0].first) + "\"";
@@ -434,7 +518,7 @@ DPtr fill_defaults(const DPtr& v, const SType& t, bool unique) {
 
 }  // namespace
 
-const std::shared_ptr<SType>* SType::field(const yaml::Node& key) const {
+const std::shared_ptr<SType>* SType::field(const Scalar& key) const {
   if (checker) {
     std::string scratch;
     const long i = checker->field_index(checker_key(key, scratch));
@@ -458,13 +542,13 @@ DPtr default_of(const SType& t) { return t.default_value; }
 void check_and_fill(DPtr& value, const SType& type, std::vector<TypeProblem>& problems) {
   const size_t before = problems.size();
   const diag::Span& root = value->span;
-  types::check_each(DView{value.get()}, *type.checker,
-                    [&](types::MismatchReason reason, const DView& at, const types::Type& t,
-                        const std::vector<types::PathStep>&) {
-                      problems.push_back(
-                          problem_of(reason, at, *static_cast<const SType*>(t.origin), root));
-                      return true;
-                    });
+  types::check_each(
+      DView{value.get()}, *type.checker,
+      [&](types::MismatchReason reason, const DView& at, const types::Type& t,
+          const std::vector<types::PathStep>&) {
+        problems.push_back(problem_of(reason, at, *static_cast<const SType*>(t.origin), root));
+        return true;
+      });
   if (problems.size() != before) return;  // ytt stops here; defaults would not be seen
   if (DPtr r = fill_defaults(value, type, true)) value = std::move(r);
 }

@@ -2,6 +2,7 @@
 // their evaluated Starlark arguments, and the error type that unwinds to `run()`.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -37,12 +38,27 @@ struct Ann {
   }
 };
 
+// The value of a scalar node or map key: what the engine needs of a loaded `yaml::Node`
+// (56 bytes against its 232: no tag, comments, span or children; the tree node has the span).
+struct Scalar {
+  yaml::Kind kind = yaml::Kind::kNull;
+  yaml::Style style = yaml::Style::kPlain;
+  bool bool_value = false;
+  bool is_unsigned = false;  // as in yaml::Node
+  int64_t int_value = 0;
+  double float_value = 0.0;
+  std::string text;  // kString: the decoded string; other kinds: the source text
+};
+Scalar scalar_of(const yaml::Node& n);
+Scalar string_scalar(std::string_view s);
+yaml::Node to_yaml(const Scalar& s);
+
 struct DNode;
 using DPtr = std::shared_ptr<DNode>;
 
 // A map item or an array item.
 struct DEntry {
-  yaml::Node key;  // map items: a scalar key
+  Scalar key;  // map items: a scalar key
   DPtr value;
   std::vector<Ann> anns;
   diag::Span span;  // the item's line
@@ -51,7 +67,7 @@ struct DEntry {
 // A value: a scalar (kind + fields of `scalar`), a map or an array.
 struct DNode {
   yaml::Kind kind = yaml::Kind::kNull;
-  yaml::Node scalar;  // scalars only
+  Scalar scalar;  // scalars only
   std::vector<DEntry> entries;
   diag::Span span;
 
@@ -77,24 +93,25 @@ const Ann* find_ann(const std::vector<Ann>& anns, std::string_view name);
 // a data values document and the merged values), so code that changes a node first makes its
 // slot its own with `own()`, top-down from a slot it owns. Nothing else mutates shared nodes.
 DPtr make_node(yaml::Kind kind, diag::Span span = {});
-DPtr from_yaml(const yaml::Node& n);     // deep copy of a loaded node (annotations dropped)
+DPtr from_yaml(const yaml::Node& n);  // deep copy of a loaded node (annotations dropped)
 DPtr deep_copy(const DNode& n);
-DPtr shallow_clone(const DNode& n);      // the node and its entries; children stay shared
-DNode& own(DPtr& slot);                  // clones `*slot` first when someone else holds it
+DPtr shallow_clone(const DNode& n);  // the node and its entries; children stay shared
+DNode& own(DPtr& slot);              // clones `*slot` first when someone else holds it
 // How a key is spelled in a `types::Type` field: string keys as they are, other scalars
 // tagged by kind (so `8080` and "8080" stay apart). `scratch` holds non-string spellings.
-std::string_view checker_key(const yaml::Node& k, std::string& scratch);
-yaml::Node to_yaml(const DNode& n);      // for the emitter
-bool same_key(const yaml::Node& a, const yaml::Node& b);
-std::string key_text(const yaml::Node& k);  // how ytt prints a key in messages
-std::string go_key_text(const yaml::Node& k);  // `%s` of a key: %!s(int=8080) for ints
+std::string_view checker_key(const Scalar& k, std::string& scratch);
+yaml::Node to_yaml(const DNode& n);  // for the emitter
+bool same_key(const Scalar& a, const Scalar& b);
+std::string key_text(const Scalar& k);         // how ytt prints a key in messages
+std::string go_key_text(const Scalar& k);      // `%s` of a key: %!s(int=8080) for ints
 std::string_view ytt_type_name(yaml::Kind k);  // "integer", "string", "boolean", ...
 
 // Starlark <-> tree.
 DPtr from_starlark(const sl::Value& v, const diag::Span& span);
 sl::Value to_starlark(const DPtr& n);  // maps/arrays become yamlfragment values
 sl::Value to_struct_value(const DPtr& n);
-sl::Value to_plain(const DPtr& n);  // maps become dicts, arrays lists (named rules)  // data.values: maps become structs, arrays lists
+sl::Value to_plain(const DPtr& n);   // maps become dicts, arrays lists (named rules)  //
+                                     // data.values: maps become structs, arrays lists
 sl::Value make_fragment(DPtr node);  // a yamlfragment over a map/array
 // The node behind a yamlfragment value, else null.
 DPtr fragment_node(const sl::Value& v);
@@ -104,7 +121,7 @@ bool is_docset(const sl::Value& v);
 // ---- Templates -----------------------------------------------------------------------------
 
 struct SourceFile {
-  std::string path;  // as given
+  std::string path;   // as given
   std::string label;  // how error excerpts name it; empty: the path
   std::string text;
   std::vector<std::string> lines;  // for error excerpts
@@ -149,12 +166,12 @@ struct Rule;  // validate.cpp
 struct SType {
   types::Kind kind = types::Kind::kAny;  // kMap, kArray, kString, kInt, kFloat, kBool, kAny, kNull
   bool nullable = false;
-  bool any = false;  // @schema/type any=True
+  bool any = false;     // @schema/type any=True
   diag::Span declared;  // the schema node's line ("by schema.yaml:N")
-  std::vector<std::pair<yaml::Node, std::shared_ptr<SType>>> fields;  // kMap
-  std::shared_ptr<SType> item;  // kArray
-  DPtr default_value;           // the default (null for nullable)
-  std::vector<Ann> validations;  // @schema/validation annotations
+  std::vector<std::pair<Scalar, std::shared_ptr<SType>>> fields;  // kMap
+  std::shared_ptr<SType> item;                                    // kArray
+  DPtr default_value;                                             // the default (null for nullable)
+  std::vector<Ann> validations;                                   // @schema/validation annotations
   diag::Span validation_span;
   // documentation
   std::optional<std::string> title, desc;
@@ -165,7 +182,7 @@ struct SType {
   // The same type for the shared checker (`types::check_each`); its `origin` points back here.
   std::shared_ptr<types::Type> checker;
 
-  const std::shared_ptr<SType>* field(const yaml::Node& key) const;
+  const std::shared_ptr<SType>* field(const Scalar& key) const;
 };
 using TypePtr = std::shared_ptr<SType>;
 

@@ -31,20 +31,37 @@ DPtr make_node(yaml::Kind kind, diag::Span span) {
   return n;
 }
 
-namespace {
-yaml::Node scalar_copy(const yaml::Node& n) {
+Scalar scalar_of(const yaml::Node& n) {
+  Scalar s;
+  s.kind = n.kind;
+  s.style = n.style;
+  s.bool_value = n.bool_value;
+  s.is_unsigned = n.is_unsigned;
+  s.int_value = n.int_value;
+  s.float_value = n.float_value;
+  s.text = n.text;
+  return s;
+}
+
+Scalar string_scalar(std::string_view text) {
+  Scalar s;
+  s.kind = yaml::Kind::kString;
+  s.text = std::string(text);
+  return s;
+}
+
+// The value fields of a scalar (no span, tag or comments: the emitter and equality ignore them).
+yaml::Node to_yaml(const Scalar& n) {
   yaml::Node s;
   s.kind = n.kind;
   s.style = n.style;
-  s.text = n.text;
   s.bool_value = n.bool_value;
-  s.int_value = n.int_value;
   s.is_unsigned = n.is_unsigned;
+  s.int_value = n.int_value;
   s.float_value = n.float_value;
-  s.span = n.span;
+  s.text = n.text;  // JSON keys print their source text
   return s;
 }
-}  // namespace
 
 DPtr from_yaml(const yaml::Node& n) {
   auto d = std::make_shared<DNode>();
@@ -54,7 +71,7 @@ DPtr from_yaml(const yaml::Node& n) {
     d->entries.reserve(n.items.size());
     for (const auto& it : n.items) {
       DEntry e;
-      e.key = scalar_copy(it.key);
+      e.key = scalar_of(it.key);
       e.value = from_yaml(it.value);
       e.span = it.key.span;
       d->entries.push_back(std::move(e));
@@ -68,7 +85,7 @@ DPtr from_yaml(const yaml::Node& n) {
       d->entries.push_back(std::move(e));
     }
   } else {
-    d->scalar = scalar_copy(n);
+    d->scalar = scalar_of(n);
   }
   return d;
 }
@@ -97,7 +114,7 @@ DNode& own(DPtr& slot) {
   return *slot;
 }
 
-std::string_view checker_key(const yaml::Node& k, std::string& scratch) {
+std::string_view checker_key(const Scalar& k, std::string& scratch) {
   if (k.kind == yaml::Kind::kString) return k.text;
   scratch.assign(1, '\x01');
   scratch += static_cast<char>('0' + static_cast<int>(k.kind));
@@ -111,30 +128,19 @@ std::string_view checker_key(const yaml::Node& k, std::string& scratch) {
   return scratch;
 }
 
-namespace {
-// The value fields of a scalar (no span, tag or comments: the emitter and equality ignore them).
-yaml::Node scalar_value(const yaml::Node& n, yaml::Kind kind) {
-  yaml::Node s;
-  s.kind = kind;
-  s.style = n.style;
-  s.bool_value = n.bool_value;
-  s.is_unsigned = n.is_unsigned;
-  s.int_value = n.int_value;
-  s.float_value = n.float_value;
-  s.text = n.text;  // JSON keys print their source text
-  return s;
-}
-}  // namespace
-
 yaml::Node to_yaml(const DNode& n) {
-  if (n.is_scalar()) return scalar_value(n.scalar, n.kind);
+  if (n.is_scalar()) {
+    yaml::Node s = to_yaml(n.scalar);
+    s.kind = n.kind;
+    return s;
+  }
   yaml::Node out;
   out.kind = n.kind;
   if (n.is_map()) {
     out.items.reserve(n.entries.size());
     for (const auto& e : n.entries) {
       yaml::MapItem it;
-      it.key = scalar_value(e.key, e.key.kind);
+      it.key = to_yaml(e.key);
       it.value = to_yaml(*e.value);
       out.items.push_back(std::move(it));
     }
@@ -145,17 +151,23 @@ yaml::Node to_yaml(const DNode& n) {
   return out;
 }
 
-bool same_key(const yaml::Node& a, const yaml::Node& b) {
+bool same_key(const Scalar& a, const Scalar& b) {
   if (a.kind != b.kind) {
     return false;
   }
   switch (a.kind) {
-    case yaml::Kind::kString: return a.text == b.text;
-    case yaml::Kind::kInt: return a.int_value == b.int_value;
-    case yaml::Kind::kBool: return a.bool_value == b.bool_value;
-    case yaml::Kind::kFloat: return a.float_value == b.float_value;
-    case yaml::Kind::kNull: return true;
-    default: return false;
+    case yaml::Kind::kString:
+      return a.text == b.text;
+    case yaml::Kind::kInt:
+      return a.int_value == b.int_value;
+    case yaml::Kind::kBool:
+      return a.bool_value == b.bool_value;
+    case yaml::Kind::kFloat:
+      return a.float_value == b.float_value;
+    case yaml::Kind::kNull:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -167,38 +179,57 @@ std::string float_text(double d) {
 }
 }  // namespace
 
-std::string key_text(const yaml::Node& k) {
+std::string key_text(const Scalar& k) {
   switch (k.kind) {
-    case yaml::Kind::kString: return k.text;
-    case yaml::Kind::kInt: return k.is_unsigned ? std::to_string(static_cast<uint64_t>(k.int_value))
-                                                : std::to_string(k.int_value);
-    case yaml::Kind::kBool: return k.bool_value ? "true" : "false";
-    case yaml::Kind::kFloat: return float_text(k.float_value);
-    case yaml::Kind::kNull: return "<nil>";
-    default: return k.text;
+    case yaml::Kind::kString:
+      return k.text;
+    case yaml::Kind::kInt:
+      return k.is_unsigned ? std::to_string(static_cast<uint64_t>(k.int_value))
+                           : std::to_string(k.int_value);
+    case yaml::Kind::kBool:
+      return k.bool_value ? "true" : "false";
+    case yaml::Kind::kFloat:
+      return float_text(k.float_value);
+    case yaml::Kind::kNull:
+      return "<nil>";
+    default:
+      return k.text;
   }
 }
 
-std::string go_key_text(const yaml::Node& k) {
+std::string go_key_text(const Scalar& k) {
   switch (k.kind) {
-    case yaml::Kind::kString: return k.text;
-    case yaml::Kind::kInt: return "%!s(int=" + key_text(k) + ")";
-    case yaml::Kind::kBool: return "%!s(bool=" + key_text(k) + ")";
-    case yaml::Kind::kFloat: return "%!s(float64=" + key_text(k) + ")";
-    case yaml::Kind::kNull: return "%!s(<nil>)";
-    default: return k.text;
+    case yaml::Kind::kString:
+      return k.text;
+    case yaml::Kind::kInt:
+      return "%!s(int=" + key_text(k) + ")";
+    case yaml::Kind::kBool:
+      return "%!s(bool=" + key_text(k) + ")";
+    case yaml::Kind::kFloat:
+      return "%!s(float64=" + key_text(k) + ")";
+    case yaml::Kind::kNull:
+      return "%!s(<nil>)";
+    default:
+      return k.text;
   }
 }
 
 std::string_view ytt_type_name(yaml::Kind k) {
   switch (k) {
-    case yaml::Kind::kNull: return "null";
-    case yaml::Kind::kBool: return "boolean";
-    case yaml::Kind::kInt: return "integer";
-    case yaml::Kind::kFloat: return "float";
-    case yaml::Kind::kString: return "string";
-    case yaml::Kind::kMap: return "map";
-    case yaml::Kind::kArray: return "array";
+    case yaml::Kind::kNull:
+      return "null";
+    case yaml::Kind::kBool:
+      return "boolean";
+    case yaml::Kind::kInt:
+      return "integer";
+    case yaml::Kind::kFloat:
+      return "float";
+    case yaml::Kind::kString:
+      return "string";
+    case yaml::Kind::kMap:
+      return "map";
+    case yaml::Kind::kArray:
+      return "array";
   }
   return "?";
 }
@@ -256,13 +287,18 @@ class Fragment : public sl::HostObject {
     auto* o = dynamic_cast<const Fragment*>(&other);
     return o && yaml::equal(to_yaml(*node_), to_yaml(*o->node_));
   }
-  static bool key_matches(const yaml::Node& k, const sl::Value& key) {
+  static bool key_matches(const Scalar& k, const sl::Value& key) {
     switch (k.kind) {
-      case yaml::Kind::kString: return key.is(sl::Kind::kString) && key.as_string() == k.text;
-      case yaml::Kind::kInt: return key.is(sl::Kind::kInt) && key.to_int64() == k.int_value;
-      case yaml::Kind::kBool: return key.is_bool() && key.as_bool() == k.bool_value;
-      case yaml::Kind::kNull: return key.is_none();
-      default: return false;
+      case yaml::Kind::kString:
+        return key.is(sl::Kind::kString) && key.as_string() == k.text;
+      case yaml::Kind::kInt:
+        return key.is(sl::Kind::kInt) && key.to_int64() == k.int_value;
+      case yaml::Kind::kBool:
+        return key.is_bool() && key.as_bool() == k.bool_value;
+      case yaml::Kind::kNull:
+        return key.is_none();
+      default:
+        return false;
     }
   }
   DPtr node_;
@@ -287,18 +323,23 @@ bool is_docset(const sl::Value& v) {
 
 sl::Value to_starlark(const DPtr& n) {
   switch (n->kind) {
-    case yaml::Kind::kNull: return sl::Value::none();
-    case yaml::Kind::kBool: return sl::Value::from_bool(n->scalar.bool_value);
+    case yaml::Kind::kNull:
+      return sl::Value::none();
+    case yaml::Kind::kBool:
+      return sl::Value::from_bool(n->scalar.bool_value);
     case yaml::Kind::kInt:
       if (n->scalar.is_unsigned) {
         auto v = sl::Value::parse_int(std::to_string(static_cast<uint64_t>(n->scalar.int_value)));
         return v ? *v : sl::Value::none();
       }
       return sl::Value::from_int(n->scalar.int_value);
-    case yaml::Kind::kFloat: return sl::Value::from_float(n->scalar.float_value);
-    case yaml::Kind::kString: return sl::Value::from_string(n->scalar.text);
+    case yaml::Kind::kFloat:
+      return sl::Value::from_float(n->scalar.float_value);
+    case yaml::Kind::kString:
+      return sl::Value::from_string(n->scalar.text);
     case yaml::Kind::kMap:
-    case yaml::Kind::kArray: return make_fragment(n);
+    case yaml::Kind::kArray:
+      return make_fragment(n);
   }
   return sl::Value::none();
 }
@@ -340,16 +381,24 @@ sl::Value to_struct_value(const DPtr& n) {
 }
 
 namespace {
-yaml::Node key_from_starlark(const sl::Value& k) {
+yaml::Node yaml_key_from_starlark(const sl::Value& k) {
   switch (k.kind()) {
-    case sl::Kind::kString: return yaml::make_string(std::string(k.as_string()));
-    case sl::Kind::kInt: return yaml::make_int(k.to_int64().value_or(0));
-    case sl::Kind::kBool: return yaml::make_bool(k.as_bool());
-    case sl::Kind::kFloat: return yaml::make_float(k.as_float());
-    case sl::Kind::kNone: return yaml::make_null();
-    default: return yaml::make_string(k.str());
+    case sl::Kind::kString:
+      return yaml::make_string(std::string(k.as_string()));
+    case sl::Kind::kInt:
+      return yaml::make_int(k.to_int64().value_or(0));
+    case sl::Kind::kBool:
+      return yaml::make_bool(k.as_bool());
+    case sl::Kind::kFloat:
+      return yaml::make_float(k.as_float());
+    case sl::Kind::kNone:
+      return yaml::make_null();
+    default:
+      return yaml::make_string(k.str());
   }
 }
+
+Scalar key_from_starlark(const sl::Value& k) { return scalar_of(yaml_key_from_starlark(k)); }
 }  // namespace
 
 DPtr from_starlark(const sl::Value& v, const diag::Span& span) {
@@ -358,7 +407,8 @@ DPtr from_starlark(const sl::Value& v, const diag::Span& span) {
     return c;
   }
   switch (v.kind()) {
-    case sl::Kind::kNone: return make_node(yaml::Kind::kNull, span);
+    case sl::Kind::kNone:
+      return make_node(yaml::Kind::kNull, span);
     case sl::Kind::kBool: {
       auto n = make_node(yaml::Kind::kBool, span);
       n->scalar.bool_value = v.as_bool();
@@ -413,7 +463,7 @@ DPtr from_starlark(const sl::Value& v, const diag::Span& span) {
       auto n = make_node(yaml::Kind::kMap, span);
       for (const auto& name : v.attr_names()) {
         DEntry e;
-        e.key = yaml::make_string(name);
+        e.key = string_scalar(name);
         e.value = from_starlark(v.attr(name).value_or(sl::Value()), span);
         e.span = span;
         n->entries.push_back(std::move(e));

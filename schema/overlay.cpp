@@ -116,7 +116,9 @@ class Overlayer {
     bool use_index = left.entries.size() > 16;
     if (use_index) {
       for (size_t i = 0; i < left.entries.size(); ++i) {
-        index.emplace(std::to_string(static_cast<int>(left.entries[i].key.kind)) + key_text(left.entries[i].key), i);
+        index.emplace(std::to_string(static_cast<int>(left.entries[i].key.kind)) +
+                          key_text(left.entries[i].key),
+                      i);
       }
     }
     std::vector<bool> removed;
@@ -181,7 +183,8 @@ class Overlayer {
           }
           if (carry_validations_) {
             for (const auto& a : re.anns)
-              if (a.name == "schema/validation" || a.name == "assert/validate") le.anns.push_back(a);
+              if (a.name == "schema/validation" || a.name == "assert/validate")
+                le.anns.push_back(a);
           }
         }
       }
@@ -235,8 +238,7 @@ class Overlayer {
           if (matches(spec, i, left.entries[i], re)) hits.push_back(i);
       }
       int64_t want = spec.expects.value_or(1);
-      if (static_cast<int64_t>(hits.size()) != want &&
-          !(spec.missing_ok && hits.empty())) {
+      if (static_cast<int64_t>(hits.size()) != want && !(spec.missing_ok && hits.empty())) {
         throw OverlayFail{ctx, "Expected number of matched nodes to be " + std::to_string(want) +
                                    ", but was " + std::to_string(hits.size())};
       }
@@ -279,7 +281,8 @@ class Overlayer {
           }
           if (carry_validations_) {
             for (const auto& a : re.anns)
-              if (a.name == "schema/validation" || a.name == "assert/validate") le.anns.push_back(a);
+              if (a.name == "schema/validation" || a.name == "assert/validate")
+                le.anns.push_back(a);
           }
         }
       }

@@ -24,16 +24,16 @@ namespace hintkit::schema {
 struct Options {
   std::vector<std::string> files;  // -f, in order
   // Data value flags, each with its own position in ytt's fixed order of application.
-  std::vector<std::string> data_values_files;   // --data-values-file
-  std::vector<std::string> data_values_env;     // --data-values-env PREFIX
+  std::vector<std::string> data_values_files;     // --data-values-file
+  std::vector<std::string> data_values_env;       // --data-values-env PREFIX
   std::vector<std::string> data_values_env_yaml;  // --data-values-env-yaml PREFIX
-  std::vector<std::string> data_value;          // -v/--data-value key=value (string)
-  std::vector<std::string> data_value_yaml;     // --data-value-yaml key=yaml
-  std::vector<std::string> data_value_file;     // --data-value-file key=path
-  bool inspect = false;         // --data-values-inspect
-  bool schema_inspect = false;  // --data-values-schema-inspect
-  std::string output;           // -o / --output: "", yaml, json, openapi-v3
-  bool disable_validation = false;  // --dangerous-data-values-disable-validation
+  std::vector<std::string> data_value;            // -v/--data-value key=value (string)
+  std::vector<std::string> data_value_yaml;       // --data-value-yaml key=yaml
+  std::vector<std::string> data_value_file;       // --data-value-file key=path
+  bool inspect = false;                           // --data-values-inspect
+  bool schema_inspect = false;                    // --data-values-schema-inspect
+  std::string output;                             // -o / --output: "", yaml, json, openapi-v3
+  bool disable_validation = false;                // --dangerous-data-values-disable-validation
   // Environment for --data-values-env, as NAME=value strings (the process environment).
   std::vector<std::string> environment;
 };

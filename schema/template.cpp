@@ -3,9 +3,12 @@
 // its parent's handle; `#@name args` annotations become calls that evaluate their arguments;
 // `key: #@ expr` sets the value. `#@ def`/`#@ end` around YAML makes a fragment function whose
 // nodes go into its own context. Generated statements keep a map back to source lines, so
-// Starlark errors show the template's lines as ytt does.
+// Starlark errors show the template's lines as ytt does. Files without code (only `@schema/*`,
+// `@data/*`, `@overlay/*` annotations) skip the program: see "Fast path" below.
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <unordered_map>
 
 #include "schema/internal.h"
 
@@ -60,8 +63,10 @@ std::string strip_comment(const std::string& s) {
   for (size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
     if (quote) {
-      if (c == '\\') ++i;
-      else if (c == quote) quote = 0;
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
     } else if (c == '"' || c == '\'') {
       quote = c;
     } else if (c == '#') {
@@ -150,9 +155,10 @@ class Generator {
     }
     if (starts("end") && bare == "end") {
       if (blocks_.empty()) {
-        throw TemplateError{"- mismatched set of block openings (if/else/elif/for/def) and "
-                            "closing (end)\n    " + c_.file + ":" + std::to_string(line) +
-                            " | " + src_line(line)};
+        throw TemplateError{
+            "- mismatched set of block openings (if/else/elif/for/def) and "
+            "closing (end)\n    " +
+            c_.file + ":" + std::to_string(line) + " | " + src_line(line)};
       }
       Block b = blocks_.back();
       blocks_.pop_back();
@@ -174,9 +180,10 @@ class Generator {
   void finish() {
     if (!blocks_.empty()) {
       int line = blocks_.front().line;
-      throw TemplateError{"- mismatched set of block openings (if/else/elif/for/def) and "
-                          "closing (end)\n    " + c_.file + ":" + std::to_string(line) + " | " +
-                          src_line(line)};
+      throw TemplateError{
+          "- mismatched set of block openings (if/else/elif/for/def) and "
+          "closing (end)\n    " +
+          c_.file + ":" + std::to_string(line) + " | " + src_line(line)};
     }
   }
 
@@ -194,7 +201,8 @@ class Generator {
     bool templated = false;
     for (const auto& a : anns) {
       if (a.name.empty()) {
-        if (kind != SrcKind::kDoc && a.span.begin.line == line && a.span.begin.column > span.begin.column) {
+        if (kind != SrcKind::kDoc && a.span.begin.line == line &&
+            a.span.begin.column > span.begin.column) {
           value_expr = trim(a.args);
         } else {
           code_line(a);
@@ -300,10 +308,7 @@ DPtr shallow_from(const SrcNode& sn) {
   const yaml::Node& v = *sn.value;
   if (v.kind == yaml::Kind::kMap || v.kind == yaml::Kind::kArray) return make_node(v.kind, v.span);
   auto d = make_node(v.kind, v.span);
-  d->scalar = v;
-  d->scalar.items.clear();
-  d->scalar.elements.clear();
-  d->scalar.annotations.clear();
+  d->scalar = scalar_of(v);
   return d;
 }
 
@@ -315,94 +320,98 @@ sl::Predeclared builtins(const std::shared_ptr<Runtime>& rt) {
     return new_handle(h);
   }());
   p.emplace_back("__ctx", sl::make_builtin("__ctx", [rt](const sl::Call&) -> sl::Result<sl::Value> {
-    auto* h = new Handle();
-    h->ctx = std::make_shared<Ctx>();
-    h->ctx->file = rt->top->file;
-    return new_handle(h);
-  }));
+                   auto* h = new Handle();
+                   h->ctx = std::make_shared<Ctx>();
+                   h->ctx->file = rt->top->file;
+                   return new_handle(h);
+                 }));
   p.emplace_back("__end", sl::make_builtin("__end", [](const sl::Call& c) -> sl::Result<sl::Value> {
-    Handle* h = as_handle(c.args[0]);
-    if (!h->ctx->docs.empty()) {
-      // A fragment of documents: kept as an array of their values (enough for defaults).
-      auto arr = make_node(yaml::Kind::kArray);
-      for (auto& d : h->ctx->docs) {
+                   Handle* h = as_handle(c.args[0]);
+                   if (!h->ctx->docs.empty()) {
+                     // A fragment of documents: kept as an array of their values (enough for
+                     // defaults).
+                     auto arr = make_node(yaml::Kind::kArray);
+                     for (auto& d : h->ctx->docs) {
+                       DEntry e;
+                       e.value = d.value;
+                       arr->entries.push_back(std::move(e));
+                     }
+                     return make_fragment(arr);
+                   }
+                   if (!h->ctx->node) return sl::Value::none();
+                   return make_fragment(h->ctx->node);
+                 }));
+  p.emplace_back(
+      "__mk", sl::make_builtin("__mk", [rt](const sl::Call& c) -> sl::Result<sl::Value> {
+        Handle* parent = as_handle(c.args[0]);
+        size_t id = static_cast<size_t>(c.args[1].to_int64().value_or(0));
+        const SrcNode& sn = rt->compiled->nodes[id];
+        auto* h = new Handle();
+        sl::Value result = new_handle(h);
+        if (sn.kind == SrcKind::kDoc) {
+          DDoc d;
+          d.value = shallow_from(sn);
+          d.span = sn.span;
+          d.file = rt->compiled->file;
+          d.implicit = sn.implicit_doc;
+          parent->ctx->docs.push_back(std::move(d));
+          h->k = Handle::K::kDoc;
+          h->ctx = parent->ctx;
+          h->index = parent->ctx->docs.size() - 1;
+          return result;
+        }
+        DPtr& target = parent->value();
+        yaml::Kind want = sn.kind == SrcKind::kItem ? yaml::Kind::kMap : yaml::Kind::kArray;
+        if (!target ||
+            (parent->k == Handle::K::kCtx && target->kind != want && target->entries.empty())) {
+          target = make_node(want, sn.span);
+        }
+        if (target->kind != want) {
+          return sl::fail_error(std::string("expected ") +
+                                (want == yaml::Kind::kMap ? "map item" : "array item") +
+                                " to be inside a " + (want == yaml::Kind::kMap ? "map" : "array"));
+        }
         DEntry e;
-        e.value = d.value;
-        arr->entries.push_back(std::move(e));
-      }
-      return make_fragment(arr);
-    }
-    if (!h->ctx->node) return sl::Value::none();
-    return make_fragment(h->ctx->node);
-  }));
-  p.emplace_back("__mk", sl::make_builtin("__mk", [rt](const sl::Call& c) -> sl::Result<sl::Value> {
-    Handle* parent = as_handle(c.args[0]);
-    size_t id = static_cast<size_t>(c.args[1].to_int64().value_or(0));
-    const SrcNode& sn = rt->compiled->nodes[id];
-    auto* h = new Handle();
-    sl::Value result = new_handle(h);
-    if (sn.kind == SrcKind::kDoc) {
-      DDoc d;
-      d.value = shallow_from(sn);
-      d.span = sn.span;
-      d.file = rt->compiled->file;
-      d.implicit = sn.implicit_doc;
-      parent->ctx->docs.push_back(std::move(d));
-      h->k = Handle::K::kDoc;
-      h->ctx = parent->ctx;
-      h->index = parent->ctx->docs.size() - 1;
-      return result;
-    }
-    DPtr& target = parent->value();
-    yaml::Kind want = sn.kind == SrcKind::kItem ? yaml::Kind::kMap : yaml::Kind::kArray;
-    if (!target || (parent->k == Handle::K::kCtx && target->kind != want && target->entries.empty())) {
-      target = make_node(want, sn.span);
-    }
-    if (target->kind != want) {
-      return sl::fail_error(std::string("expected ") +
-                            (want == yaml::Kind::kMap ? "map item" : "array item") +
-                            " to be inside a " +
-                            (want == yaml::Kind::kMap ? "map" : "array"));
-    }
-    DEntry e;
-    if (sn.key) {
-      e.key = *sn.key;
-      e.key.annotations.clear();
-    }
-    e.value = shallow_from(sn);
-    e.span = sn.span;
-    target->entries.push_back(std::move(e));
-    h->k = Handle::K::kEntry;
-    h->parent = target;
-    h->index = target->entries.size() - 1;
-    return result;
-  }));
-  p.emplace_back("__ann", sl::make_builtin("__ann", [rt](const sl::Call& c) -> sl::Result<sl::Value> {
-    Handle* h = as_handle(c.args[0]);
-    size_t id = static_cast<size_t>(c.args[1].to_int64().value_or(0));
-    const SrcAnn& sa = rt->compiled->anns[id];
-    Ann a;
-    a.name = sa.name;
-    a.span = sa.span;
-    a.args.assign(c.args.begin() + 2, c.args.end());
-    for (const auto& kw : c.kwargs) a.kwargs.emplace_back(std::string(kw.name), kw.value);
-    h->anns().push_back(std::move(a));
-    return sl::Value::none();
-  }));
-  p.emplace_back("__set", sl::make_builtin("__set", [rt](const sl::Call& c) -> sl::Result<sl::Value> {
-    Handle* h = as_handle(c.args[0]);
-    DPtr& v = h->value();
-    diag::Span span = v ? v->span : diag::Span{};
-    v = from_starlark(c.args[1], span);
-    return sl::Value::none();
-  }));
+        if (sn.key) {
+          e.key = scalar_of(*sn.key);
+        }
+        e.value = shallow_from(sn);
+        e.span = sn.span;
+        target->entries.push_back(std::move(e));
+        h->k = Handle::K::kEntry;
+        h->parent = target;
+        h->index = target->entries.size() - 1;
+        return result;
+      }));
+  p.emplace_back("__ann",
+                 sl::make_builtin("__ann", [rt](const sl::Call& c) -> sl::Result<sl::Value> {
+                   Handle* h = as_handle(c.args[0]);
+                   size_t id = static_cast<size_t>(c.args[1].to_int64().value_or(0));
+                   const SrcAnn& sa = rt->compiled->anns[id];
+                   Ann a;
+                   a.name = sa.name;
+                   a.span = sa.span;
+                   a.args.assign(c.args.begin() + 2, c.args.end());
+                   for (const auto& kw : c.kwargs)
+                     a.kwargs.emplace_back(std::string(kw.name), kw.value);
+                   h->anns().push_back(std::move(a));
+                   return sl::Value::none();
+                 }));
+  p.emplace_back("__set",
+                 sl::make_builtin("__set", [rt](const sl::Call& c) -> sl::Result<sl::Value> {
+                   Handle* h = as_handle(c.args[0]);
+                   DPtr& v = h->value();
+                   diag::Span span = v ? v->span : diag::Span{};
+                   v = from_starlark(c.args[1], span);
+                   return sl::Value::none();
+                 }));
   p.emplace_back("__key", sl::make_builtin("__key", [](const sl::Call& c) -> sl::Result<sl::Value> {
-    Handle* h = as_handle(c.args[0]);
-    if (h->k == Handle::K::kEntry) {
-      h->parent->entries[h->index].key = yaml::make_string(c.args[1].str());
-    }
-    return sl::Value::none();
-  }));
+                   Handle* h = as_handle(c.args[0]);
+                   if (h->k == Handle::K::kEntry) {
+                     h->parent->entries[h->index].key = string_scalar(c.args[1].str());
+                   }
+                   return sl::Value::none();
+                 }));
   return p;
 }
 
@@ -422,26 +431,35 @@ void remap(sl::Error& e, const Compiled& c) {
   if (e.cause) remap(*e.cause, c);
 }
 
-std::shared_ptr<Compiled> compile_template(const SourceFile& file) {
-  auto c = std::make_shared<Compiled>();
-  c->file = file.path;
+using LoadedDocs = std::shared_ptr<std::vector<yaml::Document>>;
+
+LoadedDocs load_template(const SourceFile& file) {
   diag::Diagnostics diags;
   yaml::LoadOptions lo;
-  auto docs = std::make_shared<std::vector<yaml::Document>>(yaml::load(file.text, file.path, diags, lo));
+  auto docs =
+      std::make_shared<std::vector<yaml::Document>>(yaml::load(file.text, file.path, diags, lo));
   for (const auto& d : diags.items()) {
     if (d.severity == diag::Severity::kError) {
       throw TemplateError{"- " + d.message + "\n    " + file.path + ":" +
                           std::to_string(d.span.begin.line)};
     }
   }
+  return docs;
+}
+
+bool starts_with_marker(const SourceFile& file, const yaml::Document& d) {
+  int l = d.span.begin.line;
+  return l >= 1 && static_cast<size_t>(l) <= file.lines.size() &&
+         file.lines[l - 1].rfind("---", 0) == 0;
+}
+
+std::shared_ptr<Compiled> compile_template(const SourceFile& file, const LoadedDocs& docs) {
+  auto c = std::make_shared<Compiled>();
+  c->file = file.path;
   Generator g(*c, file.lines);
   for (size_t i = 0; i < docs->size(); ++i) {
     const yaml::Document& d = (*docs)[i];
-    bool explicit_start = false;
-    int l = d.span.begin.line;
-    if (l >= 1 && static_cast<size_t>(l) <= file.lines.size()) {
-      explicit_start = file.lines[l - 1].rfind("---", 0) == 0;
-    }
+    bool explicit_start = starts_with_marker(file, d);
     if (d.empty && d.root.is_null() && !explicit_start) {
       for (const auto& a : d.annotations) {
         if (a.name.empty()) g.code_line(a);
@@ -457,6 +475,180 @@ std::shared_ptr<Compiled> compile_template(const SourceFile& file) {
   return c;
 }
 
+// ---- Fast path: documents without code ----------------------------------------------------
+//
+// Most schema and data values files hold no code at all: only `@schema/*`, `@data/*` and
+// `@overlay/*` annotations. For those the tree is built straight from the loaded YAML and only
+// the annotation arguments go through Starlark, each distinct argument text compiled and run
+// once (`#@schema/validation min=1, max=100` repeats on every service of a large schema).
+// Anything unusual (an argument that fails, calls print, ...) falls back to the generated
+// program above, so errors keep their exact text and lines.
+
+bool data_annotation(std::string_view name) {
+  return name.rfind("schema/", 0) == 0 || name.rfind("data/", 0) == 0 ||
+         name.rfind("overlay/", 0) == 0;
+}
+
+bool data_annotations(const std::vector<yaml::Annotation>& anns) {
+  for (const auto& a : anns)
+    if (!data_annotation(a.name)) return false;
+  return true;
+}
+
+// A pre-order numbering of a document's map/array nodes: for each, whether its subtree has no
+// annotations below it (copied whole, as `static_copy` does) and where its subtree ends.
+struct Shape {
+  std::vector<char> plain;
+  std::vector<uint32_t> end;
+};
+
+// Fills `shape` for `n`; returns false when an annotation needs the generated program.
+// `annotated` is set when some node below `n` carries annotations.
+bool measure(const yaml::Node& n, Shape& shape, bool& annotated) {
+  if (n.is_scalar()) return true;
+  size_t idx = shape.plain.size();
+  shape.plain.push_back(0);
+  shape.end.push_back(0);
+  bool below = false;
+  for (const auto& it : n.items) {
+    if (!data_annotations(it.annotations)) return false;
+    below = below || !it.annotations.empty();
+    if (!measure(it.value, shape, below)) return false;
+  }
+  for (const auto& el : n.elements) {
+    if (!data_annotations(el.annotations)) return false;
+    below = below || !el.annotations.empty();
+    if (!measure(el, shape, below)) return false;
+  }
+  shape.plain[idx] = below ? 0 : 1;
+  shape.end[idx] = static_cast<uint32_t>(shape.plain.size());
+  annotated = annotated || below;
+  return true;
+}
+
+class DirectBuilder {
+ public:
+  DirectBuilder(const SourceFile& file, sl::Thread& thread) : file_(file), thread_(thread) {}
+
+  // nullopt: the file needs the generated program.
+  std::optional<std::vector<DDoc>> build(const std::vector<yaml::Document>& docs) {
+    std::vector<Shape> shapes(docs.size());
+    for (size_t i = 0; i < docs.size(); ++i) {
+      bool annotated = false;
+      if (!data_annotations(docs[i].annotations) || !measure(docs[i].root, shapes[i], annotated)) {
+        return std::nullopt;
+      }
+    }
+    std::vector<DDoc> out;
+    for (size_t i = 0; i < docs.size(); ++i) {
+      const yaml::Document& d = docs[i];
+      bool explicit_start = starts_with_marker(file_, d);
+      if (d.empty && d.root.is_null() && !explicit_start) continue;
+      DDoc doc;
+      shape_ = &shapes[i];
+      cursor_ = 0;
+      doc.value = node(d.root);
+      doc.span = d.span;
+      doc.file = file_.path;
+      doc.implicit = !explicit_start;
+      if (!annotations(d.annotations, doc.anns)) return std::nullopt;
+      // the implicit first document whose nodes all went into fragment functions
+      if (doc.implicit && doc.anns.empty() && !doc.value->is_scalar() &&
+          doc.value->entries.empty()) {
+        continue;
+      }
+      out.push_back(std::move(doc));
+    }
+    if (failed_) return std::nullopt;
+    return out;
+  }
+
+ private:
+  DPtr node(const yaml::Node& v) {
+    if (v.is_scalar()) return from_yaml(v);
+    size_t idx = cursor_++;
+    if (shape_->plain[idx]) {
+      cursor_ = shape_->end[idx];
+      return from_yaml(v);
+    }
+    DPtr d = make_node(v.kind, v.span);
+    if (v.kind == yaml::Kind::kMap) {
+      d->entries.reserve(v.items.size());
+      for (const auto& it : v.items) {
+        DEntry e;
+        e.key = scalar_of(it.key);
+        e.value = node(it.value);
+        e.span = it.key.span;
+        failed_ = failed_ || !annotations(it.annotations, e.anns);
+        d->entries.push_back(std::move(e));
+      }
+    } else {
+      d->entries.reserve(v.elements.size());
+      for (const auto& el : v.elements) {
+        DEntry e;
+        e.value = node(el);
+        e.span = el.span;
+        failed_ = failed_ || !annotations(el.annotations, e.anns);
+        d->entries.push_back(std::move(e));
+      }
+    }
+    return d;
+  }
+
+  bool annotations(const std::vector<yaml::Annotation>& src, std::vector<Ann>& out) {
+    if (failed_) return false;
+    for (const auto& a : src) {
+      Ann ann;
+      ann.name = a.name;
+      ann.span = a.span;
+      std::string args = trim(a.args);
+      if (!args.empty() && !arguments(args, ann)) return false;
+      out.push_back(std::move(ann));
+    }
+    return true;
+  }
+
+  // Evaluates `args` as a call's argument list into `ann`, reusing an earlier evaluation of
+  // the same text. Values are shared between nodes; they are never mutated afterwards.
+  bool arguments(const std::string& args, Ann& ann) {
+    auto it = cache_.find(args);
+    if (it == cache_.end()) {
+      // print() has an effect each time it runs: leave such arguments to the program
+      if (args.find("print") != std::string::npos) return false;
+      Evaluated ev;
+      sl::CompileOptions co;
+      co.predeclared = {"__a"};
+      auto prog = sl::compile(file_.path, "__a(" + args + ")", co);
+      if (!prog.ok()) return false;
+      sl::Predeclared p;
+      p.emplace_back("__a",
+                     sl::make_builtin("__a", [&ev](const sl::Call& c) -> sl::Result<sl::Value> {
+                       ev.args.assign(c.args.begin(), c.args.end());
+                       for (const auto& kw : c.kwargs)
+                         ev.kwargs.emplace_back(std::string(kw.name), kw.value);
+                       return sl::Value::none();
+                     }));
+      if (!thread_.exec(*prog, p).ok()) return false;
+      it = cache_.emplace(args, std::move(ev)).first;
+    }
+    ann.args = it->second.args;
+    ann.kwargs = it->second.kwargs;
+    return true;
+  }
+
+  struct Evaluated {
+    std::vector<sl::Value> args;
+    std::vector<std::pair<std::string, sl::Value>> kwargs;
+  };
+
+  const SourceFile& file_;
+  sl::Thread& thread_;
+  const Shape* shape_ = nullptr;
+  size_t cursor_ = 0;
+  bool failed_ = false;
+  std::unordered_map<std::string, Evaluated> cache_;
+};
+
 }  // namespace
 
 std::string starlark_error_text(const Files& files, const sl::Error& e) {
@@ -464,8 +656,8 @@ std::string starlark_error_text(const Files& files, const sl::Error& e) {
   if (e.kind == sl::ErrorKind::kCompile) {
     const sl::Problem& p = e.problems.empty() ? sl::Problem{e.message, "", {}} : e.problems.front();
     return "- " + sl::with_ytt_hint(p.message, files.line(p.file, p.pos.line)) + "\n    " +
-           (is_star(p.file) ? "" : p.file + ":") +
-           std::to_string(p.pos.line) + " | " + files.line(p.file, p.pos.line);
+           (is_star(p.file) ? "" : p.file + ":") + std::to_string(p.pos.line) + " | " +
+           files.line(p.file, p.pos.line);
   }
   std::string msg = sl::with_ytt_hint(e.message);
   const sl::Error* inner = &e;
@@ -479,7 +671,8 @@ std::string starlark_error_text(const Files& files, const sl::Error& e) {
     size_t start = 0;
     while (start <= inner.size()) {
       size_t nl = inner.find('\n', start);
-      out += "     " + inner.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
+      out +=
+          "     " + inner.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
       if (nl == std::string::npos) break;
       out += "\n";
       start = nl + 1;
@@ -489,7 +682,12 @@ std::string starlark_error_text(const Files& files, const sl::Error& e) {
 }
 
 std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread& thread) {
-  auto compiled = compile_template(file);
+  LoadedDocs docs = load_template(file);
+  if (auto direct = DirectBuilder(file, thread).build(*docs)) {
+    files.module_cache[file.path] = sl::Module{};  // no code: nothing to load from it
+    return std::move(*direct);
+  }
+  auto compiled = compile_template(file, docs);
   auto rt = std::make_shared<Runtime>();
   rt->compiled = compiled;
   rt->top = std::make_shared<Ctx>();
@@ -510,7 +708,8 @@ std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread
   for (size_t i = 0; i < rt->top->docs.size(); ++i) {
     DDoc& d = rt->top->docs[i];
     // the implicit first document whose nodes all went into fragment functions
-    if (d.implicit && d.anns.empty() && d.value && !d.value->is_scalar() && d.value->entries.empty()) {
+    if (d.implicit && d.anns.empty() && d.value && !d.value->is_scalar() &&
+        d.value->entries.empty()) {
       continue;
     }
     out.push_back(std::move(d));
@@ -525,10 +724,9 @@ sl::Result<sl::Module> load_module(Files& files, sl::Thread& thread, std::string
   (void)from;
   if (module.rfind("@ytt:", 0) == 0) {
     if (auto m = ytt_module(files, module)) return *m;
-    return sl::fail_error("cannot load " + std::string(module) +
-                          ": builtin ytt library does not have module '" +
-                          std::string(module.substr(5)) +
-                          "' (hint: is it available in newer version of ytt?)");
+    return sl::fail_error(
+        "cannot load " + std::string(module) + ": builtin ytt library does not have module '" +
+        std::string(module.substr(5)) + "' (hint: is it available in newer version of ytt?)");
   }
   std::string key(module);
   if (auto it = files.module_cache.find(key); it != files.module_cache.end()) return it->second;

@@ -104,10 +104,14 @@ class Validator {
       if (!r.ok()) {
         std::string m = r.error().message;
         if (m.find("accepts no arguments") != std::string::npos) {
-          throw YttError{"Validating " + path_name() + ": Failed to evaluate when=: function must accept 1 or 2 arguments (0 given)"};
+          throw YttError{
+              "Validating " + path_name() +
+              ": Failed to evaluate when=: function must accept 1 or 2 arguments (0 given)"};
         }
         if (m.find("missing") != std::string::npos && m.find("argument") != std::string::npos) {
-          throw YttError{"Validating " + path_name() + ": Failed to evaluate when=: function must accept 1 or 2 arguments (3 given)"};
+          throw YttError{
+              "Validating " + path_name() +
+              ": Failed to evaluate when=: function must accept 1 or 2 arguments (3 given)"};
         }
         throw YttError{"Validating " + path_name() + ": Failure evaluating when=: " + m};
       }
@@ -129,10 +133,11 @@ class Validator {
     for (const auto& rule : a.args) {
       auto items = rule.items();
       if (items.size() < 2) continue;
-      std::string desc = items[0].is(sl::Kind::kString) ? std::string(items[0].as_string()) : items[0].str();
+      std::string desc =
+          items[0].is(sl::Kind::kString) ? std::string(items[0].as_string()) : items[0].str();
       // an assertion object (@ytt:assert) is called through its `check`
-      const sl::Value fn = items[1].is(sl::Kind::kStruct) ? items[1].attr("check").value_or(items[1])
-                                                           : items[1];
+      const sl::Value fn =
+          items[1].is(sl::Kind::kStruct) ? items[1].attr("check").value_or(items[1]) : items[1];
       auto r = call(fn, {val});
       if (!r.ok()) {
         fails.push_back({desc, strip_fail(r.error().message), a.span});
@@ -174,7 +179,8 @@ class Validator {
       if (all) {
         must = "exactly one of all children to be not null";
       } else {
-        for (const auto& k : onn->items()) keys.push_back(k.is(sl::Kind::kString) ? std::string(k.as_string()) : k.str());
+        for (const auto& k : onn->items())
+          keys.push_back(k.is(sl::Kind::kString) ? std::string(k.as_string()) : k.str());
         must = "exactly one of " + onn->repr() + " to be not null";
       }
       if (!(all && !onn->as_bool())) {
@@ -232,7 +238,7 @@ class Validator {
 
  private:
   struct Step {
-    const yaml::Node* key;  // map items; null for array items
+    const Scalar* key;  // map items; null for array items
     size_t index;
   };
   std::vector<Step> steps_;

@@ -56,12 +56,14 @@ sl::Value assertion(sl::Value check) {
 }
 
 sl::Value named_rule(std::string name, size_t want_args) {
-  return sl::make_builtin("assert." + name, [name, want_args](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (auto e = check_arg_count(c, want_args, static_cast<int>(want_args))) return *e;
-    auto fn = make_check_fn(c.thread, name, {c.args.begin(), c.args.end()});
-    if (!fn.ok()) return fn.error();
-    return assertion(*fn);
-  });
+  return sl::make_builtin("assert." + name,
+                          [name, want_args](const sl::Call& c) -> sl::Result<sl::Value> {
+                            if (auto e = check_arg_count(c, want_args, static_cast<int>(want_args)))
+                              return *e;
+                            auto fn = make_check_fn(c.thread, name, {c.args.begin(), c.args.end()});
+                            if (!fn.ok()) return fn.error();
+                            return assertion(*fn);
+                          });
 }
 
 std::string prefixed(std::string_view prefix, const sl::Error& e) {
@@ -71,16 +73,26 @@ std::string prefixed(std::string_view prefix, const sl::Error& e) {
 // Go's `%T`-like name ytt shows for a non-function given to try_to.
 std::string go_type_name(const sl::Value& v) {
   switch (v.kind()) {
-    case sl::Kind::kNone: return "starlark.NoneType";
-    case sl::Kind::kBool: return "starlark.Bool";
-    case sl::Kind::kInt: return "starlark.Int";
-    case sl::Kind::kFloat: return "starlark.Float";
-    case sl::Kind::kString: return "starlark.String";
-    case sl::Kind::kList: return "*starlark.List";
-    case sl::Kind::kTuple: return "starlark.Tuple";
-    case sl::Kind::kDict: return "*starlark.Dict";
-    case sl::Kind::kSet: return "*starlark.Set";
-    default: return std::string(v.type_name());
+    case sl::Kind::kNone:
+      return "starlark.NoneType";
+    case sl::Kind::kBool:
+      return "starlark.Bool";
+    case sl::Kind::kInt:
+      return "starlark.Int";
+    case sl::Kind::kFloat:
+      return "starlark.Float";
+    case sl::Kind::kString:
+      return "starlark.String";
+    case sl::Kind::kList:
+      return "*starlark.List";
+    case sl::Kind::kTuple:
+      return "starlark.Tuple";
+    case sl::Kind::kDict:
+      return "*starlark.Dict";
+    case sl::Kind::kSet:
+      return "*starlark.Set";
+    default:
+      return std::string(v.type_name());
   }
 }
 
@@ -140,9 +152,9 @@ sl::Value assert_module() {
     // ytt compares the YAML encodings, so a dict equals a yamlfragment of the same content
     std::string want = yaml_text(c.args[0]), got = yaml_text(c.args[1]);
     if (want == got) return sl::Value::none();
-    return sl::fail_error("assert.equals: Not equal:\n(expected type: " +
-                          std::string(c.args[0].type_name()) + ")\n" + want +
-                          "\n\n(was type: " + std::string(c.args[1].type_name()) + ")\n" + got);
+    return sl::fail_error(
+        "assert.equals: Not equal:\n(expected type: " + std::string(c.args[0].type_name()) + ")\n" +
+        want + "\n\n(was type: " + std::string(c.args[1].type_name()) + ")\n" + got);
   });
   auto try_to = sl::make_builtin("assert.try_to", [](const sl::Call& c) -> sl::Result<sl::Value> {
     if (auto e = check_arg_count(c, 1, 1)) return *e;
@@ -155,18 +167,20 @@ sl::Value assert_module() {
     if (r.error().kind == sl::ErrorKind::kLimit) return r.error();  // runaway code stays fatal
     return sl::make_tuple({sl::Value::none(), sl::Value::from_string(r.error().message)});
   });
-  auto not_null = sl::make_builtin("assert.not_null", [](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (auto e = check_arg_count(c, 0, 1)) return *e;
-    auto fn = make_check_fn(c.thread, "not_null", {});
-    if (!fn.ok()) return fn.error();
-    if (c.args.empty()) return assertion(*fn);
-    auto r = c.thread.call(*fn, c.args);
-    if (!r.ok()) return sl::fail_error(prefixed("assert.not_null", r.error()));
-    return sl::Value::from_bool(true);
-  });
+  auto not_null =
+      sl::make_builtin("assert.not_null", [](const sl::Call& c) -> sl::Result<sl::Value> {
+        if (auto e = check_arg_count(c, 0, 1)) return *e;
+        auto fn = make_check_fn(c.thread, "not_null", {});
+        if (!fn.ok()) return fn.error();
+        if (c.args.empty()) return assertion(*fn);
+        auto r = c.thread.call(*fn, c.args);
+        if (!r.ok()) return sl::fail_error(prefixed("assert.not_null", r.error()));
+        return sl::Value::from_bool(true);
+      });
   auto one_of = sl::make_builtin("assert.one_of", [](const sl::Call& c) -> sl::Result<sl::Value> {
     if (auto e = check_arg_count(c, 1, -1)) return *e;
-    sl::Value vals = c.args.size() == 1 ? c.args[0] : sl::make_tuple({c.args.begin(), c.args.end()});
+    sl::Value vals =
+        c.args.size() == 1 ? c.args[0] : sl::make_tuple({c.args.begin(), c.args.end()});
     auto fn = make_check_fn(c.thread, "one_of", {vals});
     if (!fn.ok()) return fn.error();
     return assertion(*fn);

@@ -99,11 +99,21 @@ class JsonParser {
       if (i_ >= s_.size()) return eof();
       char e = s_[i_++];
       switch (e) {
-        case 'n': out += '\n'; break;
-        case 't': out += '\t'; break;
-        case 'r': out += '\r'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
+        case 'n':
+          out += '\n';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
         case 'u': {
           if (i_ + 4 > s_.size()) return eof();
           unsigned cp = 0;
@@ -120,7 +130,9 @@ class JsonParser {
           append_utf8(out, cp);
           break;
         }
-        default: out += e; break;
+        default:
+          out += e;
+          break;
       }
     }
   }
@@ -189,9 +201,12 @@ class JsonParser {
       ++i_;
       auto v = value(depth + 1);
       if (!v.ok()) return v;
-      auto same = std::find_if(fields.begin(), fields.end(), [&](auto& f) { return f.first == *k; });
-      if (same != fields.end()) same->second = *v;
-      else fields.emplace_back(*k, *v);
+      auto same =
+          std::find_if(fields.begin(), fields.end(), [&](auto& f) { return f.first == *k; });
+      if (same != fields.end())
+        same->second = *v;
+      else
+        fields.emplace_back(*k, *v);
       skip_ws();
       if (i_ >= s_.size()) return eof();
       if (s_[i_] == ',') {
@@ -226,11 +241,12 @@ const sl::Value* kwarg(const sl::Call& c, std::string_view name) {
   return nullptr;
 }
 
-std::optional<sl::Error> only_kwargs(const sl::Call& c, std::initializer_list<std::string_view> ok) {
+std::optional<sl::Error> only_kwargs(const sl::Call& c,
+                                     std::initializer_list<std::string_view> ok) {
   for (const auto& kw : c.kwargs) {
     if (std::find(ok.begin(), ok.end(), kw.name) == ok.end()) {
-      return sl::fail_error(std::string(c.name) + ": invalid argument name: " +
-                            std::string(kw.name));
+      return sl::fail_error(std::string(c.name) +
+                            ": invalid argument name: " + std::string(kw.name));
     }
   }
   return std::nullopt;
@@ -267,14 +283,16 @@ std::string expand(std::string_view tmpl, std::string_view text, const formats::
       name = std::string(tmpl.substr(j + 1, close - j - 1));
       j = close + 1;
     } else {
-      while (j < tmpl.size() && (std::isalnum(static_cast<unsigned char>(tmpl[j])) || tmpl[j] == '_'))
+      while (j < tmpl.size() &&
+             (std::isalnum(static_cast<unsigned char>(tmpl[j])) || tmpl[j] == '_'))
         name += tmpl[j++];
     }
     if (name.empty()) {
       out += tmpl[i];
       continue;
     }
-    bool digits = std::all_of(name.begin(), name.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+    bool digits =
+        std::all_of(name.begin(), name.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
     if (digits && name.size() < 9) {
       size_t g = std::stoul(name);
       if (g < m.groups.size() && m.groups[g]) {
@@ -296,7 +314,9 @@ sl::Result<formats::Regex> compile_regexp(const sl::Call& c, std::string_view pa
 
 }  // namespace
 
-std::string yaml_text(const sl::Value& v) { return yaml::emit_yaml(to_yaml(*from_starlark(v, {}))); }
+std::string yaml_text(const sl::Value& v) {
+  return yaml::emit_yaml(to_yaml(*from_starlark(v, {})));
+}
 
 sl::Value json_module() {
   auto encode = sl::make_builtin("json.encode", [](const sl::Call& c) -> sl::Result<sl::Value> {

@@ -7,10 +7,10 @@ namespace hintkit::schema {
 std::optional<sl::Error> check_arg_count(const sl::Call& c, size_t min, int max) {
   size_t n = c.args.size();
   if (n >= min && (max < 0 || n <= static_cast<size_t>(max))) return std::nullopt;
-  std::string want = max < 0 ? "at least " + std::to_string(min)
+  std::string want = max < 0                           ? "at least " + std::to_string(min)
                      : min == static_cast<size_t>(max) ? std::to_string(min)
-                     : n < min ? "at least " + std::to_string(min)
-                               : "at most " + std::to_string(max);
+                     : n < min                         ? "at least " + std::to_string(min)
+                                                       : "at most " + std::to_string(max);
   return sl::fail_error(std::string(c.name) + ": got " + std::to_string(n) + " arguments, want " +
                         want);
 }
@@ -98,28 +98,33 @@ sl::Value struct_module() {
     return new_struct(std::move(fields));
   });
   // bind(fn, *args, **kwargs): fn with leading arguments fixed.
-  auto bind_fn = [](sl::Value fn, std::vector<sl::Value> bound, std::vector<std::pair<std::string, sl::Value>> bound_kw) {
-    return sl::make_builtin("struct.bind", [fn, bound, bound_kw](const sl::Call& c) -> sl::Result<sl::Value> {
-      std::vector<sl::Value> args = bound;
-      args.insert(args.end(), c.args.begin(), c.args.end());
-      std::vector<sl::Kwarg> kwargs;
-      for (const auto& [k, v] : bound_kw) kwargs.push_back({k, v});
-      kwargs.insert(kwargs.end(), c.kwargs.begin(), c.kwargs.end());
-      return c.thread.call(fn, args, kwargs);
-    });
+  auto bind_fn = [](sl::Value fn, std::vector<sl::Value> bound,
+                    std::vector<std::pair<std::string, sl::Value>> bound_kw) {
+    return sl::make_builtin("struct.bind",
+                            [fn, bound, bound_kw](const sl::Call& c) -> sl::Result<sl::Value> {
+                              std::vector<sl::Value> args = bound;
+                              args.insert(args.end(), c.args.begin(), c.args.end());
+                              std::vector<sl::Kwarg> kwargs;
+                              for (const auto& [k, v] : bound_kw) kwargs.push_back({k, v});
+                              kwargs.insert(kwargs.end(), c.kwargs.begin(), c.kwargs.end());
+                              return c.thread.call(fn, args, kwargs);
+                            });
   };
-  auto bind = sl::make_builtin("struct.bind", [bind_fn](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (auto e = check_arg_count(c, 1, -1)) return *e;
-    std::vector<std::pair<std::string, sl::Value>> kw;
-    for (const auto& k : c.kwargs) kw.emplace_back(std::string(k.name), k.value);
-    return bind_fn(c.args[0], {c.args.begin() + 1, c.args.end()}, std::move(kw));
-  });
-  auto make_and_bind = sl::make_builtin("struct.make_and_bind", [bind_fn](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (auto e = check_arg_count(c, 1, 1)) return *e;
-    std::vector<std::pair<std::string, sl::Value>> fields;
-    for (const auto& kw : c.kwargs) fields.emplace_back(std::string(kw.name), bind_fn(kw.value, {c.args[0]}, {}));
-    return new_struct(std::move(fields));
-  });
+  auto bind =
+      sl::make_builtin("struct.bind", [bind_fn](const sl::Call& c) -> sl::Result<sl::Value> {
+        if (auto e = check_arg_count(c, 1, -1)) return *e;
+        std::vector<std::pair<std::string, sl::Value>> kw;
+        for (const auto& k : c.kwargs) kw.emplace_back(std::string(k.name), k.value);
+        return bind_fn(c.args[0], {c.args.begin() + 1, c.args.end()}, std::move(kw));
+      });
+  auto make_and_bind = sl::make_builtin(
+      "struct.make_and_bind", [bind_fn](const sl::Call& c) -> sl::Result<sl::Value> {
+        if (auto e = check_arg_count(c, 1, 1)) return *e;
+        std::vector<std::pair<std::string, sl::Value>> fields;
+        for (const auto& kw : c.kwargs)
+          fields.emplace_back(std::string(kw.name), bind_fn(kw.value, {c.args[0]}, {}));
+        return new_struct(std::move(fields));
+      });
   auto encode = sl::make_builtin("struct.encode", [](const sl::Call& c) -> sl::Result<sl::Value> {
     if (auto e = check_arg_count(c, 1, 1)) return *e;
     return encode_struct(c.args[0]);
@@ -129,8 +134,11 @@ sl::Value struct_module() {
     return decode_struct(c.args[0]);
   });
   return sl::make_struct("module", "struct",
-                         {{"bind", bind}, {"decode", decode}, {"encode", encode},
-                          {"make", make}, {"make_and_bind", make_and_bind}});
+                         {{"bind", bind},
+                          {"decode", decode},
+                          {"encode", encode},
+                          {"make", make},
+                          {"make_and_bind", make_and_bind}});
 }
 
 sl::Value data_module(Files& files) {
@@ -168,39 +176,46 @@ std::optional<sl::Module> ytt_module(Files& files, std::string_view name) {
   if (name == "@ytt:yaml") return module_of({{"yaml", yaml_module()}});
   if (name == "@ytt:regexp") return module_of({{"regexp", regexp_module()}});
   if (name == "@ytt:overlay") {
-    auto subset = sl::make_builtin("overlay.subset", [](const sl::Call& c) -> sl::Result<sl::Value> {
-      if (c.args.size() != 1) return sl::fail_error("overlay.subset: expected one argument");
-      sl::Value want = c.args[0];
-      return sl::make_builtin("overlay.subset.matcher", [want](const sl::Call& c2) -> sl::Result<sl::Value> {
-        if (c2.args.size() < 2) return sl::fail_error("expected 3 arguments");
-        DPtr l = from_starlark(c2.args[1], {});
-        DPtr w = from_starlark(want, {});
-        if (w->is_map() && l->is_map()) {
-          for (const auto& e : w->entries) {
-            DEntry* le = l->find(key_text(e.key));
-            if (!le || !yaml::equal(to_yaml(*le->value), to_yaml(*e.value))) return sl::Value::from_bool(false);
-          }
-          return sl::Value::from_bool(true);
-        }
-        return sl::Value::from_bool(yaml::equal(to_yaml(*l), to_yaml(*w)));
-      });
-    });
+    auto subset =
+        sl::make_builtin("overlay.subset", [](const sl::Call& c) -> sl::Result<sl::Value> {
+          if (c.args.size() != 1) return sl::fail_error("overlay.subset: expected one argument");
+          sl::Value want = c.args[0];
+          return sl::make_builtin(
+              "overlay.subset.matcher", [want](const sl::Call& c2) -> sl::Result<sl::Value> {
+                if (c2.args.size() < 2) return sl::fail_error("expected 3 arguments");
+                DPtr l = from_starlark(c2.args[1], {});
+                DPtr w = from_starlark(want, {});
+                if (w->is_map() && l->is_map()) {
+                  for (const auto& e : w->entries) {
+                    DEntry* le = l->find(key_text(e.key));
+                    if (!le || !yaml::equal(to_yaml(*le->value), to_yaml(*e.value)))
+                      return sl::Value::from_bool(false);
+                  }
+                  return sl::Value::from_bool(true);
+                }
+                return sl::Value::from_bool(yaml::equal(to_yaml(*l), to_yaml(*w)));
+              });
+        });
     auto index = sl::make_builtin("overlay.index", [](const sl::Call& c) -> sl::Result<sl::Value> {
       int64_t want = c.args.empty() ? 0 : c.args[0].to_int64().value_or(0);
-      return sl::make_builtin("overlay.index.matcher", [want](const sl::Call& c2) -> sl::Result<sl::Value> {
-        return sl::Value::from_bool(!c2.args.empty() && c2.args[0].to_int64() == want);
-      });
+      return sl::make_builtin(
+          "overlay.index.matcher", [want](const sl::Call& c2) -> sl::Result<sl::Value> {
+            return sl::Value::from_bool(!c2.args.empty() && c2.args[0].to_int64() == want);
+          });
     });
     auto all = sl::make_builtin("overlay.all", [](const sl::Call&) -> sl::Result<sl::Value> {
       return sl::Value::from_bool(true);
     });
-    auto map_key = sl::make_builtin("overlay.map_key", [](const sl::Call& c) -> sl::Result<sl::Value> {
-      if (c.args.empty()) return sl::fail_error("overlay.map_key: expected one argument");
-      return c.args[0];
-    });
-    return module_of({{"overlay", sl::make_struct("module", "overlay",
-                                                  {{"subset", subset}, {"index", index},
-                                                   {"all", all}, {"map_key", map_key}})}});
+    auto map_key =
+        sl::make_builtin("overlay.map_key", [](const sl::Call& c) -> sl::Result<sl::Value> {
+          if (c.args.empty()) return sl::fail_error("overlay.map_key: expected one argument");
+          return c.args[0];
+        });
+    return module_of(
+        {{"overlay",
+          sl::make_struct(
+              "module", "overlay",
+              {{"subset", subset}, {"index", index}, {"all", all}, {"map_key", map_key}})}});
   }
   return std::nullopt;
 }
