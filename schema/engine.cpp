@@ -18,21 +18,6 @@ bool ends_with(std::string_view s, std::string_view suf) {
 }
 bool is_yaml(std::string_view p) { return ends_with(p, ".yaml") || ends_with(p, ".yml"); }
 
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t nl = text.find('\n', start);
-    if (nl == std::string::npos) {
-      if (start < text.size()) out.push_back(text.substr(start));
-      break;
-    }
-    out.push_back(text.substr(start, nl - start));
-    start = nl + 1;
-  }
-  return out;
-}
-
 std::string join(const std::vector<std::string>& v) {
   std::string out;
   for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + v[i];
@@ -158,7 +143,7 @@ class Engine {
     SourceFile f;
     f.path = path;
     f.text = std::move(*text);
-    f.lines = split_lines(f.text);
+    f.lines = SourceLines(f.text);
     files_.files.push_back(std::move(f));
   }
 
@@ -393,7 +378,7 @@ class Engine {
     SourceFile f;
     f.path = "\x01" + std::to_string(files_.files.size());
     f.label = label;
-    f.lines = {line};
+    f.lines = SourceLines::one(line);
     files_.files.push_back(std::move(f));
     return files_.files.back();
   }
@@ -406,7 +391,7 @@ class Engine {
       SourceFile f;
       f.path = path;
       f.text = *text;
-      f.lines = split_lines(f.text);
+      f.lines = SourceLines(f.text);
       diag::Diagnostics diags;
       auto docs = yaml::load(f.text, path, diags);
       files_.files.push_back(std::move(f));

@@ -120,11 +120,31 @@ bool is_docset(const sl::Value& v);
 
 // ---- Templates -----------------------------------------------------------------------------
 
+// A file's lines for error excerpts: one copy of the text and where each line starts and
+// ends (a vector of strings costs a heap block per long line of a large values file).
+class SourceLines {
+ public:
+  SourceLines() = default;
+  // Splits at '\n'; a last line without a newline counts when it is not empty.
+  explicit SourceLines(std::string text);
+  // Exactly one line, whatever it holds.
+  static SourceLines one(std::string line);
+
+  size_t size() const { return bounds_.size(); }
+  std::string_view operator[](size_t i) const {
+    return std::string_view(text_).substr(bounds_[i].first, bounds_[i].second - bounds_[i].first);
+  }
+
+ private:
+  std::string text_;
+  std::vector<std::pair<uint32_t, uint32_t>> bounds_;  // [begin, end) of each line in text_
+};
+
 struct SourceFile {
   std::string path;   // as given
   std::string label;  // how error excerpts name it; empty: the path
   std::string text;
-  std::vector<std::string> lines;  // for error excerpts
+  SourceLines lines;  // for error excerpts
 };
 
 class Files;

@@ -488,10 +488,30 @@ const SourceFile* Files::find(std::string_view path) const {
   return nullptr;
 }
 
+SourceLines::SourceLines(std::string text) : text_(std::move(text)) {
+  size_t start = 0;
+  while (start <= text_.size()) {
+    size_t nl = text_.find('\n', start);
+    if (nl == std::string::npos) {
+      if (start < text_.size()) bounds_.emplace_back(start, text_.size());
+      break;
+    }
+    bounds_.emplace_back(start, nl);
+    start = nl + 1;
+  }
+}
+
+SourceLines SourceLines::one(std::string line) {
+  SourceLines l;
+  l.text_ = std::move(line);
+  l.bounds_.emplace_back(0, l.text_.size());
+  return l;
+}
+
 std::string Files::line(std::string_view path, int line) const {
   const SourceFile* f = find(path);
   if (!f || line < 1 || static_cast<size_t>(line) > f->lines.size()) return {};
-  return f->lines[static_cast<size_t>(line) - 1];
+  return std::string(f->lines[static_cast<size_t>(line) - 1]);
 }
 
 std::string excerpt(const Files& files, const std::string& label, const std::string& file,

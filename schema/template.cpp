@@ -119,7 +119,7 @@ struct Block {
 
 class Generator {
  public:
-  Generator(Compiled& c, const std::vector<std::string>& src_lines) : c_(c), src_(src_lines) {}
+  Generator(Compiled& c, const SourceLines& src_lines) : c_(c), src_(src_lines) {}
 
   void emit(std::string text, int src_line) {
     if (!pending_ctx_.empty()) {
@@ -188,7 +188,8 @@ class Generator {
   }
 
   std::string src_line(int line) const {
-    return line >= 1 && static_cast<size_t>(line) <= src_.size() ? src_[line - 1] : "";
+    return line >= 1 && static_cast<size_t>(line) <= src_.size() ? std::string(src_[line - 1])
+                                                                 : std::string();
   }
 
   // Emits one node (document / item / element) and its subtree.
@@ -254,7 +255,7 @@ class Generator {
 
  private:
   Compiled& c_;
-  const std::vector<std::string>& src_;
+  const SourceLines& src_;
   std::vector<Block> blocks_;
   int ctx_count_ = 0;
   std::string pending_ctx_;

@@ -283,8 +283,10 @@ class Builder : public YAML::EventHandler {
     bool has_key = false;
     Node key;
     size_t key_size = 0;
-    std::vector<bool> merged;  // per item: came in through `<<`
-    KeyIndex index;            // once the map is big
+    // Per item: came in through `<<`. Empty until a merge happens (most maps have none);
+    // items past its end were not merged.
+    std::vector<bool> merged;
+    KeyIndex index;  // once the map is big
   };
   struct Anchored {
     Node node;
@@ -475,6 +477,9 @@ class Builder : public YAML::EventHandler {
     int depth = f.depth;
     YAML::anchor_t anchor = f.anchor;
     stack_.pop_back();
+    // Give back what doubling over-allocated: the tree lives as long as its file is in use.
+    n.items.shrink_to_fit();
+    n.elements.shrink_to_fit();
     if (n.kind == Kind::kMap && !n.items.empty()) {
       n.span.end = n.items.back().span.end;
     } else if (n.kind == Kind::kArray && !n.elements.empty()) {
@@ -530,14 +535,14 @@ class Builder : public YAML::EventHandler {
     size_t found = find_key(f, f.key);
     if (found != SIZE_MAX) {
       MapItem& first = items[found];
-      if (!f.merged[found]) {
+      if (!was_merged(f, found)) {
         diag::Diagnostic& d =
             diags_.error("HK002", f.key.span, "duplicate key \"" + key_label(f.key) + "\" in map");
         d.related.push_back({first.key.span, "first defined here"});
       }
       first.value = std::move(value);
       first.span.end = end;
-      f.merged[found] = false;
+      set_merged(f, found, false);
       return;
     }
     MapItem& item = items.emplace_back();
@@ -558,10 +563,18 @@ class Builder : public YAML::EventHandler {
     return SIZE_MAX;
   }
 
+  static bool was_merged(const Frame& f, size_t i) { return i < f.merged.size() && f.merged[i]; }
+  static void set_merged(Frame& f, size_t i, bool v) {
+    if (i >= f.merged.size()) {
+      if (!v) return;
+      f.merged.resize(f.node.items.size(), false);
+    }
+    f.merged[i] = v;
+  }
+
   // Bookkeeping after an item was appended.
   void added(Frame& f) {
     std::vector<MapItem>& items = f.node.items;
-    f.merged.push_back(false);
     if (f.index.active()) {
       if (items.back().key.is_scalar()) f.index.add(items, items.size() - 1);
     } else if (items.size() > kIndexAfter) {
@@ -608,7 +621,7 @@ class Builder : public YAML::EventHandler {
     }
     if (found != SIZE_MAX) {
       MapItem& first = items[found];
-      if (!from_merge && !f.merged[found]) {
+      if (!from_merge && !was_merged(f, found)) {
         diag::Diagnostic& d = diags_.error("HK002", item.key.span,
                                            "duplicate key \"" + key_label(item.key) + "\" in map");
         d.related.push_back({first.key.span, "first defined here"});
@@ -616,11 +629,11 @@ class Builder : public YAML::EventHandler {
       // As go-yaml/ytt: the later value wins, in the first one's place.
       first.value = std::move(item.value);
       first.span.end = item.span.end;
-      f.merged[found] = from_merge;
+      set_merged(f, found, from_merge);
       return;
     }
     items.push_back(std::move(item));
-    f.merged.push_back(from_merge);
+    if (from_merge) set_merged(f, items.size() - 1, true);
     if (f.index.active()) {
       if (items.back().key.is_scalar()) f.index.add(items, items.size() - 1);
     } else if (items.size() > kIndexAfter) {
@@ -651,8 +664,8 @@ class Builder : public YAML::EventHandler {
 
 struct Owner {
   int line;
-  std::vector<Annotation>* annotations;
-  std::vector<Comment>* comments;
+  SparseVector<Annotation>* annotations;
+  SparseVector<Comment>* comments;
 };
 
 struct OwnerCollector {
@@ -745,8 +758,8 @@ void attach_comments(std::vector<Document>& docs, const internal::ScanResult& sc
 
     auto it = std::lower_bound(owners.begin(), owners.end(), c.line,
                                [](const Owner& o, int line) { return o.line < line; });
-    std::vector<Annotation>* annotations;
-    std::vector<Comment>* comments;
+    SparseVector<Annotation>* annotations;
+    SparseVector<Comment>* comments;
     if (it == owners.end()) {
       if (!have_trailing) {
         have_trailing = true;

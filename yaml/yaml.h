@@ -26,6 +26,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,9 +69,103 @@ struct Comment {
   diag::Span span;
 };
 
+// A vector that costs one pointer while it is empty. Annotations, comments and tags are rare
+// (most nodes of a large values file have none), and a node is copied and moved in bulk, so
+// keeping them out of line makes every node smaller. Reads see a `const std::vector<T>&`.
+template <typename T>
+class SparseVector {
+ public:
+  using value_type = T;
+  using iterator = typename std::vector<T>::iterator;
+  using const_iterator = typename std::vector<T>::const_iterator;
+
+  SparseVector() = default;
+  SparseVector(std::vector<T> v)  // NOLINT: implicit, as the std::vector it stands for
+      : v_(v.empty() ? nullptr : std::make_unique<std::vector<T>>(std::move(v))) {}
+  SparseVector(const SparseVector& o)
+      : v_(o.v_ && !o.v_->empty() ? std::make_unique<std::vector<T>>(*o.v_) : nullptr) {}
+  SparseVector(SparseVector&&) noexcept = default;
+  SparseVector& operator=(const SparseVector& o) {
+    if (this != &o) *this = SparseVector(o);
+    return *this;
+  }
+  SparseVector& operator=(SparseVector&&) noexcept = default;
+
+  operator const std::vector<T>&() const { return get(); }  // NOLINT: read as a vector
+  const std::vector<T>& get() const { return v_ ? *v_ : none(); }
+  std::vector<T>& mut() {
+    if (!v_) v_ = std::make_unique<std::vector<T>>();
+    return *v_;
+  }
+
+  bool empty() const { return !v_ || v_->empty(); }
+  size_t size() const { return v_ ? v_->size() : 0; }
+  const_iterator begin() const { return get().begin(); }
+  const_iterator end() const { return get().end(); }
+  iterator begin() { return v_ ? v_->begin() : iterator(); }
+  iterator end() { return v_ ? v_->end() : iterator(); }
+  const T& operator[](size_t i) const { return (*v_)[i]; }
+  T& operator[](size_t i) { return (*v_)[i]; }
+  const T& front() const { return v_->front(); }
+  const T& back() const { return v_->back(); }
+  T& front() { return v_->front(); }
+  T& back() { return v_->back(); }
+  void push_back(T t) { mut().push_back(std::move(t)); }
+  template <typename... A>
+  T& emplace_back(A&&... a) {
+    return mut().emplace_back(std::forward<A>(a)...);
+  }
+  void clear() { v_.reset(); }
+
+ private:
+  static const std::vector<T>& none() {
+    static const std::vector<T> empty;
+    return empty;
+  }
+  std::unique_ptr<std::vector<T>> v_;
+};
+
+// A string that costs one pointer while it is empty (explicit tags are rare).
+class SparseString {
+ public:
+  SparseString() = default;
+  SparseString(std::string s)  // NOLINT: implicit, as the std::string it stands for
+      : s_(s.empty() ? nullptr : std::make_unique<std::string>(std::move(s))) {}
+  SparseString(const SparseString& o) : SparseString(o.str()) {}
+  SparseString(SparseString&&) noexcept = default;
+  SparseString& operator=(const SparseString& o) {
+    if (this != &o) *this = SparseString(o.str());
+    return *this;
+  }
+  SparseString& operator=(SparseString&&) noexcept = default;
+
+  operator const std::string&() const { return str(); }  // NOLINT: read as a string
+  operator std::string_view() const { return str(); }    // NOLINT
+  const std::string& str() const { return s_ ? *s_ : none(); }
+  bool empty() const { return !s_ || s_->empty(); }
+  size_t size() const { return s_ ? s_->size() : 0; }
+
+  friend bool operator==(const SparseString& a, const SparseString& b) {
+    return a.str() == b.str();
+  }
+  friend bool operator==(const SparseString& a, std::string_view b) { return a.str() == b; }
+  friend bool operator==(const SparseString& a, const char* b) { return a.str() == b; }
+  friend std::string operator+(std::string a, const SparseString& b) { return a += b.str(); }
+  friend std::ostream& operator<<(std::ostream& out, const SparseString& s) {
+    return out << s.str();
+  }
+
+ private:
+  static const std::string& none() {
+    static const std::string empty;
+    return empty;
+  }
+  std::unique_ptr<std::string> s_;
+};
+
 struct MapItem;
 
-// Field order packs the small members together (sizeof(Node) is 232 bytes on x86-64).
+// Field order packs the small members together (sizeof(Node) is 152 bytes on x86-64).
 struct Node {
   Kind kind = Kind::kNull;
   Style style = Style::kPlain;
@@ -81,12 +177,12 @@ struct Node {
   int64_t int_value = 0;
   std::string text;          // scalar: the decoded string (for kString) or the source text
   double float_value = 0.0;  // kFloat
-  std::string tag;           // explicit tag as written (e.g. "!!str"), empty if none
+  SparseString tag;          // explicit tag as written (e.g. "!!str"), empty if none
   diag::Span span;
-  std::vector<MapItem> items;           // kMap, in source order
-  std::vector<Node> elements;           // kArray
-  std::vector<Annotation> annotations;  // for array items: the item's annotations
-  std::vector<Comment> comments;
+  std::vector<MapItem> items;            // kMap, in source order
+  std::vector<Node> elements;            // kArray
+  SparseVector<Annotation> annotations;  // for array items: the item's annotations
+  SparseVector<Comment> comments;
 
   bool is_scalar() const { return kind != Kind::kMap && kind != Kind::kArray; }
   bool is_null() const { return kind == Kind::kNull; }
@@ -98,17 +194,17 @@ struct Node {
 struct MapItem {
   Node key;  // usually a kString scalar; YAML allows other scalar keys
   Node value;
-  diag::Span span;                      // from the key to the end of the value
-  std::vector<Annotation> annotations;  // `#@` lines above the key or trailing on its line
-  std::vector<Comment> comments;
+  diag::Span span;                       // from the key to the end of the value
+  SparseVector<Annotation> annotations;  // `#@` lines above the key or trailing on its line
+  SparseVector<Comment> comments;
 };
 
 struct Document {
   Node root;          // kNull for an empty document
   bool empty = true;  // true when the document has no content at all
   diag::Span span;
-  std::vector<Annotation> annotations;  // annotations before or on the `---` line
-  std::vector<Comment> comments;
+  SparseVector<Annotation> annotations;  // annotations before or on the `---` line
+  SparseVector<Comment> comments;
 };
 
 struct LoadOptions {
