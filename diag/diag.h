@@ -195,7 +195,9 @@ std::string render_text(const Diagnostic& d, const RenderOptions& options = {});
 // `"name"`: how messages quote a user's name or value.
 std::string in_quotes(std::string_view s);
 
-// JSON string literal with escapes; shared by renderers and the CLI's JSON output.
+// A JSON string literal escaped as Go's encoding/json writes it (`<`, `>`, `&`, U+2028/9 as
+// \u escapes, invalid UTF-8 as U+FFFD): what helmfile and ytt print, and valid JSON for all.
 std::string json_quote(std::string_view s);
+void append_json_string(std::string& out, std::string_view s);
 
 }  // namespace hintkit::diag

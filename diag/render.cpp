@@ -38,38 +38,87 @@ std::string in_quotes(std::string_view s) {
   return out;
 }
 
+namespace {
+
+// Bytes in the UTF-8 sequence a lead byte starts (0 for a byte that cannot start one).
+size_t utf8_width(unsigned char c) {
+  if (c < 0x80) return 1;
+  if ((c >> 5) == 0x6) return 2;
+  if ((c >> 4) == 0xE) return 3;
+  if ((c >> 3) == 0x1E) return 4;
+  return 0;
+}
+
+}  // namespace
+
+void append_json_string(std::string& out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      switch (c) {
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        case '<':
+        case '>':
+        case '&':
+          out += "\\u00";
+          out += kHex[c >> 4];
+          out += kHex[c & 0xF];
+          break;
+        default:
+          if (c < 0x20) {
+            out += "\\u00";
+            out += kHex[c >> 4];
+            out += kHex[c & 0xF];
+          } else {
+            out += static_cast<char>(c);
+          }
+      }
+      ++i;
+      continue;
+    }
+    // Multi-byte: invalid sequences become U+FFFD, as Go does.
+    const size_t w = utf8_width(c);
+    bool ok = w > 1 && i + w <= s.size();
+    for (size_t k = 1; ok && k < w; ++k) {
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) ok = false;
+    }
+    if (!ok) {
+      out += "\\ufffd";
+      ++i;
+      continue;
+    }
+    if (w == 3 && c == 0xE2 && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
+        (static_cast<unsigned char>(s[i + 2]) == 0xA8 ||
+         static_cast<unsigned char>(s[i + 2]) == 0xA9)) {
+      out += static_cast<unsigned char>(s[i + 2]) == 0xA8 ? "\\u2028" : "\\u2029";
+    } else {
+      out.append(s.substr(i, w));
+    }
+    i += w;
+  }
+  out += '"';
+}
+
 std::string json_quote(std::string_view s) {
   std::string out;
   out.reserve(s.size() + 2);
-  out += '"';
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  out += '"';
+  append_json_string(out, s);
   return out;
 }
 

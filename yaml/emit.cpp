@@ -489,69 +489,7 @@ class YamlWriter {
 
 // ---- JSON ----------------------------------------------------------------------------
 
-void json_string(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out += '"';
-  for (size_t i = 0; i < s.size();) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      switch (c) {
-        case '"':
-          out += "\\\"";
-          break;
-        case '\\':
-          out += "\\\\";
-          break;
-        case '\n':
-          out += "\\n";
-          break;
-        case '\r':
-          out += "\\r";
-          break;
-        case '\t':
-          out += "\\t";
-          break;
-        case '<':
-        case '>':
-        case '&':
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 0xF];
-          break;
-        default:
-          if (c < 0x20) {
-            out += "\\u00";
-            out += kHex[c >> 4];
-            out += kHex[c & 0xF];
-          } else {
-            out += static_cast<char>(c);
-          }
-      }
-      ++i;
-      continue;
-    }
-    // Multi-byte: validate; invalid bytes become U+FFFD as Go does.
-    size_t w = utf8_width(c);
-    bool ok = w > 1 && i + w <= s.size();
-    for (size_t k = 1; ok && k < w; ++k) {
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) ok = false;
-    }
-    if (!ok) {
-      out += "\\ufffd";
-      ++i;
-      continue;
-    }
-    if (w == 3 && c == 0xE2 && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
-        (static_cast<unsigned char>(s[i + 2]) == 0xA8 ||
-         static_cast<unsigned char>(s[i + 2]) == 0xA9)) {
-      out += static_cast<unsigned char>(s[i + 2]) == 0xA8 ? "\\u2028" : "\\u2029";
-    } else {
-      out.append(s.substr(i, w));
-    }
-    i += w;
-  }
-  out += '"';
-}
+void json_string(std::string& out, std::string_view s) { diag::append_json_string(out, s); }
 
 void json_scalar_text(const Node& n, std::string& out) {
   switch (n.kind) {

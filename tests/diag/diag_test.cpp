@@ -118,6 +118,13 @@ TEST(Render, SarifIsVersion210WithRulesAndRegions) {
   }
 }
 
+TEST(JsonQuote, EscapesLikeGo) {
+  EXPECT_EQ(json_quote("<a&b>"), "\"\\u003ca\\u0026b\\u003e\"");
+  EXPECT_EQ(json_quote("caf\xc3\xa9"), "\"caf\xc3\xa9\"");
+  EXPECT_EQ(json_quote("bad\xff"), "\"bad\\ufffd\"");
+  EXPECT_EQ(json_quote("\xe2\x80\xa8"), "\"\\u2028\"");
+}
+
 TEST(JsonQuote, EscapesControlCharacters) {
   EXPECT_EQ(json_quote("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\u0001\"");
 }
