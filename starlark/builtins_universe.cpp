@@ -96,8 +96,6 @@ Value make_internal_builtin(std::string name, BuiltinFn fn) {
   return Value(b);
 }
 
-namespace {
-
 void append_utf8(std::string& out, uint32_t cp) {
   if (cp < 0x80) {
     out.push_back(static_cast<char>(cp));
@@ -116,7 +114,7 @@ void append_utf8(std::string& out, uint32_t cp) {
   }
 }
 
-}  // namespace
+namespace {}  // namespace
 
 // Decodes one UTF-8 code point at s[i]; invalid bytes decode as U+FFFD of length 1.
 uint32_t decode_utf8(std::string_view s, size_t i, size_t* len) {

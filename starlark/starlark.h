@@ -104,6 +104,10 @@ std::string format_backtrace(const Error& error, const LineLookup& lines, std::s
 // `source_line` is the line the error points at (needed for the `&&`/`||` hints).
 std::string with_ytt_hint(std::string_view message, std::string_view source_line = {});
 
+// Appends code point `cp` to `out` as UTF-8 (Starlark strings are UTF-8 bytes; `chr`,
+// `\\u` escapes and JSON decoding all produce them this way).
+void append_utf8(std::string& out, uint32_t cp);
+
 // ---- Values ----------------------------------------------------------------------------------
 
 enum class Kind : uint8_t {
