@@ -85,6 +85,23 @@ class Overlayer {
 
   // Merges value `right` into `left` (both values of the same node); true when `left` was
   // replaced rather than merged into.
+  // One matched entry: scalars and replacements take the right side, collections merge;
+  // data values also bring their own validation rules along.
+  void merge_entry(DEntry& le, const DEntry& re, bool replace, bool child_ok,
+                   std::vector<std::string>& ctx) {
+    if (replace || re.value->is_scalar()) {
+      le.value = re.value;
+      le.span = re.span;
+    } else if (merge_value(le.value, re.value, child_ok, ctx)) {
+      le.span = re.span;
+    }
+    if (carry_validations_) {
+      for (const auto& a : re.anns) {
+        if (a.name == "schema/validation" || a.name == "assert/validate") le.anns.push_back(a);
+      }
+    }
+  }
+
   bool merge_value(DPtr& left, const DPtr& right, bool missing_ok, std::vector<std::string>& ctx) {
     if (!left || left->is_null() ||
         (lenient_ && (left->kind != right->kind || right->is_array()))) {
@@ -175,17 +192,7 @@ class Overlayer {
           auto kept = keep_anns(re.anns);
           if (!kept.empty()) le.anns = kept;
         } else {
-          if (re.value->is_scalar()) {
-            le.value = re.value;
-            le.span = re.span;
-          } else {
-            if (merge_value(le.value, re.value, child_ok, ctx)) le.span = re.span;
-          }
-          if (carry_validations_) {
-            for (const auto& a : re.anns)
-              if (a.name == "schema/validation" || a.name == "assert/validate")
-                le.anns.push_back(a);
-          }
+          merge_entry(le, re, /*replace=*/false, child_ok, ctx);
         }
       }
       ctx.pop_back();
@@ -271,20 +278,7 @@ class Overlayer {
         size_t at = before ? hits.front() : hits.back() + 1;
         left.entries.insert(left.entries.begin() + static_cast<long>(at), std::move(ne));
       } else {
-        for (size_t i : hits) {
-          DEntry& le = left.entries[i];
-          if (op == "replace" || re.value->is_scalar()) {
-            le.value = re.value;
-            le.span = re.span;
-          } else {
-            if (merge_value(le.value, re.value, child_ok, ctx)) le.span = re.span;
-          }
-          if (carry_validations_) {
-            for (const auto& a : re.anns)
-              if (a.name == "schema/validation" || a.name == "assert/validate")
-                le.anns.push_back(a);
-          }
-        }
+        for (size_t i : hits) merge_entry(left.entries[i], re, op == "replace", child_ok, ctx);
       }
       ctx.pop_back();
     }

@@ -259,7 +259,8 @@ Value b_enumerate(const Call& c) {
   return list_value(std::move(out));
 }
 
-Value b_fail(const Call& c) {
+// fail() and print(): the arguments as str() would show them, joined by `sep=` (" ").
+std::string joined_args(const Call& c) {
   std::string sep = " ";
   for (const auto& kw : c.kwargs) {
     if (kw.name != "sep") bfail(c, "unexpected keyword argument " + std::string(kw.name));
@@ -270,6 +271,11 @@ Value b_fail(const Call& c) {
     if (i) msg += sep;
     append_str(msg, c.args[i]);
   }
+  return msg;
+}
+
+Value b_fail(const Call& c) {
+  const std::string msg = joined_args(c);
   bfail(c, msg);
 }
 
@@ -510,16 +516,7 @@ Value b_ord(const Call& c) {
 }
 
 Value b_print(const Call& c) {
-  std::string sep = " ";
-  for (const auto& kw : c.kwargs) {
-    if (kw.name != "sep") bfail(c, "unexpected keyword argument " + std::string(kw.name));
-    sep = want_string(c, kw.value, "sep");
-  }
-  std::string msg;
-  for (size_t i = 0; i < c.args.size(); ++i) {
-    if (i) msg += sep;
-    append_str(msg, c.args[i]);
-  }
+  const std::string msg = joined_args(c);
   const auto& hook = current_thread().options.print;
   if (hook) {
     hook(msg);
