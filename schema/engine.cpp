@@ -298,7 +298,7 @@ class Engine {
       if (values->is_null()) return {};
       if (opts_.output == "json")
         return has_non_finite(*values) ? std::string() : json_output(*values);
-      return yaml::emit_yaml(to_yaml(*values));
+      return emit_yaml(*values);
     }
     files_.data_values = to_struct_value(values);
     return render_templates();
@@ -340,7 +340,7 @@ class Engine {
         if (!d.value || (d.value->is_null() && d.span.begin.line <= 1)) continue;
         if (!first) out += "---\n";
         first = false;
-        out += yaml::emit_yaml(to_yaml(*d.value));
+        out += emit_yaml(*d.value);
       }
     }
     return out;

@@ -100,7 +100,10 @@ DNode& own(DPtr& slot);              // clones `*slot` first when someone else h
 // How a key is spelled in a `types::Type` field: string keys as they are, other scalars
 // tagged by kind (so `8080` and "8080" stay apart). `scratch` holds non-string spellings.
 std::string_view checker_key(const Scalar& k, std::string& scratch);
-yaml::Node to_yaml(const DNode& n);  // for the emitter
+yaml::Node to_yaml(const DNode& n);
+// `yaml::emit_yaml(to_yaml(n))` without building the copy.
+std::string emit_yaml(const DNode& n);
+yaml::ScalarRef scalar_ref(const Scalar& s, yaml::Kind kind);
 bool same_key(const Scalar& a, const Scalar& b);
 std::string key_text(const Scalar& k);         // how ytt prints a key in messages
 std::string go_key_text(const Scalar& k);      // `%s` of a key: %!s(int=8080) for ints

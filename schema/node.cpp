@@ -151,6 +151,40 @@ yaml::Node to_yaml(const DNode& n) {
   return out;
 }
 
+namespace {
+
+void emit_tree(yaml::YamlEmitter& out, const DNode& n) {
+  if (n.is_map() || n.is_array()) {
+    n.is_map() ? out.begin_map(n.entries.size()) : out.begin_array(n.entries.size());
+    for (const auto& e : n.entries) {
+      if (n.is_map()) out.scalar(scalar_ref(e.key, e.key.kind));
+      emit_tree(out, *e.value);
+    }
+    n.is_map() ? out.end_map() : out.end_array();
+    return;
+  }
+  out.scalar(scalar_ref(n.scalar, n.kind));
+}
+
+}  // namespace
+
+yaml::ScalarRef scalar_ref(const Scalar& s, yaml::Kind kind) {
+  yaml::ScalarRef r;
+  r.kind = kind;
+  r.bool_value = s.bool_value;
+  r.is_unsigned = s.is_unsigned;
+  r.int_value = s.int_value;
+  r.float_value = s.float_value;
+  r.text = s.text;
+  return r;
+}
+
+std::string emit_yaml(const DNode& n) {
+  yaml::YamlEmitter out;
+  emit_tree(out, n);
+  return out.finish();
+}
+
 bool same_key(const Scalar& a, const Scalar& b) {
   if (a.kind != b.kind) {
     return false;

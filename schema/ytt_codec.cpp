@@ -297,7 +297,7 @@ sl::Result<formats::Regex> compile_regexp(const sl::Call& c, std::string_view pa
 }  // namespace
 
 std::string yaml_text(const sl::Value& v) {
-  return yaml::emit_yaml(to_yaml(*from_starlark(v, {})));
+  return emit_yaml(*from_starlark(v, {}));
 }
 
 sl::Value json_module() {

@@ -158,152 +158,141 @@ Analysis analyze(std::string_view v) {
   return a;
 }
 
-// The text of a scalar and the style go-yaml's encoder asks for.
-void scalar_text(const Node& n, std::string& text, Out& style) {
+// The text of a scalar and the style go-yaml's encoder asks for. Strings are not copied:
+// `text` views `s.text`; other kinds are spelled into `buffer`.
+std::string_view scalar_text(const ScalarRef& s, std::string& buffer, Out& style) {
   style = Out::kPlain;
-  switch (n.kind) {
+  switch (s.kind) {
     case Kind::kNull:
-      text = "null";
-      return;
+      return "null";
     case Kind::kBool:
-      text = n.bool_value ? "true" : "false";
-      return;
+      return s.bool_value ? "true" : "false";
     case Kind::kInt:
-      text = n.is_unsigned ? std::to_string(static_cast<uint64_t>(n.int_value))
-                           : std::to_string(n.int_value);
-      return;
+      buffer = s.is_unsigned ? std::to_string(static_cast<uint64_t>(s.int_value))
+                             : std::to_string(s.int_value);
+      return buffer;
     case Kind::kFloat:
-      text = internal::format_float_yaml(n.float_value);
-      return;
+      buffer = internal::format_float_yaml(s.float_value);
+      return buffer;
     default:
       break;
   }
-  text = n.text;
-  if (text.find('\n') != std::string::npos) {
+  if (s.text.find('\n') != std::string_view::npos) {
     style = Out::kLiteral;
-  } else if (internal::needs_quotes_to_stay_string(text)) {
+  } else if (internal::needs_quotes_to_stay_string(s.text)) {
     style = Out::kDouble;
+  }
+  return s.text;
+}
+
+ScalarRef scalar_ref(const Node& n) {
+  ScalarRef s;
+  s.kind = n.kind;
+  s.bool_value = n.bool_value;
+  s.is_unsigned = n.is_unsigned;
+  s.int_value = n.int_value;
+  s.float_value = n.float_value;
+  s.text = n.text;
+  return s;
+}
+
+// Feeds a Node tree to the emitter.
+void emit_node(YamlEmitter& e, const Node& n) {
+  if (n.kind == Kind::kMap) {
+    e.begin_map(n.items.size());
+    for (const MapItem& item : n.items) {
+      emit_node(e, item.key);
+      emit_node(e, item.value);
+    }
+    e.end_map();
+  } else if (n.kind == Kind::kArray) {
+    e.begin_array(n.elements.size());
+    for (const Node& el : n.elements) emit_node(e, el);
+    e.end_array();
+  } else {
+    e.scalar(scalar_ref(n));
   }
 }
 
-class YamlWriter {
- public:
-  std::string take() { return std::move(out_); }
+}  // namespace
 
-  void document(const Node& root) {
-    node(root, true, false, false, false);
-    write_indent();  // end of document: finish the last line
+// go-yaml's emitter state (column, indentation stack, whether the last thing written was
+// whitespace or indentation) plus where in the tree the next event lands.
+struct YamlEmitter::State {
+  // One open collection.
+  struct Frame {
+    bool is_map = false;
+    bool empty = false;       // written as `{}` / `[]`: no indentation level was pushed
+    bool at_key = true;       // maps: the next node is a key
+    bool simple_key = false;  // maps: the key being written is simple (`key:`, not `? key`)
+  };
+
+  std::string out;
+  int column = 0;
+  bool whitespace = true;
+  bool indention = true;
+  int indent = -1;
+  std::vector<int> indents;
+  std::vector<Frame> frames;
+  std::string buffer;  // spelling of the current non-string scalar
+
+  // Where a node goes: `-` for array items, the key/value split for map items. Returns
+  // whether the node is inside a mapping (key or value) and whether it is a simple key.
+  void open_node(bool simple_if_key, bool& mapping, bool& simple) {
+    mapping = simple = false;
+    if (frames.empty()) return;
+    Frame& f = frames.back();
+    if (!f.is_map) {
+      write_indent();
+      write_indicator("-", true, false, true);
+      return;
+    }
+    mapping = true;
+    if (!f.at_key) return;
+    write_indent();
+    f.simple_key = simple_if_key;
+    simple = simple_if_key;
+    if (!simple) write_indicator("?", true, false, true);
   }
 
- private:
-  void put(char c) {
-    out_ += c;
-    ++column_;
+  // After a whole node: a finished key gets its `:`.
+  void close_node() {
+    if (frames.empty() || !frames.back().is_map) return;
+    Frame& f = frames.back();
+    if (f.at_key) {
+      if (!f.simple_key) write_indent();
+      write_indicator(":", !f.simple_key, false, !f.simple_key);
+    }
+    f.at_key = !f.at_key;
   }
-  void put_break() {
-    out_ += '\n';
-    column_ = 0;
-  }
-  void write_at(std::string_view v, size_t& i) {
-    size_t w = utf8_width(byte_at(v, i));
-    out_.append(v.substr(i, w));
-    i += w;
-    ++column_;
-  }
-  void write_break_at(std::string_view v, size_t& i) {
-    if (v[i] == '\n') {
-      put_break();
-      ++i;
+
+  void begin(bool is_map, size_t size) {
+    bool mapping, simple;
+    open_node(size == 0, mapping, simple);  // a collection key is simple when empty
+    Frame f;
+    f.is_map = is_map;
+    f.empty = size == 0;
+    if (f.empty) {
+      write_indicator(is_map ? "{" : "[", true, true, false);
+      write_indicator(is_map ? "}" : "]", false, false, false);
     } else {
-      write_at(v, i);
-      column_ = 0;
+      increase_indent(false, !is_map && mapping && !indention);
     }
-  }
-  void write_indent() {
-    int indent = indent_ < 0 ? 0 : indent_;
-    if (!indention_ || column_ > indent || (column_ == indent && !whitespace_)) put_break();
-    while (column_ < indent) put(' ');
-    whitespace_ = true;
-    indention_ = true;
-  }
-  void write_indicator(std::string_view ind, bool need_ws, bool is_ws, bool is_indention) {
-    if (need_ws && !whitespace_) put(' ');
-    out_.append(ind);
-    column_ += static_cast<int>(ind.size());
-    whitespace_ = is_ws;
-    indention_ = indention_ && is_indention;
-  }
-  void increase_indent(bool flow, bool indentless) {
-    indents_.push_back(indent_);
-    if (indent_ < 0) {
-      indent_ = flow ? kIndent : 0;
-    } else if (!indentless) {
-      indent_ += kIndent;
-    }
-  }
-  void pop_indent() {
-    indent_ = indents_.back();
-    indents_.pop_back();
+    frames.push_back(f);
   }
 
-  static bool simple_key(const Node& key) {
-    if (key.kind == Kind::kMap) return key.items.empty();
-    if (key.kind == Kind::kArray) return key.elements.empty();
-    std::string text;
+  void end() {
+    if (!frames.back().empty) pop_indent();
+    frames.pop_back();
+    close_node();
+  }
+
+  void scalar(const ScalarRef& s) {
     Out style;
-    scalar_text(key, text, style);
-    return !analyze(text).multiline && text.size() <= kMaxSimpleKeyLength;
-  }
-
-  void node(const Node& n, bool root, bool sequence, bool mapping, bool simple) {
-    (void)root;
-    (void)sequence;
-    if (n.kind == Kind::kArray) {
-      if (n.elements.empty()) {
-        write_indicator("[", true, true, false);
-        write_indicator("]", false, false, false);
-        return;
-      }
-      increase_indent(false, mapping && !indention_);
-      for (const Node& e : n.elements) {
-        write_indent();
-        write_indicator("-", true, false, true);
-        node(e, false, true, false, false);
-      }
-      pop_indent();
-      return;
-    }
-    if (n.kind == Kind::kMap) {
-      if (n.items.empty()) {
-        write_indicator("{", true, true, false);
-        write_indicator("}", false, false, false);
-        return;
-      }
-      increase_indent(false, false);
-      for (const MapItem& item : n.items) {
-        write_indent();
-        if (simple_key(item.key)) {
-          node(item.key, false, false, true, true);
-          write_indicator(":", false, false, false);
-        } else {
-          write_indicator("?", true, false, true);
-          node(item.key, false, false, true, false);
-          write_indent();
-          write_indicator(":", true, false, true);
-        }
-        node(item.value, false, false, true, false);
-      }
-      pop_indent();
-      return;
-    }
-    scalar(n, simple);
-  }
-
-  void scalar(const Node& n, bool simple) {
-    std::string text;
-    Out style;
-    scalar_text(n, text, style);
+    std::string_view text = scalar_text(s, buffer, style);
     Analysis a = analyze(text);
+    bool mapping, simple;
+    open_node(!a.multiline && text.size() <= kMaxSimpleKeyLength, mapping, simple);
     if (simple && a.multiline) style = Out::kDouble;
     if (style == Out::kPlain) {
       if (!a.block_plain) style = Out::kSingle;
@@ -328,13 +317,81 @@ class YamlWriter {
         break;
     }
     pop_indent();
+    close_node();
+  }
+
+  std::string finish() {
+    write_indent();  // end of document: finish the last line
+    std::string text = std::move(out);
+    out.clear();
+    column = 0;
+    whitespace = indention = true;
+    indent = -1;
+    indents.clear();
+    frames.clear();
+    return text;
+  }
+
+  void put(char c) {
+    out += c;
+    ++column;
+  }
+  void put_break() {
+    out += '\n';
+    column = 0;
+  }
+  void write_at(std::string_view v, size_t& i) {
+    size_t w = utf8_width(byte_at(v, i));
+    out.append(v.substr(i, w));
+    i += w;
+    ++column;
+  }
+  void write_break_at(std::string_view v, size_t& i) {
+    if (v[i] == '\n') {
+      put_break();
+      ++i;
+    } else {
+      write_at(v, i);
+      column = 0;
+    }
+  }
+  void write_indent() {
+    int want = indent < 0 ? 0 : indent;
+    if (!indention || column > want || (column == want && !whitespace)) put_break();
+    if (column < want) {
+      out.append(static_cast<size_t>(want - column), ' ');
+      column = want;
+    }
+    whitespace = true;
+    indention = true;
+  }
+  void write_indicator(std::string_view ind, bool need_ws, bool is_ws, bool is_indention) {
+    if (need_ws && !whitespace) put(' ');
+    out.append(ind);
+    column += static_cast<int>(ind.size());
+    whitespace = is_ws;
+    indention = indention && is_indention;
+  }
+  void increase_indent(bool flow, bool indentless) {
+    indents.push_back(indent);
+    if (indent < 0) {
+      indent = flow ? kIndent : 0;
+    } else if (!indentless) {
+      indent += kIndent;
+    }
+  }
+  void pop_indent() {
+    indent = indents.back();
+    indents.pop_back();
   }
 
   void write_plain(std::string_view v) {
-    if (!whitespace_) put(' ');
-    for (size_t i = 0; i < v.size();) write_at(v, i);
-    whitespace_ = false;
-    indention_ = false;
+    if (!whitespace) put(' ');
+    // Plain text has no breaks: one append, one column per character.
+    out.append(v);
+    for (size_t i = 0; i < v.size(); i += utf8_width(byte_at(v, i))) ++column;
+    whitespace = false;
+    indention = false;
   }
 
   void write_single(std::string_view v) {
@@ -346,19 +403,19 @@ class YamlWriter {
         // string); they are written raw and the next line is indented.
         if (!breaks && v[i] == '\n') put_break();
         write_break_at(v, i);
-        indention_ = true;
+        indention = true;
         breaks = true;
         continue;
       }
       if (breaks) write_indent();
       if (v[i] == '\'') put('\'');
       write_at(v, i);
-      indention_ = false;
+      indention = false;
       breaks = false;
     }
     write_indicator("'", false, false, false);
-    whitespace_ = false;
-    indention_ = false;
+    whitespace = false;
+    indention = false;
   }
 
   void write_double(std::string_view v) {
@@ -439,8 +496,8 @@ class YamlWriter {
       }
     }
     write_indicator("\"", false, false, false);
-    whitespace_ = false;
-    indention_ = false;
+    whitespace = false;
+    indention = false;
   }
 
   void write_literal(std::string_view v) {
@@ -462,30 +519,34 @@ class YamlWriter {
       if (is_break(v, prev)) write_indicator("+", false, false, false);
     }
     put_break();
-    indention_ = true;
-    whitespace_ = true;
+    indention = true;
+    whitespace = true;
     bool breaks = true;
     for (size_t i = 0; i < v.size();) {
       if (is_break(v, i)) {
         write_break_at(v, i);
-        indention_ = true;
+        indention = true;
         breaks = true;
       } else {
         if (breaks) write_indent();
         write_at(v, i);
-        indention_ = false;
+        indention = false;
         breaks = false;
       }
     }
   }
-
-  std::string out_;
-  int column_ = 0;
-  bool whitespace_ = true;
-  bool indention_ = true;
-  int indent_ = -1;
-  std::vector<int> indents_;
 };
+
+YamlEmitter::YamlEmitter() : state_(std::make_unique<State>()) {}
+YamlEmitter::~YamlEmitter() = default;
+void YamlEmitter::scalar(const ScalarRef& s) { state_->scalar(s); }
+void YamlEmitter::begin_map(size_t size) { state_->begin(true, size); }
+void YamlEmitter::end_map() { state_->end(); }
+void YamlEmitter::begin_array(size_t size) { state_->begin(false, size); }
+void YamlEmitter::end_array() { state_->end(); }
+std::string YamlEmitter::finish() { return state_->finish(); }
+
+namespace {
 
 // ---- JSON ----------------------------------------------------------------------------
 
@@ -572,9 +633,9 @@ void json_value(std::string& out, const Node& n, int indent, int level) {
 }  // namespace
 
 std::string emit_yaml(const Node& node) {
-  YamlWriter w;
-  w.document(node);
-  return w.take();
+  YamlEmitter e;
+  emit_node(e, node);
+  return e.finish();
 }
 
 std::string emit_json(const Node& node, int indent) {

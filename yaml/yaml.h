@@ -248,4 +248,38 @@ bool equal(const Node& a, const Node& b);
 std::string emit_yaml(const Node& node);
 std::string emit_json(const Node& node, int indent = 0);
 
+// A scalar as the emitter needs it, so trees other than `Node` can describe their scalars.
+struct ScalarRef {
+  Kind kind = Kind::kNull;
+  bool bool_value = false;
+  bool is_unsigned = false;  // as in Node
+  int64_t int_value = 0;
+  double float_value = 0.0;
+  std::string_view text;  // kString: the string
+};
+
+// The YAML writer behind `emit_yaml`, fed as a stream: a walk of any tree reports scalars and
+// the start and end of each collection in document order (map items as key, value, key, ...),
+// and the output is the same as `emit_yaml` of the equal `Node`. Lets the schema engine print
+// its own tree without first copying it into `Node`s.
+class YamlEmitter {
+ public:
+  YamlEmitter();
+  ~YamlEmitter();
+  YamlEmitter(const YamlEmitter&) = delete;
+  YamlEmitter& operator=(const YamlEmitter&) = delete;
+
+  void scalar(const ScalarRef& s);
+  void begin_map(size_t size);  // every begin_* needs its end_*, also when size is 0
+  void end_map();
+  void begin_array(size_t size);
+  void end_array();
+  // Ends the document; returns everything written since the last finish().
+  std::string finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
 }  // namespace hintkit::yaml
