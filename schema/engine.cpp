@@ -201,8 +201,8 @@ class Engine {
         if (d.ann("data/values-schema")) schema_docs.push_back(d);
       }
     }
-    TypePtr type;
-    DPtr values;
+    TypePtr& type = type_;
+    DPtr& values = values_;
     if (!schema_docs.empty()) {
       try {
         DDoc merged = schema_docs[0];
@@ -229,7 +229,7 @@ class Engine {
       }
     }
     // ---- data values
-    std::vector<ValuesSource> sources;
+    std::vector<ValuesSource>& sources = sources_;
     std::vector<std::string> order;
     for (size_t i : value_files) {
       const auto& docs = docs_of(i, "Overlaying data values", {files_.files[i].path});
@@ -289,12 +289,6 @@ class Engine {
     // ---- output
     if (opts_.schema_inspect) return openapi_output(type, opts_.output == "json");
     if (opts_.inspect) {
-      // Only `values` is printed: let go of the schema and the evaluated documents first, so
-      // the printed copy of the tree does not add to everything else at the peak.
-      type.reset();
-      schema_docs.clear();
-      sources.clear();
-      evaluated_.clear();
       if (values->is_null()) return {};
       if (opts_.output == "json")
         return has_non_finite(*values) ? std::string() : json_output(*values);
@@ -514,13 +508,20 @@ class Engine {
   sl::Thread thread_;
   std::string err_;
   std::map<size_t, std::vector<DDoc>> evaluated_;
+  // The pipeline's trees live here, not on the stack, so that `run` can hand them to the
+  // caller (Options::free_at_end) instead of freeing them.
+  TypePtr type_;
+  DPtr values_;
+  std::vector<ValuesSource> sources_;
 };
 
 }  // namespace
 
 Outcome run(const Options& options) {
-  Engine e(options);
-  return e.run();
+  auto engine = std::make_shared<Engine>(options);
+  Outcome out = engine->run();
+  if (!options.free_at_end) out.retained = std::move(engine);
+  return out;
 }
 
 }  // namespace hintkit::schema
