@@ -1,6 +1,7 @@
 // Output. `emit_yaml` follows the decisions of go-yaml v2's emitter as vendored by ytt
 // v0.48.0 (block style, 2-space indent, sequences under a key not indented, minimal quoting,
 // no line folding); `emit_json` follows Go's encoding/json spelling of strings and numbers.
+#include <algorithm>
 #include <cmath>
 
 #include "yaml/internal.h"
@@ -56,11 +57,24 @@ struct Analysis {
   bool block = true;
 };
 
+// Bytes that set no flag in `analyze` wherever they stand, and those that may also start a
+// plain scalar. Most keys and values are made of these only (names, numbers, paths).
+constexpr bool is_inert(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '.' || c == '/' || c == '-';
+}
+constexpr bool is_inert_start(unsigned char c) { return is_inert(c) && c != '.' && c != '-'; }
+
 Analysis analyze(std::string_view v) {
   Analysis a;
   if (v.empty()) {
     a.flow_plain = false;
     a.block = false;
+    return a;
+  }
+  // Fast path: nothing in such text can change the default analysis (plain everywhere).
+  if (is_inert_start(static_cast<unsigned char>(v[0])) &&
+      std::all_of(v.begin() + 1, v.end(), [](char c) { return is_inert(c); })) {
     return a;
   }
   bool block_ind = false, flow_ind = false, line_breaks = false, special = false;
