@@ -2,6 +2,7 @@
 // type check + defaulting of data values against them.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 #include "schema/errors.h"
 
@@ -295,7 +296,7 @@ class Inferrer {
     for (const auto& a : anns) {
       if (a.name == "schema/validation") {
         check_validation(a);
-        t->validations = {a};
+        t->validations = {with_int_lengths(a)};
         t->validation_span = a.span;
       } else if (a.name == "schema/desc" && !a.args.empty()) {
         t->desc =
@@ -341,6 +342,16 @@ class Inferrer {
     return t;
   }
 
+  // ytt reads min_len/max_len as ints: a float bound counts as its integer part.
+  static Ann with_int_lengths(Ann a) {
+    for (auto& [k, v] : a.kwargs) {
+      if ((k == "min_len" || k == "max_len") && v.is(sl::Kind::kFloat)) {
+        v = sl::int_from_float(v.as_float()).value_or(v);
+      }
+    }
+    return a;
+  }
+
   static void check_validation(const Ann& a) {
     const std::string head = "\n  Invalid @schema/validation annotation - ";
     const std::string at = " (at " + pos_text(a.span) + ")";
@@ -356,7 +367,8 @@ class Inferrer {
       bool ok = false;
       for (const char* n : known) ok = ok || k == n;
       if (!ok) throw YttError{head + "unknown keyword argument \"" + k + "\"" + at};
-      if ((k == "min_len" || k == "max_len") && !v.is(sl::Kind::kInt)) {
+      bool finite_float = v.is(sl::Kind::kFloat) && std::isfinite(v.as_float());
+      if ((k == "min_len" || k == "max_len") && !v.is(sl::Kind::kInt) && !finite_float) {
         throw YttError{head + "expected keyword argument \"" + k + "\" to be a number, but was " +
                        std::string(v.type_name()) + at};
       }

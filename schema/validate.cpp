@@ -1,6 +1,9 @@
 // Validations: `@schema/validation` rules run over the final data values in pre-order, named
 // rules in ytt's fixed order (not_null first, then custom rules, min_len, max_len, min, max,
 // one_not_null, one_of), `when=` predicates with `(v)` or `(v, ctx)`.
+#include <cmath>
+#include <optional>
+
 #include "schema/phases.h"
 
 namespace hintkit::schema {
@@ -20,6 +23,58 @@ struct Helpers {
 std::string strip_fail(std::string m) {
   if (m.rfind("fail: ", 0) == 0) m = m.substr(6);
   return m;
+}
+
+// ---- Native answers for the named rules ------------------------------------------------------
+// The rules are defined by the Starlark helpers above; for the common cases (numbers against
+// numbers, lengths of strings and collections, a string in a list of strings) the answer is
+// computed here instead, which is the same and saves a Starlark call per rule per value. Any
+// other case, including every one that fails, still goes through the helpers, so messages stay
+// exactly Starlark's.
+
+struct Number {
+  bool is_int = true;
+  int64_t i = 0;
+  double f = 0.0;
+};
+
+std::optional<Number> number_of(const DNode& v) {
+  if (v.kind == yaml::Kind::kInt && !v.scalar.is_unsigned) return Number{true, v.scalar.int_value};
+  if (v.kind == yaml::Kind::kFloat && !std::isnan(v.scalar.float_value))
+    return Number{false, 0, v.scalar.float_value};
+  return std::nullopt;
+}
+
+std::optional<Number> number_of(const sl::Value& v) {
+  if (v.is_small_int()) return Number{true, v.as_small_int()};
+  if (v.is_float() && !std::isnan(v.as_float())) return Number{false, 0, v.as_float()};
+  return std::nullopt;
+}
+
+// a >= b, when both are ints or both are floats (mixed kinds compare exactly in Starlark).
+std::optional<bool> native_ge(const std::optional<Number>& a, const std::optional<Number>& b) {
+  if (!a || !b || a->is_int != b->is_int) return std::nullopt;
+  return a->is_int ? a->i >= b->i : a->f >= b->f;
+}
+
+// len(v) for strings (bytes, as Starlark counts), maps and arrays.
+std::optional<int64_t> native_length(const DNode& v) {
+  if (v.kind == yaml::Kind::kString) return static_cast<int64_t>(v.scalar.text.size());
+  if (v.is_map() || v.is_array()) return static_cast<int64_t>(v.entries.size());
+  return std::nullopt;
+}
+
+// v in allowed, for a string v and a list or tuple of strings.
+std::optional<bool> native_one_of(const DNode& v, const sl::Value& allowed) {
+  if (v.kind != yaml::Kind::kString ||
+      !(allowed.is(sl::Kind::kList) || allowed.is(sl::Kind::kTuple)))
+    return std::nullopt;
+  bool found = false;
+  for (const sl::Value& item : allowed.items()) {
+    if (!item.is(sl::Kind::kString)) return std::nullopt;
+    found = found || item.as_string() == v.scalar.text;
+  }
+  return found;
 }
 
 struct Failure {
@@ -92,8 +147,18 @@ class Validator {
 
   void run_rules(const DPtr& v, const Ann& a, const diag::Span& from, const DPtr& parent,
                  const DPtr& root) {
-    sl::Value val = to_starlark(v);
+    // The value as rules see it, made only when a rule needs it.
+    std::optional<sl::Value> val_cache, plain_cache;
+    auto val_of = [&]() -> const sl::Value& {
+      if (!val_cache) val_cache = to_starlark(v);
+      return *val_cache;
+    };
+    auto plain_of = [&]() -> const sl::Value& {
+      if (!plain_cache) plain_cache = to_plain(v);
+      return *plain_cache;
+    };
     if (const sl::Value* when = a.kwarg("when")) {
+      const sl::Value& val = val_of();
       sl::Value ctx = sl::make_struct("struct", "struct",
                                       {{"parent", parent ? to_starlark(parent) : sl::Value::none()},
                                        {"root", to_starlark(root)}});
@@ -122,7 +187,6 @@ class Validator {
       if (!r->as_bool()) return;
     }
     std::vector<Failure> fails;
-    sl::Value plain = to_plain(v);
     const sl::Value* not_null = a.kwarg("not_null");
     bool nn = not_null && not_null->truth();
     if (v->is_null()) {
@@ -138,7 +202,7 @@ class Validator {
       // an assertion object (@ytt:assert) is called through its `check`
       const sl::Value fn =
           items[1].is(sl::Kind::kStruct) ? items[1].attr("check").value_or(items[1]) : items[1];
-      auto r = call(fn, {val});
+      auto r = call(fn, {val_of()});
       if (!r.ok()) {
         fails.push_back({desc, strip_fail(r.error().message), a.span});
       } else if (!(r->is_bool() && r->as_bool())) {
@@ -148,8 +212,15 @@ class Validator {
     auto len_rule = [&](const char* kw, bool min) {
       const sl::Value* n = a.kwarg(kw);
       if (!n) return;
-      auto lr = call(h_.length, {plain});
       std::string must = std::string("length ") + (min ? ">= " : "<= ") + n->str();
+      if (auto len = native_length(*v)) {
+        std::optional<Number> have = Number{true, *len}, bound = number_of(*n);
+        if (auto ok = min ? native_ge(have, bound) : native_ge(bound, have)) {
+          if (!*ok) fails.push_back({must, "length = " + std::to_string(*len), a.span});
+          return;
+        }
+      }
+      auto lr = call(h_.length, {plain_of()});
       if (!lr.ok()) {
         fails.push_back({must, lr.error().message, a.span});
         return;
@@ -163,7 +234,13 @@ class Validator {
       const sl::Value* n = a.kwarg(kw);
       if (!n) return;
       std::string must = std::string("a value ") + (min ? ">= " : "<= ") + n->repr();
-      auto cmp = call(min ? h_.ge : h_.le, {plain, *n});
+      std::optional<Number> have = number_of(*v), bound = number_of(*n);
+      if (auto ok = min ? native_ge(have, bound) : native_ge(bound, have)) {
+        if (!*ok)
+          fails.push_back({must, std::string("value ") + (min ? "< " : "> ") + n->str(), a.span});
+        return;
+      }
+      auto cmp = call(min ? h_.ge : h_.le, {plain_of(), *n});
       if (!cmp.ok()) {
         fails.push_back({must, cmp.error().message, a.span});
       } else if (!cmp->truth()) {
@@ -209,8 +286,9 @@ class Validator {
     }
     if (const sl::Value* one_of = a.kwarg("one_of")) {
       std::string must = "one of " + one_of->repr();
-      auto r = call(h_.contains, {*one_of, plain});
-      if (!r.ok()) {
+      if (auto in = native_one_of(*v, *one_of)) {
+        if (!*in) fails.push_back({must, "not one of allowed values", a.span});
+      } else if (auto r = call(h_.contains, {*one_of, plain_of()}); !r.ok()) {
         fails.push_back({must, r.error().message, a.span});
       } else if (!r->truth()) {
         fails.push_back({must, "not one of allowed values", a.span});

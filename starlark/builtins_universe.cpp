@@ -226,6 +226,16 @@ void dict_update(const Call& c, const Value& d, std::span<const Value> args,
 
 }  // namespace
 
+std::optional<Value> int_from_float(double d) {
+  if (!std::isfinite(d)) return std::nullopt;
+  double t = std::trunc(d);
+  if (std::fabs(t) < 9.0e18) return Value::from_int(static_cast<int64_t>(t));
+  // Exact conversion of a large double through its decimal expansion.
+  char buf[400];
+  std::snprintf(buf, sizeof buf, "%.0f", t);
+  return int_value(*BigInt::parse(buf, 10));
+}
+
 // Shared with dict.update.
 void dict_update_from(const Call& c, const Value& d) { dict_update(c, d, c.args, c.kwargs); }
 
@@ -421,12 +431,7 @@ Value b_int(const Call& c) {
       double d = x.as_float();
       if (std::isnan(d)) bfail(c, "cannot convert float NaN to integer");
       if (std::isinf(d)) bfail(c, "cannot convert float infinity to integer");
-      double t = std::trunc(d);
-      if (std::fabs(t) < 9.0e18) return Value::from_int(static_cast<int64_t>(t));
-      // Exact conversion of a large double through its decimal expansion.
-      char buf[400];
-      std::snprintf(buf, sizeof buf, "%.0f", t);
-      return int_value(*BigInt::parse(buf, 10));
+      return *int_from_float(d);
     }
     default:
       bfail(c, "cannot convert " + std::string(x.type_name()) + " to int");

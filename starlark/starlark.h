@@ -284,6 +284,9 @@ class Value {
 
 // ---- Building values -------------------------------------------------------------------------
 
+// int(d): a finite float truncated toward zero, at any size; nullopt for NaN and infinities.
+std::optional<Value> int_from_float(double d);
+
 Value make_list(std::vector<Value> items);
 Value make_tuple(std::vector<Value> items);
 // Fails if a key is unhashable; later duplicates overwrite earlier ones.
