@@ -7,6 +7,7 @@
 
 #include "schema/errors.h"
 #include "schema/phases.h"
+#include "schema/preload.h"
 #include "schema/schema.h"
 
 namespace hintkit::schema {
@@ -115,6 +116,7 @@ class Engine {
       out.exit_code = 1;
       out.err = err_ + "Error: " + e.text + (e.text.empty() || e.text.back() != '\n' ? "\n" : "");
     }
+    preloader_.reset();  // joins the loading thread (also after an early error)
     return out;
   }
 
@@ -153,7 +155,8 @@ class Engine {
     if (it != evaluated_.end()) return it->second;
     const SourceFile& f = files_.files[i];
     try {
-      return evaluated_[i] = eval_template(files_, f, thread_);
+      return evaluated_[i] =
+                 eval_template(files_, f, thread_, preloader_ ? preloader_->take(i) : std::nullopt);
     } catch (const TemplateError& e) {
       throw YttError{stage + " (in following order: " + join(order) + "):\n  Templating file '" +
                      f.path + "': \n" + e.text};
@@ -184,6 +187,7 @@ class Engine {
       if (f.text.find("data/values-schema") != std::string::npos) schema_files.push_back(i);
       if (f.text.find("data/values") != std::string::npos) value_files.push_back(i);
     }
+    start_preloading(schema_files, value_files);
     // ---- schema
     std::vector<std::string> schema_order;
     for (size_t i : schema_files) schema_order.push_back(files_.files[i].path);
@@ -296,6 +300,20 @@ class Engine {
     }
     files_.data_values = to_struct_value(values);
     return render_templates();
+  }
+
+  // Schema files, then data values files: the order `docs_of` will ask for them.
+  void start_preloading(const std::vector<size_t>& schema_files,
+                        const std::vector<size_t>& value_files) {
+    std::vector<YamlPreloader::Input> order;
+    auto add = [&](size_t i) {
+      for (const auto& in : order)
+        if (in.file_index == i) return;
+      order.push_back({i, files_.files[i].path, files_.files[i].text});
+    };
+    for (size_t i : schema_files) add(i);
+    for (size_t i : value_files) add(i);
+    preloader_ = std::make_unique<YamlPreloader>(std::move(order));
   }
 
   void check_placement(const DDoc& d, const std::string& name) {
@@ -513,6 +531,7 @@ class Engine {
   TypePtr type_;
   DPtr values_;
   std::vector<ValuesSource> sources_;
+  std::unique_ptr<YamlPreloader> preloader_;
 };
 
 }  // namespace

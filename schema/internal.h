@@ -170,8 +170,20 @@ class Files {
   int gutter_digits = 1;  // widest line number in the error being printed
 };
 
-// Evaluates `file` as a ytt template. On a Starlark failure throws TemplateError.
-std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread& thread);
+// A template file's YAML as loaded, before templating; its problems are reported (as ytt
+// reports them) when the file is evaluated.
+struct LoadedYaml {
+  std::string path;
+  std::vector<yaml::Document> docs;
+  diag::Diagnostics diags;
+};
+// Loads one file's YAML. Touches nothing shared, so it may run on another thread.
+LoadedYaml load_yaml(std::string path, std::string_view text);
+
+// Evaluates `file` as a ytt template (from `loaded` when its YAML was loaded ahead of time).
+// On a YAML or Starlark failure throws TemplateError.
+std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread& thread,
+                                std::optional<LoadedYaml> loaded = std::nullopt);
 // Result of loading a .star / template module by `load()`.
 sl::Result<sl::Module> load_module(Files& files, sl::Thread& thread, std::string_view from,
                                    std::string_view module);

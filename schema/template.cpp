@@ -434,18 +434,15 @@ void remap(sl::Error& e, const Compiled& c) {
 
 using LoadedDocs = std::shared_ptr<std::vector<yaml::Document>>;
 
-LoadedDocs load_template(const SourceFile& file) {
-  diag::Diagnostics diags;
-  yaml::LoadOptions lo;
-  auto docs =
-      std::make_shared<std::vector<yaml::Document>>(yaml::load(file.text, file.path, diags, lo));
-  for (const auto& d : diags.items()) {
+// The documents of a loaded file, or the first YAML error as ytt words it.
+LoadedDocs checked_docs(LoadedYaml&& loaded) {
+  for (const auto& d : loaded.diags.items()) {
     if (d.severity == diag::Severity::kError) {
-      throw TemplateError{"- " + d.message + "\n    " + file.path + ":" +
+      throw TemplateError{"- " + d.message + "\n    " + loaded.path + ":" +
                           std::to_string(d.span.begin.line)};
     }
   }
-  return docs;
+  return std::make_shared<std::vector<yaml::Document>>(std::move(loaded.docs));
 }
 
 bool starts_with_marker(const SourceFile& file, const yaml::Document& d) {
@@ -682,8 +679,16 @@ std::string starlark_error_text(const Files& files, const sl::Error& e) {
   return out;
 }
 
-std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread& thread) {
-  LoadedDocs docs = load_template(file);
+LoadedYaml load_yaml(std::string path, std::string_view text) {
+  LoadedYaml out;
+  out.path = std::move(path);
+  out.docs = yaml::load(text, out.path, out.diags);
+  return out;
+}
+
+std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread& thread,
+                                std::optional<LoadedYaml> loaded) {
+  LoadedDocs docs = checked_docs(loaded ? std::move(*loaded) : load_yaml(file.path, file.text));
   if (auto direct = DirectBuilder(file, thread).build(*docs)) {
     files.module_cache[file.path] = sl::Module{};  // no code: nothing to load from it
     return std::move(*direct);

@@ -1,0 +1,61 @@
+#include "schema/preload.h"
+
+namespace hintkit::schema {
+
+YamlPreloader::YamlPreloader(std::vector<Input> order) {
+  slots_.reserve(order.size());
+  for (auto& in : order) slots_.push_back(Slot{std::move(in), State::kWaiting, std::nullopt});
+  // A single file gains nothing from a second thread.
+  if (slots_.size() > 1) worker_ = std::thread([this] { work(); });
+}
+
+YamlPreloader::~YamlPreloader() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (worker_.joinable()) worker_.join();
+}
+
+void YamlPreloader::work() {
+  for (size_t k = 1; k < slots_.size(); ++k) {
+    Slot& slot = slots_[k];
+    {
+      std::unique_lock lock(mu_);
+      cv_.wait(lock, [&] { return stop_ || k <= asked_ + 1; });
+      if (stop_) return;
+      if (slot.state != State::kWaiting) continue;
+      slot.state = State::kLoading;
+    }
+    LoadedYaml loaded = load_yaml(slot.input.path, slot.input.text);
+    {
+      std::lock_guard lock(mu_);
+      slot.loaded = std::move(loaded);
+      slot.state = State::kReady;
+      slot.input.text = std::string();  // the copy is no longer needed
+    }
+    cv_.notify_all();
+  }
+}
+
+std::optional<LoadedYaml> YamlPreloader::take(size_t file_index) {
+  std::unique_lock lock(mu_);
+  size_t k = 0;
+  while (k < slots_.size() && slots_[k].input.file_index != file_index) ++k;
+  if (k == slots_.size()) return std::nullopt;
+  Slot& slot = slots_[k];
+  asked_ = std::max(asked_, k);
+  cv_.notify_all();
+  if (slot.state == State::kWaiting) {  // not started: load it here
+    slot.state = State::kTaken;
+    lock.unlock();
+    return load_yaml(slot.input.path, slot.input.text);
+  }
+  cv_.wait(lock, [&] { return slot.state != State::kLoading; });
+  if (slot.state != State::kReady) return std::nullopt;
+  slot.state = State::kTaken;
+  return std::move(slot.loaded);
+}
+
+}  // namespace hintkit::schema

@@ -1,0 +1,51 @@
+// Internal: loads the YAML of the input files on a second thread, one file ahead of the
+// pipeline, so that parsing the next file overlaps with templating and checking this one.
+// The pipeline asks for files in the order it was given; it loads the first one itself, and
+// any file the worker has not started yet. Look-ahead is one file, so at most two loaded but
+// unevaluated trees exist at once.
+#pragma once
+
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "schema/internal.h"
+
+namespace hintkit::schema {
+
+class YamlPreloader {
+ public:
+  struct Input {
+    size_t file_index;  // index in Files::files
+    std::string path;
+    std::string text;  // a copy: the worker must not see Files::files grow under it
+  };
+  explicit YamlPreloader(std::vector<Input> order);
+  ~YamlPreloader();  // stops the worker and waits for it
+  YamlPreloader(const YamlPreloader&) = delete;
+  YamlPreloader& operator=(const YamlPreloader&) = delete;
+
+  // The loaded YAML of file `file_index`, nullopt when it is not in the order (or was taken).
+  std::optional<LoadedYaml> take(size_t file_index);
+
+ private:
+  enum class State { kWaiting, kLoading, kReady, kTaken };
+  struct Slot {
+    Input input;
+    State state = State::kWaiting;
+    std::optional<LoadedYaml> loaded;
+  };
+  void work();
+
+  std::vector<Slot> slots_;
+  size_t asked_ = 0;  // highest slot the pipeline has asked for
+  bool stop_ = false;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::thread worker_;
+};
+
+}  // namespace hintkit::schema
