@@ -1,7 +1,9 @@
 // Cost of `yaml::load` on the fast parser and on the yaml-cpp path, for (a) a 1.2 KB hint file
 // shaped like `bench/gen_hint_tree.py 1 OUT 20` writes and (b) a ~2 MB generated config
-// document. Reports MB/s (bytes_per_second) and, where the kernel lets a process count its
-// own user-space instructions (perf_event_paranoid <= 2), `instr/byte`.
+// document, and (c) the ytt workload that `gen-schema-workload.py N DIR` writes, when
+// HINTKIT_YAML_WORKLOAD=DIR is set (skipped otherwise). Reports MB/s (bytes_per_second) and, where
+// the kernel lets a process count its own user-space instructions (perf_event_paranoid <= 2),
+// `instr/byte`.
 //
 //   ./build-fast/bench/yaml_bench --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
@@ -11,7 +13,10 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "yaml/internal.h"
@@ -159,10 +164,53 @@ void BM_ConfigYamlCpp(benchmark::State& state) {
   run(state, text, ParserChoice::kYamlCppOnly);
 }
 
+// A workload file from $HINTKIT_YAML_WORKLOAD, or "" when unset or unreadable.
+std::string workload_text(const char* name) {
+  const char* dir = std::getenv("HINTKIT_YAML_WORKLOAD");
+  if (dir == nullptr) return {};
+  std::ifstream f(std::string(dir) + "/" + name, std::ios::binary);
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+void run_workload(benchmark::State& state, const char* name) {
+  static const std::string values = workload_text("values.yaml");
+  static const std::string schema = workload_text("schema.yaml");
+  const std::string& text = std::string_view(name) == "values.yaml" ? values : schema;
+  if (text.empty()) {
+    state.SkipWithError("set HINTKIT_YAML_WORKLOAD to a gen-schema-workload.py output folder");
+    return;
+  }
+  InstructionCounter counter;
+  uint64_t instructions = 0;
+  for (auto _ : state) {
+    hintkit::diag::Diagnostics diags;
+    counter.start();
+    {
+      auto docs = hintkit::yaml::load(text, name, diags);  // default options, as `values` loads
+      benchmark::DoNotOptimize(docs);
+    }  // freeing the tree is counted too: the program pays for it
+    instructions += counter.stop();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(text.size()));
+  if (counter.ok() && state.iterations() > 0) {
+    state.counters["instr/byte"] =
+        static_cast<double>(instructions) /
+        (static_cast<double>(state.iterations()) * static_cast<double>(text.size()));
+  }
+}
+
+void BM_WorkloadValues(benchmark::State& state) { run_workload(state, "values.yaml"); }
+void BM_WorkloadSchema(benchmark::State& state) { run_workload(state, "schema.yaml"); }
+
 BENCHMARK(BM_HintFast);
 BENCHMARK(BM_HintYamlCpp);
 BENCHMARK(BM_ConfigFast)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ConfigYamlCpp)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WorkloadValues)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WorkloadSchema)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -42,10 +42,14 @@ struct Props {
 // A scalar token scanned ahead (keys must be seen before the map they open is announced).
 struct ScalarToken {
   YAML::Mark mark;
-  std::string value;
+  std::string text;        // the decoded value, unless `sliced`
+  std::string_view slice;  // the value when it is the source text as written
+  bool sliced = false;
   bool plain = true;
   bool ends_with_colon = false;  // a `:` value indicator follows (it is a key)
   bool multi_line = false;
+
+  std::string_view value() const { return sliced ? slice : std::string_view(text); }
 };
 
 const std::string kPlainTag = "?";
@@ -53,7 +57,7 @@ const std::string kQuotedTag = "!";
 
 class Parser {
  public:
-  Parser(std::string_view s, YAML::EventHandler& h) : s_(s), h_(h) {}
+  Parser(std::string_view s, FastHandler& h) : s_(s), h_(h) {}
 
   void run() {
     while (true) {
@@ -249,13 +253,13 @@ class Parser {
   void emit_scalar(const Props& props, ScalarToken&& t) {
     const YAML::Mark& m = props.present ? props.mark : t.mark;
     if (props.tag.empty()) {
-      if (t.plain && is_null_word(t.value)) {
+      if (t.plain && is_null_word(t.value())) {
         h_.OnNull(m, props.anchor);
       } else {
-        h_.OnScalar(m, t.plain ? kPlainTag : kQuotedTag, props.anchor, t.value);
+        h_.OnScalarView(m, t.plain ? kPlainTag : kQuotedTag, props.anchor, t.value());
       }
     } else {
-      h_.OnScalar(m, props.tag, props.anchor, t.value);
+      h_.OnScalarView(m, props.tag, props.anchor, t.value());
     }
   }
 
@@ -266,7 +270,7 @@ class Parser {
     } else if (props.tag.empty()) {
       h_.OnNull(props.mark, props.anchor);
     } else {
-      h_.OnScalar(props.mark, props.tag, props.anchor, std::string());
+      h_.OnScalarView(props.mark, props.tag, props.anchor, std::string_view());
     }
   }
 
@@ -314,7 +318,8 @@ class Parser {
     }
     size_t e = q;
     while (e > b && s_[e - 1] == ' ') --e;
-    t.value.assign(s_.data() + b, e - b);
+    t.slice = s_.substr(b, e - b);
+    t.sliced = true;
     p_ = q;
     if (to_line_end && !t.ends_with_colon) check_plain_ends(flow, required_indent);
     return t;
@@ -459,7 +464,19 @@ class Parser {
     const bool dbl = quote == '"';
     const int start_line = line_;
     ++p_;
-    std::string& out = t.value;
+    // Most quoted scalars are one line with no escapes: their value is the text between.
+    for (size_t q = p_; q < s_.size(); ++q) {
+      char c = s_[q];
+      if (c == '\n' || (dbl && c == '\\')) break;
+      if (c == quote) {
+        if (!dbl && at(q + 1) == '\'') break;  // '' is an escaped quote
+        t.slice = s_.substr(p_, q - p_);
+        t.sliced = true;
+        p_ = q + 1;
+        return t;
+      }
+    }
+    std::string& out = t.text;
     size_t last_escaped = std::string::npos;
     bool empty_line = false;
     while (true) {
@@ -568,7 +585,7 @@ class Parser {
     if (cur() != '\n' && !eof()) decline();
     if (top_indent >= 0) indent += top_indent;
 
-    std::string& out = t.value;
+    std::string& out = t.text;
     bool found_text = false, past_opening = false, empty_line = false, more_indented = false;
     int folded_breaks = 0;
     bool folded_started_more = false;
@@ -894,7 +911,7 @@ class Parser {
   }
 
   std::string_view s_;
-  YAML::EventHandler& h_;
+  FastHandler& h_;
   size_t p_ = 0;
   size_t line_start_ = 0;
   int line_ = 0;
@@ -905,7 +922,7 @@ class Parser {
 
 }  // namespace
 
-bool fast_parse(std::string_view source, YAML::EventHandler& handler) {
+bool fast_parse(std::string_view source, FastHandler& handler) {
   if (source.substr(0, 3) == "\xEF\xBB\xBF") return false;
   if (source.find('\r') != std::string_view::npos) return false;
   if (source.size() > static_cast<size_t>(INT32_MAX)) return false;

@@ -19,6 +19,7 @@
 
 #include <yaml-cpp/eventhandler.h>
 
+#include <string>
 #include <string_view>
 
 namespace hintkit::yaml::internal {
@@ -26,9 +27,17 @@ namespace hintkit::yaml::internal {
 // yaml-cpp's own recursion guard stops at 500 nested nodes; stay clear of it.
 inline constexpr int kMaxFastDepth = 400;
 
+// yaml-cpp's events, with scalars handed over as a view (most are slices of the source, so
+// no string is made for them on the way).
+class FastHandler : public YAML::EventHandler {
+ public:
+  virtual void OnScalarView(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                            std::string_view value) = 0;
+};
+
 // Emits the events for every document of `source` into `handler`. Returns false when the
 // input is outside the supported subset (events emitted so far must then be discarded).
 // Exceptions thrown by `handler` propagate.
-bool fast_parse(std::string_view source, YAML::EventHandler& handler);
+bool fast_parse(std::string_view source, FastHandler& handler);
 
 }  // namespace hintkit::yaml::internal

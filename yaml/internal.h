@@ -21,6 +21,9 @@ bool is_timestamp(std::string_view text);
 // (or is a base-60 number that other YAML 1.1 parsers read as a number).
 bool needs_quotes_to_stay_string(std::string_view text);
 
+// `resolve_plain_scalar` into a default-constructed `out` (the loader builds nodes in place).
+void resolve_plain_scalar_into(std::string_view text, Node& out);
+
 // Go's strconv.FormatFloat(f, 'g', -1, 64) with go-yaml v2's spellings of inf and nan.
 std::string format_float_yaml(double d);
 // Go's encoding/json spelling of a finite float64.

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -107,8 +108,12 @@ class KeyIndex {
     ++count_;
   }
   bool active() const { return !slots_.empty(); }
-  void build(const std::vector<MapItem>& items) {
-    for (size_t i = 0; i < items.size(); ++i) {
+  void clear() {
+    slots_.clear();
+    count_ = 0;
+  }
+  void build(const std::vector<MapItem>& items, size_t count) {
+    for (size_t i = 0; i < count; ++i) {
       if (items[i].key.is_scalar()) add(items, i);
     }
   }
@@ -137,7 +142,7 @@ class KeyIndex {
   size_t count_ = 0;
 };
 
-class Builder : public YAML::EventHandler {
+class Builder : public internal::FastHandler {
  public:
   Builder(std::string_view source, std::string_view file, diag::Diagnostics& diags,
           const LoadOptions& options, const internal::ScanResult& scan)
@@ -147,6 +152,9 @@ class Builder : public YAML::EventHandler {
   }
 
   std::vector<Document>& documents() { return docs_; }
+  // True when the tree's nodes are in source order (see attach_comments).
+  bool in_source_order() const { return in_source_order_; }
+  size_t node_count() const { return node_count_; }
 
   // Every event stands for at least a byte or two of input; a parser that emits far more
   // has stopped making progress (yaml-cpp 0.7 loops on a stray `,` at a document's start).
@@ -177,26 +185,29 @@ class Builder : public YAML::EventHandler {
 
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     tick(mark);
-    Node n;
     size_t off = offset(mark);
     std::string_view at = src_.substr(off);
-    bool literal = false;
+    std::string_view literal;
     for (std::string_view word : {"~", "null", "Null", "NULL"}) {
       if (at.substr(0, word.size()) == word &&
           (at.size() == word.size() || is_blank(at[word.size()]) ||
            std::string_view("\r\n,]}#:").find(at[word.size()]) != std::string_view::npos)) {
-        n.text = std::string(word);
-        n.span = span_at(mark);
-        n.span.end = advance(n.span.begin, off, off + word.size());
-        literal = true;
+        literal = word;
         break;
       }
     }
-    if (!literal) {
-      n.span = empty_node_span(mark);
-      if (stack_.empty()) root_empty_candidate_ = true;
+    diag::Span span;
+    if (!literal.empty()) {
+      span = span_at(mark);
+      span.end = advance(span.begin, off, off + literal.size());
+    } else {
+      span = empty_node_span(mark);  // before slot(): it reads the pending key
+      if (top_ == 0) root_empty_candidate_ = true;
     }
-    deliver(std::move(n), 1, 0, anchor);
+    Node& n = slot();
+    n.text = literal;
+    n.span = span;
+    placed(n, 1, 0, anchor);
   }
 
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
@@ -212,18 +223,25 @@ class Builder : public YAML::EventHandler {
                           "alias expansion limit exceeded: aliases would expand to more than " +
                               std::to_string(kMaxAliasExpansions) + " nodes"};
     }
-    if (static_cast<int>(stack_.size()) + a.depth > options_.max_depth) {
+    if (static_cast<int>(top_) + a.depth > options_.max_depth) {
       throw LimitExceeded{pos(mark), "nesting deeper than " + std::to_string(options_.max_depth) +
                                          " levels (through an alias)"};
     }
-    Node copy = a.node;
+    in_source_order_ = false;  // the copy's inner spans point back at the anchor
+    Node& copy = slot();
+    copy = a.node;
     copy.span.begin = pos(mark);
     copy.span.end = copy.span.begin;
-    deliver(std::move(copy), a.size, a.depth, 0);
+    placed(copy, a.size, a.depth, 0);
   }
 
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                 const std::string& value) override {
+    OnScalarView(mark, tag, anchor, value);
+  }
+
+  void OnScalarView(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                    std::string_view value) override {
     tick(mark);
     size_t off = offset(mark);
     size_t body = skip_properties(off);
@@ -250,14 +268,32 @@ class Builder : public YAML::EventHandler {
     const bool quoted_tag = tag.size() == 1 && tag[0] == '!';
     if (quoted_tag && style == Style::kPlain) style = Style::kDoubleQuoted;  // defensive
 
-    // Built in place (no Node moves): nodes are big and this runs once per scalar.
-    Node n = (plain_tag && style == Style::kPlain) ? resolve_plain_scalar(value)
-             : (plain_tag || quoted_tag)           ? make_string(value)
-                                                   : tagged_scalar(mark, tag, value);
+    // Built where it will live (no Node moves): nodes are big and this runs once per scalar.
+    Node& n = slot();
+    if (plain_tag && style == Style::kPlain) {
+      internal::resolve_plain_scalar_into(value, n);
+    } else if (plain_tag || quoted_tag) {
+      n.kind = Kind::kString;
+      n.text = value;
+    } else {
+      n = tagged_scalar(mark, tag, value);
+    }
     n.style = style;
     n.span = span_at(mark);
-    n.span.end = scalar_end(n.span.begin, off, body, style, value);
-    deliver(std::move(n), 1, 0, anchor);
+    // A value that is a slice of the source (the fast parser's plain scalars and quoted
+    // ones without escapes) ends where the slice does, plus the closing quote.
+    auto addr = [](const char* p) { return reinterpret_cast<uintptr_t>(p); };
+    if (addr(value.data()) >= addr(src_.data()) &&
+        addr(value.data()) + value.size() <= addr(src_.data()) + src_.size() &&
+        (style == Style::kPlain || style == Style::kSingleQuoted ||
+         style == Style::kDoubleQuoted)) {
+      size_t end = static_cast<size_t>(value.data() - src_.data()) + value.size() +
+                   (style == Style::kPlain ? 0 : 1);
+      n.span.end = advance(n.span.begin, off, end);
+    } else {
+      n.span.end = scalar_end(n.span.begin, off, body, style, value);
+    }
+    placed(n, 1, 0, anchor);
   }
 
   void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
@@ -275,14 +311,18 @@ class Builder : public YAML::EventHandler {
   void OnMapEnd() override { close(); }
 
  private:
+  // One open collection. Frames are reused level by level, so `items` / `elements` keep
+  // their capacity: children are built there in place and moved once, at the end, into an
+  // exactly sized vector (growing the node's own vector by doubling and then shrinking it
+  // moved every child about twice).
   struct Frame {
-    Node node;
+    Node node;  // kind, style, span, tag; its items/elements are filled at close
+    std::vector<MapItem> items;
+    std::vector<Node> elements;
     YAML::anchor_t anchor = 0;
-    size_t size = 1;  // nodes in this subtree so far
-    int depth = 1;    // levels in this subtree so far
-    bool has_key = false;
-    Node key;
-    size_t key_size = 0;
+    size_t size = 1;       // nodes in this subtree so far
+    int depth = 1;         // levels in this subtree so far
+    bool has_key = false;  // items.back() holds a key whose value has not come yet
     // Per item: came in through `<<`. Empty until a merge happens (most maps have none);
     // items past its end were not merged.
     std::vector<bool> merged;
@@ -337,7 +377,7 @@ class Builder : public YAML::EventHandler {
   }
 
   diag::Position scalar_end(diag::Position begin, size_t off, size_t body, Style style,
-                            const std::string& value) const {
+                            std::string_view value) const {
     size_t n = src_.size();
     size_t p = body;
     switch (style) {
@@ -391,15 +431,16 @@ class Builder : public YAML::EventHandler {
     return advance(begin, off, p);
   }
 
-  bool in_flow() const { return !stack_.empty() && stack_.back().node.style == Style::kFlow; }
+  bool in_flow() const { return top_ > 0 && stack_[top_ - 1].node.style == Style::kFlow; }
+  Frame& top() { return stack_[top_ - 1]; }
 
   // An empty node's mark points at the next token; place it where it would have been.
   diag::Span empty_node_span(const YAML::Mark& mark) {
     diag::Span s = span_at(mark);
-    if (!stack_.empty()) {
-      Frame& f = stack_.back();
-      if (f.node.kind == Kind::kMap && f.has_key && f.key.span.end.line > 0) {
-        s.begin = f.key.span.end;
+    if (top_ > 0) {
+      Frame& f = top();
+      if (f.node.kind == Kind::kMap && f.has_key && f.items.back().key.span.end.line > 0) {
+        s.begin = f.items.back().key.span.end;
         size_t at = scan_.line_starts[static_cast<size_t>(s.begin.line - 1)] +
                     static_cast<size_t>(s.begin.column - 1);
         size_t p = at;
@@ -418,7 +459,7 @@ class Builder : public YAML::EventHandler {
     return s;
   }
 
-  Node tagged_scalar(const YAML::Mark& mark, const std::string& tag, const std::string& value) {
+  Node tagged_scalar(const YAML::Mark& mark, const std::string& tag, std::string_view value) {
     std::string short_tag = tag;
     if (tag.compare(0, kLongTagPrefix.size(), kLongTagPrefix) == 0) {
       short_tag = "!!" + tag.substr(kLongTagPrefix.size());
@@ -444,8 +485,8 @@ class Builder : public YAML::EventHandler {
         }
       } else {
         diags_.error("HK001", span_at(mark),
-                     "cannot read \"" + value + "\" as " + short_tag + " (it reads as " +
-                         std::string(to_string(r.kind)) + ")");
+                     "cannot read \"" + std::string(value) + "\" as " + short_tag +
+                         " (it reads as " + std::string(to_string(r.kind)) + ")");
       }
     }
     n.tag = short_tag;
@@ -454,11 +495,13 @@ class Builder : public YAML::EventHandler {
 
   void open(const YAML::Mark& mark, Kind kind, const std::string& tag, YAML::anchor_t anchor,
             YAML::EmitterStyle::value style) {
-    if (static_cast<int>(stack_.size()) + 1 > options_.max_depth) {
+    if (static_cast<int>(top_) + 1 > options_.max_depth) {
       throw LimitExceeded{pos(mark),
                           "nesting deeper than " + std::to_string(options_.max_depth) + " levels"};
     }
-    Frame& f = stack_.emplace_back();
+    if (top_ == stack_.size()) stack_.emplace_back();
+    Frame& f = stack_[top_++];
+    f.node = Node{};
     f.node.kind = kind;
     f.node.style = style == YAML::EmitterStyle::Flow ? Style::kFlow : Style::kBlock;
     f.node.span = span_at(mark);
@@ -468,18 +511,29 @@ class Builder : public YAML::EventHandler {
                        : tag;
     }
     f.anchor = anchor;
+    f.size = 1;
+    f.depth = 1;
+    f.has_key = false;
+    f.merged.clear();
+    f.index.clear();
   }
 
   void close() {
-    Frame& f = stack_.back();
-    Node n = std::move(f.node);
-    size_t size = f.size;
-    int depth = f.depth;
-    YAML::anchor_t anchor = f.anchor;
-    stack_.pop_back();
-    // Give back what doubling over-allocated: the tree lives as long as its file is in use.
-    n.items.shrink_to_fit();
-    n.elements.shrink_to_fit();
+    Frame& f = top();
+    if (f.has_key) {  // a key with no value: dropped, as it always was
+      f.items.pop_back();
+      f.has_key = false;
+    }
+    --top_;  // `f` stays valid: frames are never destroyed while building
+    Node& n = slot();
+    n = std::move(f.node);
+    // Exactly sized: the tree lives as long as its file is in use.
+    n.items.assign(std::make_move_iterator(f.items.begin()),
+                   std::make_move_iterator(f.items.end()));
+    n.elements.assign(std::make_move_iterator(f.elements.begin()),
+                      std::make_move_iterator(f.elements.end()));
+    f.items.clear();
+    f.elements.clear();
     if (n.kind == Kind::kMap && !n.items.empty()) {
       n.span.end = n.items.back().span.end;
     } else if (n.kind == Kind::kArray && !n.elements.empty()) {
@@ -487,77 +541,85 @@ class Builder : public YAML::EventHandler {
     } else if (n.style == Style::kFlow) {
       n.span.end = {n.span.begin.line, n.span.begin.column + 2};
     }
-    deliver(std::move(n), size, depth, anchor);
+    placed(n, f.size, f.depth, f.anchor);
   }
 
-  // Hands a finished node to its parent (or makes it the document root).
-  void deliver(Node&& n, size_t size, int depth, YAML::anchor_t anchor) {
+  // Where the next node goes: the document root, a new array element, a new item's key, or
+  // the value of the item whose key came last. Fill it, then call `placed`.
+  Node& slot() {
+    if (top_ == 0) {
+      root_ = Node{};
+      return root_;
+    }
+    Frame& f = top();
+    if (f.node.kind == Kind::kArray) return f.elements.emplace_back();
+    if (!f.has_key) return f.items.emplace_back().key;
+    return f.items.back().value;
+  }
+
+  // Bookkeeping for the node just built in `slot()`.
+  void placed(const Node& n, size_t size, int depth, YAML::anchor_t anchor) {
+    ++node_count_;
     if (anchor != 0) anchors_[anchor] = Anchored{n, size, depth};
-    if (stack_.empty()) {
-      root_ = std::move(n);
+    if (top_ == 0) {
       have_root_ = true;
       root_empty_ = root_empty_candidate_;
       root_empty_candidate_ = false;
       return;
     }
     root_empty_candidate_ = false;
-    Frame& f = stack_.back();
+    Frame& f = top();
     f.size += size;
     f.depth = std::max(f.depth, depth + 1);
-    if (f.node.kind == Kind::kArray) {
-      f.node.elements.push_back(std::move(n));
-      return;
-    }
+    if (f.node.kind == Kind::kArray) return;
     if (!f.has_key) {
-      f.key = std::move(n);
-      f.key_size = size;
       f.has_key = true;
       return;
     }
     f.has_key = false;
-    if (f.key.kind == Kind::kString && f.key.style == Style::kPlain && f.key.tag.empty() &&
-        f.key.text == "<<") {
-      MapItem item;
-      item.key = std::move(f.key);
-      item.value = std::move(n);
-      item.span = item.key.span;
-      item.span.end = item.value.span.end.line > 0 ? item.value.span.end : item.key.span.end;
+    MapItem& last = f.items.back();
+    last.span = last.key.span;
+    last.span.end = last.value.span.end.line > 0 ? last.value.span.end : last.key.span.end;
+    const Node& key = last.key;
+    if (key.kind == Kind::kString && key.style == Style::kPlain && key.tag.empty() &&
+        key.text == "<<") {
+      MapItem item = std::move(last);
+      f.items.pop_back();
       merge(f, std::move(item));
       return;
     }
-    insert_pair(f, std::move(n));
+    finish_pair(f);
   }
 
-  // `insert` for the pending key `f.key` and its value, building the item in place.
-  void insert_pair(Frame& f, Node&& value) {
-    std::vector<MapItem>& items = f.node.items;
-    diag::Position end = value.span.end.line > 0 ? value.span.end : f.key.span.end;
-    size_t found = find_key(f, f.key);
+  // A new item is complete at `f.items.back()`: keep it, or, for a key seen before, move its
+  // value into the first item's place.
+  void finish_pair(Frame& f) {
+    std::vector<MapItem>& items = f.items;
+    MapItem& item = items.back();
+    size_t found = find_key(f, item.key, items.size() - 1);
     if (found != SIZE_MAX) {
       MapItem& first = items[found];
       if (!was_merged(f, found)) {
-        diag::Diagnostic& d =
-            diags_.error("HK002", f.key.span, "duplicate key \"" + key_label(f.key) + "\" in map");
+        diag::Diagnostic& d = diags_.error("HK002", item.key.span,
+                                           "duplicate key \"" + key_label(item.key) + "\" in map");
         d.related.push_back({first.key.span, "first defined here"});
       }
-      first.value = std::move(value);
-      first.span.end = end;
+      in_source_order_ = false;  // a later value now sits under an earlier key
+      first.value = std::move(item.value);
+      first.span.end = item.span.end;
       set_merged(f, found, false);
+      items.pop_back();
       return;
     }
-    MapItem& item = items.emplace_back();
-    item.key = std::move(f.key);
-    item.value = std::move(value);
-    item.span = item.key.span;
-    item.span.end = end;
     added(f);
   }
 
-  size_t find_key(const Frame& f, const Node& key) const {
+  // Among the first `count` items.
+  size_t find_key(const Frame& f, const Node& key, size_t count) const {
     if (!key.is_scalar()) return SIZE_MAX;
-    const std::vector<MapItem>& items = f.node.items;
+    const std::vector<MapItem>& items = f.items;
     if (f.index.active()) return f.index.find(items, key);
-    for (size_t i = 0; i < items.size(); ++i) {
+    for (size_t i = 0; i < count; ++i) {
       if (same_key(items[i].key, key)) return i;
     }
     return SIZE_MAX;
@@ -567,22 +629,23 @@ class Builder : public YAML::EventHandler {
   static void set_merged(Frame& f, size_t i, bool v) {
     if (i >= f.merged.size()) {
       if (!v) return;
-      f.merged.resize(f.node.items.size(), false);
+      f.merged.resize(f.items.size(), false);
     }
     f.merged[i] = v;
   }
 
   // Bookkeeping after an item was appended.
   void added(Frame& f) {
-    std::vector<MapItem>& items = f.node.items;
+    std::vector<MapItem>& items = f.items;
     if (f.index.active()) {
       if (items.back().key.is_scalar()) f.index.add(items, items.size() - 1);
     } else if (items.size() > kIndexAfter) {
-      f.index.build(items);
+      f.index.build(items, items.size());
     }
   }
 
   void merge(Frame& f, MapItem&& item) {
+    in_source_order_ = false;  // merged items keep the spans of where they were written
     Node& v = item.value;
     if (v.kind == Kind::kMap) {
       for (MapItem& m : v.items) insert(f, std::move(m), true);
@@ -605,7 +668,7 @@ class Builder : public YAML::EventHandler {
   }
 
   void insert(Frame& f, MapItem&& item, bool from_merge) {
-    std::vector<MapItem>& items = f.node.items;
+    std::vector<MapItem>& items = f.items;
     size_t found = SIZE_MAX;
     if (item.key.is_scalar()) {
       if (f.index.active()) {
@@ -634,11 +697,7 @@ class Builder : public YAML::EventHandler {
     }
     items.push_back(std::move(item));
     if (from_merge) set_merged(f, items.size() - 1, true);
-    if (f.index.active()) {
-      if (items.back().key.is_scalar()) f.index.add(items, items.size() - 1);
-    } else if (items.size() > kIndexAfter) {
-      f.index.build(items);
-    }
+    added(f);
   }
 
   std::string_view src_;
@@ -654,7 +713,10 @@ class Builder : public YAML::EventHandler {
   bool have_root_ = false;
   bool root_empty_ = false;
   bool root_empty_candidate_ = false;
-  std::vector<Frame> stack_;
+  std::vector<Frame> stack_;  // frames [0, top_) are open; the rest wait for reuse
+  size_t top_ = 0;
+  bool in_source_order_ = true;  // no alias, merge or duplicate key has moved nodes around
+  size_t node_count_ = 0;        // nodes placed, aliases counted once
   std::unordered_map<YAML::anchor_t, Anchored> anchors_;
   size_t expansions_ = 0;
   size_t events_ = 0;
@@ -671,28 +733,55 @@ struct Owner {
 struct OwnerCollector {
   const internal::ScanResult& scan;
   std::vector<Owner> owners;
+  // With the tree in source order, owners come out sorted by line, and once one lies past
+  // every comment the rest cannot own any: the walk stops there (`done`).
+  int stop_after_line = INT_MAX;
+  bool sorted = true;
+  bool done = false;
+  size_t dash_hint = 0;  // where the last dash was found: elements come mostly in order
 
-  int dash_line(const Node& element) const {
-    if (element.span.begin.line <= 0) return 0;
-    size_t off = scan.line_starts[static_cast<size_t>(element.span.begin.line - 1)] +
+  void add(int line, SparseVector<Annotation>* annotations, SparseVector<Comment>* comments) {
+    if (!owners.empty() && line < owners.back().line) sorted = false;
+    owners.push_back({line, annotations, comments});
+    if (line > stop_after_line && sorted) done = true;
+  }
+
+  // Line of the last block-entry dash at or before the element's start.
+  int dash_line(const Node& element) {
+    const int line = element.span.begin.line;
+    if (line <= 0) return 0;
+    const std::vector<size_t>& dashes = scan.block_entries;
+    size_t off = scan.line_starts[static_cast<size_t>(line - 1)] +
                  static_cast<size_t>(element.span.begin.column - 1);
-    auto it = std::upper_bound(scan.block_entries.begin(), scan.block_entries.end(), off);
-    if (it == scan.block_entries.begin()) return element.span.begin.line;
-    return position_at(scan.line_starts, *(it - 1)).line;
+    // Index of the first dash past `off`: a few steps on from the last one, else a search.
+    size_t i = dash_hint;
+    for (int steps = 0; i < dashes.size() && dashes[i] <= off && steps < 8; ++steps) ++i;
+    if ((i > 0 && dashes[i - 1] > off) || (i < dashes.size() && dashes[i] <= off)) {
+      i = static_cast<size_t>(std::upper_bound(dashes.begin(), dashes.end(), off) - dashes.begin());
+    }
+    dash_hint = i;
+    if (i == 0) return line;
+    // The dash is on the element's line or a little above it.
+    size_t dash = dashes[i - 1];
+    size_t l = static_cast<size_t>(line);
+    while (l > 1 && scan.line_starts[l - 1] > dash) --l;
+    return static_cast<int>(l);
   }
 
   void walk(Node& n) {
     if (n.kind == Kind::kMap) {
       for (MapItem& item : n.items) {
-        owners.push_back({item.key.span.begin.line, &item.annotations, &item.comments});
-        walk(item.key);
-        walk(item.value);
+        add(item.key.span.begin.line, &item.annotations, &item.comments);
+        if (!item.key.is_scalar()) walk(item.key);
+        if (!item.value.is_scalar()) walk(item.value);
+        if (done) return;
       }
     } else if (n.kind == Kind::kArray) {
       bool block = n.style == Style::kBlock;
       for (Node& e : n.elements) {
-        owners.push_back({block ? dash_line(e) : e.span.begin.line, &e.annotations, &e.comments});
-        walk(e);
+        add(block ? dash_line(e) : e.span.begin.line, &e.annotations, &e.comments);
+        if (!e.is_scalar()) walk(e);
+        if (done) return;
       }
     }
   }
@@ -726,20 +815,30 @@ Annotation make_annotation(const internal::ScannedComment& c, const diag::FileNa
   return a;
 }
 
+// `in_source_order`: the builder saw no alias, merge or duplicate key, so every node sits
+// where it was written and a walk of the tree meets owners in line order.
 void attach_comments(std::vector<Document>& docs, const internal::ScanResult& scan,
-                     std::string_view source, const diag::FileName& file) {
+                     std::string_view source, const diag::FileName& file, bool in_source_order,
+                     size_t node_count) {
   if (scan.comments.empty()) return;
   OwnerCollector collector{scan, {}};
+  if (in_source_order) {
+    collector.stop_after_line = scan.comments.back().line;  // comments are in line order
+  } else {
+    collector.owners.reserve(node_count);
+  }
   for (Document& d : docs) {
     // Only a document that starts with `---` has a line of its own (as in ytt).
     if (d.span.begin.line > 0) {
       size_t off = scan.line_starts[static_cast<size_t>(d.span.begin.line - 1)] +
                    static_cast<size_t>(d.span.begin.column - 1);
       if (source.substr(off, 3) == "---") {
-        collector.owners.push_back({d.span.begin.line, &d.annotations, &d.comments});
+        collector.add(d.span.begin.line, &d.annotations, &d.comments);
       }
     }
+    if (collector.done) break;
     collector.walk(d.root);
+    if (collector.done) break;
   }
   std::vector<Owner>& owners = collector.owners;
   if (!std::is_sorted(owners.begin(), owners.end(),
@@ -884,7 +983,7 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
       if (fast_used != nullptr) *fast_used = true;
       diags.append(std::move(fast_diags));
       std::vector<Document> docs = std::move(fast.documents());
-      attach_comments(docs, scan, source, file_name);
+      attach_comments(docs, scan, source, file_name, fast.in_source_order(), fast.node_count());
       return docs;
     }
     if (choice == ParserChoice::kFastOnly) return {};
@@ -917,7 +1016,7 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
   }
 
   std::vector<Document> docs = std::move(builder.documents());
-  attach_comments(docs, scan, source, file_name);
+  attach_comments(docs, scan, source, file_name, builder.in_source_order(), builder.node_count());
   return docs;
 }
 

@@ -155,11 +155,9 @@ bool read_num12(std::string_view s, size_t& i, int& out) {
   return true;
 }
 
-Node scalar(Kind kind, std::string_view text) {
-  Node n;
+void scalar(Node& n, Kind kind, std::string_view text) {
   n.kind = kind;
-  n.text = std::string(text);
-  return n;
+  n.text = text;
 }
 
 }  // namespace
@@ -313,7 +311,9 @@ std::string format_float_json(double d) {
 
 }  // namespace internal
 
-Node resolve_plain_scalar(std::string_view in) {
+namespace internal {
+
+void resolve_plain_scalar_into(std::string_view in, Node& n) {
   char hint = 'N';
   if (!in.empty()) {
     char c = in[0];
@@ -329,31 +329,37 @@ Node resolve_plain_scalar(std::string_view in) {
       hint = 0;
     }
   }
-  if (hint == 0) return scalar(Kind::kString, in);
+  if (hint == 0) return scalar(n, Kind::kString, in);
+  if (hint == 'N') return scalar(n, Kind::kNull, in);  // empty
 
-  // The fixed words.
-  static constexpr std::string_view kTrue[] = {"y",    "Y",    "yes", "Yes", "YES", "true",
-                                               "True", "TRUE", "on",  "On",  "ON"};
-  static constexpr std::string_view kFalse[] = {"n",     "N",     "no",  "No",  "NO", "false",
-                                                "False", "FALSE", "off", "Off", "OFF"};
-  static constexpr std::string_view kNull[] = {"", "~", "null", "Null", "NULL"};
-  for (auto w : kTrue) {
-    if (in == w) {
-      Node n = scalar(Kind::kBool, in);
-      n.bool_value = true;
-      return n;
+  // The fixed words; they all start with a letter or '~' (hint 'M') and are short.
+  static constexpr size_t kLongestWord = 5;
+  if (hint == 'M') {
+    if (in.size() <= kLongestWord) {
+      static constexpr std::string_view kTrue[] = {"y",    "Y",    "yes", "Yes", "YES", "true",
+                                                   "True", "TRUE", "on",  "On",  "ON"};
+      static constexpr std::string_view kFalse[] = {"n",     "N",     "no",  "No",  "NO", "false",
+                                                    "False", "FALSE", "off", "Off", "OFF"};
+      static constexpr std::string_view kNull[] = {"~", "null", "Null", "NULL"};
+      for (auto w : kTrue) {
+        if (in == w) {
+          scalar(n, Kind::kBool, in);
+          n.bool_value = true;
+          return;
+        }
+      }
+      for (auto w : kFalse) {
+        if (in == w) return scalar(n, Kind::kBool, in);
+      }
+      for (auto w : kNull) {
+        if (in == w) return scalar(n, Kind::kNull, in);
+      }
     }
-  }
-  for (auto w : kFalse) {
-    if (in == w) return scalar(Kind::kBool, in);
-  }
-  for (auto w : kNull) {
-    if (in == w) return scalar(Kind::kNull, in);
+    return scalar(n, Kind::kString, in);
   }
   auto make_f = [&](double d) {
-    Node n = scalar(Kind::kFloat, in);
+    scalar(n, Kind::kFloat, in);
     n.float_value = d;
-    return n;
   };
   if (in == ".nan" || in == ".NaN" || in == ".NAN") {
     return make_f(std::numeric_limits<double>::quiet_NaN());
@@ -371,29 +377,42 @@ Node resolve_plain_scalar(std::string_view in) {
     if (parse_dot_float(in, d)) return make_f(d);
   } else if (hint == 'D' || hint == 'S') {
     // Timestamps stay strings: ytt keeps their source text.
-    if (internal::is_timestamp(in)) return scalar(Kind::kString, in);
-    std::string plain;
-    plain.reserve(in.size());
-    for (char c : in) {
-      if (c != '_') plain.push_back(c);
+    if (internal::is_timestamp(in)) return scalar(n, Kind::kString, in);
+    // Underscores are dropped; most numbers have none, and then no copy is needed.
+    std::string stripped;
+    std::string_view plain = in;
+    if (in.find('_') != std::string_view::npos) {
+      stripped.reserve(in.size());
+      for (char c : in) {
+        if (c != '_') stripped.push_back(c);
+      }
+      plain = stripped;
     }
     int64_t i;
     if (go_parse_int(plain, i)) {
-      Node n = scalar(Kind::kInt, in);
+      scalar(n, Kind::kInt, in);
       n.int_value = i;
-      return n;
+      return;
     }
     uint64_t u;
     if (go_parse_uint(plain, u)) {
-      Node n = scalar(Kind::kInt, in);
+      scalar(n, Kind::kInt, in);
       n.int_value = static_cast<int64_t>(u);
       n.is_unsigned = true;
-      return n;
+      return;
     }
     double d;
-    if (matches_yaml_float(plain) && parse_finite_double(plain, d)) return make_f(d);
+    if (matches_yaml_float(plain) && parse_finite_double(std::string(plain), d)) return make_f(d);
   }
-  return scalar(Kind::kString, in);
+  return scalar(n, Kind::kString, in);
+}
+
+}  // namespace internal
+
+Node resolve_plain_scalar(std::string_view in) {
+  Node n;
+  internal::resolve_plain_scalar_into(in, n);
+  return n;
 }
 
 }  // namespace hintkit::yaml

@@ -205,6 +205,11 @@ class Scanner {
         ++i;
         continue;
       }
+      if (!token_start && flow_ == 0 && c != ':' && c != '#') {
+        // Inside a plain scalar in block context only ':' and '#' can change anything.
+        while (i < e && s_[i] != ':' && s_[i] != '#') ++i;
+        continue;
+      }
       if (is_blank(c)) {
         ++i;
         continue;
