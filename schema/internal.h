@@ -94,6 +94,10 @@ const Ann* find_ann(const std::vector<Ann>& anns, std::string_view name);
 // slot its own with `own()`, top-down from a slot it owns. Nothing else mutates shared nodes.
 DPtr make_node(yaml::Kind kind, diag::Span span = {});
 DPtr from_yaml(const yaml::Node& n);  // deep copy of a loaded node (annotations dropped)
+// The same, consuming `n`: strings are moved and each collection's memory is released as soon
+// as it is converted, so a large file's two trees never exist whole at the same time.
+DPtr from_yaml(yaml::Node&& n);
+Scalar take_scalar(yaml::Node&& n);
 DPtr deep_copy(const DNode& n);
 DPtr shallow_clone(const DNode& n);  // the node and its entries; children stay shared
 DNode& own(DPtr& slot);              // clones `*slot` first when someone else holds it

@@ -90,6 +90,47 @@ DPtr from_yaml(const yaml::Node& n) {
   return d;
 }
 
+Scalar take_scalar(yaml::Node&& n) {
+  Scalar s;
+  s.kind = n.kind;
+  s.style = n.style;
+  s.bool_value = n.bool_value;
+  s.is_unsigned = n.is_unsigned;
+  s.int_value = n.int_value;
+  s.float_value = n.float_value;
+  s.text = std::move(n.text);
+  return s;
+}
+
+DPtr from_yaml(yaml::Node&& n) {
+  auto d = std::make_shared<DNode>();
+  d->kind = n.kind;
+  d->span = n.span;
+  if (n.kind == yaml::Kind::kMap) {
+    d->entries.reserve(n.items.size());
+    for (auto& it : n.items) {
+      DEntry e;
+      e.key = take_scalar(std::move(it.key));
+      e.value = from_yaml(std::move(it.value));
+      e.span = it.key.span;
+      d->entries.push_back(std::move(e));
+    }
+    std::vector<yaml::MapItem>().swap(n.items);  // give the memory back as we go
+  } else if (n.kind == yaml::Kind::kArray) {
+    d->entries.reserve(n.elements.size());
+    for (auto& el : n.elements) {
+      DEntry e;
+      e.value = from_yaml(std::move(el));
+      e.span = el.span;
+      d->entries.push_back(std::move(e));
+    }
+    std::vector<yaml::Node>().swap(n.elements);
+  } else {
+    d->scalar = take_scalar(std::move(n));
+  }
+  return d;
+}
+
 DPtr deep_copy(const DNode& n) {
   auto d = std::make_shared<DNode>();
   d->kind = n.kind;

@@ -500,56 +500,35 @@ struct Shape {
   std::vector<uint32_t> end;
 };
 
-// Fills `shape` for `n`; returns false when an annotation needs the generated program.
-// `annotated` is set when some node below `n` carries annotations.
-bool measure(const yaml::Node& n, Shape& shape, bool& annotated) {
-  if (n.is_scalar()) return true;
-  size_t idx = shape.plain.size();
-  shape.plain.push_back(0);
-  shape.end.push_back(0);
-  bool below = false;
-  for (const auto& it : n.items) {
-    if (!data_annotations(it.annotations)) return false;
-    below = below || !it.annotations.empty();
-    if (!measure(it.value, shape, below)) return false;
-  }
-  for (const auto& el : n.elements) {
-    if (!data_annotations(el.annotations)) return false;
-    below = below || !el.annotations.empty();
-    if (!measure(el, shape, below)) return false;
-  }
-  shape.plain[idx] = below ? 0 : 1;
-  shape.end[idx] = static_cast<uint32_t>(shape.plain.size());
-  annotated = annotated || below;
-  return true;
-}
-
 class DirectBuilder {
  public:
   DirectBuilder(const SourceFile& file, sl::Thread& thread) : file_(file), thread_(thread) {}
 
-  // nullopt: the file needs the generated program.
-  std::optional<std::vector<DDoc>> build(const std::vector<yaml::Document>& docs) {
+  // nullopt: the file needs the generated program (`docs` are then left as they were).
+  // Otherwise the documents are consumed: their nodes move into the result.
+  std::optional<std::vector<DDoc>> build(std::vector<yaml::Document>& docs) {
+    // Everything that can send the file to the generated program is decided here, before
+    // the first node is consumed.
     std::vector<Shape> shapes(docs.size());
     for (size_t i = 0; i < docs.size(); ++i) {
       bool annotated = false;
-      if (!data_annotations(docs[i].annotations) || !measure(docs[i].root, shapes[i], annotated)) {
+      if (!evaluable(docs[i].annotations) || !measure(docs[i].root, shapes[i], annotated)) {
         return std::nullopt;
       }
     }
     std::vector<DDoc> out;
     for (size_t i = 0; i < docs.size(); ++i) {
-      const yaml::Document& d = docs[i];
+      yaml::Document& d = docs[i];
       bool explicit_start = starts_with_marker(file_, d);
       if (d.empty && d.root.is_null() && !explicit_start) continue;
       DDoc doc;
       shape_ = &shapes[i];
       cursor_ = 0;
-      doc.value = node(d.root);
       doc.span = d.span;
+      doc.value = node(d.root);
       doc.file = file_.path;
       doc.implicit = !explicit_start;
-      if (!annotations(d.annotations, doc.anns)) return std::nullopt;
+      annotations(d.annotations, doc.anns);
       // the implicit first document whose nodes all went into fragment functions
       if (doc.implicit && doc.anns.empty() && !doc.value->is_scalar() &&
           doc.value->entries.empty()) {
@@ -557,53 +536,90 @@ class DirectBuilder {
       }
       out.push_back(std::move(doc));
     }
-    if (failed_) return std::nullopt;
     return out;
   }
 
  private:
-  DPtr node(const yaml::Node& v) {
-    if (v.is_scalar()) return from_yaml(v);
+  // Only data annotations, each with arguments that evaluate (the results are cached).
+  bool evaluable(const std::vector<yaml::Annotation>& anns) {
+    if (!data_annotations(anns)) return false;
+    Ann scratch;
+    for (const auto& a : anns) {
+      std::string args = trim(a.args);
+      if (!args.empty() && !arguments(args, scratch)) return false;
+    }
+    return true;
+  }
+
+  // Fills `shape` for `n` (pre-order over maps and arrays: whether a subtree holds no
+  // annotations, and where it ends); false when an annotation needs the generated program.
+  // `annotated` is set when some node below `n` carries annotations.
+  bool measure(const yaml::Node& n, Shape& shape, bool& annotated) {
+    if (n.is_scalar()) return true;
+    size_t idx = shape.plain.size();
+    shape.plain.push_back(0);
+    shape.end.push_back(0);
+    bool below = false;
+    for (const auto& it : n.items) {
+      if (!evaluable(it.annotations)) return false;
+      below = below || !it.annotations.empty();
+      if (!measure(it.value, shape, below)) return false;
+    }
+    for (const auto& el : n.elements) {
+      if (!evaluable(el.annotations)) return false;
+      below = below || !el.annotations.empty();
+      if (!measure(el, shape, below)) return false;
+    }
+    shape.plain[idx] = below ? 0 : 1;
+    shape.end[idx] = static_cast<uint32_t>(shape.plain.size());
+    annotated = annotated || below;
+    return true;
+  }
+
+  // Consumes `v` into a tree node (plain subtrees in one piece).
+  DPtr node(yaml::Node& v) {
+    if (v.is_scalar()) return from_yaml(std::move(v));
     size_t idx = cursor_++;
     if (shape_->plain[idx]) {
       cursor_ = shape_->end[idx];
-      return from_yaml(v);
+      return from_yaml(std::move(v));
     }
     DPtr d = make_node(v.kind, v.span);
     if (v.kind == yaml::Kind::kMap) {
       d->entries.reserve(v.items.size());
-      for (const auto& it : v.items) {
+      for (auto& it : v.items) {
         DEntry e;
-        e.key = scalar_of(it.key);
-        e.value = node(it.value);
         e.span = it.key.span;
-        failed_ = failed_ || !annotations(it.annotations, e.anns);
+        e.key = take_scalar(std::move(it.key));
+        e.value = node(it.value);
+        annotations(it.annotations, e.anns);
         d->entries.push_back(std::move(e));
       }
+      std::vector<yaml::MapItem>().swap(v.items);
     } else {
       d->entries.reserve(v.elements.size());
-      for (const auto& el : v.elements) {
+      for (auto& el : v.elements) {
         DEntry e;
-        e.value = node(el);
         e.span = el.span;
-        failed_ = failed_ || !annotations(el.annotations, e.anns);
+        annotations(el.annotations, e.anns);
+        e.value = node(el);
         d->entries.push_back(std::move(e));
       }
+      std::vector<yaml::Node>().swap(v.elements);
     }
     return d;
   }
 
-  bool annotations(const std::vector<yaml::Annotation>& src, std::vector<Ann>& out) {
-    if (failed_) return false;
+  // The evaluated annotations (all arguments were evaluated by `evaluable` already).
+  void annotations(const std::vector<yaml::Annotation>& src, std::vector<Ann>& out) {
     for (const auto& a : src) {
       Ann ann;
       ann.name = a.name;
       ann.span = a.span;
       std::string args = trim(a.args);
-      if (!args.empty() && !arguments(args, ann)) return false;
+      if (!args.empty()) (void)arguments(args, ann);
       out.push_back(std::move(ann));
     }
-    return true;
   }
 
   // Evaluates `args` as a call's argument list into `ann`, reusing an earlier evaluation of
@@ -643,7 +659,6 @@ class DirectBuilder {
   sl::Thread& thread_;
   const Shape* shape_ = nullptr;
   size_t cursor_ = 0;
-  bool failed_ = false;
   std::unordered_map<std::string, Evaluated> cache_;
 };
 
