@@ -225,6 +225,8 @@ class Overlayer {
 
   void merge_array(DNode& left, const DNode& right, bool inherited_missing_ok,
                    std::vector<std::string>& ctx) {
+    // Each right item adds at most one item (appended arrays grow to exactly this).
+    left.entries.reserve(left.entries.size() + right.entries.size());
     for (const auto& re : right.entries) {
       MatchSpec spec = spec_of(re.anns, inherited_missing_ok);
       std::string op = op_of(re.anns);
