@@ -11,7 +11,7 @@ std::string schema_problem_text(const Files& files, const SchemaProblem& p) {
   out += p.found.empty() ? "\n" : "    = found: " + p.found + "\n";
   out += p.expected.empty() ? "\n" : "    = expected: " + p.expected + "\n";
   for (const auto& h : p.hints) out += "    = hint: " + h + "\n";
-  out += "\n\n";
+  out += p.nested ? "\n \n\n\n" : "\n\n";
   return out;
 }
 

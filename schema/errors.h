@@ -15,6 +15,9 @@ struct SchemaProblem {
   std::vector<int> lines;
   std::string found, expected;
   std::vector<std::string> hints;
+  // ytt reports some problems as a block inside an outer "Invalid schema" error, which ends
+  // the inner block with an extra " \n" line.
+  bool nested = false;
 };
 
 std::string schema_problem_text(const Files& files, const SchemaProblem& p);

@@ -213,7 +213,8 @@ class Inferrer {
                                   "",
                                   "",
                                   {"do you mean to set a default value for the array?",
-                                   "set an array's default by annotating its parent."}});
+                                   "set an array's default by annotating its parent."},
+                                  /*nested=*/true});
           }
           t->item = infer(e.value, e.anns, e.span, false);
           t->default_value = make_node(yaml::Kind::kArray, v->span);
