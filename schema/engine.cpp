@@ -112,7 +112,12 @@ class Engine {
     try {
       out.out = pipeline();
       out.err = err_;
-    } catch (const YttError& e) {
+    } catch (YttError& e) {
+      // ytt parses every input file before templating any: a syntax error anywhere wins over
+      // a problem found while templating (flags and missing files are checked before both).
+      if (templating_started_) {
+        if (auto syntax = first_yaml_error()) e.text = *syntax;
+      }
       out.exit_code = 1;
       out.err = err_ + "Error: " + e.text + (e.text.empty() || e.text.back() != '\n' ? "\n" : "");
     }
@@ -137,10 +142,18 @@ class Engine {
     }
   }
 
+  // How Go words a file that cannot be read (ytt stats files before reading them).
+  static std::string go_file_problem(const std::string& path, const std::string& fallback) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return "lstat " + path + ": no such file or directory";
+    return fallback;
+  }
+
   void add_file(const std::string& path) {
     auto text = yaml::read_file(path);
     if (!text.ok()) {
-      throw YttError{"Checking file '" + path + "': " + text.error().message};
+      throw YttError{"Checking file '" + path +
+                     "': " + go_file_problem(path, text.error().message)};
     }
     SourceFile f;
     f.path = path;
@@ -179,9 +192,14 @@ class Engine {
           "--data-values-schema-inspect)"};
     }
     read_inputs();
+    input_count_ = files_.files.size();
+    // Flags are read before any file is templated, as ytt does, so their errors come first.
+    std::vector<ValuesSource> flag_sources;
+    add_flag_sources(flag_sources);
+    templating_started_ = true;
     // Which files hold schema / data values documents (decided from their text).
     std::vector<size_t> schema_files, value_files;
-    for (size_t i = 0; i < files_.files.size(); ++i) {
+    for (size_t i = 0; i < input_count_; ++i) {
       const auto& f = files_.files[i];
       if (!is_yaml(f.path)) continue;
       if (f.text.find("data/values-schema") != std::string::npos) schema_files.push_back(i);
@@ -259,9 +277,8 @@ class Engine {
         }
       }
     }
-    size_t flag_start = sources.size();
-    add_flag_sources(sources);
-    if (sources.size() > flag_start) order.push_back("additional data values");
+    if (!flag_sources.empty()) order.push_back("additional data values");
+    for (auto& src : flag_sources) sources.push_back(std::move(src));
     const std::string dv_stage =
         "Overlaying data values (in following order: " + join(order) + "):";
     for (auto& src : sources) {
@@ -302,6 +319,23 @@ class Engine {
     return render_templates();
   }
 
+  // "Unmarshaling YAML template 'x.yaml': yaml: line 3: ..." for the first input file (in -f
+  // order) that is not valid YAML; files already templated are known to be valid.
+  std::optional<std::string> first_yaml_error() {
+    for (size_t i = 0; i < input_count_; ++i) {
+      const SourceFile& f = files_.files[i];
+      if (!is_yaml(f.path) || evaluated_.count(i)) continue;
+      diag::Diagnostics diags;
+      (void)yaml::load(f.text, f.path, diags);
+      for (const auto& d : diags.items()) {
+        if (d.severity == diag::Severity::kError) {
+          return "Unmarshaling YAML template '" + f.path + "': " + go_yaml_error(d, f.text, true);
+        }
+      }
+    }
+    return std::nullopt;
+  }
+
   // Schema files, then data values files: the order `docs_of` will ask for them.
   void start_preloading(const std::vector<size_t>& schema_files,
                         const std::vector<size_t>& value_files) {
@@ -333,7 +367,7 @@ class Engine {
   std::string render_templates() {
     std::string out;
     bool first = true;
-    for (size_t i = 0; i < files_.files.size(); ++i) {
+    for (size_t i = 0; i < input_count_; ++i) {
       const auto& f = files_.files[i];
       if (!is_yaml(f.path)) continue;
       bool needs_fresh = f.text.find("data.values") != std::string::npos;
@@ -399,13 +433,23 @@ class Engine {
     // --data-values-file
     for (const auto& path : opts_.data_values_files) {
       auto text = yaml::read_file(path);
-      if (!text.ok()) throw YttError{"Extracting data value from file:\n  " + text.error().message};
+      if (!text.ok()) {
+        throw YttError{"Extracting data value from file:\n  Checking file '" + path +
+                       "': " + go_file_problem(path, text.error().message)};
+      }
       SourceFile f;
       f.path = path;
       f.text = *text;
       f.lines = SourceLines(f.text);
       diag::Diagnostics diags;
       auto docs = yaml::load(f.text, path, diags);
+      for (const auto& d : diags.items()) {
+        if (d.severity == diag::Severity::kError) {
+          throw YttError{
+              "Extracting data value from file:\n  Unmarshaling YAML data values file '" + path +
+              "': " + go_yaml_error(d, f.text, true)};
+        }
+      }
       files_.files.push_back(std::move(f));
       for (const auto& d : docs) {
         bool annotated = !d.annotations.empty() || has_annotations(d.root);
@@ -442,8 +486,13 @@ class Engine {
         }
         SourceFile& pf = pseudo("(data-values-env arg) " + prefix, kv);
         diag::Span span{pf.path, {1, 1}, {1, 1}};
-        DPtr v = as_yaml ? parse_yaml_value(key, kv.substr(eq + 1), span)
-                         : string_node(kv.substr(eq + 1), span);
+        DPtr v = as_yaml
+                     ? parse_yaml_value("Extracting data values from env under prefix '" + prefix +
+                                            "':\n  Extracting data value from env "
+                                            "variable '" +
+                                            kv.substr(0, eq) + "':\n    ",
+                                        kv.substr(eq + 1), span)
+                     : string_node(kv.substr(eq + 1), span);
         sources.push_back({kv_doc(key, v, span), true, false, ""});
       }
     };
@@ -459,14 +508,23 @@ class Engine {
       auto [key, val] = split_kv(kv);
       SourceFile& pf = pseudo("(data-value-yaml arg)", kv);
       diag::Span span{pf.path, {1, 1}, {1, 1}};
-      sources.push_back({kv_doc(key, parse_yaml_value(key, val, span), span), true, false, ""});
+      DPtr v = parse_yaml_value(
+          "Extracting data value from KV:\n  Deserializing value for key '" + key + "':\n    ", val,
+          span);
+      sources.push_back({kv_doc(key, v, span), true, false, ""});
     }
     for (const auto& kv : opts_.data_value_file) {
       auto [key, path] = split_kv(kv);
       auto text = yaml::read_file(path);
       if (!text.ok()) {
-        throw YttError{"Extracting data value from KV:\n  Reading file '" + path +
-                       "': " + text.error().message};
+        std::error_code ec;
+        if (std::filesystem::is_directory(path, ec)) {
+          throw YttError{"Extracting data value from file:\n  Expected '" + path +
+                         "' to be a file, but is a directory"};
+        }
+        throw YttError{"Extracting data value from file:\n  Finding file '" + path +
+                       "':\n    Checking file '" + path +
+                       "': " + go_file_problem(path, text.error().message)};
       }
       SourceFile& pf = pseudo("(data-value-file arg) " + kv, *text);
       diag::Span span{pf.path, {1, 1}, {1, 1}};
@@ -488,14 +546,14 @@ class Engine {
     return n;
   }
 
-  DPtr parse_yaml_value(const std::string& key, const std::string& text, const diag::Span& span) {
+  // `context`: the lines of ytt's error before "Deserializing YAML value: ...".
+  DPtr parse_yaml_value(const std::string& context, const std::string& text,
+                        const diag::Span& span) {
     diag::Diagnostics diags;
     auto docs = yaml::load(text, "", diags);
     for (const auto& d : diags.items()) {
       if (d.severity == diag::Severity::kError) {
-        throw YttError{"Extracting data value from KV:\n  Deserializing value for key '" + key +
-                       "':\n    Deserializing YAML value: yaml: line " +
-                       std::to_string(d.span.begin.line) + ": " + d.message};
+        throw YttError{context + "Deserializing YAML value: " + go_yaml_error(d, text, true)};
       }
     }
     DPtr v = docs.empty() ? make_node(yaml::Kind::kNull) : from_yaml(docs[0].root);
@@ -532,6 +590,8 @@ class Engine {
   DPtr values_;
   std::vector<ValuesSource> sources_;
   std::unique_ptr<YamlPreloader> preloader_;
+  size_t input_count_ = 0;           // files_.files beyond this come from flags
+  bool templating_started_ = false;  // flags are read; input files are being templated
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "formats/formats.h"
+#include "schema/errors.h"
 #include "schema/ytt_modules.h"
 
 namespace hintkit::schema {
@@ -296,9 +297,7 @@ sl::Result<formats::Regex> compile_regexp(const sl::Call& c, std::string_view pa
 
 }  // namespace
 
-std::string yaml_text(const sl::Value& v) {
-  return emit_yaml(*from_starlark(v, {}));
-}
+std::string yaml_text(const sl::Value& v) { return emit_yaml(*from_starlark(v, {})); }
 
 sl::Value json_module() {
   auto encode = sl::make_builtin("json.encode", [](const sl::Call& c) -> sl::Result<sl::Value> {
@@ -337,7 +336,7 @@ sl::Value yaml_module() {
     auto docs = yaml::load(c.args[0].as_string(), "", diags);
     for (const auto& d : diags.items()) {
       if (d.severity == diag::Severity::kError) {
-        return sl::fail_error("yaml.decode: yaml: " + d.message);
+        return sl::fail_error("yaml.decode: " + go_yaml_error(d, c.args[0].as_string(), false));
       }
     }
     if (docs.size() > 1) {
