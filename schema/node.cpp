@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <type_traits>
 
 #include "schema/internal.h"
 
@@ -31,18 +32,6 @@ DPtr make_node(yaml::Kind kind, diag::Span span) {
   return n;
 }
 
-Scalar scalar_of(const yaml::Node& n) {
-  Scalar s;
-  s.kind = n.kind;
-  s.style = n.style;
-  s.bool_value = n.bool_value;
-  s.is_unsigned = n.is_unsigned;
-  s.int_value = n.int_value;
-  s.float_value = n.float_value;
-  s.text = n.text;
-  return s;
-}
-
 Scalar string_scalar(std::string_view text) {
   Scalar s;
   s.kind = yaml::Kind::kString;
@@ -63,34 +52,12 @@ yaml::Node to_yaml(const Scalar& n) {
   return s;
 }
 
-DPtr from_yaml(const yaml::Node& n) {
-  auto d = std::make_shared<DNode>();
-  d->kind = n.kind;
-  d->span = n.span;
-  if (n.kind == yaml::Kind::kMap) {
-    d->entries.reserve(n.items.size());
-    for (const auto& it : n.items) {
-      DEntry e;
-      e.key = scalar_of(it.key);
-      e.value = from_yaml(it.value);
-      e.span = it.key.span;
-      d->entries.push_back(std::move(e));
-    }
-  } else if (n.kind == yaml::Kind::kArray) {
-    d->entries.reserve(n.elements.size());
-    for (const auto& el : n.elements) {
-      DEntry e;
-      e.value = from_yaml(el);
-      e.span = el.span;
-      d->entries.push_back(std::move(e));
-    }
-  } else {
-    d->scalar = scalar_of(n);
-  }
-  return d;
-}
+namespace {
 
-Scalar take_scalar(yaml::Node&& n) {
+// One walk for copying (`const yaml::Node&`) and consuming (`yaml::Node&&`) a loaded tree: a
+// consumed node's strings are moved and each collection's memory is released once converted.
+template <class NodeRef>
+Scalar scalar_from(NodeRef&& n) {
   Scalar s;
   s.kind = n.kind;
   s.style = n.style;
@@ -98,11 +65,20 @@ Scalar take_scalar(yaml::Node&& n) {
   s.is_unsigned = n.is_unsigned;
   s.int_value = n.int_value;
   s.float_value = n.float_value;
-  s.text = std::move(n.text);
+  s.text = std::forward<NodeRef>(n).text;
   return s;
 }
 
-DPtr from_yaml(yaml::Node&& n) {
+template <class NodeRef>
+DPtr tree_from(NodeRef&& n) {
+  constexpr bool kConsume = !std::is_const_v<std::remove_reference_t<NodeRef>>;
+  auto pass = [](auto& child) -> decltype(auto) {
+    if constexpr (kConsume) {
+      return std::move(child);
+    } else {
+      return static_cast<const std::remove_reference_t<decltype(child)>&>(child);
+    }
+  };
   auto d = std::make_shared<DNode>();
   d->kind = n.kind;
   d->span = n.span;
@@ -110,26 +86,33 @@ DPtr from_yaml(yaml::Node&& n) {
     d->entries.reserve(n.items.size());
     for (auto& it : n.items) {
       DEntry e;
-      e.key = take_scalar(std::move(it.key));
-      e.value = from_yaml(std::move(it.value));
       e.span = it.key.span;
+      e.key = scalar_from(pass(it.key));
+      e.value = tree_from(pass(it.value));
       d->entries.push_back(std::move(e));
     }
-    std::vector<yaml::MapItem>().swap(n.items);  // give the memory back as we go
+    if constexpr (kConsume) std::vector<yaml::MapItem>().swap(n.items);
   } else if (n.kind == yaml::Kind::kArray) {
     d->entries.reserve(n.elements.size());
     for (auto& el : n.elements) {
       DEntry e;
-      e.value = from_yaml(std::move(el));
       e.span = el.span;
+      e.value = tree_from(pass(el));
       d->entries.push_back(std::move(e));
     }
-    std::vector<yaml::Node>().swap(n.elements);
+    if constexpr (kConsume) std::vector<yaml::Node>().swap(n.elements);
   } else {
-    d->scalar = take_scalar(std::move(n));
+    d->scalar = scalar_from(std::forward<NodeRef>(n));
   }
   return d;
 }
+
+}  // namespace
+
+Scalar scalar_of(const yaml::Node& n) { return scalar_from(n); }
+Scalar take_scalar(yaml::Node&& n) { return scalar_from(std::move(n)); }
+DPtr from_yaml(const yaml::Node& n) { return tree_from(n); }
+DPtr from_yaml(yaml::Node&& n) { return tree_from(std::move(n)); }
 
 DPtr deep_copy(const DNode& n) {
   auto d = std::make_shared<DNode>();
