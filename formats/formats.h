@@ -66,6 +66,9 @@ class Regex {
   // another match.
   std::vector<Match> replace_matches(std::string_view text) const;
 
+  // The group number of `(?P<name>...)`, nullopt when the pattern has no such group.
+  std::optional<size_t> group_named(std::string_view name) const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

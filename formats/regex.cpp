@@ -132,4 +132,11 @@ std::vector<Regex::Match> Regex::replace_matches(std::string_view text) const {
   return out;
 }
 
+std::optional<size_t> Regex::group_named(std::string_view name) const {
+  const auto& groups = impl_->re.NamedCapturingGroups();
+  auto it = groups.find(std::string(name));
+  if (it == groups.end()) return std::nullopt;
+  return static_cast<size_t>(it->second);
+}
+
 }  // namespace hintkit::formats

@@ -243,7 +243,8 @@ std::optional<sl::Error> want_string(const sl::Call& c, const sl::Value& v) {
 
 // Go regexp's `Expand`: $1, ${1}, $name, ${name}, $$ (named groups are not supported by
 // ytt's patterns in practice and expand to nothing, as Go does for unknown names).
-std::string expand(std::string_view tmpl, std::string_view text, const formats::Regex::Match& m) {
+std::string expand(std::string_view tmpl, std::string_view text, const formats::Regex& re,
+                   const formats::Regex::Match& m) {
   std::string out;
   for (size_t i = 0; i < tmpl.size(); ++i) {
     if (tmpl[i] != '$' || i + 1 >= tmpl.size()) {
@@ -274,13 +275,18 @@ std::string expand(std::string_view tmpl, std::string_view text, const formats::
       out += tmpl[i];
       continue;
     }
+    // As Go's Regexp.Expand: a number is a group's index, anything else a group's name;
+    // unknown groups and groups that did not take part expand to nothing.
     bool digits =
         std::all_of(name.begin(), name.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+    std::optional<size_t> g;
     if (digits && name.size() < 9) {
-      size_t g = std::stoul(name);
-      if (g < m.groups.size() && m.groups[g]) {
-        out += text.substr(m.groups[g]->first, m.groups[g]->second - m.groups[g]->first);
-      }
+      g = std::stoul(name);
+    } else if (!digits) {
+      g = re.group_named(name);
+    }
+    if (g && *g < m.groups.size() && m.groups[*g]) {
+      out += text.substr(m.groups[*g]->first, m.groups[*g]->second - m.groups[*g]->first);
     }
     i = j - 1;
   }
@@ -383,7 +389,7 @@ sl::Value regexp_module() {
         }
         out += r->as_string();
       } else {
-        out += expand(repl.as_string(), s, m);
+        out += expand(repl.as_string(), s, *re, m);
       }
       last = end;
     }

@@ -70,5 +70,14 @@ TEST(Regex, BadPatternsAndHostileInputNeverThrowOrHang) {
   EXPECT_FALSE(evil.search(text));
 }
 
+TEST(Regex, GroupNamedFindsNamedGroupsOnly) {
+  Regex re("(?P<first>a)(b)(?P<third>c)");
+  ASSERT_TRUE(re.ok());
+  EXPECT_EQ(re.group_named("first"), std::optional<size_t>(1));
+  EXPECT_EQ(re.group_named("third"), std::optional<size_t>(3));
+  EXPECT_EQ(re.group_named("second"), std::nullopt);
+  EXPECT_EQ(re.group_named("2"), std::nullopt);
+}
+
 }  // namespace
 }  // namespace hintkit::formats
