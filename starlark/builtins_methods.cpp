@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "starlark/builtins.h"
+#include "starlark/runes.h"
 
 namespace hintkit::starlark {
 
@@ -253,83 +254,102 @@ Value s_replace(const Call& c) {
   return str_value(std::move(out));
 }
 
-Value case_map(const Call& c, int (*f)(int)) {
+// Maps each code point of the receiver; unchanged ones keep their bytes.
+template <class F>
+Value map_runes(const Call& c, F f) {
   unpack_positional(c, 0, 0);
-  std::string s = recv_str(c);
-  for (auto& ch : s) ch = static_cast<char>(f(static_cast<unsigned char>(ch)));
-  return str_value(std::move(s));
-}
-Value s_upper(const Call& c) { return case_map(c, ::toupper); }
-Value s_lower(const Call& c) { return case_map(c, ::tolower); }
-
-Value s_title(const Call& c) {
-  unpack_positional(c, 0, 0);
-  std::string s = recv_str(c);
-  bool prev_letter = false;
-  for (auto& ch : s) {
-    unsigned char u = static_cast<unsigned char>(ch);
-    bool letter = std::isalpha(u) != 0;
-    if (letter) ch = static_cast<char>(prev_letter ? std::tolower(u) : std::toupper(u));
-    prev_letter = letter;
+  const std::string& s = recv_str(c);
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    runes::Rune r = runes::decode(s, i);
+    uint32_t m = f(r.cp);
+    if (m == r.cp) {
+      out.append(s, i, r.width);
+    } else {
+      append_utf8(out, m);
+    }
+    i += r.width;
   }
-  return str_value(std::move(s));
+  return str_value(std::move(out));
+}
+
+Value s_upper(const Call& c) { return map_runes(c, runes::to_upper); }
+Value s_lower(const Call& c) { return map_runes(c, runes::to_lower); }
+
+// Title case after an uncased code point, lower case after a cased one.
+Value s_title(const Call& c) {
+  bool prev_cased = false;
+  return map_runes(c, [&](uint32_t r) {
+    r = prev_cased ? runes::to_lower(r) : runes::to_title(r);
+    prev_cased = runes::is_cased(r);
+    return r;
+  });
 }
 
 Value s_capitalize(const Call& c) {
-  unpack_positional(c, 0, 0);
-  std::string s = recv_str(c);
-  for (size_t i = 0; i < s.size(); ++i) {
-    unsigned char u = static_cast<unsigned char>(s[i]);
-    s[i] = static_cast<char>(i == 0 ? std::toupper(u) : std::tolower(u));
-  }
-  return str_value(std::move(s));
+  bool first = true;
+  return map_runes(c, [&](uint32_t r) {
+    r = first ? runes::to_title(r) : runes::to_lower(r);
+    first = false;
+    return r;
+  });
 }
 
-Value predicate(const Call& c, int (*f)(int)) {
+// True for a non-empty receiver whose every code point satisfies `f`.
+template <class F>
+Value all_runes(const Call& c, F f) {
   unpack_positional(c, 0, 0);
   const std::string& s = recv_str(c);
-  if (s.empty()) return Value::from_bool(false);
-  for (char ch : s) {
-    if (!f(static_cast<unsigned char>(ch))) return Value::from_bool(false);
+  for (size_t i = 0; i < s.size();) {
+    runes::Rune r = runes::decode(s, i);
+    if (!f(r.cp)) return Value::from_bool(false);
+    i += r.width;
   }
-  return Value::from_bool(true);
+  return Value::from_bool(!s.empty());
 }
-Value s_isalnum(const Call& c) { return predicate(c, ::isalnum); }
-Value s_isalpha(const Call& c) { return predicate(c, ::isalpha); }
-Value s_isdigit(const Call& c) { return predicate(c, ::isdigit); }
-Value s_isspace(const Call& c) { return predicate(c, ::isspace); }
+Value s_isalnum(const Call& c) {
+  return all_runes(c, [](uint32_t r) { return runes::is_letter(r) || runes::is_digit(r); });
+}
+Value s_isalpha(const Call& c) { return all_runes(c, runes::is_letter); }
+Value s_isdigit(const Call& c) { return all_runes(c, runes::is_digit); }
+Value s_isspace(const Call& c) { return all_runes(c, runes::is_space); }
 
+// Some cased code point, and the receiver equals its upper (lower) case.
 Value cased(const Call& c, bool upper) {
   unpack_positional(c, 0, 0);
+  const std::string& s = recv_str(c);
   bool any = false;
-  for (char ch : recv_str(c)) {
-    unsigned char u = static_cast<unsigned char>(ch);
-    if (std::isupper(u)) {
-      if (!upper) return Value::from_bool(false);
-      any = true;
-    } else if (std::islower(u)) {
-      if (upper) return Value::from_bool(false);
-      any = true;
-    }
+  for (size_t i = 0; i < s.size();) {
+    runes::Rune r = runes::decode(s, i);
+    any = any || runes::is_cased(r.cp);
+    uint32_t m = upper ? runes::to_upper(r.cp) : runes::to_lower(r.cp);
+    if (m != r.cp) return Value::from_bool(false);
+    i += r.width;
   }
   return Value::from_bool(any);
 }
 Value s_islower(const Call& c) { return cased(c, false); }
 Value s_isupper(const Call& c) { return cased(c, true); }
 
+// Upper (ASCII) or title case only after uncased code points, lower case only after cased
+// ones; any other upper-case letter fails (starlark-go's rule).
 Value s_istitle(const Call& c) {
   unpack_positional(c, 0, 0);
+  const std::string& s = recv_str(c);
   bool prev_cased = false, any = false;
-  for (char ch : recv_str(c)) {
-    unsigned char u = static_cast<unsigned char>(ch);
-    if (std::isupper(u)) {
+  for (size_t i = 0; i < s.size();) {
+    runes::Rune rr = runes::decode(s, i);
+    uint32_t r = rr.cp;
+    i += rr.width;
+    if ((r >= 'A' && r <= 'Z') || runes::is_title(r)) {
       if (prev_cased) return Value::from_bool(false);
-      prev_cased = true;
-      any = true;
-    } else if (std::islower(u)) {
+      prev_cased = any = true;
+    } else if (runes::is_lower(r)) {
       if (!prev_cased) return Value::from_bool(false);
-      prev_cased = true;
-      any = true;
+      prev_cased = any = true;
+    } else if (runes::is_upper(r)) {
+      return Value::from_bool(false);
     } else {
       prev_cased = false;
     }

@@ -1,0 +1,133 @@
+#include "starlark/runes.h"
+
+#include <locale.h>
+#include <wctype.h>
+
+namespace hintkit::starlark::runes {
+
+namespace {
+
+// glibc has C.UTF-8 built in (no locale files needed); fall back to ASCII rules without it.
+locale_t utf8_locale() {
+  static locale_t loc = newlocale(LC_CTYPE_MASK, "C.UTF-8", static_cast<locale_t>(0));
+  return loc;
+}
+
+bool ascii(uint32_t r) { return r < 0x80; }
+
+}  // namespace
+
+Rune decode(std::string_view s, size_t i) {
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  unsigned char b0 = byte(i);
+  if (b0 < 0x80) return {b0, 1};
+  size_t width = b0 >= 0xF0 && b0 <= 0xF4 ? 4 : b0 >= 0xE0 ? 3 : b0 >= 0xC2 && b0 < 0xE0 ? 2 : 0;
+  if (width == 0 || i + width > s.size()) return {0xFFFD, 1};
+  uint32_t cp = b0 & (width == 2 ? 0x1F : width == 3 ? 0x0F : 0x07);
+  for (size_t k = 1; k < width; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return {0xFFFD, 1};
+    cp = (cp << 6) | (byte(i + k) & 0x3F);
+  }
+  // Overlong forms, surrogates and values past U+10FFFF are invalid too.
+  if ((width == 3 && cp < 0x800) || (width == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+      (cp >= 0xD800 && cp <= 0xDFFF)) {
+    return {0xFFFD, 1};
+  }
+  return {cp, width};
+}
+
+uint32_t to_upper(uint32_t r) {
+  if (ascii(r)) return r >= 'a' && r <= 'z' ? r - 32 : r;
+  locale_t loc = utf8_locale();
+  return loc ? static_cast<uint32_t>(towupper_l(static_cast<wint_t>(r), loc)) : r;
+}
+
+uint32_t to_lower(uint32_t r) {
+  if (ascii(r)) return r >= 'A' && r <= 'Z' ? r + 32 : r;
+  locale_t loc = utf8_locale();
+  return loc ? static_cast<uint32_t>(towlower_l(static_cast<wint_t>(r), loc)) : r;
+}
+
+uint32_t to_title(uint32_t r) {
+  // The four digraph triples (Ǆ ǅ ǆ, Ǉ ǈ ǉ, Ǌ ǋ ǌ, Ǳ ǲ ǳ) title-case to their middle form.
+  if (r >= 0x1C4 && r <= 0x1CC) return 0x1C5 + (r - 0x1C4) / 3 * 3;
+  if (r >= 0x1F1 && r <= 0x1F3) return 0x1F2;
+  return to_upper(r);
+}
+
+bool is_title(uint32_t r) {
+  return r == 0x1C5 || r == 0x1C8 || r == 0x1CB || r == 0x1F2 || (r >= 0x1F88 && r <= 0x1F8F) ||
+         (r >= 0x1F98 && r <= 0x1F9F) || (r >= 0x1FA8 && r <= 0x1FAF) || r == 0x1FBC ||
+         r == 0x1FCC || r == 0x1FFC;
+}
+
+bool is_upper(uint32_t r) {
+  if (ascii(r)) return r >= 'A' && r <= 'Z';
+  locale_t loc = utf8_locale();
+  return loc && !is_title(r) && iswupper_l(static_cast<wint_t>(r), loc);
+}
+
+bool is_lower(uint32_t r) {
+  if (ascii(r)) return r >= 'a' && r <= 'z';
+  locale_t loc = utf8_locale();
+  return loc && !is_title(r) && iswlower_l(static_cast<wint_t>(r), loc);
+}
+
+bool is_letter(uint32_t r) {
+  if (ascii(r)) return (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z');
+  locale_t loc = utf8_locale();
+  // The C library counts the digits of other scripts as alphabetic; Go does not.
+  return loc && iswalpha_l(static_cast<wint_t>(r), loc) && !is_digit(r);
+}
+
+// Unicode's decimal digits (category Nd) come in runs of ten; these are the first of each run
+// (Unicode 15, as Go 1.21; listed with Python's unicodedata plus the two 15.0 additions,
+// U+11F50 and U+1E4F0). The mathematical digits U+1D7CE..U+1D7FF are five runs in one block.
+constexpr uint32_t kDigitRuns[] = {
+    0x30,    0x660,   0x6F0,   0x7C0,   0x966,   0x9E6,   0xA66,   0xAE6,   0xB66,
+    0xBE6,   0xC66,   0xCE6,   0xD66,   0xDE6,   0xE50,   0xED0,   0xF20,   0x1040,
+    0x1090,  0x17E0,  0x1810,  0x1946,  0x19D0,  0x1A80,  0x1A90,  0x1B50,  0x1BB0,
+    0x1C40,  0x1C50,  0xA620,  0xA8D0,  0xA900,  0xA9D0,  0xA9F0,  0xAA50,  0xABF0,
+    0xFF10,  0x104A0, 0x10D30, 0x11066, 0x110F0, 0x11136, 0x111D0, 0x112F0, 0x11450,
+    0x114D0, 0x11650, 0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50, 0x11DA0,
+    0x11F50, 0x16A60, 0x16AC0, 0x16B50, 0x1E140, 0x1E2F0, 0x1E4F0, 0x1E950, 0x1FBF0};
+
+bool is_digit(uint32_t r) {
+  if (ascii(r)) return r >= '0' && r <= '9';
+  if (r >= 0x1D7CE && r <= 0x1D7FF) return true;
+  for (uint32_t first : kDigitRuns) {
+    if (r >= first && r <= first + 9) return true;
+  }
+  return false;
+}
+
+bool is_space(uint32_t r) {
+  switch (r) {
+    case '\t':
+    case '\n':
+    case '\v':
+    case '\f':
+    case '\r':
+    case ' ':
+    case 0x85:
+    case 0xA0:
+    case 0x1680:
+    case 0x2028:
+    case 0x2029:
+    case 0x202F:
+    case 0x205F:
+    case 0x3000:
+      return true;
+    default:
+      return r >= 0x2000 && r <= 0x200A;
+  }
+}
+
+bool is_cased(uint32_t r) {
+  // İ and ı map to I/i but are not in their fold orbit, so Go does not count them as cased.
+  if (r == 0x130 || r == 0x131) return false;
+  if (r == 0xDF) return true;  // ß folds with ẞ (U+1E9E) though neither maps to the other
+  return to_upper(r) != r || to_lower(r) != r || is_title(r);
+}
+
+}  // namespace hintkit::starlark::runes

@@ -1,0 +1,33 @@
+// Internal: Unicode code points for the string methods, with Go's semantics where starlark-go
+// relies on Go's `unicode` package (upper/lower/title, the is* predicates). Case mappings are
+// the simple one-to-one ones (as Go's unicode.ToUpper: "ß".upper() stays "ß"), taken from the C
+// library's C.UTF-8 tables; letter classes come from the same tables. Digits are ASCII only.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace hintkit::starlark::runes {
+
+// The code point at `s[i]` and its length in bytes; invalid UTF-8 reads as U+FFFD, one byte
+// long (as Go's range over a string).
+struct Rune {
+  uint32_t cp;
+  size_t width;
+};
+Rune decode(std::string_view s, size_t i);
+
+uint32_t to_upper(uint32_t r);
+uint32_t to_lower(uint32_t r);
+uint32_t to_title(uint32_t r);  // to_upper, except for the digraphs' title forms (ǅ, ǈ, ǋ, ǲ)
+
+bool is_upper(uint32_t r);  // Lu
+bool is_lower(uint32_t r);  // Ll
+bool is_title(uint32_t r);  // Lt: ǅ ǈ ǋ ǲ and the Greek letters with prosgegrammeni
+bool is_letter(uint32_t r);
+bool is_digit(uint32_t r);
+bool is_space(uint32_t r);  // Go's unicode.IsSpace
+// Has another case (starlark-go's isCasedRune: unicode.SimpleFold(r) != r).
+bool is_cased(uint32_t r);
+
+}  // namespace hintkit::starlark::runes
