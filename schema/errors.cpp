@@ -94,7 +94,19 @@ std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
   if (msg == "unexpected '-' (a list item is not allowed here)") {
     return with_line(line, "block sequence entries are not allowed in this context");
   }
+  if (msg == "missing ':' after a map key") {
+    // Reported when the next token arrives; ytt's go-yaml counts comments as tokens.
+    int next = line + 1;
+    while (next <= line_count(text) &&
+           line_at(text, next).find_first_not_of(" \t") == std::string_view::npos) {
+      ++next;
+    }
+    return with_line(next, "could not find expected ':'");
+  }
   // Parser errors: go-yaml names the line before the offending token.
+  if (msg == "expected '- ' (a list item) at this indentation") {
+    return with_line(line - 1, "did not find expected '-' indicator");
+  }
   if (msg == "bad indentation or missing ':' (end of map not found)") {
     return with_line(line - 1, follows_sequence_item(text, line)
                                    ? "did not find expected '-' indicator"

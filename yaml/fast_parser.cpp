@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <unordered_map>
 
@@ -18,8 +19,16 @@ namespace hintkit::yaml::internal {
 namespace {
 
 struct Declined {};
+// Input that is certainly not YAML, in a shape whose error yaml-cpp gets wrong (it accepts
+// `key` lines without `:` and items after a finished top-level list).
+struct Definite {
+  SyntaxProblem problem;
+};
 
 [[noreturn]] void decline() { throw Declined{}; }
+[[noreturn]] void syntax_error(const YAML::Mark& at, std::string message) {
+  throw Definite{{at, std::move(message)}};
+}
 
 constexpr size_t kMaxSimpleKeyBytes = 1000;  // yaml-cpp drops simple keys past 1024 chars
 
@@ -53,6 +62,9 @@ struct ScalarToken {
 };
 
 const std::string kPlainTag = "?";
+// Messages of the definite syntax errors (the loader prefixes "syntax error: ").
+constexpr const char* kMissingColon = "missing ':' after a map key";
+constexpr const char* kMissingDash = "expected '- ' (a list item) at this indentation";
 const std::string kQuotedTag = "!";
 
 class Parser {
@@ -697,7 +709,7 @@ class Parser {
     if (ctx == Ctx::kSeqEntry && block_entry_here()) {
       // `- - x`: a sequence in the sequence entry, at the inner dash's column.
       if (props.present) decline();
-      parse_block_seq(col(), mark(), kPlainTag, 0);
+      parse_block_seq(col(), mark(), kPlainTag, 0, false);
       return;
     }
     ScalarToken t;
@@ -727,7 +739,7 @@ class Parser {
     const std::string& tag = props.tag.empty() ? kPlainTag : props.tag;
     char c = cur();
     if (block_entry_here()) {
-      parse_block_seq(col(), m, tag, props.anchor);
+      parse_block_seq(col(), m, tag, props.anchor, col() == parent_indent);
       return;
     }
     if (c == '*' || c == '|' || c == '>' || c == '&' || c == '!') decline();
@@ -785,17 +797,24 @@ class Parser {
       t = scan_quoted();
       if (t.multi_line) decline();
       skip_spaces();
-      if (!(cur() == ':' && is_space_or_end(at(p_ + 1)))) decline();
+      if (!(cur() == ':' && is_space_or_end(at(p_ + 1)))) {
+        if (cur() == '\n' || eof()) syntax_error(t.mark, kMissingColon);
+        decline();
+      }
       return t;
     }
     if (!plain_can_start(c, at(p_ + 1), false)) decline();
-    t = scan_plain(false, 0);
-    if (!t.ends_with_colon) decline();
+    // A key cannot run on to the next line, so no continuation check: a key line without
+    // `:` is an error whatever follows.
+    t = scan_plain(false, std::numeric_limits<int>::max());
+    if (!t.ends_with_colon) syntax_error(t.mark, kMissingColon);
     return t;
   }
 
+  // `indentless`: the sequence is a map value not indented under its key, so the map's next
+  // key may follow at the same column.
   void parse_block_seq(int indent, const YAML::Mark& m, const std::string& tag,
-                       YAML::anchor_t anchor) {
+                       YAML::anchor_t anchor, bool indentless) {
     enter();
     h_.OnSequenceStart(m, tag, anchor, YAML::EmitterStyle::Block);
     while (true) {
@@ -804,7 +823,12 @@ class Parser {
       skip_to_token();
       if (eof() || doc_start_here() || doc_end_here() || col() < indent) break;
       if (col() > indent) decline();
-      if (!block_entry_here()) break;  // the map this sequence sits under goes on
+      if (!block_entry_here()) {
+        if (indentless) break;  // the map this sequence sits under goes on
+        // A key where the next item should be (a line without `:` fails as such first).
+        ScalarToken key = scan_key();
+        syntax_error(key.mark, kMissingDash);
+      }
     }
     h_.OnSequenceEnd();
     --depth_;
@@ -922,7 +946,7 @@ class Parser {
 
 }  // namespace
 
-bool fast_parse(std::string_view source, FastHandler& handler) {
+bool fast_parse(std::string_view source, FastHandler& handler, SyntaxProblem* problem) {
   if (source.substr(0, 3) == "\xEF\xBB\xBF") return false;
   if (source.find('\r') != std::string_view::npos) return false;
   if (source.size() > static_cast<size_t>(INT32_MAX)) return false;
@@ -930,6 +954,9 @@ bool fast_parse(std::string_view source, FastHandler& handler) {
   try {
     parser.run();
   } catch (const Declined&) {
+    return false;
+  } catch (Definite& d) {
+    if (problem != nullptr) *problem = std::move(d.problem);
     return false;
   }
   return true;

@@ -4,9 +4,12 @@
 // trees with one builder, and the trees agree by construction wherever the events agree.
 //
 // Entry point `fast_parse(source, handler)`. It returns false ("declined") as soon as it meets
-// anything outside its subset or any syntax error; the loader then starts over with yaml-cpp,
-// which also produces today's error messages. Declining is always safe; emitting an event that
+// anything outside its subset or a syntax error; the loader then starts over with yaml-cpp,
+// which produces the error messages. Declining is always safe; emitting an event that
 // yaml-cpp would not emit is a bug (tests/yaml/fast_parser_test.cpp compares both paths).
+// Two syntax errors are reported here instead (`SyntaxProblem`), because yaml-cpp accepts
+// them: a block map line whose key has no `:`, and a key where a block list's next `- ` item
+// belongs (yaml-cpp starts a new document there).
 //
 // Covered: block maps and sequences (compact `- key: v`, sequences not indented under their
 // key, `- - x`), nested flow maps and sequences, single-line plain scalars, single/double-quoted
@@ -18,6 +21,7 @@
 #pragma once
 
 #include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/mark.h>
 
 #include <string>
 #include <string_view>
@@ -35,9 +39,18 @@ class FastHandler : public YAML::EventHandler {
                             std::string_view value) = 0;
 };
 
+// A syntax error the fast parser is sure of: yaml-cpp would accept the input (it reads a key
+// line without `:` as a key with a null value, and items after a finished top-level list as
+// a new document), so the loader reports this instead of asking yaml-cpp.
+struct SyntaxProblem {
+  YAML::Mark mark;
+  std::string message;
+};
+
 // Emits the events for every document of `source` into `handler`. Returns false when the
-// input is outside the supported subset (events emitted so far must then be discarded).
-// Exceptions thrown by `handler` propagate.
-bool fast_parse(std::string_view source, FastHandler& handler);
+// input is outside the supported subset (events emitted so far must then be discarded); when
+// it is certainly invalid, also fills `*problem` (if given). Exceptions thrown by `handler`
+// propagate.
+bool fast_parse(std::string_view source, FastHandler& handler, SyntaxProblem* problem = nullptr);
 
 }  // namespace hintkit::yaml::internal

@@ -972,8 +972,9 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     diag::Diagnostics fast_diags;
     Builder fast(source, file, fast_diags, options, scan);
     bool accepted = false;
+    internal::SyntaxProblem problem;
     try {
-      accepted = internal::fast_parse(source, fast);
+      accepted = internal::fast_parse(source, fast, &problem);
     } catch (const LimitExceeded&) {
       // yaml-cpp reports limits from where it stops; let it.
     } catch (const std::exception&) {
@@ -985,6 +986,12 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
       std::vector<Document> docs = std::move(fast.documents());
       attach_comments(docs, scan, source, file_name, fast.in_source_order(), fast.node_count());
       return docs;
+    }
+    if (!problem.message.empty()) {
+      diag::Span s = whole_file();
+      s.begin = s.end = diag::Position{problem.mark.line + 1, problem.mark.column + 1};
+      diags.error("HK001", s, "syntax error: " + problem.message);
+      return {};
     }
     if (choice == ParserChoice::kFastOnly) return {};
   }

@@ -39,6 +39,13 @@ TEST(GoYamlError, MatchesYttForCommonSyntaxErrors) {
       {"a:\n  b: 1\n c: 2", "yaml: line 2: did not find expected key"},
       {"a: |\n  b\n c", "yaml: line 2: did not find expected key"},
       {"x:\n  y: 1\n  - z", "yaml: line 2: did not find expected key"},
+      // Recorded from ytt as well; our loader finds these in its fast parser.
+      {"a: 1\nb\n", "yaml: line 3: could not find expected ':'"},
+      {"a: 1\nb\n\n\n# x\nc: 2\n", "yaml: line 5: could not find expected ':'"},
+      {"x:\n  a: 1\n  b\ny: 2\n", "yaml: line 4: could not find expected ':'"},
+      {"- a\n- b\nc: 1\n- d\n", "yaml: line 2: did not find expected '-' indicator"},
+      {"x:\n  - a\n  b: 1\n", "yaml: line 2: did not find expected '-' indicator"},
+      {"- a\nb: 1\n", "yaml: line 1: did not find expected '-' indicator"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(c.input));

@@ -160,6 +160,13 @@ TEST(YamlLoad, SyntaxErrorsCarryLineAndColumn) {
       {"a:\n  - b\n  c: d\n", "HK001@3:3"},
       {"a: [1, 2\n", "HK001@2:1"},
       {"a: *nope\n", "HK001@1:4"},
+      // yaml-cpp alone accepts these (a key line without ':' as a key with a null value, a
+      // key after a top-level list as a second document); the fast parser reports them.
+      {"a: 1\nb\n", "HK001@2:1"},
+      {"x:\n  a: 1\n  b # no colon\ny: 2\n", "HK001@3:3"},
+      {"a: 1\n'b'\n", "HK001@2:1"},
+      {"- a\n- b\nc: 1\n", "HK001@3:1"},
+      {"- a\nb\n", "HK001@2:1"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.input);
@@ -168,6 +175,25 @@ TEST(YamlLoad, SyntaxErrorsCarryLineAndColumn) {
     EXPECT_EQ(codes(diags), c.want);
     ASSERT_FALSE(diags.empty());
     EXPECT_EQ(diags.items()[0].message.rfind("syntax error: ", 0), 0u) << diags.items()[0].message;
+  }
+}
+
+TEST(YamlLoad, KeyLinesWithoutColonAndStrayKeysAfterListsAreNamed) {
+  struct Case {
+    std::string_view input, message;
+  };
+  const Case cases[] = {
+      {"vars:\n  region:\n    type: string\n  required\n",
+       "syntax error: missing ':' after a map key"},
+      {"- a\n- b\nc: 1\n", "syntax error: expected '- ' (a list item) at this indentation"},
+      {"x:\n  - a\n  b: 1\n", "syntax error: expected '- ' (a list item) at this indentation"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.input);
+    diag::Diagnostics diags;
+    load(c.input, "t.yaml", diags);
+    ASSERT_EQ(diags.size(), 1u);
+    EXPECT_EQ(diags.items()[0].message, c.message);
   }
 }
 
