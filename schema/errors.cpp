@@ -107,6 +107,9 @@ std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
   if (msg == "expected '- ' (a list item) at this indentation") {
     return with_line(line - 1, "did not find expected '-' indicator");
   }
+  if (msg == "a new document needs '---' before it") {
+    return with_line(line - 1, "did not find expected <document start>");
+  }
   if (msg == "bad indentation or missing ':' (end of map not found)") {
     return with_line(line - 1, follows_sequence_item(text, line)
                                    ? "did not find expected '-' indicator"

@@ -156,6 +156,38 @@ class Builder : public internal::FastHandler {
   bool in_source_order() const { return in_source_order_; }
   size_t node_count() const { return node_count_; }
 
+  // A document after the first starts at `---`. yaml-cpp also starts one where a top-level
+  // list or flow collection is followed by more content, or after `...`; YAML calls that an
+  // error, and so do we.
+  void require_document_marker(const YAML::Mark& mark) {
+    size_t off = std::min(offset(mark), src_.size());
+    size_t line_start = off == 0 ? 0 : src_.rfind('\n', off - 1);
+    line_start = line_start == std::string_view::npos || off == 0 ? 0 : line_start + 1;
+    if (src_.substr(line_start, 3) == "---") return;
+    // Whether the last line with content before this one is `...`.
+    bool after_end_marker = false;
+    for (size_t pos = line_start; pos > 0;) {
+      size_t line_end = pos - 1;  // the '\n' ending the line before `pos`
+      size_t nl = line_end == 0 ? std::string_view::npos : src_.rfind('\n', line_end - 1);
+      size_t begin = nl == std::string_view::npos ? 0 : nl + 1;
+      std::string_view line = src_.substr(begin, line_end - begin);
+      size_t first = line.find_first_not_of(" \t");
+      if (first != std::string_view::npos && line[first] != '#') {
+        after_end_marker = line.substr(0, 3) == "...";
+        break;
+      }
+      pos = begin;
+    }
+    const Node& prev_root = docs_.back().root;
+    bool after_block_list =
+        !after_end_marker && prev_root.kind == Kind::kArray && prev_root.style != Style::kFlow;
+    throw LimitExceeded{pos(mark),
+                        after_block_list
+                            ? "syntax error: expected '- ' (a list item) at this indentation"
+                            : "syntax error: a new document needs '---' before it",
+                        "HK001"};
+  }
+
   // Every event stands for at least a byte or two of input; a parser that emits far more
   // has stopped making progress (yaml-cpp 0.7 loops on a stray `,` at a document's start).
   void tick(const YAML::Mark& mark) {
@@ -167,6 +199,7 @@ class Builder : public internal::FastHandler {
 
   void OnDocumentStart(const YAML::Mark& mark) override {
     tick(mark);
+    if (!docs_.empty()) require_document_marker(mark);
     doc_ = Document{};
     doc_.span = span_at(mark);
     have_root_ = false;

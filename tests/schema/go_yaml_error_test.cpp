@@ -46,6 +46,9 @@ TEST(GoYamlError, MatchesYttForCommonSyntaxErrors) {
       {"- a\n- b\nc: 1\n- d\n", "yaml: line 2: did not find expected '-' indicator"},
       {"x:\n  - a\n  b: 1\n", "yaml: line 2: did not find expected '-' indicator"},
       {"- a\nb: 1\n", "yaml: line 1: did not find expected '-' indicator"},
+      {"- a\n - b\nc: 1\n", "yaml: line 2: did not find expected '-' indicator"},
+      {"[1, 2]\nb: 1\n", "yaml: line 1: did not find expected <document start>"},
+      {"- a\n...\n# c\n\n- b\n", "yaml: line 4: did not find expected <document start>"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(c.input));

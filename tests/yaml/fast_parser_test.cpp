@@ -305,7 +305,7 @@ TEST(FastParser, AgreesOnTrickySnippets) {
       {"1: a\n\"1\": b\n1: c\n", true},
       {"a: 1\n---\n---\nb: 2\n--- ~\n", true},
       {"---\na: 1\n...\n---\nb: 2\n...\n", true},
-      {"a: 1\n...\nb: 2\n", true},
+      {"a: 1\n...\nb: 2\n", false},  // a document after `...` needs `---` (an error)
       {"---\n", true},
       {"--- # c\n", true},
       {"---\n...\n", true},

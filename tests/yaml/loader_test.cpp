@@ -167,6 +167,10 @@ TEST(YamlLoad, SyntaxErrorsCarryLineAndColumn) {
       {"a: 1\n'b'\n", "HK001@2:1"},
       {"- a\n- b\nc: 1\n", "HK001@3:1"},
       {"- a\nb\n", "HK001@2:1"},
+      // yaml-cpp starts a new document here; a document after the first needs `---`.
+      {"- a\n - b\nc: 1\n", "HK001@3:1"},
+      {"[1, 2]\nb: 1\n", "HK001@2:1"},
+      {"a: 1\n...\nb: 2\n", "HK001@3:1"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.input);
