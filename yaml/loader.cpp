@@ -38,8 +38,9 @@ class ViewBuf : public std::streambuf {
   }
 };
 
-// Thrown from inside the event handler to stop yaml-cpp when a limit is hit.
-struct LimitExceeded {
+// Thrown from inside the event handler to stop the parser: a limit is hit (HK003), or the
+// events show a syntax error the parser itself let through (HK001).
+struct StopLoading {
   diag::Position at;
   std::string message;
   std::string code = "HK003";
@@ -181,7 +182,7 @@ class Builder : public internal::FastHandler {
     const Node& prev_root = docs_.back().root;
     bool after_block_list =
         !after_end_marker && prev_root.kind == Kind::kArray && prev_root.style != Style::kFlow;
-    throw LimitExceeded{pos(mark),
+    throw StopLoading{pos(mark),
                         after_block_list
                             ? "syntax error: expected '- ' (a list item) at this indentation"
                             : "syntax error: a new document needs '---' before it",
@@ -192,7 +193,7 @@ class Builder : public internal::FastHandler {
   // has stopped making progress (yaml-cpp 0.7 loops on a stray `,` at a document's start).
   void tick(const YAML::Mark& mark) {
     if (++events_ > 4 * src_.size() + 64) {
-      throw LimitExceeded{pos(mark), "syntax error: unexpected ',' (the YAML parser stopped here)",
+      throw StopLoading{pos(mark), "syntax error: unexpected ',' (the YAML parser stopped here)",
                           "HK001"};
     }
   }
@@ -252,12 +253,12 @@ class Builder : public internal::FastHandler {
     const Anchored& a = it->second;
     expansions_ += a.size;
     if (expansions_ > kMaxAliasExpansions) {
-      throw LimitExceeded{pos(mark),
+      throw StopLoading{pos(mark),
                           "alias expansion limit exceeded: aliases would expand to more than " +
                               std::to_string(kMaxAliasExpansions) + " nodes"};
     }
     if (static_cast<int>(top_) + a.depth > options_.max_depth) {
-      throw LimitExceeded{pos(mark), "nesting deeper than " + std::to_string(options_.max_depth) +
+      throw StopLoading{pos(mark), "nesting deeper than " + std::to_string(options_.max_depth) +
                                          " levels (through an alias)"};
     }
     in_source_order_ = false;  // the copy's inner spans point back at the anchor
@@ -529,7 +530,7 @@ class Builder : public internal::FastHandler {
   void open(const YAML::Mark& mark, Kind kind, const std::string& tag, YAML::anchor_t anchor,
             YAML::EmitterStyle::value style) {
     if (static_cast<int>(top_) + 1 > options_.max_depth) {
-      throw LimitExceeded{pos(mark),
+      throw StopLoading{pos(mark),
                           "nesting deeper than " + std::to_string(options_.max_depth) + " levels"};
     }
     if (top_ == stack_.size()) stack_.emplace_back();
@@ -1008,7 +1009,7 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     internal::SyntaxProblem problem;
     try {
       accepted = internal::fast_parse(source, fast, &problem);
-    } catch (const LimitExceeded&) {
+    } catch (const StopLoading&) {
       // yaml-cpp reports limits from where it stops; let it.
     } catch (const std::exception&) {
       // Anything else: yaml-cpp's path reports it as today.
@@ -1044,7 +1045,7 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
   } catch (const YAML::DeepRecursion& e) {
     error_at("HK003", {e.mark.line + 1, e.mark.column + 1},
              "nesting deeper than the YAML parser allows");
-  } catch (const LimitExceeded& e) {
+  } catch (const StopLoading& e) {
     error_at(e.code, e.at, e.message);
   } catch (const YAML::Exception& e) {
     diag::Position at = e.mark.is_null() ? position_at(scan.line_starts, source.size())
