@@ -157,6 +157,27 @@ class Builder : public internal::FastHandler {
   bool in_source_order() const { return in_source_order_; }
   size_t node_count() const { return node_count_; }
 
+  // A block map's key is followed by `:` on its line. yaml-cpp also takes a line holding only
+  // a scalar as a key with a null value (`a: 1` then `b`); YAML calls that an error.
+  void require_colon_after_key(const Node& key) {
+    bool flow_scalar = key.style == Style::kPlain || key.style == Style::kSingleQuoted ||
+                       key.style == Style::kDoubleQuoted;
+    if (!key.is_scalar() || !flow_scalar || key.span.end.line < 1 ||
+        key.span.end.line != key.span.begin.line ||
+        static_cast<size_t>(key.span.end.line) > scan_.line_starts.size()) {
+      return;
+    }
+    size_t line_start = scan_.line_starts[static_cast<size_t>(key.span.begin.line - 1)];
+    size_t begin = line_start + static_cast<size_t>(key.span.begin.column - 1);
+    // `? key` entries take their `:` on a later line.
+    size_t first = src_.find_first_not_of(" -", line_start);
+    if (first != std::string_view::npos && first < begin && src_[first] == '?') return;
+    size_t at = line_start + static_cast<size_t>(key.span.end.column - 1);
+    while (at < src_.size() && (src_[at] == ' ' || src_[at] == '\t')) ++at;
+    if (at < src_.size() && src_[at] == ':') return;
+    throw StopLoading{key.span.begin, "syntax error: missing ':' after a map key", "HK001"};
+  }
+
   // A document after the first starts at `---`. yaml-cpp also starts one where a top-level
   // list or flow collection is followed by more content, or after `...`; YAML calls that an
   // error, and so do we.
@@ -183,10 +204,10 @@ class Builder : public internal::FastHandler {
     bool after_block_list =
         !after_end_marker && prev_root.kind == Kind::kArray && prev_root.style != Style::kFlow;
     throw StopLoading{pos(mark),
-                        after_block_list
-                            ? "syntax error: expected '- ' (a list item) at this indentation"
-                            : "syntax error: a new document needs '---' before it",
-                        "HK001"};
+                      after_block_list
+                          ? "syntax error: expected '- ' (a list item) at this indentation"
+                          : "syntax error: a new document needs '---' before it",
+                      "HK001"};
   }
 
   // Every event stands for at least a byte or two of input; a parser that emits far more
@@ -194,7 +215,7 @@ class Builder : public internal::FastHandler {
   void tick(const YAML::Mark& mark) {
     if (++events_ > 4 * src_.size() + 64) {
       throw StopLoading{pos(mark), "syntax error: unexpected ',' (the YAML parser stopped here)",
-                          "HK001"};
+                        "HK001"};
     }
   }
 
@@ -254,12 +275,12 @@ class Builder : public internal::FastHandler {
     expansions_ += a.size;
     if (expansions_ > kMaxAliasExpansions) {
       throw StopLoading{pos(mark),
-                          "alias expansion limit exceeded: aliases would expand to more than " +
-                              std::to_string(kMaxAliasExpansions) + " nodes"};
+                        "alias expansion limit exceeded: aliases would expand to more than " +
+                            std::to_string(kMaxAliasExpansions) + " nodes"};
     }
     if (static_cast<int>(top_) + a.depth > options_.max_depth) {
       throw StopLoading{pos(mark), "nesting deeper than " + std::to_string(options_.max_depth) +
-                                         " levels (through an alias)"};
+                                       " levels (through an alias)"};
     }
     in_source_order_ = false;  // the copy's inner spans point back at the anchor
     Node& copy = slot();
@@ -531,7 +552,7 @@ class Builder : public internal::FastHandler {
             YAML::EmitterStyle::value style) {
     if (static_cast<int>(top_) + 1 > options_.max_depth) {
       throw StopLoading{pos(mark),
-                          "nesting deeper than " + std::to_string(options_.max_depth) + " levels"};
+                        "nesting deeper than " + std::to_string(options_.max_depth) + " levels"};
     }
     if (top_ == stack_.size()) stack_.emplace_back();
     Frame& f = stack_[top_++];
@@ -608,6 +629,7 @@ class Builder : public internal::FastHandler {
     if (f.node.kind == Kind::kArray) return;
     if (!f.has_key) {
       f.has_key = true;
+      if (f.node.style == Style::kBlock) require_colon_after_key(n);
       return;
     }
     f.has_key = false;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "yaml/internal.h"
 #include "yaml/yaml.h"
 
 namespace hintkit::yaml {
@@ -198,6 +199,25 @@ TEST(YamlLoad, KeyLinesWithoutColonAndStrayKeysAfterListsAreNamed) {
     load(c.input, "t.yaml", diags);
     ASSERT_EQ(diags.size(), 1u);
     EXPECT_EQ(diags.items()[0].message, c.message);
+  }
+}
+
+TEST(YamlLoad, BothParsersRejectAKeyLineWithoutColon) {
+  // The fast parser finds these itself; on yaml-cpp's path (taken for multi-line plain
+  // scalars, here `a b`) the tree builder checks every block map key for its `:`.
+  for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+    diag::Diagnostics diags;
+    internal::load_with(choice, "- a\n  b\n- c: 1\n  d\n", "t.yaml", diags, {}, nullptr);
+    EXPECT_EQ(codes(diags), "HK001@4:3");
+    ASSERT_FALSE(diags.empty());
+    EXPECT_EQ(diags.items()[0].message, "syntax error: missing ':' after a map key");
+  }
+  // Explicit `? key` entries and keys with properties keep working on yaml-cpp's path.
+  for (std::string_view ok : {"? a\n: b\n", "&x a: 1\nb: *x\n", "!!str a: 1\n", "a: 'x\n  y'\n"}) {
+    SCOPED_TRACE(ok);
+    diag::Diagnostics diags;
+    internal::load_with(internal::ParserChoice::kYamlCppOnly, ok, "t.yaml", diags, {}, nullptr);
+    EXPECT_TRUE(diags.empty()) << diags.items()[0].message;
   }
 }
 
