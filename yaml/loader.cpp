@@ -153,6 +153,9 @@ class Builder : public internal::FastHandler {
   }
 
   std::vector<Document>& documents() { return docs_; }
+  // The fast parser checks every key's `:` itself; yaml-cpp does not.
+  void keys_checked_by_parser() { keys_checked_by_parser_ = true; }
+
   // True when the tree's nodes are in source order (see attach_comments).
   bool in_source_order() const { return in_source_order_; }
   size_t node_count() const { return node_count_; }
@@ -629,7 +632,7 @@ class Builder : public internal::FastHandler {
     if (f.node.kind == Kind::kArray) return;
     if (!f.has_key) {
       f.has_key = true;
-      if (f.node.style == Style::kBlock) require_colon_after_key(n);
+      if (f.node.style == Style::kBlock && !keys_checked_by_parser_) require_colon_after_key(n);
       return;
     }
     f.has_key = false;
@@ -762,6 +765,7 @@ class Builder : public internal::FastHandler {
   diag::Diagnostics& diags_;
   const LoadOptions& options_;
   const internal::ScanResult& scan_;
+  bool keys_checked_by_parser_ = false;
   std::vector<Document> docs_;
   Document doc_;
   size_t bom_ = 0;
@@ -1027,6 +1031,7 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     // nothing behind; yaml-cpp then reads the input from the start.
     diag::Diagnostics fast_diags;
     Builder fast(source, file, fast_diags, options, scan);
+    fast.keys_checked_by_parser();
     bool accepted = false;
     internal::SyntaxProblem problem;
     try {
