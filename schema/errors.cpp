@@ -2,6 +2,7 @@
 #include "schema/errors.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace hintkit::schema {
 
@@ -86,6 +87,12 @@ std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
     return with_line(line, "found unknown escape character");
   }
   if (msg == "unknown token") return with_line(line, "found character that cannot start any token");
+  if (msg == "unexpected character in block scalar") {
+    return with_line(line, "did not find expected comment or line break");
+  }
+  if (msg == "anchor not found after &") {
+    return with_line(line, "did not find expected alphabetic or numeric character");
+  }
   if (msg == "unexpected ':' (a map value is not allowed here)") {
     bool tab_indent = starts_with(line_at(text, line), "\t");
     return with_line(line, tab_indent ? "found character that cannot start any token"
@@ -105,6 +112,10 @@ std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
   }
   // Parser errors: go-yaml names the line before the offending token.
   if (msg == "expected '- ' (a list item) at this indentation") {
+    return with_line(line - 1, "did not find expected '-' indicator");
+  }
+  if (msg == "':' with no key before it") return with_line(line - 1, "did not find expected key");
+  if (msg == "bad indentation of a list item (end of list not found)") {
     return with_line(line - 1, "did not find expected '-' indicator");
   }
   if (msg == "a new document needs '---' before it") {
@@ -135,11 +146,11 @@ std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
   if (msg == "alias refers to an undefined anchor") {
     size_t at = offset_of(text, d.span.begin);
     size_t star = text.find('*', at);
+    // go-yaml reads an alias name as letters, digits, '_' and '-'.
     std::string name;
     for (size_t i = star == std::string_view::npos ? text.size() : star + 1; i < text.size(); ++i) {
       char c = text[i];
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ']' || c == '}')
-        break;
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') break;
       name += c;
     }
     return "yaml: unknown anchor '" + name + "' referenced";

@@ -65,6 +65,8 @@ const std::string kPlainTag = "?";
 // Messages of the definite syntax errors (the loader prefixes "syntax error: ").
 constexpr const char* kMissingColon = "missing ':' after a map key";
 constexpr const char* kMissingDash = "expected '- ' (a list item) at this indentation";
+constexpr const char* kMissingKey = "':' with no key before it";
+constexpr const char* kUnterminated = "unterminated quoted string";
 const std::string kQuotedTag = "!";
 
 class Parser {
@@ -512,7 +514,7 @@ class Parser {
           p_ = q;
         }
         char c = cur();
-        if (c == '\0') decline();  // unterminated
+        if (c == '\0') syntax_error(mark(), kUnterminated);  // yaml-cpp takes what it has
         if (c == '\n') break;
         if (c == quote) {
           if (!dbl && at(p_ + 1) == '\'') {
@@ -803,6 +805,7 @@ class Parser {
       }
       return t;
     }
+    if (c == ':' && is_space_or_end(at(p_ + 1))) syntax_error(mark(), kMissingKey);
     if (!plain_can_start(c, at(p_ + 1), false)) decline();
     // A key cannot run on to the next line, so no continuation check: a key line without
     // `:` is an error whatever follows.

@@ -438,9 +438,15 @@ class Builder : public internal::FastHandler {
                             std::string_view value) const {
     size_t n = src_.size();
     size_t p = body;
+    // yaml-cpp ends a quoted scalar that runs into the end of the input there; YAML does not.
+    auto unterminated = [&] {
+      throw StopLoading{position_at(scan_.line_starts, n),
+                        "syntax error: unterminated quoted string", "HK001"};
+    };
     switch (style) {
       case Style::kDoubleQuoted:
-        for (++p; p < n; ++p) {
+        for (++p;; ++p) {
+          if (p >= n) unterminated();
           if (src_[p] == '\\') {
             ++p;
           } else if (src_[p] == '"') {
@@ -450,7 +456,8 @@ class Builder : public internal::FastHandler {
         }
         break;
       case Style::kSingleQuoted:
-        for (++p; p < n; ++p) {
+        for (++p;; ++p) {
+          if (p >= n) unterminated();
           if (src_[p] == '\'') {
             if (p + 1 < n && src_[p + 1] == '\'') {
               ++p;

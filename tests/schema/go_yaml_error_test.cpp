@@ -49,6 +49,19 @@ TEST(GoYamlError, MatchesYttForCommonSyntaxErrors) {
       {"- a\n - b\nc: 1\n", "yaml: line 2: did not find expected '-' indicator"},
       {"[1, 2]\nb: 1\n", "yaml: line 1: did not find expected <document start>"},
       {"- a\n...\n# c\n\n- b\n", "yaml: line 4: did not find expected <document start>"},
+      // Found by mutating the conformance inputs and comparing with the reference ytt.
+      {"nme: \"\n", "yaml: line 2: found unexpected end of stream"},
+      {"l:\n\" 1- 3\n", "yaml: line 3: found unexpected end of stream"},
+      {"'xray: 1\n", "yaml: line 2: found unexpected end of stream"},
+      {"nested:\n  c: x\n  : y\n", "yaml: line 2: did not find expected key"},
+      {"oauth:\n  enabl\n: true\n", "yaml: line 2: did not find expected key"},
+      {">{o: 1\n", "yaml: line 1: did not find expected comment or line break"},
+      {"a: b\nc: [ &\n  - d]\n",
+       "yaml: line 2: did not find expected alphabetic or numeric character"},
+      {"a: &x 1\nb: *c:x\n", "yaml: unknown anchor 'c' referenced"},
+      {"rules:\n  - type: oneof_required\n   ! vars: [apiHost]\n",
+       "yaml: line 2: did not find expected '-' indicator"},
+      {"x:\n  a: 'multi\n  line\n", "yaml: line 4: found unexpected end of stream"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(c.input));

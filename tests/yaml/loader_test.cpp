@@ -172,6 +172,10 @@ TEST(YamlLoad, SyntaxErrorsCarryLineAndColumn) {
       {"- a\n - b\nc: 1\n", "HK001@3:1"},
       {"[1, 2]\nb: 1\n", "HK001@2:1"},
       {"a: 1\n...\nb: 2\n", "HK001@3:1"},
+      // Quoted scalars that run into the end of the input (yaml-cpp ends them there).
+      {"nme: \"\n", "HK001@2:1"},
+      {"x:\n  a: 'multi\n  line\n", "HK001@4:1"},
+      {"nested:\n  c: x\n  : y\n", "HK001@3:3"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.input);
