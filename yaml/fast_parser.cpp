@@ -66,6 +66,7 @@ const std::string kPlainTag = "?";
 constexpr const char* kMissingColon = "missing ':' after a map key";
 constexpr const char* kMissingDash = "expected '- ' (a list item) at this indentation";
 constexpr const char* kMissingKey = "':' with no key before it";
+constexpr const char* kSecondColon = "unexpected ':' (a map value is not allowed here)";
 constexpr const char* kUnterminated = "unterminated quoted string";
 const std::string kQuotedTag = "!";
 
@@ -708,6 +709,10 @@ class Parser {
       emit_scalar(props, std::move(t));
       return;
     }
+    if (c == ':' && is_space_or_end(at(p_ + 1))) {
+      // `- : x` has no key; `a: : b` puts a second value indicator on the line.
+      syntax_error(mark(), ctx == Ctx::kMapValue ? kSecondColon : kMissingKey);
+    }
     if (ctx == Ctx::kSeqEntry && block_entry_here()) {
       // `- - x`: a sequence in the sequence entry, at the inner dash's column.
       if (props.present) decline();
@@ -740,6 +745,7 @@ class Parser {
     const YAML::Mark m = props.present ? props.mark : mark();
     const std::string& tag = props.tag.empty() ? kPlainTag : props.tag;
     char c = cur();
+    if (c == ':' && is_space_or_end(at(p_ + 1))) syntax_error(mark(), kMissingKey);
     if (block_entry_here()) {
       parse_block_seq(col(), m, tag, props.anchor, col() == parent_indent);
       return;

@@ -439,14 +439,21 @@ class Builder : public internal::FastHandler {
     size_t n = src_.size();
     size_t p = body;
     // yaml-cpp ends a quoted scalar that runs into the end of the input there; YAML does not.
+    // (Only when the source has the opening quote: `!`-tagged plain scalars count as quoted.)
+    bool opened = body < n && (src_[body] == '"' || src_[body] == '\'');
     auto unterminated = [&] {
-      throw StopLoading{position_at(scan_.line_starts, n),
-                        "syntax error: unterminated quoted string", "HK001"};
+      if (opened) {
+        throw StopLoading{position_at(scan_.line_starts, n),
+                          "syntax error: unterminated quoted string", "HK001"};
+      }
     };
     switch (style) {
       case Style::kDoubleQuoted:
         for (++p;; ++p) {
-          if (p >= n) unterminated();
+          if (p >= n) {
+            unterminated();
+            break;
+          }
           if (src_[p] == '\\') {
             ++p;
           } else if (src_[p] == '"') {
@@ -457,7 +464,10 @@ class Builder : public internal::FastHandler {
         break;
       case Style::kSingleQuoted:
         for (++p;; ++p) {
-          if (p >= n) unterminated();
+          if (p >= n) {
+            unterminated();
+            break;
+          }
           if (src_[p] == '\'') {
             if (p + 1 < n && src_[p + 1] == '\'') {
               ++p;

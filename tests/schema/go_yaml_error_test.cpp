@@ -62,6 +62,9 @@ TEST(GoYamlError, MatchesYttForCommonSyntaxErrors) {
       {"rules:\n  - type: oneof_required\n   ! vars: [apiHost]\n",
        "yaml: line 2: did not find expected '-' indicator"},
       {"x:\n  a: 'multi\n  line\n", "yaml: line 4: found unexpected end of stream"},
+      {"config:\n- 1\n- :\n", "yaml: line 2: did not find expected key"},
+      {"a: : b\n", "yaml: line 1: mapping values are not allowed in this context"},
+      {"a:\n  : b\n", "yaml: line 1: did not find expected key"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(c.input));

@@ -176,6 +176,8 @@ TEST(YamlLoad, SyntaxErrorsCarryLineAndColumn) {
       {"nme: \"\n", "HK001@2:1"},
       {"x:\n  a: 'multi\n  line\n", "HK001@4:1"},
       {"nested:\n  c: x\n  : y\n", "HK001@3:3"},
+      {"config:\n- 1\n- :\n", "HK001@3:3"},
+      {"a:\n  : b\n", "HK001@2:3"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.input);
