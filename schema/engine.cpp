@@ -383,6 +383,14 @@ class Engine {
       }
       for (const auto& d : docs) {
         if (d.ann("data/values-schema") || d.ann("data/values")) continue;
+        if (opts_.output == "json") {
+          // ytt: one compact JSON text per document, back to back; null documents and those
+          // JSON cannot spell (inf, nan) print nothing.
+          if (d.value && !d.value->is_null() && !has_non_finite(*d.value)) {
+            out += json_output(*d.value);
+          }
+          continue;
+        }
         if (!d.value || (d.value->is_null() && d.span.begin.line <= 1)) continue;
         if (!first) out += "---\n";
         first = false;

@@ -58,8 +58,9 @@ using DPtr = std::shared_ptr<DNode>;
 
 // A map item or an array item.
 struct DEntry {
-  Scalar key;  // map items: a scalar key
+  Scalar key;  // map items: a scalar key (for a collection key, its kind only)
   DPtr value;
+  DPtr key_node;  // map items keyed by a map or array (`{{ x }}: v` in a helmfile template)
   std::vector<Ann> anns;
   diag::Span span;  // the item's line
 };

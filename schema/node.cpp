@@ -87,7 +87,12 @@ DPtr tree_from(NodeRef&& n) {
     for (auto& it : n.items) {
       DEntry e;
       e.span = it.key.span;
-      e.key = scalar_from(pass(it.key));
+      if (!it.key.is_scalar()) {
+        e.key.kind = it.key.kind;
+        e.key_node = tree_from(pass(it.key));
+      } else {
+        e.key = scalar_from(pass(it.key));
+      }
       e.value = tree_from(pass(it.value));
       d->entries.push_back(std::move(e));
     }
@@ -123,6 +128,7 @@ DPtr deep_copy(const DNode& n) {
   for (const auto& e : n.entries) {
     DEntry c;
     c.key = e.key;
+    c.key_node = e.key_node;  // keys are never changed in place
     c.value = e.value ? deep_copy(*e.value) : make_node(yaml::Kind::kNull);
     c.anns = e.anns;
     c.span = e.span;
@@ -164,7 +170,7 @@ yaml::Node to_yaml(const DNode& n) {
     out.items.reserve(n.entries.size());
     for (const auto& e : n.entries) {
       yaml::MapItem it;
-      it.key = to_yaml(e.key);
+      it.key = e.key_node ? to_yaml(*e.key_node) : to_yaml(e.key);
       it.value = to_yaml(*e.value);
       out.items.push_back(std::move(it));
     }
@@ -181,7 +187,11 @@ void emit_tree(yaml::YamlEmitter& out, const DNode& n) {
   if (n.is_map() || n.is_array()) {
     n.is_map() ? out.begin_map(n.entries.size()) : out.begin_array(n.entries.size());
     for (const auto& e : n.entries) {
-      if (n.is_map()) out.scalar(scalar_ref(e.key, e.key.kind));
+      if (n.is_map() && e.key_node) {
+        emit_tree(out, *e.key_node);
+      } else if (n.is_map()) {
+        out.scalar(scalar_ref(e.key, e.key.kind));
+      }
       emit_tree(out, *e.value);
     }
     n.is_map() ? out.end_map() : out.end_array();

@@ -590,7 +590,12 @@ class DirectBuilder {
       for (auto& it : v.items) {
         DEntry e;
         e.span = it.key.span;
-        e.key = take_scalar(std::move(it.key));
+        if (it.key.is_scalar()) {
+          e.key = take_scalar(std::move(it.key));
+        } else {
+          e.key.kind = it.key.kind;
+          e.key_node = from_yaml(std::move(it.key));
+        }
         e.value = node(it.value);
         annotations(it.annotations, e.anns);
         d->entries.push_back(std::move(e));
