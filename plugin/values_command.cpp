@@ -6,6 +6,10 @@
 #include "plugin/commands.h"
 #include "schema/schema.h"
 
+#ifdef HINTKIT_MIMALLOC
+#include <mimalloc.h>
+#endif
+
 extern char** environ;
 
 namespace hintkit::plugin {
@@ -58,6 +62,12 @@ int run_values(const std::vector<std::string>& args, Io io) {
   }
   for (char** e = environ; e && *e; ++e) options.environment.emplace_back(*e);
   options.free_at_end = false;
+#ifdef HINTKIT_MIMALLOC
+  // Memory that the loading thread allocated and this thread freed is reusable here only
+  // after mimalloc reclaims the ended thread's segments; without this, one run in ten peaked
+  // 18 MB higher (73.9 MB against 55.9 MB on the N=1600 benchmark).
+  options.after_loading_thread = [] { mi_collect(true); };
+#endif
   outcome = schema::run(options);
   keep_until_exit(std::move(outcome.retained));
   io.out << outcome.out;

@@ -347,7 +347,7 @@ class Engine {
     };
     for (size_t i : schema_files) add(i);
     for (size_t i : value_files) add(i);
-    preloader_ = std::make_unique<YamlPreloader>(std::move(order));
+    preloader_ = std::make_unique<YamlPreloader>(std::move(order), opts_.after_loading_thread);
   }
 
   void check_placement(const DDoc& d, const std::string& name) {

@@ -2,7 +2,8 @@
 
 namespace hintkit::schema {
 
-YamlPreloader::YamlPreloader(std::vector<Input> order) {
+YamlPreloader::YamlPreloader(std::vector<Input> order, std::function<void()> on_worker_done)
+    : on_worker_done_(std::move(on_worker_done)) {
   slots_.reserve(order.size());
   for (auto& in : order) slots_.push_back(Slot{std::move(in), State::kWaiting, std::nullopt});
   // A single file gains nothing from a second thread.
@@ -47,15 +48,28 @@ std::optional<LoadedYaml> YamlPreloader::take(size_t file_index) {
   Slot& slot = slots_[k];
   asked_ = std::max(asked_, k);
   cv_.notify_all();
+  std::optional<LoadedYaml> out;
   if (slot.state == State::kWaiting) {  // not started: load it here
     slot.state = State::kTaken;
     lock.unlock();
-    return load_yaml(slot.input.path, slot.input.text);
+    out = load_yaml(slot.input.path, slot.input.text);
+  } else {
+    cv_.wait(lock, [&] { return slot.state != State::kLoading; });
+    if (slot.state != State::kReady) return std::nullopt;
+    slot.state = State::kTaken;
+    out = std::move(slot.loaded);
+    lock.unlock();
   }
-  cv_.wait(lock, [&] { return slot.state != State::kLoading; });
-  if (slot.state != State::kReady) return std::nullopt;
-  slot.state = State::kTaken;
-  return std::move(slot.loaded);
+  if (k + 1 == slots_.size()) finish_worker();
+  return out;
+}
+
+void YamlPreloader::finish_worker() {
+  if (!worker_.joinable()) return;
+  // Nothing is left for the worker after the last file: let it end, then tell the owner
+  // (whose allocator may want to take over the memory the ended thread owned).
+  worker_.join();
+  if (on_worker_done_) on_worker_done_();
 }
 
 }  // namespace hintkit::schema

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -23,7 +24,9 @@ class YamlPreloader {
     std::string path;
     std::string text;  // a copy: the worker must not see Files::files grow under it
   };
-  explicit YamlPreloader(std::vector<Input> order);
+  // `on_worker_done` (optional) runs on the calling thread once the last file is taken and
+  // the worker thread has ended.
+  explicit YamlPreloader(std::vector<Input> order, std::function<void()> on_worker_done = {});
   ~YamlPreloader();  // stops the worker and waits for it
   YamlPreloader(const YamlPreloader&) = delete;
   YamlPreloader& operator=(const YamlPreloader&) = delete;
@@ -39,6 +42,7 @@ class YamlPreloader {
     std::optional<LoadedYaml> loaded;
   };
   void work();
+  void finish_worker();
 
   std::vector<Slot> slots_;
   size_t asked_ = 0;  // highest slot the pipeline has asked for
@@ -46,6 +50,7 @@ class YamlPreloader {
   std::mutex mu_;
   std::condition_variable cv_;
   std::thread worker_;
+  std::function<void()> on_worker_done_;
 };
 
 }  // namespace hintkit::schema

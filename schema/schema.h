@@ -14,6 +14,7 @@
 // data_values.cpp (flags), validate.cpp, inspect.cpp, engine.cpp (the pipeline), errors.cpp.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -41,6 +42,9 @@ struct Options {
   // that exits right after printing saves the time of freeing every node one by one (about a
   // tenth of a large run); the operating system takes the memory back at exit.
   bool free_at_end = true;
+  // Runs once the thread that loads input files ahead has ended (the CLI lets mimalloc take
+  // over that thread's memory, which it would otherwise reuse only some of the time).
+  std::function<void()> after_loading_thread;
 };
 
 struct Outcome {

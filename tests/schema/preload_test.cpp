@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <thread>
+
 namespace hintkit::schema {
 namespace {
 
@@ -53,6 +55,23 @@ TEST(YamlPreloader, SyntaxErrorsStayWithTheirFile) {
   ASSERT_TRUE(bad.has_value());
   ASSERT_FALSE(bad->diags.empty());
   EXPECT_EQ(bad->diags.items()[0].code, "HK001");
+}
+
+TEST(YamlPreloader, TellsWhenTheWorkerHasEnded) {
+  int calls = 0;
+  std::thread::id caller;
+  YamlPreloader p(inputs(3), [&] {
+    ++calls;
+    caller = std::this_thread::get_id();
+  });
+  EXPECT_TRUE(p.take(10).has_value());
+  EXPECT_TRUE(p.take(11).has_value());
+  EXPECT_EQ(calls, 0);  // one file is still to come
+  EXPECT_TRUE(p.take(12).has_value());
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(caller, std::this_thread::get_id());
+  EXPECT_FALSE(p.take(12).has_value());
+  EXPECT_EQ(calls, 1);
 }
 
 TEST(YamlPreloader, StopsWithoutBeingAsked) {
