@@ -157,8 +157,7 @@ class Engine {
     }
     SourceFile f;
     f.path = path;
-    f.text = std::move(*text);
-    f.lines = SourceLines(f.text);
+    f.lines = SourceLines(std::move(*text));
     files_.files.push_back(std::move(f));
   }
 
@@ -202,8 +201,8 @@ class Engine {
     for (size_t i = 0; i < input_count_; ++i) {
       const auto& f = files_.files[i];
       if (!is_yaml(f.path)) continue;
-      if (f.text.find("data/values-schema") != std::string::npos) schema_files.push_back(i);
-      if (f.text.find("data/values") != std::string::npos) value_files.push_back(i);
+      if (f.text().find("data/values-schema") != std::string::npos) schema_files.push_back(i);
+      if (f.text().find("data/values") != std::string::npos) value_files.push_back(i);
     }
     start_preloading(schema_files, value_files);
     // ---- schema
@@ -326,10 +325,10 @@ class Engine {
       const SourceFile& f = files_.files[i];
       if (!is_yaml(f.path) || evaluated_.count(i)) continue;
       diag::Diagnostics diags;
-      (void)yaml::load(f.text, f.path, diags);
+      (void)yaml::load(f.text(), f.path, diags);
       for (const auto& d : diags.items()) {
         if (d.severity == diag::Severity::kError) {
-          return "Unmarshaling YAML template '" + f.path + "': " + go_yaml_error(d, f.text, true);
+          return "Unmarshaling YAML template '" + f.path + "': " + go_yaml_error(d, f.text(), true);
         }
       }
     }
@@ -343,7 +342,7 @@ class Engine {
     auto add = [&](size_t i) {
       for (const auto& in : order)
         if (in.file_index == i) return;
-      order.push_back({i, files_.files[i].path, files_.files[i].text});
+      order.push_back({i, files_.files[i].path, files_.files[i].text()});
     };
     for (size_t i : schema_files) add(i);
     for (size_t i : value_files) add(i);
@@ -370,7 +369,7 @@ class Engine {
     for (size_t i = 0; i < input_count_; ++i) {
       const auto& f = files_.files[i];
       if (!is_yaml(f.path)) continue;
-      bool needs_fresh = f.text.find("data.values") != std::string::npos;
+      bool needs_fresh = f.text().find("data.values") != std::string::npos;
       std::vector<DDoc> docs;
       if (!needs_fresh && evaluated_.count(i)) {
         docs = evaluated_[i];
@@ -447,15 +446,14 @@ class Engine {
       }
       SourceFile f;
       f.path = path;
-      f.text = *text;
-      f.lines = SourceLines(f.text);
+      f.lines = SourceLines(std::move(*text));
       diag::Diagnostics diags;
-      auto docs = yaml::load(f.text, path, diags);
+      auto docs = yaml::load(f.text(), path, diags);
       for (const auto& d : diags.items()) {
         if (d.severity == diag::Severity::kError) {
           throw YttError{
               "Extracting data value from file:\n  Unmarshaling YAML data values file '" + path +
-              "': " + go_yaml_error(d, f.text, true)};
+              "': " + go_yaml_error(d, f.text(), true)};
         }
       }
       files_.files.push_back(std::move(f));

@@ -140,19 +140,21 @@ class SourceLines {
 
   size_t size() const { return bounds_.size(); }
   std::string_view operator[](size_t i) const {
-    return std::string_view(text_).substr(bounds_[i].first, bounds_[i].second - bounds_[i].first);
+    return std::string_view(*text_).substr(bounds_[i].first, bounds_[i].second - bounds_[i].first);
   }
+  // The whole text. It lives on the heap, so views of it stay valid when this moves.
+  const std::string& text() const { return *text_; }
 
  private:
-  std::string text_;
+  std::shared_ptr<const std::string> text_ = std::make_shared<const std::string>();
   std::vector<std::pair<uint32_t, uint32_t>> bounds_;  // [begin, end) of each line in text_
 };
 
 struct SourceFile {
   std::string path;   // as given
   std::string label;  // how error excerpts name it; empty: the path
-  std::string text;
-  SourceLines lines;  // for error excerpts
+  SourceLines lines;  // the text, by lines for error excerpts
+  const std::string& text() const { return lines.text(); }
 };
 
 class Files;

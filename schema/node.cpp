@@ -556,12 +556,14 @@ const SourceFile* Files::find(std::string_view path) const {
   return nullptr;
 }
 
-SourceLines::SourceLines(std::string text) : text_(std::move(text)) {
+SourceLines::SourceLines(std::string text)
+    : text_(std::make_shared<const std::string>(std::move(text))) {
+  const std::string& t = *text_;
   size_t start = 0;
-  while (start <= text_.size()) {
-    size_t nl = text_.find('\n', start);
+  while (start <= t.size()) {
+    size_t nl = t.find('\n', start);
     if (nl == std::string::npos) {
-      if (start < text_.size()) bounds_.emplace_back(start, text_.size());
+      if (start < t.size()) bounds_.emplace_back(start, t.size());
       break;
     }
     bounds_.emplace_back(start, nl);
@@ -571,8 +573,8 @@ SourceLines::SourceLines(std::string text) : text_(std::move(text)) {
 
 SourceLines SourceLines::one(std::string line) {
   SourceLines l;
-  l.text_ = std::move(line);
-  l.bounds_.emplace_back(0, l.text_.size());
+  l.text_ = std::make_shared<const std::string>(std::move(line));
+  l.bounds_.emplace_back(0, l.text_->size());
   return l;
 }
 

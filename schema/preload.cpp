@@ -34,7 +34,6 @@ void YamlPreloader::work() {
       std::lock_guard lock(mu_);
       slot.loaded = std::move(loaded);
       slot.state = State::kReady;
-      slot.input.text = std::string();  // the copy is no longer needed
     }
     cv_.notify_all();
   }

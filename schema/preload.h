@@ -22,7 +22,7 @@ class YamlPreloader {
   struct Input {
     size_t file_index;  // index in Files::files
     std::string path;
-    std::string text;  // a copy: the worker must not see Files::files grow under it
+    std::string_view text;  // must stay valid while the preloader lives (SourceLines' heap text)
   };
   // `on_worker_done` (optional) runs on the calling thread once the last file is taken and
   // the worker thread has ended.

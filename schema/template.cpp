@@ -708,7 +708,7 @@ LoadedYaml load_yaml(std::string path, std::string_view text) {
 
 std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread& thread,
                                 std::optional<LoadedYaml> loaded) {
-  LoadedDocs docs = checked_docs(loaded ? std::move(*loaded) : load_yaml(file.path, file.text));
+  LoadedDocs docs = checked_docs(loaded ? std::move(*loaded) : load_yaml(file.path, file.text()));
   if (auto direct = DirectBuilder(file, thread).build(*docs)) {
     files.module_cache[file.path] = sl::Module{};  // no code: nothing to load from it
     return std::move(*direct);
@@ -767,7 +767,7 @@ sl::Result<sl::Module> load_module(Files& files, sl::Thread& thread, std::string
       e.cause = std::make_shared<sl::Error>(inner);
       return e;
     };
-    auto prog = sl::compile(f->path, f->text);
+    auto prog = sl::compile(f->path, f->text());
     if (!prog.ok()) return wrap(prog.error());
     auto res = thread.exec(*prog);
     if (!res.ok()) return wrap(res.error());

@@ -155,7 +155,7 @@ sl::Value data_module(Files& files) {
       return sl::fail_error("data.read: Expected to find file '" + path +
                             "' (hint: only files included via -f flag are available)");
     }
-    return sl::Value::from_string(f->text);
+    return sl::Value::from_string(f->text());
   });
   auto list = sl::make_builtin("data.list", [&files](const sl::Call& c) -> sl::Result<sl::Value> {
     if (auto e = check_arg_count(c, 0, 1)) return *e;

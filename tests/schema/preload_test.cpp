@@ -4,17 +4,24 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <string>
 #include <thread>
 
 namespace hintkit::schema {
 namespace {
 
+// The texts live as long as the test binary: inputs only view them, as they view the
+// engine's SourceLines.
 std::vector<YamlPreloader::Input> inputs(int n) {
+  static std::vector<std::unique_ptr<std::string>> texts;
   std::vector<YamlPreloader::Input> out;
   for (int i = 0; i < n; ++i) {
-    std::string text;
-    for (int k = 0; k < 200; ++k) text += "k" + std::to_string(k) + ": " + std::to_string(i) + "\n";
-    out.push_back({static_cast<size_t>(10 + i), "f" + std::to_string(i) + ".yaml", text});
+    auto text = std::make_unique<std::string>();
+    for (int k = 0; k < 200; ++k)
+      *text += "k" + std::to_string(k) + ": " + std::to_string(i) + "\n";
+    out.push_back({static_cast<size_t>(10 + i), "f" + std::to_string(i) + ".yaml", *text});
+    texts.push_back(std::move(text));
   }
   return out;
 }
