@@ -300,10 +300,10 @@ class Inferrer {
         t->validations = {with_int_lengths(a)};
         t->validation_span = a.span;
       } else if (a.name == "schema/desc" && !a.args.empty()) {
-        t->desc =
+        t->edit_docs().desc =
             std::string(a.args[0].is(sl::Kind::kString) ? a.args[0].as_string() : a.args[0].str());
       } else if (a.name == "schema/title" && !a.args.empty()) {
-        t->title =
+        t->edit_docs().title =
             std::string(a.args[0].is(sl::Kind::kString) ? a.args[0].as_string() : a.args[0].str());
       } else if (a.name == "schema/deprecated") {
         if (is_doc) {
@@ -316,9 +316,8 @@ class Inferrer {
                                 {"do you mean to deprecate the entire schema document?",
                                  "use schema/deprecated on individual keys."}});
         }
-        t->deprecated = a.args.empty() ? "" : a.args[0].str();
+        t->edit_docs().deprecated = a.args.empty() ? "" : a.args[0].str();
       } else if (a.name == "schema/examples") {
-        t->has_examples = true;
         for (const auto& ex : a.args) {
           auto items = ex.items();
           if (items.size() != 2) continue;
@@ -334,7 +333,7 @@ class Inferrer {
                                   problems[0].expected + " (by " + pos_text(problems[0].by) + ")",
                                   {}});
           }
-          t->examples.emplace_back(
+          t->edit_docs().examples.emplace_back(
               items[0].is(sl::Kind::kString) ? std::string(items[0].as_string()) : items[0].str(),
               val);
         }

@@ -34,8 +34,10 @@ std::string openapi_type(const SType& t) {
 }
 
 yaml::Node describe(const SType& t) {
+  static const TypeDocs kNone;
+  const TypeDocs& docs = t.docs ? *t.docs : kNone;
   yaml::Node n = yaml::make_map();
-  if (t.title) n.items.push_back(item("title", yaml::make_string(*t.title)));
+  if (docs.title) n.items.push_back(item("title", yaml::make_string(*docs.title)));
   std::string ty = t.any ? "" : openapi_type(t);
   if (!ty.empty()) n.items.push_back(item("type", yaml::make_string(ty)));
   if (t.kind == types::Kind::kFloat && !t.any)
@@ -43,11 +45,11 @@ yaml::Node describe(const SType& t) {
   if (t.kind == types::Kind::kMap && !t.any)
     n.items.push_back(item("additionalProperties", yaml::make_bool(false)));
   if (t.nullable || t.any) n.items.push_back(item("nullable", yaml::make_bool(true)));
-  if (t.deprecated) n.items.push_back(item("deprecated", yaml::make_bool(true)));
-  if (t.desc) n.items.push_back(item("description", yaml::make_string(*t.desc)));
-  if (!t.examples.empty()) {
-    n.items.push_back(item("x-example-description", yaml::make_string(t.examples[0].first)));
-    n.items.push_back(item("example", to_yaml(*t.examples[0].second)));
+  if (docs.deprecated) n.items.push_back(item("deprecated", yaml::make_bool(true)));
+  if (docs.desc) n.items.push_back(item("description", yaml::make_string(*docs.desc)));
+  if (!docs.examples.empty()) {
+    n.items.push_back(item("x-example-description", yaml::make_string(docs.examples[0].first)));
+    n.items.push_back(item("example", to_yaml(*docs.examples[0].second)));
   }
   if (t.any) {
     n.items.push_back(item("default", to_yaml(*t.default_value)));

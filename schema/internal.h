@@ -204,6 +204,14 @@ std::optional<sl::Module> ytt_module(Files& files, std::string_view name);
 
 struct Rule;  // validate.cpp
 
+// `@schema/title|desc|deprecated|examples` of a type. Most types have none, so a type holds
+// these out of line (a large schema has tens of thousands of types).
+struct TypeDocs {
+  std::optional<std::string> title, desc;
+  std::optional<std::string> deprecated;
+  std::vector<std::pair<std::string, DPtr>> examples;
+};
+
 // A ytt schema type (one per schema node), built by infer.cpp.
 struct SType {
   types::Kind kind = types::Kind::kAny;  // kMap, kArray, kString, kInt, kFloat, kBool, kAny, kNull
@@ -215,16 +223,16 @@ struct SType {
   DPtr default_value;                                             // the default (null for nullable)
   std::vector<Ann> validations;                                   // @schema/validation annotations
   diag::Span validation_span;
-  // documentation
-  std::optional<std::string> title, desc;
-  std::optional<std::string> deprecated;
-  std::vector<std::pair<std::string, DPtr>> examples;
-  bool has_examples = false;
+  std::unique_ptr<TypeDocs> docs;  // null when the schema documents nothing
   bool is_doc = false;
   // The same type for the shared checker (`types::check_each`); its `origin` points back here.
   std::shared_ptr<types::Type> checker;
 
   const std::shared_ptr<SType>* field(const Scalar& key) const;
+  TypeDocs& edit_docs() {
+    if (!docs) docs = std::make_unique<TypeDocs>();
+    return *docs;
+  }
 };
 using TypePtr = std::shared_ptr<SType>;
 
