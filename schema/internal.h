@@ -61,8 +61,8 @@ struct DEntry {
   Scalar key;  // map items: a scalar key (for a collection key, its kind only)
   DPtr value;
   DPtr key_node;  // map items keyed by a map or array (`{{ x }}: v` in a helmfile template)
-  std::vector<Ann> anns;
-  diag::Span span;  // the item's line
+  yaml::SparseVector<Ann> anns;  // most items have none
+  diag::Span span;               // the item's line
 };
 
 // A value: a scalar (kind + fields of `scalar`), a map or an array.

@@ -286,7 +286,7 @@ class Handle : public sl::HostObject {
   std::vector<Ann>& anns() {
     static std::vector<Ann> none;
     if (k == K::kDoc) return ctx->docs[index].anns;
-    if (k == K::kEntry) return parent->entries[index].anns;
+    if (k == K::kEntry) return parent->entries[index].anns.mut();
     none.clear();
     return none;
   }
@@ -528,7 +528,7 @@ class DirectBuilder {
       doc.value = node(d.root);
       doc.file = file_.path;
       doc.implicit = !explicit_start;
-      annotations(d.annotations, doc.anns);
+      doc.anns = annotations(d.annotations);
       // the implicit first document whose nodes all went into fragment functions
       if (doc.implicit && doc.anns.empty() && !doc.value->is_scalar() &&
           doc.value->entries.empty()) {
@@ -597,7 +597,7 @@ class DirectBuilder {
           e.key_node = from_yaml(std::move(it.key));
         }
         e.value = node(it.value);
-        annotations(it.annotations, e.anns);
+        e.anns = annotations(it.annotations);
         d->entries.push_back(std::move(e));
       }
       std::vector<yaml::MapItem>().swap(v.items);
@@ -606,7 +606,7 @@ class DirectBuilder {
       for (auto& el : v.elements) {
         DEntry e;
         e.span = el.span;
-        annotations(el.annotations, e.anns);
+        e.anns = annotations(el.annotations);
         e.value = node(el);
         d->entries.push_back(std::move(e));
       }
@@ -616,7 +616,8 @@ class DirectBuilder {
   }
 
   // The evaluated annotations (all arguments were evaluated by `evaluable` already).
-  void annotations(const std::vector<yaml::Annotation>& src, std::vector<Ann>& out) {
+  std::vector<Ann> annotations(const std::vector<yaml::Annotation>& src) {
+    std::vector<Ann> out;
     for (const auto& a : src) {
       Ann ann;
       ann.name = a.name;
@@ -625,6 +626,7 @@ class DirectBuilder {
       if (!args.empty()) (void)arguments(args, ann);
       out.push_back(std::move(ann));
     }
+    return out;
   }
 
   // Evaluates `args` as a call's argument list into `ann`, reusing an earlier evaluation of

@@ -118,14 +118,14 @@ class Validator {
         const auto* ft = t.field(e.key);
         if (!ft) continue;
         steps_.push_back({&e.key, 0});
-        walk(e.value, **ft, e.span, v, root, &e.anns);
+        walk(e.value, **ft, e.span, v, root, &e.anns.get());
         steps_.pop_back();
       }
     } else if (v->is_array() && t.item) {
       for (size_t i = 0; i < v->entries.size(); ++i) {
         const auto& e = v->entries[i];
         steps_.push_back({nullptr, i});
-        walk(e.value, *t.item, e.span, v, root, &e.anns);
+        walk(e.value, *t.item, e.span, v, root, &e.anns.get());
         steps_.pop_back();
       }
     }
