@@ -10,6 +10,7 @@
 #
 # Usage: scripts/bench_values.sh [path/to/hintkit]     (default: build/hintkit)
 # Env:   SIZES="1600 6400"  RUNS=3  YTT=../shared/oracle/ytt  SKIP_YTT=1 (hintkit only)
+#        SETTLE=2 (seconds to wait before timing hintkit, after the previous size's ytt run)
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -27,14 +28,18 @@ runs="${RUNS:-3}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# measure OUT CMD...: best wall time of $runs runs and the peak RSS (KB) of the last one.
+# measure OUT CMD...: best wall time (s) of $runs runs and the peak RSS (KB) of the last one.
 measure() {
   local out="$1"; shift
   local best="" t m
   for _ in $(seq "$runs"); do
-    /usr/bin/time -f "%e %M" -o "$work/time" "$@" >"$out" 2>"$work/err" || {
+    # Wall time in microseconds from bash's clock (/usr/bin/time only has 10 ms steps).
+    local t0=${EPOCHREALTIME/./}
+    /usr/bin/time -f "%M" -o "$work/time" "$@" >"$out" 2>"$work/err" || {
       echo "command failed: $*" >&2; cat "$work/err" >&2; return 1; }
-    read -r t m <"$work/time"
+    local t1=${EPOCHREALTIME/./}
+    t=$(awk "BEGIN{printf \"%.4f\", ($t1 - $t0) / 1e6}")
+    read -r m <"$work/time"
     if [[ -z "$best" ]] || awk "BEGIN{exit !($t < $best)}"; then best="$t"; fi
   done
   echo "$best $m"
@@ -46,6 +51,8 @@ for n in $sizes; do
   dir="$work/n$n"
   python3 "$gen" "$n" "$dir" >/dev/null
   args=(-f "$dir/schema.yaml" -f "$dir/values.yaml" --data-values-inspect)
+  # Let the kernel finish tearing down the previous (ytt) process before timing.
+  sleep "${SETTLE:-2}"
   read -r ht hm < <(measure "$dir/hk.out" "$bin" values "${args[@]}")
   hk_time[$n]="$ht"
   if [[ -n "${SKIP_YTT:-}" || ! -x "$ytt" ]]; then
