@@ -108,7 +108,6 @@ std::string_view checker_key(const Scalar& k, std::string& scratch);
 yaml::Node to_yaml(const DNode& n);
 // `yaml::emit_yaml(to_yaml(n))` without building the copy.
 std::string emit_yaml(const DNode& n);
-yaml::ScalarRef scalar_ref(const Scalar& s, yaml::Kind kind);
 bool same_key(const Scalar& a, const Scalar& b);
 std::string key_text(const Scalar& k);         // how ytt prints a key in messages
 std::string go_key_text(const Scalar& k);      // `%s` of a key: %!s(int=8080) for ints

@@ -190,28 +190,17 @@ void emit_tree(yaml::YamlEmitter& out, const DNode& n) {
       if (n.is_map() && e.key_node) {
         emit_tree(out, *e.key_node);
       } else if (n.is_map()) {
-        out.scalar(scalar_ref(e.key, e.key.kind));
+        out.scalar(yaml::scalar_ref_of(e.key, e.key.kind));
       }
       emit_tree(out, *e.value);
     }
     n.is_map() ? out.end_map() : out.end_array();
     return;
   }
-  out.scalar(scalar_ref(n.scalar, n.kind));
+  out.scalar(yaml::scalar_ref_of(n.scalar, n.kind));
 }
 
 }  // namespace
-
-yaml::ScalarRef scalar_ref(const Scalar& s, yaml::Kind kind) {
-  yaml::ScalarRef r;
-  r.kind = kind;
-  r.bool_value = s.bool_value;
-  r.is_unsigned = s.is_unsigned;
-  r.int_value = s.int_value;
-  r.float_value = s.float_value;
-  r.text = s.text;
-  return r;
-}
 
 std::string emit_yaml(const DNode& n) {
   yaml::YamlEmitter out;

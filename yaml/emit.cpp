@@ -199,17 +199,6 @@ std::string_view scalar_text(const ScalarRef& s, std::string& buffer, Out& style
   return s.text;
 }
 
-ScalarRef scalar_ref(const Node& n) {
-  ScalarRef s;
-  s.kind = n.kind;
-  s.bool_value = n.bool_value;
-  s.is_unsigned = n.is_unsigned;
-  s.int_value = n.int_value;
-  s.float_value = n.float_value;
-  s.text = n.text;
-  return s;
-}
-
 // Feeds a Node tree to the emitter.
 void emit_node(YamlEmitter& e, const Node& n) {
   if (n.kind == Kind::kMap) {
@@ -224,7 +213,7 @@ void emit_node(YamlEmitter& e, const Node& n) {
     for (const Node& el : n.elements) emit_node(e, el);
     e.end_array();
   } else {
-    e.scalar(scalar_ref(n));
+    e.scalar(scalar_ref_of(n, n.kind));
   }
 }
 

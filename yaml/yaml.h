@@ -257,6 +257,18 @@ struct ScalarRef {
   double float_value = 0.0;
   std::string_view text;  // kString: the string
 };
+// The ScalarRef of any scalar with Node's field names (Node itself, the schema engine's).
+template <class S>
+ScalarRef scalar_ref_of(const S& s, Kind kind) {
+  ScalarRef r;
+  r.kind = kind;
+  r.bool_value = s.bool_value;
+  r.is_unsigned = s.is_unsigned;
+  r.int_value = s.int_value;
+  r.float_value = s.float_value;
+  r.text = s.text;
+  return r;
+}
 
 // The YAML writer behind `emit_yaml`, fed as a stream: a walk of any tree reports scalars and
 // the start and end of each collection in document order (map items as key, value, key, ...),
