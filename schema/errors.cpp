@@ -71,6 +71,29 @@ bool follows_sequence_item(std::string_view text, int line) {
   return false;
 }
 
+// The innermost `[` or `{` still open before `end` (quotes and comments skipped), or 0.
+char innermost_open_bracket(std::string_view text, size_t end) {
+  std::string open;
+  char quote = 0;
+  for (size_t i = 0; i < end && i < text.size(); ++i) {
+    char c = text[i];
+    if (quote) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\n')) {
+      while (i < end && text[i] != '\n') ++i;
+    } else if (c == '[' || c == '{') {
+      open += c;
+    } else if ((c == ']' || c == '}') && !open.empty()) {
+      open.pop_back();
+    }
+  }
+  return open.empty() ? 0 : open.back();
+}
+
 }  // namespace
 
 std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
@@ -142,6 +165,21 @@ std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
     std::string closing = flow_map ? "}'" : "]'";
     return with_line(go_line,
                      "did not find expected ',' or '" + (through_ytt_parser ? "" : closing));
+  }
+  if (msg == "unexpected closing bracket") {
+    // What go-yaml expected instead depends on where the bracket stands (a parser error:
+    // the line before).
+    size_t at = offset_of(text, d.span.begin);
+    if (char open = innermost_open_bracket(text, at)) {
+      std::string closing = open == '{' ? "}'" : "]'";
+      return with_line(line - 1,
+                       "did not find expected ',' or '" + (through_ytt_parser ? "" : closing));
+    }
+    size_t line_start = offset_of(text, {line, 1});
+    bool starts_line =
+        text.substr(line_start, at - line_start).find_first_not_of(' ') == std::string_view::npos;
+    return with_line(
+        line - 1, starts_line ? "did not find expected key" : "did not find expected node content");
   }
   if (msg == "alias refers to an undefined anchor") {
     size_t at = offset_of(text, d.span.begin);

@@ -65,6 +65,9 @@ TEST(GoYamlError, MatchesYttForCommonSyntaxErrors) {
       {"config:\n- 1\n- :\n", "yaml: line 2: did not find expected key"},
       {"a: : b\n", "yaml: line 1: mapping values are not allowed in this context"},
       {"a:\n  : b\n", "yaml: line 1: did not find expected key"},
+      {"b: 2\n]lis:\n- z\n", "yaml: line 1: did not find expected key"},
+      {"config:\n  c: }\n", "yaml: line 1: did not find expected node content"},
+      {"v:\n  - c: {{ .S]s.c | q }}\n    i: 1\n", "yaml: line 1: did not find expected ',' or '"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(c.input));
