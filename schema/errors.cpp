@@ -110,10 +110,14 @@ std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
     return with_line(line, "found unknown escape character");
   }
   if (msg == "unknown token") return with_line(line, "found character that cannot start any token");
+  if (msg == "document marker inside a quoted string") {
+    return with_line(line, "found unexpected document indicator");
+  }
   if (msg == "unexpected character in block scalar") {
     return with_line(line, "did not find expected comment or line break");
   }
-  if (msg == "anchor not found after &") {
+  if (msg == "anchor not found after &" || msg == "alias not found after *" ||
+      msg == "illegal character found while scanning alias") {
     return with_line(line, "did not find expected alphabetic or numeric character");
   }
   if (msg == "unexpected ':' (a map value is not allowed here)") {

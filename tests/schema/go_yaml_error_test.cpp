@@ -66,6 +66,9 @@ TEST(GoYamlError, MatchesYttForCommonSyntaxErrors) {
       {"a: : b\n", "yaml: line 1: mapping values are not allowed in this context"},
       {"a:\n  : b\n", "yaml: line 1: did not find expected key"},
       {"b: 2\n]lis:\n- z\n", "yaml: line 1: did not find expected key"},
+      {"a: *\n", "yaml: line 1: did not find expected alphabetic or numeric character"},
+      {"*oo[: 1\n", "yaml: line 1: did not find expected alphabetic or numeric character"},
+      {"b: 1\nc: 'x\n---\n'\n", "yaml: line 3: found unexpected document indicator"},
       {"config:\n  c: }\n", "yaml: line 1: did not find expected node content"},
       {"v:\n  - c: {{ .S]s.c | q }}\n    i: 1\n", "yaml: line 1: did not find expected ',' or '"},
   };
