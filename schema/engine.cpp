@@ -126,18 +126,23 @@ class Engine {
   }
 
  private:
+  // ytt names each input by its path relative to the -f argument that brought it in: a file
+  // given by itself is known by its base name, a file found in a directory by its path below
+  // that directory. Messages, excerpts and load() all use that name.
   void read_inputs() {
     for (const auto& path : opts_.files) {
       std::error_code ec;
       if (std::filesystem::is_directory(path, ec)) {
-        std::vector<std::string> found;
+        std::vector<std::filesystem::path> found;
         for (const auto& e : std::filesystem::recursive_directory_iterator(path, ec)) {
-          if (e.is_regular_file()) found.push_back(e.path().string());
+          if (e.is_regular_file()) found.push_back(e.path());
         }
         std::sort(found.begin(), found.end());
-        for (const auto& f : found) add_file(f);
+        for (const auto& f : found) {
+          add_file(f.string(), f.lexically_relative(path).generic_string());
+        }
       } else {
-        add_file(path);
+        add_file(path, std::filesystem::path(path).filename().string());
       }
     }
   }
@@ -149,14 +154,14 @@ class Engine {
     return fallback;
   }
 
-  void add_file(const std::string& path) {
+  void add_file(const std::string& path, const std::string& name) {
     auto text = yaml::read_file(path);
     if (!text.ok()) {
       throw YttError{"Checking file '" + path +
                      "': " + go_file_problem(path, text.error().message)};
     }
     SourceFile f;
-    f.path = path;
+    f.path = name.empty() ? path : name;
     f.lines = SourceLines(std::move(*text));
     files_.files.push_back(std::move(f));
   }
@@ -307,6 +312,10 @@ class Engine {
       if (!failures.empty()) throw YttError{"Validating final data values:\n" + failures};
     }
     // ---- output
+    // ytt parses every input file, even those the inspect modes never template.
+    if (opts_.schema_inspect || opts_.inspect) {
+      if (auto syntax = first_yaml_error()) throw YttError{*syntax};
+    }
     if (opts_.schema_inspect) return openapi_output(type, opts_.output == "json");
     if (opts_.inspect) {
       if (values->is_null()) return {};
@@ -445,14 +454,14 @@ class Engine {
                        "': " + go_file_problem(path, text.error().message)};
       }
       SourceFile f;
-      f.path = path;
+      f.path = std::filesystem::path(path).filename().string();  // as ytt names it
       f.lines = SourceLines(std::move(*text));
       diag::Diagnostics diags;
-      auto docs = yaml::load(f.text(), path, diags);
+      auto docs = yaml::load(f.text(), f.path, diags);
       for (const auto& d : diags.items()) {
         if (d.severity == diag::Severity::kError) {
           throw YttError{
-              "Extracting data value from file:\n  Unmarshaling YAML data values file '" + path +
+              "Extracting data value from file:\n  Unmarshaling YAML data values file '" + f.path +
               "': " + go_yaml_error(d, f.text(), true)};
         }
       }
