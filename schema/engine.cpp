@@ -336,7 +336,8 @@ class Engine {
       diag::Diagnostics diags;
       (void)yaml::load(f.text(), f.path, diags);
       for (const auto& d : diags.items()) {
-        if (d.severity == diag::Severity::kError) {
+        // Duplicate keys are not syntax errors to ytt (templating reports them, if at all).
+        if (d.severity == diag::Severity::kError && d.code != "HK002") {
           return "Unmarshaling YAML template '" + f.path + "': " + go_yaml_error(d, f.text(), true);
         }
       }
@@ -459,7 +460,7 @@ class Engine {
       diag::Diagnostics diags;
       auto docs = yaml::load(f.text(), f.path, diags);
       for (const auto& d : diags.items()) {
-        if (d.severity == diag::Severity::kError) {
+        if (d.severity == diag::Severity::kError && d.code != "HK002") {  // later key wins
           throw YttError{
               "Extracting data value from file:\n  Unmarshaling YAML data values file '" + f.path +
               "': " + go_yaml_error(d, f.text(), true)};
@@ -567,7 +568,7 @@ class Engine {
     diag::Diagnostics diags;
     auto docs = yaml::load(text, "", diags);
     for (const auto& d : diags.items()) {
-      if (d.severity == diag::Severity::kError) {
+      if (d.severity == diag::Severity::kError && d.code != "HK002") {  // later key wins
         throw YttError{context + "Deserializing YAML value: " + go_yaml_error(d, text, true)};
       }
     }

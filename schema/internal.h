@@ -173,7 +173,8 @@ class Files {
   // Set once data values are final (templates rendered afterwards can read them).
   std::optional<sl::Value> data_values;
   std::map<std::string, sl::Module> module_cache;
-  int gutter_digits = 1;  // widest line number in the error being printed
+  int gutter_digits = 1;        // widest line number in the error being printed
+  int templates_evaluated = 0;  // YAML files templated so far (ytt numbers its templates)
 };
 
 // A template file's YAML as loaded, before templating; its problems are reported (as ytt

@@ -435,9 +435,39 @@ void remap(sl::Error& e, const Compiled& c) {
 using LoadedDocs = std::shared_ptr<std::vector<yaml::Document>>;
 
 // The documents of a loaded file, or the first YAML error as ytt words it.
-LoadedDocs checked_docs(LoadedYaml&& loaded) {
+// A duplicate map key: in plain YAML the later value wins (the loader keeps it); in a
+// template ytt stops unless the later key says `#@yaml/map-key-override`.
+void check_duplicate_key(const diag::Diagnostic& d, const SourceFile& file, int template_number) {
+  if (file.text().find("#@") == std::string::npos) return;
+  int line = d.span.begin.line;
+  auto overridden = [&](std::string_view l) {
+    return l.find("#@yaml/map-key-override") != std::string_view::npos;
+  };
+  if (line < 1 || static_cast<size_t>(line) > file.lines.size()) return;
+  if (overridden(file.lines[line - 1])) return;
+  for (int l = line - 1; l >= 1; --l) {  // the annotation lines right above the key
+    std::string_view above = file.lines[l - 1];
+    size_t first = above.find_first_not_of(' ');
+    if (first == std::string_view::npos || above.substr(first, 2) != "#@") break;
+    if (overridden(above)) return;
+  }
+  size_t q1 = d.message.find('"'), q2 = d.message.rfind('"');
+  std::string key = q1 < q2 ? d.message.substr(q1 + 1, q2 - q1 - 1) : "";
+  throw TemplateError{
+      "- __ytt_tpl" + std::to_string(template_number) + "_start_node: expected key '" + key +
+      "' to not be specified again (unless 'yaml/map-key-override' annotation "
+      "is added)\n    in <toplevel>\n      " +
+      file.path + ":" + std::to_string(line) + " | " + std::string(file.lines[line - 1])};
+}
+
+// The documents of a loaded file, or its first problem as ytt words it.
+// `template_number`: ytt numbers the templates it compiles (from 2), and the number shows in
+// some of its messages.
+LoadedDocs checked_docs(LoadedYaml&& loaded, const SourceFile& file, int template_number) {
   for (const auto& d : loaded.diags.items()) {
-    if (d.severity == diag::Severity::kError) {
+    if (d.code == "HK002") {
+      check_duplicate_key(d, file, template_number);
+    } else if (d.severity == diag::Severity::kError) {
       throw TemplateError{"- " + d.message + "\n    " + loaded.path + ":" +
                           std::to_string(d.span.begin.line)};
     }
@@ -710,7 +740,9 @@ LoadedYaml load_yaml(std::string path, std::string_view text) {
 
 std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread& thread,
                                 std::optional<LoadedYaml> loaded) {
-  LoadedDocs docs = checked_docs(loaded ? std::move(*loaded) : load_yaml(file.path, file.text()));
+  const int template_number = 2 + files.templates_evaluated++;
+  LoadedDocs docs = checked_docs(loaded ? std::move(*loaded) : load_yaml(file.path, file.text()),
+                                 file, template_number);
   if (auto direct = DirectBuilder(file, thread).build(*docs)) {
     files.module_cache[file.path] = sl::Module{};  // no code: nothing to load from it
     return std::move(*direct);

@@ -341,7 +341,7 @@ sl::Value yaml_module() {
     diag::Diagnostics diags;
     auto docs = yaml::load(c.args[0].as_string(), "", diags);
     for (const auto& d : diags.items()) {
-      if (d.severity == diag::Severity::kError) {
+      if (d.severity == diag::Severity::kError && d.code != "HK002") {  // later key wins
         return sl::fail_error("yaml.decode: " + go_yaml_error(d, c.args[0].as_string(), false));
       }
     }
