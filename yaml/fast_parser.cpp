@@ -719,16 +719,7 @@ class Parser {
       parse_block_seq(col(), mark(), kPlainTag, 0, false);
       return;
     }
-    ScalarToken t;
-    if (c == '"' || c == '\'') {
-      t = scan_quoted();
-      skip_spaces();
-      if (cur() == ':' && is_space_or_end(at(p_ + 1))) t.ends_with_colon = true;
-    } else if (plain_can_start(c, at(p_ + 1), false)) {
-      t = scan_plain(false, parent_indent + 1);
-    } else {
-      decline();
-    }
+    ScalarToken t = scan_block_scalar_or_key(parent_indent);
     if (t.ends_with_colon) {
       // `- key: value`: a map in the sequence entry, at the key's column.
       if (ctx != Ctx::kSeqEntry || props.present || t.multi_line) decline();
@@ -737,6 +728,20 @@ class Parser {
     }
     emit_scalar(props, std::move(t));
     expect_line_end();
+  }
+
+  // A quoted or plain scalar in block context at p_; `ends_with_colon` tells whether it is
+  // a map key.
+  ScalarToken scan_block_scalar_or_key(int parent_indent) {
+    char c = cur();
+    if (c == '"' || c == '\'') {
+      ScalarToken t = scan_quoted();
+      skip_spaces();
+      if (cur() == ':' && is_space_or_end(at(p_ + 1))) t.ends_with_colon = true;
+      return t;
+    }
+    if (!plain_can_start(c, at(p_ + 1), false)) decline();
+    return scan_plain(false, parent_indent + 1);
   }
 
   // A node that starts a line of its own, at column col() (> parent_indent, or equal for a
@@ -756,16 +761,7 @@ class Parser {
       expect_line_end();
       return;
     }
-    ScalarToken t;
-    if (c == '"' || c == '\'') {
-      t = scan_quoted();
-      skip_spaces();
-      if (cur() == ':' && is_space_or_end(at(p_ + 1))) t.ends_with_colon = true;
-    } else if (plain_can_start(c, at(p_ + 1), false)) {
-      t = scan_plain(false, parent_indent + 1);
-    } else {
-      decline();
-    }
+    ScalarToken t = scan_block_scalar_or_key(parent_indent);
     if (t.ends_with_colon) {
       if (t.multi_line) decline();
       parse_block_map(t.mark.column, m, tag, props.anchor, std::move(t));
