@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Runs ytt's own upstream test inputs through the reference ytt and hintkit and compares.
+
+Nothing of ytt's is copied into the project: the inputs are read at run time from a ytt
+source tree (YTT_SRC, e.g. one brought by `fetch` and checked out at v0.48.0) and the
+reference binary comes from YTT. Cases:
+
+  filetests   every `*.tpltest` under pkg/ (the part before the `+++` line), run as
+              `-f tpl.yml`, as a user would run that template;
+  examples    every folder of examples/ and examples/playground/*/*, run as `-f DIR/`.
+
+For each case the exit code, stdout and stderr (program name normalised) are compared.
+A case where hintkit exits 0 with an answer ytt does not give is a "silent wrong answer".
+
+usage: YTT=/path/to/ytt YTT_SRC=/path/to/ytt-src scripts/ytt_upstream.py [HINTKIT] [-v] [-k SUBSTR]
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+
+def run(argv, cwd, stdin=b""):
+    try:
+        p = subprocess.run(argv, cwd=cwd, input=stdin, capture_output=True, timeout=60)
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        return -999, b"", b"timeout"
+
+
+def normalise(stderr, prog):
+    s = stderr.decode("utf-8", "replace")
+    s = re.sub(r"^" + re.escape(prog) + ": ", "PROG: ", s, flags=re.M)
+    s = s.replace(prog + ": Error", "PROG: Error")
+    return s
+
+
+def filetests(src):
+    out = []
+    for root, _, files in os.walk(os.path.join(src, "pkg")):
+        if "vendor" in root:
+            continue
+        for f in sorted(files):
+            if f.endswith(".tpltest"):
+                path = os.path.join(root, f)
+                text = open(path, encoding="utf-8").read()
+                tpl = text.split("\n+++\n\n", 1)[0]
+                out.append((os.path.relpath(path, src), tpl))
+    return sorted(out)
+
+
+def example_dirs(src):
+    ex = os.path.join(src, "examples")
+    dirs = []
+    for d in sorted(os.listdir(ex)):
+        p = os.path.join(ex, d)
+        if not os.path.isdir(p):
+            continue
+        if d == "playground":
+            for sub in sorted(os.listdir(p)):
+                sp = os.path.join(p, sub)
+                if os.path.isdir(sp):
+                    for leaf in sorted(os.listdir(sp)):
+                        lp = os.path.join(sp, leaf)
+                        if os.path.isdir(lp):
+                            dirs.append(lp)
+        else:
+            dirs.append(p)
+    return dirs
+
+
+def main():
+    args = [a for a in sys.argv[1:]]
+    verbose = "-v" in args
+    if verbose:
+        args.remove("-v")
+    only = None
+    if "-k" in args:
+        i = args.index("-k")
+        only = args[i + 1]
+        del args[i:i + 2]
+    hintkit = os.path.abspath(args[0] if args else "build/hintkit")
+    ytt = os.environ.get("YTT")
+    src = os.environ.get("YTT_SRC")
+    if not ytt or not src:
+        sys.exit("set YTT (reference ytt binary) and YTT_SRC (ytt source tree)")
+
+    cases = []
+    for name, tpl in filetests(src):
+        cases.append(("filetest", name, tpl))
+    for d in example_dirs(src):
+        cases.append(("example", os.path.relpath(d, src), d))
+
+    exact = silent = total = 0
+    failures = []
+    for kind, name, payload in cases:
+        if only and only not in name:
+            continue
+        total += 1
+        with tempfile.TemporaryDirectory() as tmp:
+            if kind == "filetest":
+                with open(os.path.join(tmp, "tpl.yml"), "w", encoding="utf-8") as fh:
+                    fh.write(payload)
+                targs = ["-f", "tpl.yml"]
+                cwd = tmp
+            else:
+                targs = ["-f", os.path.basename(payload) + "/"]
+                cwd = os.path.dirname(payload)
+            r = run([ytt] + targs, cwd)
+            h = run([hintkit, "values"] + targs, cwd)
+        same = (r[0] == h[0] and r[1] == h[1] and
+                normalise(r[2], "ytt") == normalise(h[2], "hintkit"))
+        if same:
+            exact += 1
+            continue
+        wrong_ok = h[0] == 0 and (r[0] != 0 or r[1] != h[1])
+        if wrong_ok:
+            silent += 1
+        failures.append((name, wrong_ok, r, h))
+
+    for name, wrong_ok, r, h in failures:
+        tag = "SILENT" if wrong_ok else "differs"
+        print(f"{tag:8} {name}  (ytt rc {r[0]}, hintkit rc {h[0]})")
+        if verbose:
+            print("--- ytt stdout/stderr");
+            print(r[1].decode("utf-8", "replace")[:1500] + r[2].decode("utf-8", "replace")[:1500])
+            print("--- hintkit stdout/stderr")
+            print(h[1].decode("utf-8", "replace")[:1500] + h[2].decode("utf-8", "replace")[:1500])
+    print(f"upstream: {total} cases, {exact} exact ({100.0 * exact / max(total, 1):.1f}%), "
+          f"{silent} silent wrong answers")
+
+
+if __name__ == "__main__":
+    main()
