@@ -9,10 +9,16 @@ reference binary comes from YTT. Cases:
               `-f tpl.yml`, as a user would run that template;
   examples    every folder of examples/ and examples/playground/*/*, run as `-f DIR/`.
 
+With `--cases DIR` it runs recorded cases instead: every folder of DIR holding a `cmd` (the
+arguments), an optional `env` (NAME=value lines) and `expected/{rc,stdout,stderr}` recorded
+from the reference (the layout of ../shared/conformance), e.g. cases dumped from ytt's Go
+tests by an instrumented ytt on your own machine.
+
 For each case the exit code, stdout and stderr (program name normalised) are compared.
 A case where hintkit exits 0 with an answer ytt does not give is a "silent wrong answer".
 
 usage: YTT=/path/to/ytt YTT_SRC=/path/to/ytt-src scripts/ytt_upstream.py [HINTKIT] [-v] [-k SUBSTR]
+       scripts/ytt_upstream.py [HINTKIT] --cases DIR [-v] [-k SUBSTR]
 """
 import os
 import re
@@ -70,6 +76,44 @@ def example_dirs(src):
     return dirs
 
 
+def recorded(case):
+    def read(name):
+        with open(os.path.join(case, "expected", name), "rb") as fh:
+            return fh.read()
+    return int(read("rc").strip() or b"0"), read("stdout"), read("stderr")
+
+
+def run_recorded(hintkit, case):
+    with open(os.path.join(case, "cmd"), encoding="utf-8") as fh:
+        words = fh.read().split()
+    env = dict(os.environ)
+    env_file = os.path.join(case, "env")
+    if os.path.exists(env_file):
+        for line in open(env_file, encoding="utf-8").read().splitlines():
+            if "=" in line:
+                k, v = line.split("=", 1)
+                env[k] = v
+    try:
+        p = subprocess.run([hintkit, "values"] + words, cwd=case, env=env,
+                           stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        return -999, b"", b"timeout"
+
+
+def run_both(ytt, hintkit, kind, payload):
+    with tempfile.TemporaryDirectory() as tmp:
+        if kind == "filetest":
+            with open(os.path.join(tmp, "tpl.yml"), "w", encoding="utf-8") as fh:
+                fh.write(payload)
+            targs = ["-f", "tpl.yml"]
+            cwd = tmp
+        else:
+            targs = ["-f", os.path.basename(payload) + "/"]
+            cwd = os.path.dirname(payload)
+        return run([ytt] + targs, cwd), run([hintkit, "values"] + targs, cwd)
+
+
 def main():
     args = [a for a in sys.argv[1:]]
     verbose = "-v" in args
@@ -80,17 +124,26 @@ def main():
         i = args.index("-k")
         only = args[i + 1]
         del args[i:i + 2]
+    cases_dir = None
+    if "--cases" in args:
+        i = args.index("--cases")
+        cases_dir = os.path.abspath(args[i + 1])
+        del args[i:i + 2]
     hintkit = os.path.abspath(args[0] if args else "build/hintkit")
     ytt = os.environ.get("YTT")
     src = os.environ.get("YTT_SRC")
-    if not ytt or not src:
-        sys.exit("set YTT (reference ytt binary) and YTT_SRC (ytt source tree)")
-
     cases = []
-    for name, tpl in filetests(src):
-        cases.append(("filetest", name, tpl))
-    for d in example_dirs(src):
-        cases.append(("example", os.path.relpath(d, src), d))
+    if cases_dir:
+        for d in sorted(os.listdir(cases_dir)):
+            if os.path.isfile(os.path.join(cases_dir, d, "cmd")):
+                cases.append(("recorded", d, os.path.join(cases_dir, d)))
+    else:
+        if not ytt or not src:
+            sys.exit("set YTT (reference ytt binary) and YTT_SRC (ytt source tree)")
+        for name, tpl in filetests(src):
+            cases.append(("filetest", name, tpl))
+        for d in example_dirs(src):
+            cases.append(("example", os.path.relpath(d, src), d))
 
     exact = silent = total = 0
     failures = []
@@ -98,17 +151,11 @@ def main():
         if only and only not in name:
             continue
         total += 1
-        with tempfile.TemporaryDirectory() as tmp:
-            if kind == "filetest":
-                with open(os.path.join(tmp, "tpl.yml"), "w", encoding="utf-8") as fh:
-                    fh.write(payload)
-                targs = ["-f", "tpl.yml"]
-                cwd = tmp
-            else:
-                targs = ["-f", os.path.basename(payload) + "/"]
-                cwd = os.path.dirname(payload)
-            r = run([ytt] + targs, cwd)
-            h = run([hintkit, "values"] + targs, cwd)
+        if kind == "recorded":
+            r = recorded(payload)
+            h = run_recorded(hintkit, payload)
+        else:
+            r, h = run_both(ytt, hintkit, kind, payload)
         same = (r[0] == h[0] and r[1] == h[1] and
                 normalise(r[2], "ytt") == normalise(h[2], "hintkit"))
         if same:
