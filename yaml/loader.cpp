@@ -416,6 +416,15 @@ class Builder : public internal::FastHandler {
     }
     return position_at(scan_.line_starts, to);
   }
+  // Offset of a position, clamped to the input: spans made here are best effort and must
+  // never send a read past the end of the source.
+  size_t offset_of(diag::Position p) const {
+    if (p.line < 1) return 0;
+    if (static_cast<size_t>(p.line) > scan_.line_starts.size()) return src_.size();
+    size_t off = scan_.line_starts[static_cast<size_t>(p.line - 1)] +
+                 static_cast<size_t>(std::max(p.column, 1) - 1);
+    return std::min(off, src_.size());
+  }
 
   size_t skip_properties(size_t p) const {
     while (p < src_.size() && (src_[p] == '!' || src_[p] == '&')) {
@@ -481,8 +490,12 @@ class Builder : public internal::FastHandler {
       case Style::kLiteral:
       case Style::kFolded: {
         // Best effort: the header line plus one line per line of content.
+        // A header at the end of the input has no next line: the block ends at the end.
         int lines = static_cast<int>(std::count(value.begin(), value.end(), '\n'));
         if (lines == 0) lines = 1;
+        if (static_cast<size_t>(begin.line + lines) > scan_.line_starts.size()) {
+          return position_at(scan_.line_starts, n);
+        }
         return {begin.line + lines, 1};
       }
       default: {
@@ -516,8 +529,7 @@ class Builder : public internal::FastHandler {
       Frame& f = top();
       if (f.node.kind == Kind::kMap && f.has_key && f.items.back().key.span.end.line > 0) {
         s.begin = f.items.back().key.span.end;
-        size_t at = scan_.line_starts[static_cast<size_t>(s.begin.line - 1)] +
-                    static_cast<size_t>(s.begin.column - 1);
+        size_t at = offset_of(s.begin);
         size_t p = at;
         while (p < src_.size() && (is_blank(src_[p]) || src_[p] == '"' || src_[p] == '\'')) ++p;
         if (p < src_.size() && src_[p] == ':') s.begin = advance(s.begin, at, p + 1);

@@ -439,3 +439,43 @@ TEST(YamlLoad, FindAndEqual) {
 
 }  // namespace
 }  // namespace hintkit::yaml
+
+namespace hintkit::yaml {
+namespace {
+
+// A block scalar whose header is the last thing in the input has no line after it; its span
+// (and the empty value after it) must stay inside the input. This read past the end of the
+// line table on yaml-cpp's path (issue 9).
+TEST(YamlLoad, BlockScalarKeyAtTheEndOfTheInputStaysInside) {
+  struct Case {
+    std::string_view input;
+    diag::Position key_end;
+  };
+  const Case cases[] = {
+      {"? |", {1, 4}},  {"? >", {1, 4}},       {"? |-", {1, 5}},
+      {"? |+", {1, 5}}, {"a:\n  ? |", {2, 6}}, {"- ? >", {1, 6}},
+  };
+  for (const Case& c : cases) {
+    for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+      SCOPED_TRACE(std::string(c.input));
+      diag::Diagnostics diags;
+      auto docs = internal::load_with(choice, c.input, "t.yaml", diags, {}, nullptr);
+      ASSERT_TRUE(diags.empty()) << diags.items()[0].message;
+      ASSERT_EQ(docs.size(), 1u);
+      const Node* map = &docs[0].root;
+      if (map->kind == Kind::kArray) map = &map->elements.at(0);
+      if (c.input.substr(0, 2) == "a:") map = &map->items.at(0).value;
+      ASSERT_EQ(map->kind, Kind::kMap);
+      ASSERT_EQ(map->items.size(), 1u);
+      const MapItem& item = map->items[0];
+      EXPECT_TRUE(item.key.style == Style::kLiteral || item.key.style == Style::kFolded);
+      EXPECT_EQ(item.key.text, "");
+      EXPECT_EQ(item.key.span.end, c.key_end);
+      EXPECT_TRUE(item.value.is_null());
+      EXPECT_EQ(item.value.span.begin, c.key_end);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hintkit::yaml
