@@ -98,6 +98,12 @@ HintFile parse(std::string_view source, std::string_view file, diag::Diagnostics
 // Reads `path` and parses it; an unreadable file is an `Error`.
 diag::Result<HintFile> load_file(const std::string& path, diag::Diagnostics& diags);
 
+// JSON Schemas (draft 2020-12; see json_schema.cpp for how hint semantics map onto it):
+// the schema of one manifest's vars, for values files and editors, and the schema of the
+// hint file format itself, for yaml-language-server.
+yaml::Node vars_json_schema(const HintFile& hint, std::string_view title);
+yaml::Node hint_file_json_schema();
+
 // The hint file that belongs to a helmfile folder (`DIR/tazuna.hint.yaml`).
 std::string path_in(std::string_view dir);
 

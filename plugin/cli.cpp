@@ -70,8 +70,20 @@ const char* kDescribeFooter =
     "optional or conditional, description, default and conditions; then the rules.\n\n"
     "Examples:\n"
     "  hintkit describe charts/api\n"
-    "  hintkit describe charts/api/tazuna.hint.yaml -o json\n\n"
+    "  hintkit describe charts/api/tazuna.hint.yaml -o json\n"
+    "  hintkit describe charts/api -o json-schema > charts/api/values.schema.json\n\n"
+    "-o json-schema prints a JSON Schema (draft 2020-12) of the manifest's vars for editors\n"
+    "and validators; README \"JSON Schemas\" lists the hint rules it cannot express.\n\n"
     "Exit: 0 described, 1 the hint has errors, 2 usage or I/O error.";
+
+const char* kSchemaFooter =
+    "Prints a JSON Schema (draft 2020-12). `hint-file` is the schema of tazuna.hint.yaml\n"
+    "itself: point yaml-language-server at it to validate and complete hint files, e.g.\n"
+    "with a first line `# yaml-language-server: $schema=./hint.schema.json`.\n\n"
+    "Examples:\n"
+    "  hintkit schema hint-file > hint.schema.json\n"
+    "  hintkit describe charts/api -o json-schema   # the schema of one manifest's vars\n\n"
+    "Exit: 0 printed, 2 usage error.";
 
 }  // namespace
 
@@ -149,10 +161,18 @@ int run(const std::vector<std::string>& args, Io io) {
   CLI::App* describe_cmd =
       app.add_subcommand("describe", "Explain the vars and rules a hint file declares");
   describe_cmd->add_option("target", describe.target, "Helmfile folder or hint file")->required();
-  describe_cmd->add_option("--output,-o", describe.output, "text, yaml or json")
-      ->check(CLI::IsMember({"text", "yaml", "json"}))
+  describe_cmd->add_option("--output,-o", describe.output, "text, yaml, json or json-schema")
+      ->check(CLI::IsMember({"text", "yaml", "json", "json-schema"}))
       ->default_str("text");
   describe_cmd->footer(kDescribeFooter);
+
+  std::string schema_kind;
+  CLI::App* schema_cmd =
+      app.add_subcommand("schema", "Print a JSON Schema for editors (hint-file)");
+  schema_cmd->add_option("kind", schema_kind, "hint-file: the tazuna.hint.yaml format")
+      ->required()
+      ->check(CLI::IsMember({"hint-file"}));
+  schema_cmd->footer(kSchemaFooter);
 
   // `values` takes ytt's own flags verbatim (ytt v0.48.0 compatible); see schema/schema.h.
   app.add_subcommand("values", "Data values schema engine, ytt-compatible (ytt's flags)")
@@ -189,6 +209,7 @@ int run(const std::vector<std::string>& args, Io io) {
     return run_resolve(resolve, io);
   }
   if (describe_cmd->parsed()) return run_describe(describe, io);
+  if (schema_cmd->parsed()) return run_schema(schema_kind, io);
   return fail(io, "no command given (see hintkit --help)");
 }
 

@@ -58,6 +58,9 @@ struct DescribeOptions {
 };
 int run_describe(const DescribeOptions& o, Io io);
 
+// `hintkit schema KIND`: a JSON Schema for editors (today: `hint-file`).
+int run_schema(const std::string& kind, Io io);
+
 // `hintkit values ARGS...`: ytt's flags (args after `values`), ytt's output and exit codes.
 int run_values(const std::vector<std::string>& args, Io io);
 

@@ -1,4 +1,5 @@
-// `hintkit describe`: what a hint file declares, for people (text) and tools (yaml, json).
+// `hintkit describe`: what a hint file declares, for people (text) and tools (yaml, json,
+// json-schema); `hintkit schema hint-file`: the JSON Schema of the hint format itself.
 #include <algorithm>
 #include <filesystem>
 #include <ostream>
@@ -116,11 +117,20 @@ int run_describe(const DescribeOptions& o, Io io) {
   std::sort(vars.begin(), vars.end(), [](auto* a, auto* b) { return a->name < b->name; });
   if (o.output == "text") {
     print_text(io.out, *hint, vars);
+  } else if (o.output == "json-schema") {
+    io.out << yaml::emit_json(hintfile::vars_json_schema(*hint, "vars of " + hint->path), 2)
+           << '\n';
   } else if (o.output == "json") {
     io.out << yaml::emit_json(to_node(*hint, vars), 2) << '\n';
   } else {
     io.out << yaml::emit_yaml(to_node(*hint, vars));
   }
+  return kExitClean;
+}
+
+int run_schema(const std::string& kind, Io io) {
+  if (kind != "hint-file") return fail(io, "schema: unknown kind \"" + kind + "\" (hint-file)");
+  io.out << yaml::emit_json(hintfile::hint_file_json_schema(), 2) << '\n';
   return kExitClean;
 }
 
