@@ -52,7 +52,8 @@ const char* kResolveFooter =
     "Examples:\n"
     "  hintkit resolve --dir charts/api --values vars.yaml\n"
     "  hintkit resolve --config tazuna.yaml --out-dir .hintkit\n"
-    "  helmfile-vars | hintkit resolve --hint tazuna.hint.yaml --values - -o json\n\n"
+    "  helmfile-vars | hintkit resolve --hint tazuna.hint.yaml --values - -o json\n"
+    "  hintkit resolve --dir charts/api --values vars.yaml --explain   # where values came from\n\n"
     "Exit: 0 resolved, 1 violations or an invalid hint, 2 usage or I/O error.";
 
 const char* kHookFooter =
@@ -140,6 +141,11 @@ int run(const std::vector<std::string>& args, Io io) {
   resolve_cmd->add_option("--format", resolve.format, "Diagnostics format on stderr")
       ->check(CLI::IsMember({"text", "json", "sarif", "github"}))
       ->default_str("text");
+  resolve_cmd->add_flag("--explain", resolve.explain,
+                        "Print where each var's value came from and the checks that ran on it "
+                        "(text, or json with -o json) instead of the values");
+  resolve_cmd->add_flag("--show-values", resolve.show_values,
+                        "With --explain, print the values too (off: values may be secrets)");
   resolve_cmd->footer(kResolveFooter);
 
   HookOptions hook;

@@ -5,6 +5,7 @@
 
 #include "hintfile/hintfile.h"
 #include "plugin/commands.h"
+#include "plugin/explain.h"
 #include "plugin/values_io.h"
 #include "resolver/resolver.h"
 
@@ -35,10 +36,20 @@ int run_resolve(const ResolveOptions& o, Io io) {
     diag::render(io.err, *diag::parse_format(o.format), diags, render_options);
     return kExitFindings;
   }
-  yaml::Node resolved = resolver::resolve(hint ? &*hint : nullptr, *values, diags,
-                                          {o.values == "-" ? "stdin" : o.values});
+  std::vector<resolver::VarExplanation> explanation;
+  resolver::Options resolve_options{.values_label = o.values == "-" ? "stdin" : o.values};
+  if (o.explain) resolve_options.explain = &explanation;
+  yaml::Node resolved = resolver::resolve(hint ? &*hint : nullptr, *values, diags, resolve_options);
   if (!diags.empty()) {
     diag::render(io.err, *diag::parse_format(o.format), diags, render_options);
+  }
+  if (o.explain) {
+    // The explanation is printed whether or not the values pass: it is how to find out why.
+    write_explanation(io.out, explanation,
+                      {.output = o.output == "json" ? "json" : "text",
+                       .show_values = o.show_values,
+                       .provided_label = resolve_options.values_label});
+    return diags.has_errors() ? kExitFindings : kExitClean;
   }
   if (diags.has_errors()) return kExitFindings;
   write_values(io.out, resolved, o.output);

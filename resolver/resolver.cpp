@@ -46,11 +46,21 @@ std::string_view type_noun(VarType t) {
 
 constexpr size_t kNoSlot = static_cast<size_t>(-1);
 
+std::string names_list(const std::vector<hintfile::Ref>& refs) {
+  std::string s;
+  for (size_t i = 0; i < refs.size(); ++i) s += (i ? ", " : "") + refs[i].name;
+  return s;
+}
+
 class Resolution {
  public:
   Resolution(const HintFile& hint, const yaml::Node& provided, diag::Diagnostics& diags,
              const Options& options)
-      : hint_(hint), diags_(diags), options_(options) {
+      : hint_(hint), diags_(diags), options_(options), explain_(options.explain) {
+    if (explain_) {
+      explain_->clear();
+      for (const Var& v : hint.vars) explain_->push_back({.name = v.name, .where = v.span});
+    }
     if (provided.kind == yaml::Kind::kMap) {
       provided_.reserve(provided.items.size());
       for (const yaml::MapItem& item : provided.items) {
@@ -85,6 +95,7 @@ class Resolution {
       if (slot[i] != kNoSlot) check_format(hint_.vars[i], out.items[slot[i]].value);
     }
     for (const hintfile::Rule& r : hint_.rules) check_rule(r);
+    if (explain_) finish_explanation(out, slot);
     return out;
   }
 
@@ -94,13 +105,42 @@ class Resolution {
     return it == provided_.end() ? nullptr : it->second;
   }
 
+  // Explanations: one per declared var (index = var index), then the pass-through vars.
+  void ran(const Var& v, std::string check, bool passed) {
+    if (!explain_) return;
+    (*explain_)[static_cast<size_t>(&v - hint_.vars.data())].checks.push_back(
+        {std::move(check), passed});
+  }
+  void origin(const Var& v, Origin o, diag::Span where) {
+    if (!explain_) return;
+    VarExplanation& e = (*explain_)[static_cast<size_t>(&v - hint_.vars.data())];
+    e.origin = o;
+    e.where = where;
+  }
+  void finish_explanation(const yaml::Node& out, const std::vector<size_t>& slot) {
+    for (size_t i = 0; i < slot.size(); ++i) {
+      if (slot[i] != kNoSlot) (*explain_)[i].value = out.items[slot[i]].value;
+    }
+    for (const yaml::MapItem& item : out.items) {
+      if (hint_.find(item.key.text)) continue;
+      explain_->push_back({.name = item.key.text,
+                           .origin = Origin::kPassThrough,
+                           .where = item.value.span,
+                           .value = item.value});
+    }
+  }
+
   // The var's resolved value; nothing when it is required and missing (still reported).
   std::optional<yaml::Node> resolve_var(const Var& v) {
     if (const yaml::MapItem* item = provided(v.name)) {
+      origin(v, Origin::kProvided, item->value.span);
+      if (v.required) ran(v, "required", true);
       check_type(v, item->value);
       return item->value;
     }
     if (v.required) {
+      origin(v, Origin::kMissing, v.span);
+      ran(v, "required", false);
       // A missing var has no place in the values; the hint's declaration is the place.
       auto& d = diags_.error("HK200", v.span,
                              "required var " + in_quotes(v.name) + " is not provided", v.name);
@@ -108,14 +148,20 @@ class Resolution {
       d.hints.push_back("provide a value for " + v.name);
       return std::nullopt;
     }
-    if (v.default_value) return *v.default_value;
+    if (v.default_value) {
+      origin(v, Origin::kDefault, v.default_value->span);
+      return *v.default_value;
+    }
+    origin(v, Origin::kZero, v.span);
     if (v.type) return zero_value(*v.type);
     return yaml::make_null();
   }
 
   void check_type(const Var& v, const yaml::Node& value) {
     if (!v.type) return;
-    if (types::fits(value, v.checker_type())) return;
+    const bool fits = types::fits(value, v.checker_type());
+    ran(v, "type " + std::string(hintfile::to_string(*v.type)), fits);
+    if (fits) return;
     auto& d =
         diags_.error("HK201", value.span,
                      "var " + in_quotes(v.name) + " must be " + std::string(type_noun(*v.type)) +
@@ -126,11 +172,14 @@ class Resolution {
   }
 
   void check_required_with(const Var& v) {
-    if (v.required_with.empty() || provided(v.name)) return;
+    if (v.required_with.empty()) return;
+    const std::string check = "required_with [" + names_list(v.required_with) + "]";
+    if (provided(v.name)) return ran(v, check, true);
     std::vector<hintfile::Ref> present;
     for (const hintfile::Ref& r : v.required_with) {
       if (r.name != v.name && provided(r.name)) present.push_back(r);
     }
+    ran(v, check, present.empty());
     if (present.empty()) return;
     auto& d = diags_.error("HK202", v.span,
                            "var " + in_quotes(v.name) + " is required because " +
@@ -141,10 +190,13 @@ class Resolution {
   }
 
   void check_required_without(const Var& v) {
-    if (v.required_without.empty() || provided(v.name)) return;
+    if (v.required_without.empty()) return;
+    const std::string check = "required_without [" + names_list(v.required_without) + "]";
+    if (provided(v.name)) return ran(v, check, true);
     for (const hintfile::Ref& r : v.required_without) {
-      if (provided(r.name)) return;
+      if (provided(r.name)) return ran(v, check, true);
     }
+    ran(v, check, false);
     const bool self_only = v.required_without.size() == 1 && v.required_without[0].name == v.name;
     diags_.error("HK203", v.span,
                  self_only
@@ -157,6 +209,7 @@ class Resolution {
   void check_format(const Var& v, const yaml::Node& value) {
     if (!v.format || value.kind != yaml::Kind::kString || value.text.empty()) return;
     auto why = formats::check(*v.format, value.text);
+    ran(v, "format " + std::string(formats::to_string(*v.format)), !why);
     if (!why) return;
     const bool injected = !provided(v.name);
     auto& d = diags_.error("HK204", value.span,
@@ -171,9 +224,15 @@ class Resolution {
 
   void check_rule(const hintfile::Rule& r) {
     if (!r.type) return;
+    bool satisfied = false;
+    for (const hintfile::Ref& ref : r.vars) satisfied = satisfied || provided(ref.name);
     for (const hintfile::Ref& ref : r.vars) {
-      if (provided(ref.name)) return;
+      if (const Var* v = hint_.find(ref.name)) {
+        ran(*v, "rule[" + std::to_string(r.index) + "] oneof_required [" + names_list(r.vars) + "]",
+            satisfied);
+      }
     }
+    if (satisfied) return;
     std::string msg = r.message.empty()
                           ? "at least one of " + in_quotes_list(r.vars) + " must be provided"
                           : r.message;
@@ -184,10 +243,27 @@ class Resolution {
   const HintFile& hint_;
   diag::Diagnostics& diags_;
   const Options& options_;
+  std::vector<VarExplanation>* explain_;
   std::unordered_map<std::string, const yaml::MapItem*> provided_;
 };
 
 }  // namespace
+
+std::string_view to_string(Origin o) {
+  switch (o) {
+    case Origin::kProvided:
+      return "provided";
+    case Origin::kDefault:
+      return "default";
+    case Origin::kZero:
+      return "zero value";
+    case Origin::kMissing:
+      return "missing";
+    case Origin::kPassThrough:
+      return "passed through";
+  }
+  return "";
+}
 
 yaml::Node resolve(const hintfile::HintFile* hint, const yaml::Node& provided,
                    diag::Diagnostics& diags, const Options& options) {
@@ -197,7 +273,18 @@ yaml::Node resolve(const hintfile::HintFile* hint, const yaml::Node& provided,
                     std::string(yaml::to_string(provided.kind)));
     return yaml::make_map();
   }
-  if (!hint) return provided.kind == yaml::Kind::kMap ? provided : yaml::make_map();
+  if (!hint) {
+    if (options.explain) {
+      options.explain->clear();
+      for (const yaml::MapItem& item : provided.items) {
+        options.explain->push_back({.name = item.key.text,
+                                    .origin = Origin::kPassThrough,
+                                    .where = item.value.span,
+                                    .value = item.value});
+      }
+    }
+    return provided.kind == yaml::Kind::kMap ? provided : yaml::make_map();
+  }
   return Resolution(*hint, provided, diags, options).run(provided);
 }
 

@@ -12,11 +12,39 @@
 // provided vars as a YAML map however they were obtained.
 #pragma once
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "diag/diag.h"
 #include "hintfile/hintfile.h"
 #include "yaml/yaml.h"
 
 namespace hintkit::resolver {
+
+// `resolve --explain`: where each var's value came from and which checks ran on it.
+enum class Origin {
+  kProvided,     // the values given (values file, tazuna.yaml source, hook values)
+  kDefault,      // the hint's `default`
+  kZero,         // the zero value of the var's type
+  kMissing,      // required and not provided: no value
+  kPassThrough,  // not declared by the hint: passed on unchanged
+};
+std::string_view to_string(Origin o);
+
+struct CheckRun {
+  std::string name;  // "type string", "required", "required_with a, b", "format hostname",
+                     // "rule[0] oneof_required"
+  bool passed = true;
+};
+
+struct VarExplanation {
+  std::string name;
+  Origin origin = Origin::kProvided;
+  diag::Span where;  // kProvided/kPassThrough: the value; kDefault: the default; else the var
+  std::optional<yaml::Node> value;  // the resolved value; empty when kMissing
+  std::vector<CheckRun> checks;
+};
 
 struct Options {
   // Where the provided values came from, for messages ("values.yaml"); spans come from nodes.
@@ -24,6 +52,8 @@ struct Options {
   // False keeps values out of messages (hook mode: helmfile echoes hook output into logs,
   // and values carry secrets).
   bool show_values = true;
+  // When set, filled with one entry per var: declared vars in hint order, then pass-through.
+  std::vector<VarExplanation>* explain = nullptr;
 };
 
 // `provided` must be a map or null (no vars). Without a hint (`hint == nullptr`) the provided
