@@ -81,7 +81,8 @@ DDoc kv_doc(const std::string& key, DPtr value, const diag::Span& span) {
     e.value = v;
     e.span = span;
     if (leaf) {
-      e.anns.push_back(Ann{"overlay/replace", {}, {}, span});
+      // as ytt builds a flag's overlay: the leaf replaces, or is added when missing
+      e.anns.push_back(Ann{"overlay/replace", {}, {{"or_add", sl::Value::from_bool(true)}}, span});
       if (!v->is_scalar()) e.span = v->span;  // ytt has no position for these
     }
     leaf = false;
@@ -373,9 +374,17 @@ class Engine {
     (void)name;
   }
 
+  // ytt's empty documents (null, `{}`, `[]`) are left out of the output.
+  static bool empty_doc(const DDoc& d) {
+    return !d.value || d.value->is_null() || (!d.value->is_scalar() && d.value->entries.empty());
+  }
+
+  // Template evaluation, then ytt's overlay post-processing: documents annotated
+  // `@overlay/match` are overlays, applied in file order to the other (non-empty) documents.
   std::string render_templates() {
-    std::string out;
-    bool first = true;
+    std::vector<std::vector<DDoc>> sets;
+    std::vector<DDoc> overlays;
+    std::vector<std::string> overlay_files;
     for (size_t i = 0; i < input_count_; ++i) {
       const auto& f = files_.files[i];
       if (!is_yaml(f.path)) continue;
@@ -390,8 +399,31 @@ class Engine {
           throw YttError{"\n" + e.text};  // the text already starts with "- "
         }
       }
-      for (const auto& d : docs) {
+      std::vector<DDoc> kept;
+      bool has_overlays = false;
+      for (auto& d : docs) {
         if (d.ann("data/values-schema") || d.ann("data/values")) continue;
+        if (d.ann("overlay/match")) {
+          overlays.push_back(std::move(d));
+          has_overlays = true;
+        } else if (!empty_doc(d)) {
+          kept.push_back(std::move(d));
+        }
+      }
+      if (has_overlays) overlay_files.push_back(f.path);
+      if (!kept.empty()) sets.push_back(std::move(kept));
+    }
+    if (!overlays.empty()) {
+      try {
+        overlay_output(sets, overlays, overlay_files, thread_, files_);
+      } catch (const OverlayError& e) {
+        throw YttError{multi_line_error(e.message)};
+      }
+    }
+    std::string out;
+    bool first = true;
+    for (const auto& set : sets) {
+      for (const auto& d : set) {
         if (opts_.output == "json") {
           // ytt: one compact JSON text per document, back to back; null documents and those
           // JSON cannot spell (inf, nan) print nothing.
@@ -400,10 +432,9 @@ class Engine {
           }
           continue;
         }
-        if (!d.value || (d.value->is_null() && d.span.begin.line <= 1)) continue;
         if (!first) out += "---\n";
         first = false;
-        out += emit_yaml(*d.value);
+        out += d.value ? emit_yaml(*d.value) : "null\n";
       }
     }
     return out;

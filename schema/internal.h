@@ -124,6 +124,10 @@ sl::Value make_fragment(DPtr node);  // a yamlfragment over a map/array
 DPtr fragment_node(const sl::Value& v);
 // A fragment of several documents (returned by a def whose body holds documents).
 bool is_docset(const sl::Value& v);
+struct DDoc;
+sl::Value make_docset_fragment(std::vector<DDoc> docs);
+// The documents of a docset fragment, else null.
+const std::vector<DDoc>* fragment_docs(const sl::Value& v);
 
 // ---- Templates -----------------------------------------------------------------------------
 
@@ -254,10 +258,39 @@ void check_and_fill(DPtr& value, const SType& type, std::vector<TypeProblem>& pr
 
 // ---- Overlays ------------------------------------------------------------------------------
 
+// One engine (overlay.cpp, ytt's pkg/yttlibrary/overlay) for data values, schema documents,
+// document overlays on template output and `overlay.apply`.
+
+// How data values documents differ from ytt's plain overlay.
+struct OverlayMode {
+  bool plain = false;              // --data-values-file: arrays and values of another kind replace
+  bool carry_validations = false;  // merged items take the right item's validation rules
+};
+
+// An overlay failure: ytt's flat message ("Overlaying (in following order: b.yml): Document on
+// line b.yml:3: Expected ..."), laid out for printing by `multi_line_error`.
+struct OverlayError {
+  std::string message;
+};
+
 // Overlays `right` (an annotated doc) onto `left` in place. Throws YttError with ytt's text.
 void overlay_document(DPtr& left, const DDoc& right, sl::Thread& thread, const Files& files,
                       bool default_missing_ok = false, bool plain = false,
                       bool schema_merge = false);
+
+// ytt's overlay post-processing: applies `overlays` (documents annotated `@overlay/match`, in
+// file order; `overlay_files` names their files) to the documents of `sets` (one set per
+// template file). Throws OverlayError.
+void overlay_output(std::vector<std::vector<DDoc>>& sets, const std::vector<DDoc>& overlays,
+                    const std::vector<std::string>& overlay_files, sl::Thread& thread,
+                    const Files& files);
+
+// The `overlay` struct of `@ytt:overlay`.
+sl::Value overlay_module(const Files& files);
+
+// go-cli-ui's MultiLineError: the first line of `text` broken after each ": " that starts a
+// capitalised clause (outside brackets), each piece indented one step further.
+std::string multi_line_error(std::string_view text);
 
 // ---- Errors --------------------------------------------------------------------------------
 

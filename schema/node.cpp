@@ -360,11 +360,32 @@ class Fragment : public sl::HostObject {
   }
   DPtr node_;
   bool docset_;
+  std::vector<DDoc> docs_;  // a docset: the documents with their annotations
 };
 
 }  // namespace
 
 sl::Value make_fragment(DPtr node) { return sl::Value(new Fragment(std::move(node))); }
+
+sl::Value make_docset_fragment(std::vector<DDoc> docs) {
+  // Seen as a value (indexing, defaults), a docset is the array of its documents' values.
+  auto arr = make_node(yaml::Kind::kArray);
+  for (const auto& d : docs) {
+    DEntry e;
+    e.value = d.value ? d.value : make_node(yaml::Kind::kNull);
+    e.span = d.span;
+    arr->entries.push_back(std::move(e));
+  }
+  auto* f = new Fragment(std::move(arr), true);
+  f->docs_ = std::move(docs);
+  return sl::Value(f);
+}
+
+const std::vector<DDoc>* fragment_docs(const sl::Value& v) {
+  if (!v.is(sl::Kind::kHost)) return nullptr;
+  auto* f = dynamic_cast<Fragment*>(v.object());
+  return f && f->docset_ ? &f->docs_ : nullptr;
+}
 
 DPtr fragment_node(const sl::Value& v) {
   if (!v.is(sl::Kind::kHost)) return nullptr;

@@ -328,17 +328,7 @@ sl::Predeclared builtins(const std::shared_ptr<Runtime>& rt) {
                  }));
   p.emplace_back("__end", sl::make_builtin("__end", [](const sl::Call& c) -> sl::Result<sl::Value> {
                    Handle* h = as_handle(c.args[0]);
-                   if (!h->ctx->docs.empty()) {
-                     // A fragment of documents: kept as an array of their values (enough for
-                     // defaults).
-                     auto arr = make_node(yaml::Kind::kArray);
-                     for (auto& d : h->ctx->docs) {
-                       DEntry e;
-                       e.value = d.value;
-                       arr->entries.push_back(std::move(e));
-                     }
-                     return make_fragment(arr);
-                   }
+                   if (!h->ctx->docs.empty()) return make_docset_fragment(h->ctx->docs);
                    if (!h->ctx->node) return sl::Value::none();
                    return make_fragment(h->ctx->node);
                  }));

@@ -175,48 +175,7 @@ std::optional<sl::Module> ytt_module(Files& files, std::string_view name) {
   if (name == "@ytt:json") return module_of({{"json", json_module()}});
   if (name == "@ytt:yaml") return module_of({{"yaml", yaml_module()}});
   if (name == "@ytt:regexp") return module_of({{"regexp", regexp_module()}});
-  if (name == "@ytt:overlay") {
-    auto subset =
-        sl::make_builtin("overlay.subset", [](const sl::Call& c) -> sl::Result<sl::Value> {
-          if (c.args.size() != 1) return sl::fail_error("overlay.subset: expected one argument");
-          sl::Value want = c.args[0];
-          return sl::make_builtin(
-              "overlay.subset.matcher", [want](const sl::Call& c2) -> sl::Result<sl::Value> {
-                if (c2.args.size() < 2) return sl::fail_error("expected 3 arguments");
-                DPtr l = from_starlark(c2.args[1], {});
-                DPtr w = from_starlark(want, {});
-                if (w->is_map() && l->is_map()) {
-                  for (const auto& e : w->entries) {
-                    DEntry* le = l->find(key_text(e.key));
-                    if (!le || !yaml::equal(to_yaml(*le->value), to_yaml(*e.value)))
-                      return sl::Value::from_bool(false);
-                  }
-                  return sl::Value::from_bool(true);
-                }
-                return sl::Value::from_bool(yaml::equal(to_yaml(*l), to_yaml(*w)));
-              });
-        });
-    auto index = sl::make_builtin("overlay.index", [](const sl::Call& c) -> sl::Result<sl::Value> {
-      int64_t want = c.args.empty() ? 0 : c.args[0].to_int64().value_or(0);
-      return sl::make_builtin(
-          "overlay.index.matcher", [want](const sl::Call& c2) -> sl::Result<sl::Value> {
-            return sl::Value::from_bool(!c2.args.empty() && c2.args[0].to_int64() == want);
-          });
-    });
-    auto all = sl::make_builtin("overlay.all", [](const sl::Call&) -> sl::Result<sl::Value> {
-      return sl::Value::from_bool(true);
-    });
-    auto map_key =
-        sl::make_builtin("overlay.map_key", [](const sl::Call& c) -> sl::Result<sl::Value> {
-          if (c.args.empty()) return sl::fail_error("overlay.map_key: expected one argument");
-          return c.args[0];
-        });
-    return module_of(
-        {{"overlay",
-          sl::make_struct(
-              "module", "overlay",
-              {{"subset", subset}, {"index", index}, {"all", all}, {"map_key", map_key}})}});
-  }
+  if (name == "@ytt:overlay") return module_of({{"overlay", overlay_module(files)}});
   return std::nullopt;
 }
 

@@ -320,6 +320,23 @@ Value eval_call(Env& env, const CallExpr& c) {
         case Arg::kStarStar: {
           Value v = eval(env, *a.value);
           env.pos = c.pos;
+          if (v.kind() == Kind::kHost) {
+            // a host mapping (ytt's yamlfragment of a map): its keys, then each key's value
+            auto* host = static_cast<HostObject*>(v.object());
+            auto keys = host->iterate();
+            if (!keys) {
+              throw_error("argument after ** must be a mapping, not " + std::string(v.type_name()));
+            }
+            for (const auto& k : *keys) {
+              if (k.kind() != Kind::kString)
+                throw_error("keywords must be strings, not " + std::string(k.type_name()));
+              auto val = host->index(k);
+              if (!val.ok()) throw_error(val.error().message);
+              kw_names.push_back(k);
+              heap_kwargs.push_back(Kwarg{str_ref(k), *val});
+            }
+            break;
+          }
           if (v.kind() != Kind::kDict)
             throw_error("argument after ** must be a mapping, not " + std::string(v.type_name()));
           for (const auto& e : as_dict(v)->table.entries()) {
