@@ -220,8 +220,10 @@ class Reader {
           expect_string(f, path);
         }
       } else if (key == "format") {
-        v.format_span = f.value.span;
+        if (f.value.kind == yaml::Kind::kNull) continue;
         if (!expect_string(f, path)) continue;
+        if (f.value.text.empty()) continue;  // the spec's default: "" is no format
+        v.format_span = f.value.span;
         v.format = formats::parse(f.value.text);
         if (!v.format) {
           auto& d = diags_.error(

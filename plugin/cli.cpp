@@ -20,6 +20,17 @@ std::string join_file(const std::string& dir, std::string_view name) {
   return p + std::string(name);
 }
 
+std::string count_of(size_t n, std::string_view singular) {
+  return std::to_string(n) + " " + std::string(singular) + (n == 1 ? "" : "s");
+}
+
+diag::RenderOptions render_options() {
+  diag::RenderOptions options;
+  options.tool_version = version();
+  options.describe_code = describe_code;
+  return options;
+}
+
 int fail(Io io, const std::string& message) {
   io.err << "hintkit: " << message << '\n';
   return kExitUsage;
@@ -62,8 +73,13 @@ const char* kHookFooter =
     "    - events: [presync]\n"
     "      showlogs: true\n"
     "      command: hintkit\n"
-    "      args: [hook, presync, --values-json, '{{`{{ .Values | toJson }}`}}']\n\n"
-    "No tazuna.hint.yaml in --dir: exit 0. Values are never printed unless --show-values.\n\n"
+    "      args: [hook, presync, --values-json, '{{ .Values | toJson }}']\n\n"
+    "helmfile renders hook args once, so in helmfile.yaml the expression is written as is.\n"
+    "In helmfile.yaml.gotmpl the whole file is rendered once more before, so escape it:\n"
+    "'{{`{{ .Values | toJson }}`}}'. --values-json is strict JSON: an unrendered template,\n"
+    "an empty argument, null, a list or a scalar stop the hook with exit 2.\n\n"
+    "No tazuna.hint.yaml in --dir: exit 0 (a --dir that does not exist: exit 2). Values are\n"
+    "never printed unless --show-values.\n\n"
     "Exit: 0 values fit the hint, 1 violations (listed on stderr), 2 malformed JSON or flags.";
 
 const char* kDescribeFooter =
@@ -100,6 +116,11 @@ int run(const std::vector<std::string>& args, Io io) {
   lint_cmd->add_option("paths", lint.paths, "Hint files or folders to search (default: .)");
   lint_cmd->add_option("--config,-c", lint.config,
                        "tazuna.yaml: lint each helmfile manifest's hint and its var declarations");
+  lint_cmd
+      ->add_option(
+          "--environment,-e", lint.environment,
+          "With --config: the environment tazuna.yaml is rendered for ({{ .Environment }})")
+      ->needs(lint_cmd->get_option("--config"));
   lint_cmd->add_option("--format,-f", lint.format, "Output format")
       ->check(CLI::IsMember({"text", "json", "sarif", "github"}))
       ->default_str("text");
@@ -112,6 +133,11 @@ int run(const std::vector<std::string>& args, Io io) {
       app.add_subcommand("resolve", "Resolve a manifest's vars against its tazuna.hint.yaml");
   auto* config_opt = resolve_cmd->add_option(
       "--config,-c", resolve.config, "tazuna.yaml: resolve every helmfile manifest it lists");
+  resolve_cmd
+      ->add_option("--environment,-e", resolve.environment,
+                   "The environment tazuna.yaml is rendered for ({{ .Environment }}); it must be "
+                   "declared under spec.environments")
+      ->needs(config_opt);
   resolve_cmd->add_option("--manifest,-m", resolve.manifests, "Only these manifests (repeatable)")
       ->needs(config_opt);
   resolve_cmd->add_option("--tags", resolve.tags, "Only manifests with any of these tags (a,b)")
@@ -202,7 +228,10 @@ int run(const std::vector<std::string>& args, Io io) {
 
   if (lint_cmd->parsed() && lint.config.empty()) return run_lint(lint, io);
   if (lint_cmd->parsed() && !lint.config.empty()) return run_lint_config(lint, io);
-  if (hook_cmd->parsed()) return run_hook(hook, io);
+  if (hook_cmd->parsed()) {
+    hook.values_json_given = json_opt->count() > 0;
+    return run_hook(hook, io);
+  }
   if (resolve_cmd->parsed()) {
     if (!resolve.config.empty()) return run_resolve_config(resolve, io);
     if (resolve.dir.empty() && resolve.hint.empty()) {

@@ -44,11 +44,19 @@ std::string describe_code(std::string_view code) {
       {"HK305", "a from: env source has no env name"},
       {"HK306", "a from: static source sets none or several of static, staticSlice, staticMap"},
       {"HK307", "a from: op source has a missing or invalid op selector"},
+      {"HK308", "an include has no path, or its file cannot be read"},
+      {"HK309", "an included file has includes of its own (nested includes)"},
       {"HK310", "the environment variable of a from: env source is not set"},
       {"HK311", "a 1Password lookup failed (no op binary, op failed, bad JSON, unknown field)"},
+      {"HK312", "the -e environment is not declared under spec.environments"},
+      {"HK313", "a helmfile manifest's path does not exist"},
+      {"HK314", "a helmfile manifest's folder has no helmfile"},
+      {"HK315", "two manifests have the same name (after includes are expanded)"},
+      {"HK316", "tazuna.yaml is not a valid Go template, or rendering it failed"},
       {"HK320", "a manifest declares a var its hint does not know"},
       {"HK321", "a required hint var has no declaration in the manifest"},
       {"HK322", "a declaration's shape cannot fit the hint type"},
+      {"HK323", "tazuna's YAML 1.1 reading changes a scalar (static: 0755 -> \"493\"): quote it"},
   };
   for (const auto& [c, text] : kCodes) {
     if (c == code) return std::string(text);

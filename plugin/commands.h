@@ -14,7 +14,8 @@ inline constexpr unsigned kDefaultOpTimeoutSeconds = 60;
 
 struct LintOptions {
   std::vector<std::string> paths;
-  std::string config;  // --config tazuna.yaml: lint every helmfile manifest's hint
+  std::string config;       // --config tazuna.yaml: lint every helmfile manifest's hint
+  std::string environment;  // -e NAME: tazuna.yaml's {{ .Environment }}
   std::string format = "text";
   bool warnings_as_errors = false;
   unsigned jobs = 0;  // 0: hardware threads
@@ -25,7 +26,8 @@ int run_lint(const LintOptions& o, Io io);
 int report_lint(Io io, const LintOptions& o, diag::Diagnostics& all, const std::string& checked);
 
 struct ResolveOptions {
-  std::string config;  // --config tazuna.yaml: resolve every helmfile manifest
+  std::string config;       // --config tazuna.yaml: resolve every helmfile manifest
+  std::string environment;  // -e NAME: tazuna.yaml's {{ .Environment }}
   std::vector<std::string> manifests;
   std::string tags;
   std::string out_dir;
@@ -49,6 +51,7 @@ struct HookOptions {
   std::string event;  // presync | prepare
   std::string dir = ".";
   std::string values_json;
+  bool values_json_given = false;  // --values-json "" is given, and empty
   std::string values_file;
   bool show_values = false;
 };
@@ -71,6 +74,12 @@ std::string join_file(const std::string& dir, std::string_view name);
 
 // One-line description of a diagnostic code (README's table), "" when unknown.
 std::string describe_code(std::string_view code);
+
+// "1 helmfile manifest", "2 helmfile manifests".
+std::string count_of(size_t n, std::string_view singular);
+
+// Renderer options for diagnostics: tool version and rule descriptions (SARIF).
+diag::RenderOptions render_options();
 
 // Prints an operation failure as `hintkit: message` and returns kExitUsage.
 int fail(Io io, const std::string& message);

@@ -66,10 +66,7 @@ int report_lint(Io io, const LintOptions& o, diag::Diagnostics& all, const std::
   all.sort_and_dedupe();
   const size_t errors = all.error_count(), warnings = all.warning_count();
   const diag::Format format = *diag::parse_format(o.format);
-  diag::RenderOptions options;
-  options.tool_version = version();
-  options.describe_code = describe_code;
-  diag::render(io.out, format, all, options);
+  diag::render(io.out, format, all, render_options());
   // Machine formats keep stdout clean; the summary goes to stderr there.
   (format == diag::Format::kText ? io.out : io.err)
       << "checked " << checked << ": " << errors << (errors == 1 ? " error, " : " errors, ")
@@ -87,9 +84,7 @@ int run_lint(const LintOptions& o, Io io) {
 
   diag::Diagnostics all;
   for (diag::Diagnostics& d : results) all.append(std::move(d));
-  const int rc = report_lint(
-      io, o, all,
-      std::to_string(files.size()) + (files.size() == 1 ? " hint file" : " hint files"));
+  const int rc = report_lint(io, o, all, count_of(files.size(), "hint file"));
   if (files.empty()) {
     io.err << "hintkit: no " << hintfile::kFileName << " found\n";
   }

@@ -30,10 +30,10 @@ int run_resolve(const ResolveOptions& o, Io io) {
   auto values = load_values(o.values, io.in, diags);
   if (!values.ok()) return fail(io, values.error().message);
 
-  diag::RenderOptions render_options;
+  const diag::RenderOptions options = render_options();
   if (diags.has_errors()) {
     diags.sort_and_dedupe();
-    diag::render(io.err, *diag::parse_format(o.format), diags, render_options);
+    diag::render(io.err, *diag::parse_format(o.format), diags, options);
     return kExitFindings;
   }
   std::vector<resolver::VarExplanation> explanation;
@@ -41,7 +41,7 @@ int run_resolve(const ResolveOptions& o, Io io) {
   if (o.explain) resolve_options.explain = &explanation;
   yaml::Node resolved = resolver::resolve(hint ? &*hint : nullptr, *values, diags, resolve_options);
   if (!diags.empty()) {
-    diag::render(io.err, *diag::parse_format(o.format), diags, render_options);
+    diag::render(io.err, *diag::parse_format(o.format), diags, options);
   }
   if (o.explain) {
     // The explanation is printed whether or not the values pass: it is how to find out why.

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "plugin/commands.h"
+#include "plugin/out_dir.h"
 #include "plugin/parallel.h"
 #include "plugin/subprocess.h"
 #include "plugin/values_io.h"
@@ -106,7 +107,7 @@ Selection select(const resolver::Config& config, const std::vector<std::string>&
   Selection sel;
   std::vector<std::string> all;
   for (const auto& m : config.manifests) {
-    if (m.type == "helmfile") all.push_back(m.name);
+    if (m.has_vars()) all.push_back(m.name);
   }
   for (const std::string& n : names) {
     if (std::find(all.begin(), all.end(), n) == all.end()) {
@@ -117,7 +118,7 @@ Selection select(const resolver::Config& config, const std::vector<std::string>&
   }
   const std::vector<std::string> wanted_tags = split_tags(tags);
   for (const auto& m : config.manifests) {
-    if (m.type != "helmfile") continue;
+    if (!m.has_vars()) continue;
     if (!names.empty() && std::find(names.begin(), names.end(), m.name) == names.end()) continue;
     if (!wanted_tags.empty() &&
         std::none_of(wanted_tags.begin(), wanted_tags.end(), [&](const std::string& t) {
@@ -130,8 +131,33 @@ Selection select(const resolver::Config& config, const std::vector<std::string>&
   return sel;
 }
 
-void prefix_messages(diag::Diagnostics& d, const std::string& manifest) {
-  for (auto& x : d.items()) x.message = "manifest \"" + manifest + "\": " + x.message;
+void prefix_messages(diag::Diagnostics& d, const resolver::Manifest& m) {
+  const std::string label = m.label() + ": ";
+  for (auto& x : d.items()) x.message = label + x.message;
+}
+
+// The hint of a manifest, if it has one. An ORAS artifact's hint is inside the artifact,
+// which hintkit does not pull: its vars are resolved from their sources without a hint.
+std::optional<hintfile::HintFile> hint_of(const resolver::Config& config,
+                                          const resolver::Manifest& m, diag::Diagnostics& diags,
+                                          std::string* path_out = nullptr) {
+  if (m.oras_helmfile) return std::nullopt;
+  const std::string hint_path = hintfile::path_in(resolver::hint_dir(config, m));
+  if (path_out) *path_out = hint_path;
+  std::error_code ec;
+  if (!fs::exists(hint_path, ec)) return std::nullopt;
+  auto loaded = hintfile::load_file(hint_path, diags);
+  if (!loaded.ok()) {
+    diags.error("HK010", diag::Span{hint_path, {}, {}}, loaded.error().message);
+    return std::nullopt;
+  }
+  return std::move(loaded).value();
+}
+
+resolver::LoadOptions load_options(const std::string& environment) {
+  resolver::LoadOptions options;
+  options.environment = environment;
+  return options;
 }
 
 struct ManifestOutcome {
@@ -142,56 +168,13 @@ struct ManifestOutcome {
 ManifestOutcome resolve_manifest(const resolver::Config& config, const resolver::Manifest& m,
                                  const resolver::Environment& env) {
   ManifestOutcome out;
-  const std::string hint_path = hintfile::path_in(resolver::hint_dir(config, m));
-  std::optional<hintfile::HintFile> hint;
-  std::error_code ec;
-  if (fs::exists(hint_path, ec)) {
-    auto loaded = hintfile::load_file(hint_path, out.diags);
-    if (!loaded.ok()) {
-      out.diags.error("HK010", diag::Span{hint_path, {}, {}}, loaded.error().message);
-    } else {
-      hint = std::move(loaded).value();
-    }
-  }
+  std::optional<hintfile::HintFile> hint = hint_of(config, m, out.diags);
   yaml::Node provided = resolver::provided_vars(m, env, out.diags);
   if (!out.diags.has_errors()) {
     out.resolved = resolver::resolve(hint ? &*hint : nullptr, provided, out.diags);
   }
-  prefix_messages(out.diags, m.name);
+  prefix_messages(out.diags, m);
   return out;
-}
-
-// Writes every file or none: all go to temporary names first, then each is renamed over
-// its target (rename is atomic per file).
-diag::Result<void> write_all(const std::string& dir,
-                             const std::vector<std::pair<std::string, std::string>>& files) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) return diag::Error{"cannot create " + dir + ": " + ec.message(), {}};
-  std::vector<std::pair<fs::path, fs::path>> staged;
-  auto cleanup = [&] {
-    for (auto& [tmp, _] : staged) fs::remove(tmp, ec);
-  };
-  for (const auto& [name, text] : files) {
-    fs::path target = fs::path(dir) / (name + ".yaml");
-    fs::path tmp = fs::path(dir) / ("." + name + ".yaml.tmp-" + std::to_string(::getpid()));
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << text;
-    f.close();
-    staged.emplace_back(tmp, target);
-    if (!f) {
-      cleanup();
-      return diag::Error{"cannot write " + tmp.string(), {}};
-    }
-  }
-  for (auto& [tmp, target] : staged) {
-    fs::rename(tmp, target, ec);
-    if (ec) {
-      cleanup();
-      return diag::Error{"cannot replace " + target.string() + ": " + ec.message(), {}};
-    }
-  }
-  return {};
 }
 
 bool safe_file_name(const std::string& name) {
@@ -202,11 +185,12 @@ bool safe_file_name(const std::string& name) {
 
 int run_resolve_config(const ResolveOptions& o, Io io) {
   diag::Diagnostics diags;
-  auto config = resolver::load_config(o.config, diags);
+  auto config = resolver::load_config(o.config, diags, load_options(o.environment));
   if (!config.ok()) return fail(io, "resolve: " + config.error().message);
+  const diag::Format format = *diag::parse_format(o.format);
   if (diags.has_errors()) {
     diags.sort_and_dedupe();
-    diag::render(io.err, *diag::parse_format(o.format), diags);
+    diag::render(io.err, format, diags, render_options());
     return kExitFindings;
   }
   Selection sel = select(*config, o.manifests, o.tags);
@@ -229,7 +213,7 @@ int run_resolve_config(const ResolveOptions& o, Io io) {
                [&](size_t i) { outcomes[i] = resolve_manifest(*config, *sel.manifests[i], env); });
 
   for (auto& oc : outcomes) diags.append(std::move(oc.diags));
-  if (!diags.empty()) diag::render(io.err, *diag::parse_format(o.format), diags);
+  if (!diags.empty()) diag::render(io.err, format, diags, render_options());
   if (diags.has_errors()) return kExitFindings;
 
   if (!o.out_dir.empty()) {
@@ -243,7 +227,8 @@ int run_resolve_config(const ResolveOptions& o, Io io) {
       write_values(text, outcomes[i].resolved, "yaml");
       files.emplace_back(name, text.str());
     }
-    auto written = write_all(o.out_dir, files);
+    FileSystem system;
+    auto written = write_all(o.out_dir, files, system);
     if (!written.ok()) return fail(io, "resolve: " + written.error().message);
     return kExitClean;
   }
@@ -260,28 +245,24 @@ int run_resolve_config(const ResolveOptions& o, Io io) {
 
 int run_lint_config(const LintOptions& o, Io io) {
   diag::Diagnostics diags;
-  auto config = resolver::load_config(o.config, diags);
+  auto config = resolver::load_config(o.config, diags, load_options(o.environment));
   if (!config.ok()) return fail(io, "lint: " + config.error().message);
+  diags.append(std::move(config->conversions));
   std::vector<const resolver::Manifest*> manifests;
   for (const auto& m : config->manifests) {
-    if (m.type == "helmfile") manifests.push_back(&m);
+    if (m.has_vars()) manifests.push_back(&m);
   }
   std::vector<diag::Diagnostics> results(manifests.size());
   parallel_for(manifests.size(), o.jobs, [&](size_t i) {
     const resolver::Manifest& m = *manifests[i];
-    const std::string hint_path = hintfile::path_in(resolver::hint_dir(*config, m));
-    std::error_code ec;
-    if (!fs::exists(hint_path, ec)) return;  // no hint: nothing to check against
-    auto hint = hintfile::load_file(hint_path, results[i]);
-    if (!hint.ok()) {
-      results[i].error("HK010", diag::Span{hint_path, {}, {}}, hint.error().message);
-      return;
+    auto hint = hint_of(*config, m, results[i]);
+    if (hint && !results[i].has_errors()) {
+      resolver::check_declarations(m, *hint, *config, results[i]);
     }
-    if (!results[i].has_errors()) resolver::check_declarations(m, *hint, *config, results[i]);
   });
   for (auto& r : results) diags.append(std::move(r));
   return report_lint(io, o, diags,
-                     std::to_string(manifests.size()) + " helmfile manifests of " + o.config);
+                     count_of(manifests.size(), "helmfile manifest") + " of " + o.config);
 }
 
 }  // namespace hintkit::plugin

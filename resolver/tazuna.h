@@ -1,10 +1,17 @@
 // `tazuna.yaml`: the manifests of a cluster and where each helmfile var comes from.
 //
-// Entry points: `parse_config(source, file, diags)` reads the config (unknown keys, unknown
-// `from`, wrong value types and ambiguous static sources are diagnostics at line:col with a
-// did-you-mean); `provided_vars(manifest, env, diags)` turns a manifest's var sources into
-// the provided-vars map that `resolve()` takes. The environment and 1Password lookups come
-// in through `Environment`, so this module runs no processes itself (the CLI does).
+// Entry points: `load_config(path, options, diags)` reads the config the way tazuna does:
+// the text is rendered as a Go template first (`{{ .Environment }}`, see template.h; positions
+// still point into the source), then decoded with tazuna's YAML 1.1 scalar conversions into
+// string fields (go_decode.h), then `includes` are expanded (an included file's manifests take
+// the includer's place; their `path` stays relative to the root tazuna.yaml's folder, as
+// tazuna joins it; nested includes and missing include files are errors), and finally the
+// expanded set is checked: unique names, helmfile paths that exist and hold a helmfile.
+// Unknown keys, unknown `from`, wrong value types and ambiguous static sources are
+// diagnostics at line:col with a did-you-mean; problems in an included file name the chain.
+// `provided_vars(manifest, env, diags)` turns a manifest's var sources into the provided-vars
+// map that `resolve()` takes. The environment and 1Password lookups come in through
+// `Environment`, so this module runs no processes itself (the CLI does).
 //
 //   apiVersion: tazuna.pepabo.com/v1
 //   kind: Tazuna
@@ -57,24 +64,56 @@ struct VarSource {
   bool valid = true;  // false when the declaration had errors (already reported)
 };
 
+struct Include {
+  std::string path;  // as written, relative to the root tazuna.yaml's folder
+  diag::Span span;
+};
+
 struct Manifest {
   std::string name;
   std::string type;
-  std::string path;  // as written, relative to the config's folder
+  std::string path;  // as written, relative to the root config's folder
   std::vector<std::string> tags;
   std::vector<VarSource> vars;
+  std::vector<Include> includes;  // before expansion only
+  bool oras_helmfile = false;     // type: oras delegating to helmfile (vars, no local path)
   diag::Span span;
+  diag::Span name_span;
   diag::Span path_span;
+  // Empty for manifests of the root file; else "infra.yaml, included from tazuna.yaml:7:11".
+  std::string origin;
+  // The manifest has helmfile vars: type helmfile, or an ORAS artifact delegating to helmfile.
+  bool has_vars() const { return type == "helmfile" || oras_helmfile; }
+  // "manifest \"api\"" plus " (in infra.yaml, included from tazuna.yaml:7:11)" when included.
+  std::string label() const;
+};
+
+struct LoadOptions {
+  // `-e NAME`: `{{ .Environment }}` in templates, and it must be declared under
+  // spec.environments. Empty: no environment (templates see "").
+  std::string environment;
 };
 
 struct Config {
   std::string file;  // path of tazuna.yaml as given
   std::string dir;   // its folder, for manifest paths
   std::vector<Manifest> manifests;
+  std::vector<std::string> environments;  // spec.environments, in source order
+  // Where tazuna's YAML 1.1 conversion changes what the author wrote (`static: 0755` -> "493"):
+  // warnings for `lint --config`; resolution hands the converted strings on, as tazuna does.
+  diag::Diagnostics conversions;
 };
 
+// One config text (already rendered), without includes expanded or paths checked.
 Config parse_config(std::string_view source, std::string_view file, diag::Diagnostics& diags);
-diag::Result<Config> load_config(const std::string& path, diag::Diagnostics& diags);
+// Reads, renders, decodes, expands includes and checks the result (see the top of this file).
+// An unreadable root file or a template feature hintkit does not implement is an `Error`.
+diag::Result<Config> load_config(const std::string& path, diag::Diagnostics& diags,
+                                 const LoadOptions& options = {});
+
+// The helmfile file names tazuna looks for in a folder, in its order.
+inline constexpr std::string_view kHelmfileNames[] = {"helmfile.yaml.gotmpl", "helmfile.yaml",
+                                                      "helmfile.yml.gotmpl", "helmfile.yml"};
 
 // The folder whose `tazuna.hint.yaml` belongs to `m`: `path` itself when it is a folder, the
 // file's folder when it is a helmfile file (the documented placement).

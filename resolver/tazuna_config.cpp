@@ -1,8 +1,12 @@
 // tazuna.yaml -> Config, with every structural problem reported at its place.
+#include <algorithm>
 #include <array>
 #include <filesystem>
+#include <map>
 
+#include "resolver/go_decode.h"
 #include "resolver/tazuna.h"
+#include "resolver/template.h"
 #include "types/types.h"
 
 namespace hintkit::resolver {
@@ -29,12 +33,19 @@ using diag::in_quotes;
 using types::a_kind;
 
 constexpr std::array<std::string_view, 4> kTopKeys = {"apiVersion", "kind", "spec", "metadata"};
-constexpr std::array<std::string_view, 6> kSpecKeys = {"minimumSupportedTazunaVersion",
+constexpr std::array<std::string_view, 7> kSpecKeys = {"minimumSupportedTazunaVersion",
                                                        "context_matches",
                                                        "context_match_mode",
+                                                       "environments",
                                                        "manifests",
                                                        "tests",
                                                        "providers"};
+constexpr std::array<std::string_view, 2> kEnvironmentKeys = {"context_matches",
+                                                              "context_match_mode"};
+constexpr std::array<std::string_view, 1> kIncludeKeys = {"path"};
+constexpr std::array<std::string_view, 6> kOrasKeys = {"reference",          "target", "plainHTTP",
+                                                       "insecureSkipVerify", "auth",   "delegate"};
+constexpr std::array<std::string_view, 3> kDelegateKeys = {"type", "helmfile", "kustomize"};
 constexpr std::array<std::string_view, 12> kManifestKeys = {
     "name",      "description",   "includes", "path", "type",      "tags",
     "kustomize", "genesisSecret", "helmfile", "oras", "dependsOn", "tests"};
@@ -49,7 +60,9 @@ constexpr std::array<std::string_view, 2> kOpKeyValues = {"id", "label"};
 
 class Reader {
  public:
-  explicit Reader(diag::Diagnostics& diags) : diags_(diags) {}
+  // `included`: the file is an include target, where `includes` may not appear again.
+  Reader(diag::Diagnostics& diags, diag::Diagnostics& conversions, bool included)
+      : diags_(diags), conversions_(conversions), included_(included) {}
 
   template <size_t N>
   bool known_key(const yaml::MapItem& item, const std::array<std::string_view, N>& keys,
@@ -92,6 +105,7 @@ class Reader {
     if (!want(spec->value, yaml::Kind::kMap, "spec", "a mapping")) return;
     for (const yaml::MapItem& item : spec->value.items) {
       if (!known_key(item, kSpecKeys, "spec")) continue;
+      if (item.key.text == "environments") read_environments(item.value, out);
       if (item.key.text == "manifests" &&
           want(item.value, yaml::Kind::kArray, "spec.manifests", "a list")) {
         for (size_t i = 0; i < item.value.elements.size(); ++i) {
@@ -102,10 +116,100 @@ class Reader {
   }
 
  private:
+  // A string field as tazuna decodes it: any scalar, in its Go spelling (`0755` -> "493").
   std::string scalar(const yaml::MapItem& item, const std::string& path) {
-    if (item.value.kind == yaml::Kind::kString) return item.value.text;
+    if (item.value.is_scalar() && !item.value.is_null()) return converted(item.value, path);
     want(item.value, yaml::Kind::kString, path, "a string");
     return {};
+  }
+
+  // The Go spelling of a scalar; where it differs from the source text, a warning for lint.
+  std::string converted(const yaml::Node& n, const std::string& path, bool key = false) {
+    std::string s = key ? go_key_string(n) : go_string(n);
+    if (n.kind != yaml::Kind::kString && s != n.text) {
+      auto& d = conversions_.warning("HK323", n.span,
+                                     in_quotes(n.text) + " is read as YAML 1.1 " +
+                                         std::string(yaml::to_string(n.kind)) +
+                                         " and handed on as " + in_quotes(s),
+                                     path);
+      d.hints.push_back("quote it to keep the text: \"" + n.text + "\"");
+    }
+    return s;
+  }
+
+  void read_environments(const yaml::Node& n, Config& out) {
+    if (n.is_null() || !want(n, yaml::Kind::kMap, "spec.environments", "a mapping")) return;
+    for (const yaml::MapItem& env : n.items) {
+      const std::string path = types::join_path("spec.environments", env.key.text);
+      out.environments.push_back(converted(env.key, path, true));
+      if (env.value.is_null() || !want(env.value, yaml::Kind::kMap, path, "a mapping")) continue;
+      for (const yaml::MapItem& f : env.value.items) {
+        if (!known_key(f, kEnvironmentKeys, path)) continue;
+        const std::string p = types::join_path(path, f.key.text);
+        if (f.key.text == "context_matches") {
+          want(f.value, yaml::Kind::kArray, p, "a list of regular expressions");
+        } else {
+          const std::string mode = scalar(f, p);
+          if (!mode.empty() && mode != "or" && mode != "and") {
+            diags_.error("HK303", f.value.span,
+                         p + " must be \"or\" or \"and\", found " + in_quotes(mode), p);
+          }
+        }
+      }
+    }
+  }
+
+  void read_includes(const yaml::MapItem& item, const std::string& path, Manifest& m) {
+    if (included_) {
+      diags_.error("HK309", item.key.span,
+                   "nested includes are not allowed: an included file cannot include again", path);
+      return;
+    }
+    if (!want(item.value, yaml::Kind::kArray, path, "a list of {path: FILE}")) return;
+    if (item.value.elements.empty()) {
+      diags_.error("HK303", item.value.span, path + " is empty", path);
+    }
+    for (size_t i = 0; i < item.value.elements.size(); ++i) {
+      const yaml::Node& e = item.value.elements[i];
+      const std::string p = types::index_path(path, i);
+      if (!want(e, yaml::Kind::kMap, p, "a mapping with `path`")) continue;
+      Include inc;
+      inc.span = e.span;
+      for (const yaml::MapItem& f : e.items) {
+        if (!known_key(f, kIncludeKeys, p)) continue;
+        inc.path = scalar(f, types::join_path(p, "path"));
+        inc.span = f.value.span;
+      }
+      if (inc.path.empty()) {
+        diags_.error("HK308", e.span, p + " has no `path`", types::join_path(p, "path"));
+        continue;
+      }
+      m.includes.push_back(std::move(inc));
+    }
+  }
+
+  void read_oras(const yaml::Node& n, const std::string& path, Manifest& m) {
+    if (!want(n, yaml::Kind::kMap, path, "a mapping")) return;
+    for (const yaml::MapItem& item : n.items) {
+      if (!known_key(item, kOrasKeys, path) || item.key.text != "delegate") continue;
+      const std::string dp = types::join_path(path, "delegate");
+      if (!want(item.value, yaml::Kind::kMap, dp, "a mapping")) continue;
+      const yaml::MapItem* helmfile = nullptr;
+      std::string type;
+      for (const yaml::MapItem& f : item.value.items) {
+        if (!known_key(f, kDelegateKeys, dp)) continue;
+        if (f.key.text == "type") type = scalar(f, types::join_path(dp, "type"));
+        if (f.key.text == "helmfile") helmfile = &f;
+      }
+      if (type == "helmfile") {
+        m.oras_helmfile = true;
+        if (helmfile) read_helmfile(helmfile->value, types::join_path(dp, "helmfile"), m);
+      } else if (type != "kustomize") {
+        diags_.error("HK303", item.value.span,
+                     dp + ".type must be \"helmfile\" or \"kustomize\", found " + in_quotes(type),
+                     types::join_path(dp, "type"));
+      }
+    }
   }
 
   void read_manifest(const yaml::Node& n, const std::string& path, Config& out) {
@@ -113,12 +217,18 @@ class Reader {
     Manifest m;
     m.span = n.span;
     const yaml::MapItem* helmfile = nullptr;
+    const yaml::MapItem* oras = nullptr;
     for (const yaml::MapItem& item : n.items) {
       if (!known_key(item, kManifestKeys, path)) continue;
       const std::string& key = item.key.text;
       const std::string p = types::join_path(path, key);
       if (key == "name") {
         m.name = scalar(item, p);
+        m.name_span = item.value.span;
+      } else if (key == "includes") {
+        read_includes(item, p, m);
+      } else if (key == "oras") {
+        oras = &item;
       } else if (key == "type") {
         m.type = scalar(item, p);
       } else if (key == "path") {
@@ -126,13 +236,26 @@ class Reader {
         m.path_span = item.value.span;
       } else if (key == "tags") {
         if (want(item.value, yaml::Kind::kArray, p, "a list of strings")) {
-          for (const yaml::Node& t : item.value.elements) m.tags.push_back(t.text);
+          for (size_t i = 0; i < item.value.elements.size(); ++i) {
+            const yaml::Node& t = item.value.elements[i];
+            if (t.is_scalar() && !t.is_null()) {
+              m.tags.push_back(converted(t, types::index_path(p, i)));
+            } else {
+              want(t, yaml::Kind::kString, types::index_path(p, i), "a string");
+            }
+          }
         }
       } else if (key == "helmfile") {
         helmfile = &item;
       }
     }
+    if (!m.includes.empty()) {  // tazuna ignores an includer's other fields
+      out.manifests.push_back(std::move(m));
+      return;
+    }
     if (m.name.empty()) m.name = m.path;
+    if (m.name_span.file.empty()) m.name_span = m.path_span.known() ? m.path_span : m.span;
+    if (m.type == "oras" && oras) read_oras(oras->value, types::join_path(path, "oras"), m);
     if (m.type == "helmfile" && m.path.empty()) {
       diags_.error("HK303", n.span, "helmfile manifest " + in_quotes(m.name) + " has no `path`",
                    types::join_path(path, "path"));
@@ -150,7 +273,10 @@ class Reader {
       if (item.value.is_null() || !want(item.value, yaml::Kind::kMap, vars_path, "a mapping"))
         continue;
       for (const yaml::MapItem& v : item.value.items) {
-        m.vars.push_back(read_var(v, types::join_path(vars_path, v.key.text)));
+        const std::string var_path = types::join_path(vars_path, v.key.text);
+        VarSource s = read_var(v, var_path);
+        s.name = converted(v.key, var_path, true);
+        m.vars.push_back(std::move(s));
       }
     }
   }
@@ -182,16 +308,16 @@ class Reader {
       s.valid = false;
       return s;
     }
-    const std::string from_value = from->value.kind == yaml::Kind::kString ? from->value.text : "";
+    const std::string from_value = from->value.is_scalar() ? go_string(from->value) : "";
     if (from_value == "env") {
       s.kind = SourceKind::kEnv;
-      if (!env || env->value.kind != yaml::Kind::kString || env->value.text.empty()) {
+      if (!env || !env->value.is_scalar() || env->value.is_null() || env->value.text.empty()) {
         diags_.error("HK305", env ? env->value.span : item.key.span,
                      label + " is from: env but has no `env: VARIABLE_NAME`",
                      types::join_path(path, "env"));
         s.valid = false;
       } else {
-        s.env = env->value.text;
+        s.env = converted(env->value, types::join_path(path, "env"));
       }
     } else if (from_value == "static") {
       read_static(s, statics, item, path, label);
@@ -233,8 +359,8 @@ class Reader {
         s.valid = false;
         return;
       }
-      // Non-string scalars become their YAML text: 8080 -> "8080".
-      s.value = yaml::make_string(f.value.text);
+      // Non-string scalars become their Go spelling, as tazuna decodes them: 0755 -> "493".
+      s.value = yaml::make_string(converted(f.value, p));
       s.value.span = f.value.span;
     } else if (f.key.text == "staticSlice") {
       s.kind = SourceKind::kStaticSlice;
@@ -251,7 +377,7 @@ class Reader {
           s.valid = false;
           continue;
         }
-        yaml::Node str = yaml::make_string(e.text);
+        yaml::Node str = yaml::make_string(converted(e, types::index_path(p, i)));
         str.span = e.span;
         s.value.elements.push_back(std::move(str));
       }
@@ -270,9 +396,10 @@ class Reader {
           continue;
         }
         yaml::MapItem copy;
-        copy.key = yaml::make_string(e.key.text);
+        const std::string ep = types::join_path(p, e.key.text);
+        copy.key = yaml::make_string(converted(e.key, ep, true));
         copy.key.span = e.key.span;
-        copy.value = yaml::make_string(e.value.text);
+        copy.value = yaml::make_string(converted(e.value, ep));
         copy.value.span = e.value.span;
         s.value.items.push_back(std::move(copy));
       }
@@ -320,9 +447,158 @@ class Reader {
   }
 
   diag::Diagnostics& diags_;
+  diag::Diagnostics& conversions_;
+  bool included_;
 };
 
 }  // namespace
+
+namespace {
+
+std::string position_text(const diag::Span& s) {
+  return s.file.str() + ":" + std::to_string(s.begin.line) + ":" + std::to_string(s.begin.column);
+}
+
+// Go's filepath.Join: the parts joined with '/' and cleaned (an absolute `b` is not special).
+std::string go_join(const std::string& a, const std::string& b) {
+  if (a.empty()) return std::filesystem::path(b).lexically_normal().string();
+  return (std::filesystem::path(a + "/" + b)).lexically_normal().string();
+}
+
+// Moves every span of a file rendered from a template back to its source position.
+class Remapper {
+ public:
+  Remapper(const Rendered& r, const std::string& file) : r_(r), file_(file) {}
+  void span(diag::Span& s) const {
+    if (r_.identity || !s.known() || s.file != file_) return;
+    s.begin = r_.source_position(s.begin);
+    s.end = r_.source_position(s.end);
+  }
+  void node(yaml::Node& n) const {
+    span(n.span);
+    for (yaml::MapItem& item : n.items) {
+      node(item.key);
+      node(item.value);
+    }
+    for (yaml::Node& e : n.elements) node(e);
+  }
+  void diags(diag::Diagnostics& d) const {
+    for (diag::Diagnostic& x : d.items()) {
+      span(x.span);
+      for (diag::Related& rel : x.related) span(rel.span);
+    }
+  }
+  void config(Config& c) const {
+    for (Manifest& m : c.manifests) {
+      span(m.span);
+      span(m.name_span);
+      span(m.path_span);
+      for (Include& inc : m.includes) span(inc.span);
+      for (VarSource& v : m.vars) {
+        span(v.span);
+        node(v.value);
+      }
+    }
+    diags(c.conversions);
+  }
+
+ private:
+  const Rendered& r_;
+  std::string file_;
+};
+
+// Renders, parses and decodes one file into `out`. False when it had errors (in `diags`).
+diag::Result<bool> load_one(const std::string& path, std::string_view text,
+                            const LoadOptions& options, bool included, Config& out,
+                            diag::Diagnostics& diags) {
+  diag::Diagnostics local;
+  auto rendered = render_template(text, path, TemplateData{options.environment}, local);
+  if (!rendered.ok()) return rendered.error();
+  if (local.has_errors()) {
+    diags.append(std::move(local));
+    return false;
+  }
+  out.file = path;
+  out.dir = std::filesystem::path(path).parent_path().string();
+  diag::Diagnostics yaml_diags;
+  auto docs = yaml::load(rendered->text, path, yaml_diags);
+  const bool broken = yaml_diags.has_errors();
+  local.append(std::move(yaml_diags));
+  bool found = false;
+  if (!broken) {
+    for (const yaml::Document& d : docs) {
+      if (d.empty) continue;
+      Reader(local, out.conversions, included).read(d.root, out);
+      found = true;
+      break;
+    }
+    if (!found) local.error("HK301", diag::Span{path, {1, 1}, {1, 1}}, "tazuna.yaml is empty");
+  }
+  const Remapper remap(*rendered, path);
+  remap.diags(local);
+  remap.config(out);
+  const bool ok = !local.has_errors();
+  diags.append(std::move(local));
+  return ok;
+}
+
+// A diagnostic from an included file names the include that brought it in.
+void name_the_chain(diag::Diagnostics& d, const Include& inc) {
+  for (diag::Diagnostic& x : d.items()) {
+    x.message += " (included from " + position_text(inc.span) + ")";
+    x.related.push_back({inc.span, "included from here"});
+  }
+}
+
+void check_unique_names(const std::vector<Manifest>& manifests, diag::Diagnostics& diags) {
+  std::map<std::string, const Manifest*> seen;
+  for (const Manifest& m : manifests) {
+    auto [it, fresh] = seen.emplace(m.name, &m);
+    if (fresh) continue;
+    auto& d = diags.error("HK315", m.name_span,
+                          "two manifests are named " + in_quotes(m.name) +
+                              (m.origin.empty() ? "" : " (in " + m.origin + ")") +
+                              "; names must be unique after includes are expanded",
+                          "name");
+    d.related.push_back({it->second->name_span, "first named here"});
+  }
+}
+
+// tazuna fails on a helmfile path that does not exist or a folder without a helmfile.
+void check_helmfile_paths(const Config& config, diag::Diagnostics& diags) {
+  namespace fs = std::filesystem;
+  for (const Manifest& m : config.manifests) {
+    if (m.type != "helmfile" || m.path.empty()) continue;
+    const fs::path p =
+        fs::path(m.path).is_absolute() ? fs::path(m.path) : fs::path(config.dir) / m.path;
+    std::error_code ec;
+    const fs::file_status st = fs::status(p, ec);
+    if (!fs::exists(st)) {
+      auto& d = diags.error("HK313", m.path_span,
+                            m.label() + ": helmfile path " + in_quotes(m.path) +
+                                " does not exist (" + p.lexically_normal().string() + ")",
+                            "path");
+      d.hints.push_back("path is relative to the folder of " + config.file);
+      continue;
+    }
+    if (!fs::is_directory(st)) continue;
+    bool found = false;
+    for (std::string_view name : kHelmfileNames) found = found || fs::exists(p / name, ec);
+    if (!found) {
+      diags.error("HK314", m.path_span,
+                  m.label() + ": folder " + in_quotes(m.path) +
+                      " has no helmfile (looked for helmfile.yaml.gotmpl, helmfile.yaml, "
+                      "helmfile.yml.gotmpl, helmfile.yml)",
+                  "path");
+    }
+  }
+}
+
+}  // namespace
+
+std::string Manifest::label() const {
+  return "manifest " + in_quotes(name) + (origin.empty() ? "" : " (in " + origin + ")");
+}
 
 Config parse_config(std::string_view source, std::string_view file, diag::Diagnostics& diags) {
   Config out;
@@ -335,17 +611,61 @@ Config parse_config(std::string_view source, std::string_view file, diag::Diagno
   if (broken) return out;
   for (const yaml::Document& d : docs) {
     if (d.empty) continue;
-    Reader(diags).read(d.root, out);
+    Reader(diags, out.conversions, false).read(d.root, out);
     return out;
   }
   diags.error("HK301", diag::Span{out.file, {1, 1}, {1, 1}}, "tazuna.yaml is empty");
   return out;
 }
 
-diag::Result<Config> load_config(const std::string& path, diag::Diagnostics& diags) {
+diag::Result<Config> load_config(const std::string& path, diag::Diagnostics& diags,
+                                 const LoadOptions& options) {
   auto text = yaml::read_file(path);
   if (!text.ok()) return text.error();
-  return parse_config(*text, path, diags);
+  Config root;
+  auto loaded = load_one(path, *text, options, false, root, diags);
+  if (!loaded.ok()) return loaded.error();
+  if (!options.environment.empty() && std::find(root.environments.begin(), root.environments.end(),
+                                                options.environment) == root.environments.end()) {
+    auto& d = diags.error("HK312", diag::Span{path, {1, 1}, {1, 1}},
+                          "environment " + in_quotes(options.environment) +
+                              " is not declared under spec.environments");
+    if (auto n = diag::nearest(options.environment, root.environments))
+      d.hints.push_back("did you mean \"" + *n + "\"?");
+  }
+  std::vector<Manifest> expanded;
+  for (Manifest& m : root.manifests) {
+    if (m.includes.empty()) {
+      expanded.push_back(std::move(m));
+      continue;
+    }
+    for (const Include& inc : m.includes) {
+      // As tazuna: relative to the root file's folder, and so are the included `path`s.
+      const std::string file = go_join(root.dir, inc.path);
+      auto inc_text = yaml::read_file(file);
+      if (!inc_text.ok()) {
+        diags.error("HK308", inc.span,
+                    "include " + in_quotes(inc.path) + ": " + inc_text.error().message, "includes");
+        continue;
+      }
+      Config sub;
+      diag::Diagnostics sub_diags;
+      auto sub_loaded = load_one(file, *inc_text, options, true, sub, sub_diags);
+      if (!sub_loaded.ok()) return sub_loaded.error();
+      name_the_chain(sub_diags, inc);
+      name_the_chain(sub.conversions, inc);
+      diags.append(std::move(sub_diags));
+      root.conversions.append(std::move(sub.conversions));
+      for (Manifest& sm : sub.manifests) {
+        sm.origin = file + ", included from " + position_text(inc.span);
+        expanded.push_back(std::move(sm));
+      }
+    }
+  }
+  root.manifests = std::move(expanded);
+  check_unique_names(root.manifests, diags);
+  check_helmfile_paths(root, diags);
+  return root;
 }
 
 std::string hint_dir(const Config& config, const Manifest& m) {

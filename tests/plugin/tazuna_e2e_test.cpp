@@ -62,12 +62,38 @@ TEST_F(E2e, HookWithoutHintPassesAndBadJsonIsAUsageError) {
       run_hintkit({"hook", "presync", "--values-json", "{\"a\":1}"}, (dir_ / "nohint").string());
   EXPECT_EQ(r.rc, 0);
   write("helmfile/tazuna.hint.yaml", kHint);
-  for (const char* bad : {"{\"a\":", "[1,2]", "\"text\""}) {
-    SCOPED_TRACE(bad);
-    r = run_hintkit({"hook", "presync", "--values-json", bad}, (dir_ / "helmfile").string());
+  // Each malformed input has its own message; none passes with nothing checked.
+  const std::pair<const char*, const char*> bad[] = {
+      {"{\"a\":", "is not valid JSON (parse error at line 1, column 6"},
+      {"[1,2]", "must be a JSON object of the release's values, found a JSON array"},
+      {"\"text\"", "found a JSON string"},
+      {"42", "found a JSON number"},
+      {"true", "found a JSON boolean"},
+      {"null", "found JSON null"},
+      {"", "--values-json is empty"},
+      {"  ", "--values-json is empty"},
+      {"a: 1", "is not valid JSON"},  // YAML, not JSON
+      {"{\"a\": 1,}", "is not valid JSON"},
+      {"{{ .Values | toJson }}", "unrendered helmfile template"},
+  };
+  for (const auto& [input, want] : bad) {
+    SCOPED_TRACE(input);
+    r = run_hintkit({"hook", "presync", "--values-json", input}, (dir_ / "helmfile").string());
     EXPECT_EQ(r.rc, 2);
-    EXPECT_TRUE(has(r.err, "not a JSON object")) << r.err;
+    EXPECT_TRUE(has(r.err, want)) << r.err;
   }
+  r = run_hintkit({"hook", "presync", "--values-json", "{{ .Values | toJson }}"},
+                  (dir_ / "nohint").string());
+  EXPECT_EQ(r.rc, 2) << "an unrendered template stops the hook even without a hint";
+  EXPECT_TRUE(has(r.err, "helmfile.yaml.gotmpl")) << r.err;
+  // A value may contain "{{" in valid JSON.
+  r = run_hintkit({"hook", "presync", "--values-json", R"({"clusterName":"{{x}}"})"},
+                  (dir_ / "helmfile").string());
+  EXPECT_EQ(r.rc, 0) << r.err;
+  r = run_hintkit({"hook", "presync", "--dir", "nonexistent", "--values-json", "{}"},
+                  (dir_ / "helmfile").string());
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_TRUE(has(r.err, "--dir nonexistent is not a folder")) << r.err;
   r = run_hintkit({"hook", "presync"}, (dir_ / "helmfile").string());
   EXPECT_EQ(r.rc, 2);
   r = run_hintkit({"hook", "postsync", "--values-json", "{}"}, (dir_ / "helmfile").string());
@@ -211,7 +237,7 @@ TEST_F(Tazuna, LintConfigCrossChecksDeclarations) {
   auto r = run_hintkit({"lint", "--config", "tazuna.yaml"}, dir_.string());
   EXPECT_EQ(r.rc, 1);
   for (const char* want : {"HK320", "did you mean \"ingressHost\"?", "HK321", "\"clusterName\"",
-                           "HK322", "\"zones\"", "checked 1 helmfile manifests"}) {
+                           "HK322", "\"zones\"", "checked 1 helmfile manifest of"}) {
     EXPECT_TRUE(has(r.out, want)) << want << " in " << r.out;
   }
 }

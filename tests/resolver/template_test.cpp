@@ -1,0 +1,119 @@
+// tazuna.yaml as a Go template: output, positions back into the source, errors, refusals.
+#include "resolver/template.h"
+
+#include <gtest/gtest.h>
+
+namespace hintkit::resolver {
+namespace {
+
+struct Case {
+  std::string_view source, environment, want;
+};
+
+TEST(Template, RendersAsGoTextTemplateDoes) {
+  const Case cases[] = {
+      {"path: ./overlays/{{ .Environment }}", "prod", "path: ./overlays/prod"},
+      {"path: ./overlays/{{ .Environment }}", "", "path: ./overlays/"},
+      {"no actions at all", "prod", "no actions at all"},
+      {"a: {{ if eq .Environment \"prod\" }}443{{ else }}80{{ end }}", "prod", "a: 443"},
+      {"a: {{ if eq .Environment \"prod\" }}443{{ else }}80{{ end }}", "stg", "a: 80"},
+      {"a: {{ if eq .Environment \"a\" }}1{{ else if eq .Environment \"b\" }}2{{ else }}3{{ end }}",
+       "b", "a: 2"},
+      {"a: {{ if .Environment }}set{{ end }}.", "", "a: ."},
+      {"a: {{ with .Environment }}<{{ . }}>{{ else }}none{{ end }}", "x", "a: <x>"},
+      {"a: {{ with .Environment }}<{{ . }}>{{ else }}none{{ end }}", "", "a: none"},
+      {"a:   {{- .Environment -}}   !", "x", "a:x!"},
+      {"a: {{/* a comment */}}b", "x", "a: b"},
+      {"a: {{- /* trimmed */ -}} b", "x", "a:b"},
+      {"a: {{ $e := .Environment }}{{ $e }}-{{ $.Environment }}", "x", "a: x-x"},
+      {"a: {{ printf \"%s-%d-%q\" .Environment 7 .Environment }}", "x", "a: x-7-\"x\""},
+      {"a: {{ .Environment | printf \"[%s]\" }}", "x", "a: [x]"},
+      {"a: {{ print 1 2 \"s\" 3 }}", "", "a: 1 2s3"},
+      {"a: {{ len .Environment }} {{ not .Environment }} {{ and 1 0 }} {{ or 0 \"y\" }}", "abc",
+       "a: 3 false 0 y"},
+      {"a: {{ lt 1 2 }} {{ ge \"b\" \"a\" }} {{ ne .Environment \"x\" }} {{ 0x10 }} {{ 1.5 }}", "x",
+       "a: true true false 16 1.5"},
+      {"a: {{ (.Environment) }}", "q", "a: q"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.source);
+    diag::Diagnostics d;
+    auto r = render_template(c.source, "t.yaml", TemplateData{std::string(c.environment)}, d);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    ASSERT_TRUE(d.empty()) << d.items()[0].message;
+    EXPECT_EQ(r->text, c.want);
+  }
+}
+
+TEST(Template, PositionsPointIntoTheSource) {
+  const std::string src = "a: {{ .Environment }}-x\nb: {{ if true }}\n  c: 1{{ end }}\nd: 2\n";
+  diag::Diagnostics d;
+  auto r = render_template(src, "t.yaml", TemplateData{"production"}, d);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->text, "a: production-x\nb: \n  c: 1\nd: 2\n");
+  struct P {
+    diag::Position rendered, source;
+  };
+  const P cases[] = {
+      {{1, 1}, {1, 1}},    // literal text before the action
+      {{1, 4}, {1, 4}},    // the action's output maps to its {{
+      {{1, 10}, {1, 4}},   // still inside the output
+      {{1, 14}, {1, 22}},  // "-x" after the action
+      {{3, 3}, {3, 3}},    // inside the if
+      {{4, 1}, {4, 1}},
+  };
+  for (const P& p : cases) {
+    SCOPED_TRACE(std::to_string(p.rendered.line) + ":" + std::to_string(p.rendered.column));
+    EXPECT_EQ(r->source_position(p.rendered), p.source);
+  }
+}
+
+struct ErrorCase {
+  std::string_view source, message;
+  int line, column;
+};
+
+TEST(Template, ErrorsAreDiagnosticsAtTheirPlace) {
+  const ErrorCase cases[] = {
+      {"a: 1\nb: {{ .Unknown }}", "can't evaluate field Unknown in type tmpl.Data", 2, 7},
+      {"a: {{ .Environment ", "unclosed action", 1, 4},
+      {"a: {{ if true }}x", "has no {{end}}", 1, 4},
+      {"a: {{ end }}", "unexpected {{end}}", 1, 4},
+      {"a: {{ nosuch 1 }}", "function \"nosuch\" not defined", 1, 7},
+      {"a: {{ eq 1 \"x\" }}", "incompatible types for comparison", 1, 7},
+      {"a: {{ .Environment.Name }}", "can't evaluate field Name in type string", 1, 7},
+      {"a: {{ $x }}", "undefined variable \"$x\"", 1, 7},
+      {"a: {{ nil }}", "nil is not a command", 1, 7},
+  };
+  for (const ErrorCase& c : cases) {
+    SCOPED_TRACE(c.source);
+    diag::Diagnostics d;
+    auto r = render_template(c.source, "t.yaml", TemplateData{"e"}, d);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d.items()[0].code, "HK316");
+    EXPECT_NE(d.items()[0].message.find(c.message), std::string::npos) << d.items()[0].message;
+    EXPECT_EQ(d.items()[0].span.begin, (diag::Position{c.line, c.column}));
+  }
+}
+
+TEST(Template, FeaturesHintkitDoesNotImplementAreRefusedByName) {
+  const std::pair<std::string_view, std::string_view> cases[] = {
+      {"{{ range .Environment }}x{{ end }}", "`range`"},
+      {"{{ define \"x\" }}{{ end }}", "`define`"},
+      {"{{ template \"x\" }}", "`template`"},
+      {"{{ index .Environment 0 }}", "`index`"},
+      {"{{ printf \"%x\" 1 }}", "%x"},
+  };
+  for (const auto& [source, feature] : cases) {
+    SCOPED_TRACE(source);
+    diag::Diagnostics d;
+    auto r = render_template(source, "t.yaml", TemplateData{"e"}, d);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find(feature), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find("not supported"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace hintkit::resolver
