@@ -281,10 +281,13 @@ yaml::Node hint_file_json_schema() {
     put(fp, "type", std::move(not_string));
     put(format_only_on_strings, "properties", std::move(fp));
     put(format_only_on_strings, "required", strings({"type"}));
+    // Not a string: no format, or `format: ""` (the spec's default, meaning none).
     yaml::Node no_format = yaml::make_map();
-    yaml::Node has_format = yaml::make_map();
-    put(has_format, "required", strings({"format"}));
-    put(no_format, "not", std::move(has_format));
+    yaml::Node nfp = yaml::make_map();
+    yaml::Node empty_format = yaml::make_map();
+    put(empty_format, "const", yaml::make_string(""));
+    put(nfp, "format", std::move(empty_format));
+    put(no_format, "properties", std::move(nfp));
     yaml::Node all = yaml::make_array();
     all.elements.push_back(if_then(std::move(when_required), std::move(forbid)));
     all.elements.push_back(if_then(std::move(format_only_on_strings), std::move(no_format)));

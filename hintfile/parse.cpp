@@ -220,7 +220,6 @@ class Reader {
           expect_string(f, path);
         }
       } else if (key == "format") {
-        if (f.value.kind == yaml::Kind::kNull) continue;
         if (!expect_string(f, path)) continue;
         if (f.value.text.empty()) continue;  // the spec's default: "" is no format
         v.format_span = f.value.span;
