@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Starlark speed: hintkit's interpreter (build/bench/starlark_bench) against ytt running the
-# same functions inside a schema (`#@schema/default` of the result). Needs the oracle ytt at
-# ../shared/oracle/ytt or YTT=/path/to/ytt.
+# same functions inside a schema (`#@schema/default` of the result). Needs the reference ytt:
+# YTT=/path/to/ytt scripts/bench_starlark.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ytt=${YTT:-../shared/oracle/ytt}
+ytt=${YTT:?set YTT to the reference ytt v0.48.0 binary: YTT=/path/to/ytt $0}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cat > "$work/loop.yaml" <<'YAML'

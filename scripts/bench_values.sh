@@ -9,7 +9,7 @@
 # (/usr/bin/time -f %M) for both, plus the speed-up and memory ratio.
 #
 # Usage: scripts/bench_values.sh [path/to/hintkit]     (default: build/hintkit)
-# Env:   SIZES="1600 6400"  RUNS=3  YTT=../shared/oracle/ytt  SKIP_YTT=1 (hintkit only)
+# Env:   SIZES="1600 6400"  RUNS=3  YTT=/path/to/ytt (the reference; required unless SKIP_YTT=1, hintkit only)
 #        SETTLE=2 (seconds to wait before timing hintkit, after the previous size's ytt run)
 set -euo pipefail
 
@@ -17,7 +17,12 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${1:-$root/build/hintkit}"
 shared="$root/../shared"
 gen="$shared/bench/gen-schema-workload.py"
-ytt="${YTT:-$shared/oracle/ytt}"
+if [[ -z "${SKIP_YTT:-}" ]]; then
+  ytt="${YTT:?set YTT to the reference ytt v0.48.0 binary (or SKIP_YTT=1 for hintkit only)}"
+  [[ -x "$ytt" ]] || { echo "YTT=$ytt is not an executable" >&2; exit 2; }
+else
+  ytt=""
+fi
 sizes="${SIZES:-100 400 1600 6400}"
 runs="${RUNS:-3}"
 
@@ -55,7 +60,7 @@ for n in $sizes; do
   sleep "${SETTLE:-2}"
   read -r ht hm < <(measure "$dir/hk.out" "$bin" values "${args[@]}")
   hk_time[$n]="$ht"
-  if [[ -n "${SKIP_YTT:-}" || ! -x "$ytt" ]]; then
+  if [[ -n "${SKIP_YTT:-}" ]]; then
     printf '%-6s %10s %10s %10.3f %10.1f %9s %9s %s\n' "$n" - - "$ht" "$(awk "BEGIN{print $hm/1024}")" - - unchecked
     continue
   fi

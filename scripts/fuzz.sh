@@ -45,8 +45,9 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
   -DHINTKIT_SANITIZE=address,undefined -DHINTKIT_FUZZ=ON -DHINTKIT_BUILD_BENCH=OFF >/dev/null
 cmake --build "$build" -j "${FUZZ_JOBS:-$(nproc)}" --target "${run[@]}"
 
-seeds="$build/fuzz/seeds"
-rm -rf "$seeds"
+# Seeds are made afresh for each run (so they follow the fixtures), in a folder of this run's.
+seeds="$build/fuzz/seeds.$$"
+trap 'rm -rf "$seeds"' EXIT
 python3 fuzz/make_seeds.py "$seeds" >/dev/null
 mkdir -p "$build/fuzz/artifacts"
 

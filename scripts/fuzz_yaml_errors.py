@@ -6,7 +6,7 @@ random byte edits (drop, insert or replace with YAML punctuation), runs both too
 inputs with identical exit code, stdout and stderr (the program name aside). Inputs that make
 ytt panic are skipped. Differences are written to fuzz-diffs.json in the current folder.
 
-    scripts/fuzz_yaml_errors.py [SEED] [COUNT]      (defaults: 1 200; needs ../shared/oracle)
+    scripts/fuzz_yaml_errors.py [SEED] [COUNT]      (defaults: 1 200; YTT=/path/to/ytt, the reference)
 """
 import glob
 import json
@@ -18,7 +18,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(ROOT, "..", "shared")
-YTT = os.environ.get("YTT", os.path.join(SHARED, "oracle", "ytt"))
+YTT = os.environ.get("YTT")
 HINTKIT = os.environ.get("HINTKIT", os.path.join(ROOT, "build", "hintkit"))
 PUNCT = list(":-[]{},#'\"\n |>&*!?")
 
@@ -50,6 +50,8 @@ def run(cmd, name):
 
 
 def main():
+    if not YTT:
+        sys.exit("set YTT to the reference ytt v0.48.0 binary: YTT=/path/to/ytt " + sys.argv[0])
     seed = int(sys.argv[1]) if len(sys.argv) > 1 else 1
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 200
     rng = random.Random(seed)

@@ -82,8 +82,25 @@ TEST(YamlPreloader, TellsWhenTheWorkerHasEnded) {
 }
 
 TEST(YamlPreloader, StopsWithoutBeingAsked) {
-  // Destroyed with nothing taken (the pipeline failed early): must not hang or leak a thread.
-  for (int i = 0; i < 20; ++i) YamlPreloader p(inputs(3));
+  // Destroyed before every file is taken (the pipeline failed early): the destructor stops and
+  // joins the worker itself, and the owner is not told that the files were all taken.
+  for (int taken = 0; taken < 3; ++taken) {
+    SCOPED_TRACE(taken);
+    int done = 0;
+    {
+      YamlPreloader p(inputs(3), [&] { ++done; });
+      for (int i = 0; i < taken; ++i) ASSERT_TRUE(p.take(10 + i).has_value());
+    }
+    EXPECT_EQ(done, 0);
+  }
+  // Taking the last file ends the worker and tells the owner once.
+  int done = 0;
+  {
+    YamlPreloader p(inputs(3), [&] { ++done; });
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE(p.take(10 + i).has_value());
+    EXPECT_EQ(done, 1);
+  }
+  EXPECT_EQ(done, 1);
 }
 
 }  // namespace
