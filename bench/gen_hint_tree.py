@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Writes a deterministic tree of N helmfile folders, each with a tazuna.hint.yaml of
-VARS vars (mixed types, formats, conditions, a rule) and a values.yaml that satisfies it,
-plus OUTDIR/tazuna.yaml declaring every folder as a helmfile manifest whose vars come from
-static sources (and one env var, HINTKIT_BENCH_CLUSTER, per manifest).
+"""Writes a deterministic tree of N helmfile folders, each with a helmfile.yaml, a
+tazuna.hint.yaml of VARS vars (mixed types, formats, conditions, a rule) and a values.yaml
+that satisfies it, plus OUTDIR/tazuna.yaml declaring every folder as a helmfile manifest whose
+vars come from static sources (and one env var, HINTKIT_BENCH_CLUSTER, per manifest). With
+INCLUDES > 0 the manifests are spread over INCLUDES files under OUTDIR/included/ that
+tazuna.yaml includes (their paths stay relative to tazuna.yaml's folder, as tazuna reads them).
 
-Usage: gen_hint_tree.py N OUTDIR [VARS]
+Usage: gen_hint_tree.py N OUTDIR [VARS] [INCLUDES]
 """
 import os
 import sys
@@ -77,18 +79,31 @@ def declarations(n_vars, i):
 def main():
     n, out = int(sys.argv[1]), sys.argv[2]
     n_vars = int(sys.argv[3]) if len(sys.argv) > 3 else 20
+    includes = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     text = hint(n_vars)
-    config = ["apiVersion: tazuna.pepabo.com/v1", "kind: Tazuna", "spec:", "  manifests:"]
+    header = ["apiVersion: tazuna.pepabo.com/v1", "kind: Tazuna", "spec:", "  manifests:"]
+    config = list(header)
+    parts = [list(header) for _ in range(includes)]
     for i in range(n):
         rel = os.path.join(f"team{i // 100:03d}", f"app{i:05d}")
-        config += [f"    - name: app{i:05d}", "      type: helmfile", f"      path: {rel}",
-                   "      helmfile:", "        vars:"] + declarations(n_vars, i)
+        manifest = [f"    - name: app{i:05d}", "      type: helmfile", f"      path: {rel}",
+                    "      helmfile:", "        vars:"] + declarations(n_vars, i)
+        (parts[i * includes // n] if includes else config).extend(manifest)
         d = os.path.join(out, rel)
         os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "helmfile.yaml"), "w") as f:
+            f.write("releases: []\n")
         with open(os.path.join(d, "tazuna.hint.yaml"), "w") as f:
             f.write(text)
         with open(os.path.join(d, "values.yaml"), "w") as f:
             f.write(values(n_vars, i))
+    if includes:
+        os.makedirs(os.path.join(out, "included"), exist_ok=True)
+        config += ["    - name: everything", "      includes:"]
+        for k, part in enumerate(parts):
+            with open(os.path.join(out, "included", f"part{k:02d}.yaml"), "w") as f:
+                f.write("\n".join(part) + "\n")
+            config.append(f"        - path: included/part{k:02d}.yaml")
     with open(os.path.join(out, "tazuna.yaml"), "w") as f:
         f.write("\n".join(config) + "\n")
 
