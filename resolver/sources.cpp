@@ -110,12 +110,13 @@ void check_declarations(const Manifest& m, const hintfile::HintFile& hint, const
           s.kind == SourceKind::kOp) &&
          *v->type == hintfile::VarType::kString);
     if (!fits) {
-      auto& d =
-          diags.error("HK322", s.span,
-                      "manifest " + in_quotes(m.name) + " gives var " + in_quotes(s.name) + " a " +
-                          std::string(to_string(s.kind)) + " value, but the hint says " +
-                          std::string(hintfile::to_string(*v->type)),
-                      s.name);
+      auto& d = diags.error(
+          "HK322", s.span,
+          "manifest " + in_quotes(m.name) + " gives var " + in_quotes(s.name) +
+              (s.kind == SourceKind::kEnv || s.kind == SourceKind::kOp ? " an " : " a ") +
+              std::string(to_string(s.kind)) + " value, but the hint says " +
+              std::string(hintfile::to_string(*v->type)),
+          s.name);
       d.related.push_back({v->type_span, "type declared here"});
     }
   }
