@@ -382,7 +382,7 @@ class Engine {
   // Template evaluation, then ytt's overlay post-processing: documents annotated
   // `@overlay/match` are overlays, applied in file order to the other (non-empty) documents.
   std::string render_templates() {
-    std::vector<std::vector<DDoc>> sets;
+    std::vector<std::vector<DDoc>>& sets = output_;
     std::vector<DDoc> overlays;
     std::vector<std::string> overlay_files;
     for (size_t i = 0; i < input_count_; ++i) {
@@ -391,7 +391,7 @@ class Engine {
       bool needs_fresh = f.text().find("data.values") != std::string::npos;
       std::vector<DDoc> docs;
       if (!needs_fresh && evaluated_.count(i)) {
-        docs = evaluated_[i];
+        docs = std::move(evaluated_[i]);  // last use: overlays then own the trees
       } else {
         try {
           docs = eval_template(files_, f, thread_);
@@ -636,6 +636,7 @@ class Engine {
   TypePtr type_;
   DPtr values_;
   std::vector<ValuesSource> sources_;
+  std::vector<std::vector<DDoc>> output_;  // the output documents, one set per template file
   std::unique_ptr<YamlPreloader> preloader_;
   size_t input_count_ = 0;           // files_.files beyond this come from flags
   bool templating_started_ = false;  // flags are read; input files are being templated

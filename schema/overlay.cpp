@@ -100,10 +100,10 @@ struct Expects {
   }
 };
 
-std::string positions_text(const std::vector<diag::Span>& matches) {
+std::string positions_text(const std::vector<const diag::Span*>& matches) {
   if (matches.empty()) return "";
   std::vector<std::string> lines;
-  for (const auto& m : matches) lines.push_back(compact(m));
+  for (const auto* m : matches) lines.push_back(compact(*m));
   std::sort(lines.begin(), lines.end());
   std::string out = " (lines: ";
   for (size_t i = 0; i < lines.size(); ++i) out += (i ? ", " : "") + lines[i];
@@ -115,7 +115,7 @@ class Counter {
   Counter(const Expects& e, sl::Thread& t) : e_(e), thread_(t) {}
 
   // Throws Fail when the number of matches is not what the annotation expects.
-  void check(const std::vector<diag::Span>& matches) {
+  void check(const std::vector<const diag::Span*>& matches) {
     auto only_one = [](const char* a, const char* b) {
       throw Fail{std::string("Expected only one of keyword arguments ('") + a + "', '" + b +
                  "') specified"};
@@ -128,10 +128,10 @@ class Counter {
       if (!e_.missing_ok->is_bool()) {
         throw Fail{"Expected keyword argument 'missing_ok' to be a boolean"};
       }
-      sl::Value want = e_.missing_ok->as_bool()
-                           ? sl::make_list({sl::Value::from_int(0), sl::Value::from_int(1)})
-                           : sl::Value::from_int(1);
-      f = check_value(want, "missing_ok", matches);
+      // missing_ok=True is expects=[0, 1] (whose failure is the one of 1); False is 1
+      if (!(e_.missing_ok->as_bool() && matches.empty())) {
+        f = check_value(sl::Value::from_int(1), "missing_ok", matches);
+      }
     } else if (e_.when) {
       f = check_value(*e_.when, "when", matches);
     } else if (e_.expects) {
@@ -148,7 +148,7 @@ class Counter {
   }
 
   std::optional<Fail> check_value(const sl::Value& v, const std::string& kwarg,
-                                  const std::vector<diag::Span>& matches) {
+                                  const std::vector<const diag::Span*>& matches) {
     int64_t n = static_cast<int64_t>(matches.size());
     if (v.is(sl::Kind::kInt)) {
       auto want = v.to_int64();
@@ -312,7 +312,12 @@ std::optional<std::string> compare(const DNode& actual, const DNode& expected) {
   return "Expected leaf values to match " + type_name(actual) + " " + type_name(expected);
 }
 
-DPtr node_of(const sl::Value& v) { return from_starlark(v, {}); }
+// The tree of a value, to read: a fragment's own tree (no copy; writers go through `own`),
+// other values converted.
+DPtr node_of(const sl::Value& v) {
+  if (DPtr n = fragment_node(v)) return n;
+  return from_starlark(v, {});
+}
 
 // ---- The operations (op.go, map.go, array.go, document.go) ---------------------------------
 
@@ -500,7 +505,7 @@ class Op {
 
   std::vector<size_t> map_matches(DNode& left, const DEntry& re, const Match& m, MapIndex& index) {
     std::vector<size_t> idx;
-    std::vector<diag::Span> spans;
+    std::vector<const diag::Span*> spans;
     if (!m.by) {
       if (left.entries.size() > 16) {
         if (!index.built) {
@@ -535,7 +540,7 @@ class Op {
           "map key) or function, but was " +
           go_type(*m.by)};
     }
-    for (size_t i : idx) spans.push_back(left.entries[i].span);
+    for (size_t i : idx) spans.push_back(&left.entries[i].span);
     Counter(m.expects, thread_).check(spans);
     return idx;
   }
@@ -565,8 +570,8 @@ class Op {
           "map key) or function, but was " +
           go_type(*m.by)};
     }
-    std::vector<diag::Span> spans;
-    for (size_t i : idx) spans.push_back(left.entries[i].span);
+    std::vector<const diag::Span*> spans;
+    for (size_t i : idx) spans.push_back(&left.entries[i].span);
     Counter(m.expects, thread_).check(spans);
     return idx;
   }
@@ -841,13 +846,13 @@ class Op {
   std::vector<DocIdx> doc_matches(std::vector<std::vector<DDoc>*>& sets, const DDoc& doc,
                                   const Match& m, bool exact) {
     std::vector<DocIdx> idx;
-    std::vector<diag::Span> spans;
+    std::vector<const diag::Span*> spans;
     if (exact) {
       if (sets.empty() || sets[0]->empty()) {
         throw Fail{"Expected to find exactly one left document when merging exactly two documents"};
       }
       idx.push_back({0, 0});
-      spans.push_back((*sets[0])[0].span);
+      spans.push_back(&(*sets[0])[0].span);
     } else {
       if (!m.by) {
         throw Fail{"Expected 'overlay/match' annotation keyword argument 'by'  to be specified"};
@@ -865,7 +870,7 @@ class Op {
           sl::Value lv = d.value ? to_starlark(d.value) : sl::Value::none();
           if (call_matcher(*m.by, {sl::Value::from_int(combined), lv, right})) {
             idx.push_back({i, j});
-            spans.push_back(d.span);
+            spans.push_back(&d.span);
           }
           ++combined;
         }
@@ -1152,10 +1157,9 @@ sl::Value overlay_module(const Files& files) {
       });
   auto subset = sl::make_builtin("overlay.subset", [](const sl::Call& c) -> sl::Result<sl::Value> {
     if (c.args.size() != 1) return sl::fail_error("overlay.subset: expected exactly one argument");
-    sl::Value want = c.args[0];
-    return matcher("overlay.subset_matcher", [want](const sl::Call& m) -> sl::Result<sl::Value> {
+    DPtr w = node_of(c.args[0]);
+    return matcher("overlay.subset_matcher", [w](const sl::Call& m) -> sl::Result<sl::Value> {
       DPtr l = node_of(m.args[1]);
-      DPtr w = node_of(want);
       return sl::Value::from_bool(!compare(*l, *w).has_value());
     });
   });
