@@ -119,7 +119,7 @@ class Engine {
       if (templating_started_) {
         if (auto syntax = first_yaml_error()) e.text = *syntax;
       }
-      out.exit_code = 1;
+      out.exit_code = e.exit_code;
       out.err = err_ + "Error: " + e.text + (e.text.empty() || e.text.back() != '\n' ? "\n" : "");
     }
     preloader_.reset();  // joins the loading thread (also after an early error)
@@ -417,7 +417,7 @@ class Engine {
       try {
         overlay_output(sets, overlays, overlay_files, thread_, files_);
       } catch (const OverlayError& e) {
-        throw YttError{multi_line_error(e.message)};
+        throw YttError{multi_line_error(e.message), e.unsupported ? 2 : 1};
       }
     }
     std::string out;

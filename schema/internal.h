@@ -23,6 +23,7 @@ namespace sl = hintkit::starlark;
 // A failure that stops the run; `text` is everything after "Error: ".
 struct YttError {
   std::string text;
+  int exit_code = 1;  // 2: something hintkit does not do (the text names it and says to use ytt)
 };
 
 // An evaluated `#@name args` annotation.
@@ -271,6 +272,7 @@ struct OverlayMode {
 // line b.yml:3: Expected ..."), laid out for printing by `multi_line_error`.
 struct OverlayError {
   std::string message;
+  bool unsupported = false;  // a case hintkit refuses (exit 2) rather than answer differently
 };
 
 // Overlays `right` (an annotated doc) onto `left` in place. Throws YttError with ytt's text.

@@ -23,7 +23,14 @@ namespace {
 struct Fail {
   std::string message;
   bool conditional = false;
+  bool unsupported = false;  // ytt itself crashes here: hintkit refuses (exit 2)
 };
+
+// Where ytt v0.48.0 panics, hintkit names the case and stops with exit 2 instead.
+Fail unsupported(const std::string& what) {
+  return Fail{what + " is not supported by hintkit (ytt v0.48.0 crashes on it); use ytt", false,
+              true};
+}
 
 const Files* g_files = nullptr;  // names files in positions while an overlay runs
 
@@ -459,7 +466,7 @@ class Op {
     try {
       doc_op(sets, doc, defaults, exact);
     } catch (Fail& f) {
-      throw Fail{"Document on line " + compact(doc.span) + ": " + f.message};
+      throw Fail{"Document on line " + compact(doc.span) + ": " + f.message, false, f.unsupported};
     }
   }
 
@@ -927,7 +934,11 @@ class Op {
           d = doc_copy(doc, edited_value(e, &d.value, right));
         }
         if (idx.empty() && e.or_add) {
-          if (sets.empty()) throw Fail{"Expected at least one document set to add to"};
+          if (sets.empty()) {
+            throw unsupported(
+                "Replacing or adding a document (overlay/replace or_add=True) when no document is "
+                "left");
+          }
           sets[0]->push_back(doc_copy(doc, edited_value(e, nullptr, right)));
         }
         return;
@@ -956,7 +967,8 @@ class Op {
         return;
       }
       case OpKind::kAppend:
-        if (sets.empty()) throw Fail{"Expected at least one document set to append to"};
+        if (sets.empty())
+          throw unsupported("Appending a document (overlay/append) when no document is left");
         sets.back()->push_back(doc_copy(doc, right));
         return;
       case OpKind::kAssert: {
@@ -1022,7 +1034,8 @@ void overlay_output(std::vector<std::vector<DDoc>>& sets, const std::vector<DDoc
     } catch (Fail& f) {
       std::string order;
       for (size_t i = 0; i < overlay_files.size(); ++i) order += (i ? ", " : "") + overlay_files[i];
-      throw OverlayError{"Overlaying (in following order: " + order + "): " + f.message};
+      throw OverlayError{"Overlaying (in following order: " + order + "): " + f.message,
+                         f.unsupported};
     }
   }
 }
