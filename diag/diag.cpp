@@ -46,6 +46,8 @@ Diagnostic& Diagnostics::error(std::string code, Span span, std::string message,
                         std::move(path),
                         std::move(message),
                         {},
+                        {},
+                        0,
                         {}});
 }
 
@@ -57,6 +59,8 @@ Diagnostic& Diagnostics::warning(std::string code, Span span, std::string messag
                         std::move(path),
                         std::move(message),
                         {},
+                        {},
+                        0,
                         {}});
 }
 

@@ -94,6 +94,11 @@ struct Diagnostic {
   std::string message;  // one line, lower case, no trailing period
   std::vector<Related> related;
   std::vector<std::string> hints;  // e.g. `did you mean "required"?`
+  // For callers that act on the kind of a problem rather than on its wording: a finer kind
+  // within `code`, defined by the module that reports it (yaml: `yaml::ErrorKind`), 0 when
+  // none, and what that kind's other spellings need besides the position. Never rendered.
+  uint16_t kind = 0;
+  std::string kind_detail;
 };
 
 // Collects findings. Not thread-safe: give each worker its own and `append` them afterwards.

@@ -28,8 +28,8 @@ std::string schema_problem_text(const Files& files, const SchemaProblem& p);
 namespace hintkit::schema {
 
 // How go-yaml v2 (as vendored by ytt v0.48.0) words a YAML error that our loader reported as
-// `d` for `text`: "yaml: line 2: did not find expected key". go-yaml counts lines differently
-// for scanner and parser errors; the common cases are mapped, others keep our wording.
+// `d` for `text`: "yaml: line 2: did not find expected key". Errors of the loader go by their
+// kind (`yaml::ErrorKind`, worded by `yaml::go_yaml_message`); limits keep our words.
 // `through_ytt_parser`: files and flag values go through ytt's own parser, whose line fix-up
 // cuts "did not find expected ',' or '}'" to "did not find expected ',' or '"; yaml.decode
 // gets go-yaml's text unchanged.

@@ -26,9 +26,7 @@ struct Definite {
 };
 
 [[noreturn]] void decline() { throw Declined{}; }
-[[noreturn]] void syntax_error(const YAML::Mark& at, std::string message) {
-  throw Definite{{at, std::move(message)}};
-}
+[[noreturn]] void syntax_error(const YAML::Mark& at, ErrorKind kind) { throw Definite{{at, kind}}; }
 
 constexpr size_t kMaxSimpleKeyBytes = 1000;  // yaml-cpp drops simple keys past 1024 chars
 
@@ -62,12 +60,12 @@ struct ScalarToken {
 };
 
 const std::string kPlainTag = "?";
-// Messages of the definite syntax errors (the loader prefixes "syntax error: ").
-constexpr const char* kMissingColon = "missing ':' after a map key";
-constexpr const char* kMissingDash = "expected '- ' (a list item) at this indentation";
-constexpr const char* kMissingKey = "':' with no key before it";
-constexpr const char* kSecondColon = "unexpected ':' (a map value is not allowed here)";
-constexpr const char* kUnterminated = "unterminated quoted string";
+// The definite syntax errors (the loader words them).
+constexpr ErrorKind kMissingColon = ErrorKind::kMissingColon;
+constexpr ErrorKind kMissingDash = ErrorKind::kMissingDash;
+constexpr ErrorKind kMissingKey = ErrorKind::kMissingKey;
+constexpr ErrorKind kSecondColon = ErrorKind::kUnexpectedColon;
+constexpr ErrorKind kUnterminated = ErrorKind::kUnterminatedQuote;
 const std::string kQuotedTag = "!";
 
 class Parser {

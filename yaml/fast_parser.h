@@ -26,6 +26,8 @@
 #include <string>
 #include <string_view>
 
+#include "yaml/yaml.h"
+
 namespace hintkit::yaml::internal {
 
 // yaml-cpp's own recursion guard stops at 500 nested nodes; stay clear of it.
@@ -44,7 +46,7 @@ class FastHandler : public YAML::EventHandler {
 // a new document), so the loader reports this instead of asking yaml-cpp.
 struct SyntaxProblem {
   YAML::Mark mark;
-  std::string message;
+  ErrorKind kind = ErrorKind::kNone;
 };
 
 // Emits the events for every document of `source` into `handler`. Returns false when the

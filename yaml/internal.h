@@ -31,9 +31,22 @@ std::string format_float_json(double d);
 
 // ---- scan.cpp ----------------------------------------------------------------------------
 
-// First problem that makes the text binary: a NUL byte or invalid UTF-8. Returns false and
-// fills `offset`/`message` when found.
-bool find_binary(std::string_view source, size_t& offset, std::string& message);
+// The first thing that makes `source` unreadable as YAML text, as go-yaml's reader sees it:
+// invalid UTF-8 or a character outside YAML's printable set (C0 controls but tab, LF and CR
+// (NUL included), DEL, C1 controls but NEL, U+FFFE, U+FFFF). kind kNone when there is none.
+struct NotText {
+  ErrorKind kind = ErrorKind::kNone;  // kControlCharacter or kInvalidUtf8
+  size_t offset = 0;
+  std::string message;       // ours: "control character U+001B is not allowed"
+  std::string go_yaml_text;  // for invalid UTF-8: the reader's words
+};
+NotText find_not_text(std::string_view source);
+
+// ---- loader.cpp --------------------------------------------------------------------------
+
+// Our words for a syntax error kind with a fixed message ("missing ':' after a map key"),
+// without the "syntax error: " prefix; "" for kinds whose message carries details.
+std::string_view syntax_error_text(ErrorKind kind);
 
 enum class CommentKind { kAnnotation, kPlain };
 

@@ -44,7 +44,14 @@ struct StopLoading {
   diag::Position at;
   std::string message;
   std::string code = "HK003";
+  ErrorKind kind = ErrorKind::kNone;
 };
+
+// A syntax error found by the builder or the fast parser, with our words for its kind.
+StopLoading syntax_error(diag::Position at, ErrorKind kind) {
+  return StopLoading{at, "syntax error: " + std::string(internal::syntax_error_text(kind)), "HK001",
+                     kind};
+}
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
@@ -178,7 +185,7 @@ class Builder : public internal::FastHandler {
     size_t at = line_start + static_cast<size_t>(key.span.end.column - 1);
     while (at < src_.size() && (src_[at] == ' ' || src_[at] == '\t')) ++at;
     if (at < src_.size() && src_[at] == ':') return;
-    throw StopLoading{key.span.begin, "syntax error: missing ':' after a map key", "HK001"};
+    throw syntax_error(key.span.begin, ErrorKind::kMissingColon);
   }
 
   // A document after the first starts at `---`. yaml-cpp also starts one where a top-level
@@ -206,19 +213,51 @@ class Builder : public internal::FastHandler {
     const Node& prev_root = docs_.back().root;
     bool after_block_list =
         !after_end_marker && prev_root.kind == Kind::kArray && prev_root.style != Style::kFlow;
-    throw StopLoading{pos(mark),
-                      after_block_list
-                          ? "syntax error: expected '- ' (a list item) at this indentation"
-                          : "syntax error: a new document needs '---' before it",
-                      "HK001"};
+    if (!after_block_list) throw syntax_error(pos(mark), ErrorKind::kMissingDocumentMarker);
+    // A line under a finished top-level list: a key where the next item belongs, unless it
+    // has no `:` (as go-yaml, which wants the `:` of a key at the list's column first).
+    throw syntax_error(
+        pos(mark), has_value_indicator(off) ? ErrorKind::kMissingDash : ErrorKind::kMissingColon);
+  }
+
+  // Whether the line from `off` holds a key's `:` (after a quoted scalar, or in a plain one
+  // before any comment).
+  bool has_value_indicator(size_t off) const {
+    size_t p = off;
+    auto ends_value = [&](size_t q) {
+      return q + 1 >= src_.size() || is_blank(src_[q + 1]) || src_[q + 1] == '\n' ||
+             src_[q + 1] == '\r';
+    };
+    if (p < src_.size() && (src_[p] == '"' || src_[p] == '\'')) {
+      char quote = src_[p];
+      for (++p; p < src_.size() && src_[p] != '\n'; ++p) {
+        if (quote == '"' && src_[p] == '\\') {
+          ++p;
+        } else if (src_[p] == quote) {
+          if (quote == '\'' && p + 1 < src_.size() && src_[p + 1] == '\'') {
+            ++p;
+            continue;
+          }
+          break;
+        }
+      }
+      if (p >= src_.size() || src_[p] != quote) return false;
+      for (++p; p < src_.size() && is_blank(src_[p]); ++p) {
+      }
+      return p < src_.size() && src_[p] == ':' && ends_value(p);
+    }
+    for (; p < src_.size() && src_[p] != '\n'; ++p) {
+      if (src_[p] == ':' && ends_value(p)) return true;
+      if (src_[p] == '#' && p > off && is_blank(src_[p - 1])) return false;
+    }
+    return false;
   }
 
   // Every event stands for at least a byte or two of input; a parser that emits far more
   // has stopped making progress (yaml-cpp 0.7 loops on a stray `,` at a document's start).
   void tick(const YAML::Mark& mark) {
     if (++events_ > 4 * src_.size() + 64) {
-      throw StopLoading{pos(mark), "syntax error: unexpected ',' (the YAML parser stopped here)",
-                        "HK001"};
+      throw syntax_error(pos(mark), ErrorKind::kParserStalled);
     }
   }
 
@@ -265,7 +304,7 @@ class Builder : public internal::FastHandler {
     Node& n = slot();
     n.text = literal;
     n.span = span;
-    placed(n, 1, 0, anchor);
+    placed(n, 1, 0, anchor, n.text.size());
   }
 
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
@@ -281,6 +320,11 @@ class Builder : public internal::FastHandler {
                         "alias expansion limit exceeded: aliases would expand to more than " +
                             std::to_string(kMaxAliasExpansions) + " nodes"};
     }
+    expansion_bytes_ += a.bytes;
+    if (expansion_bytes_ > options_.max_alias_bytes) {
+      throw StopLoading{pos(mark), "alias expansion limit exceeded: aliases would copy more than " +
+                                       std::to_string(options_.max_alias_bytes) + " bytes of text"};
+    }
     if (static_cast<int>(top_) + a.depth > options_.max_depth) {
       throw StopLoading{pos(mark), "nesting deeper than " + std::to_string(options_.max_depth) +
                                        " levels (through an alias)"};
@@ -290,7 +334,7 @@ class Builder : public internal::FastHandler {
     copy = a.node;
     copy.span.begin = pos(mark);
     copy.span.end = copy.span.begin;
-    placed(copy, a.size, a.depth, 0);
+    placed(copy, a.size, a.depth, 0, a.bytes);
   }
 
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
@@ -351,7 +395,7 @@ class Builder : public internal::FastHandler {
     } else {
       n.span.end = scalar_end(n.span.begin, off, body, style, value);
     }
-    placed(n, 1, 0, anchor);
+    placed(n, 1, 0, anchor, n.text.size());
   }
 
   void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
@@ -379,6 +423,7 @@ class Builder : public internal::FastHandler {
     std::vector<Node> elements;
     YAML::anchor_t anchor = 0;
     size_t size = 1;       // nodes in this subtree so far
+    size_t bytes = 0;      // scalar text in this subtree so far
     int depth = 1;         // levels in this subtree so far
     bool has_key = false;  // items.back() holds a key whose value has not come yet
     // Per item: came in through `<<`. Empty until a merge happens (most maps have none);
@@ -390,6 +435,7 @@ class Builder : public internal::FastHandler {
     Node node;
     size_t size = 1;
     int depth = 0;
+    size_t bytes = 0;
   };
   static constexpr size_t kIndexAfter = 8;  // maps with more items use a hash index
 
@@ -452,8 +498,7 @@ class Builder : public internal::FastHandler {
     bool opened = body < n && (src_[body] == '"' || src_[body] == '\'');
     auto unterminated = [&] {
       if (opened) {
-        throw StopLoading{position_at(scan_.line_starts, n),
-                          "syntax error: unterminated quoted string", "HK001"};
+        throw syntax_error(position_at(scan_.line_starts, n), ErrorKind::kUnterminatedQuote);
       }
     };
     switch (style) {
@@ -571,9 +616,13 @@ class Builder : public internal::FastHandler {
           n.is_unsigned = false;
         }
       } else {
-        diags_.error("HK001", span_at(mark),
-                     "cannot read \"" + std::string(value) + "\" as " + short_tag +
-                         " (it reads as " + std::string(to_string(r.kind)) + ")");
+        std::string reads_as(to_string(r.kind));
+        diag::Diagnostic& d = diags_.error("HK001", span_at(mark),
+                                           "cannot read \"" + std::string(value) + "\" as " +
+                                               short_tag + " (it reads as " + reads_as + ")");
+        d.kind = static_cast<uint16_t>(ErrorKind::kTagMismatch);
+        d.kind_detail = (r.kind == Kind::kString ? std::string("!!str") : "!!" + reads_as) + " " +
+                        short_tag + " " + std::string(value);
       }
     }
     n.tag = short_tag;
@@ -599,6 +648,7 @@ class Builder : public internal::FastHandler {
     }
     f.anchor = anchor;
     f.size = 1;
+    f.bytes = 0;
     f.depth = 1;
     f.has_key = false;
     f.merged.clear();
@@ -628,7 +678,7 @@ class Builder : public internal::FastHandler {
     } else if (n.style == Style::kFlow) {
       n.span.end = {n.span.begin.line, n.span.begin.column + 2};
     }
-    placed(n, f.size, f.depth, f.anchor);
+    placed(n, f.size, f.depth, f.anchor, f.bytes);
   }
 
   // Where the next node goes: the document root, a new array element, a new item's key, or
@@ -645,9 +695,10 @@ class Builder : public internal::FastHandler {
   }
 
   // Bookkeeping for the node just built in `slot()`.
-  void placed(const Node& n, size_t size, int depth, YAML::anchor_t anchor) {
+  // `size`: nodes in the subtree; `bytes`: its scalar text.
+  void placed(const Node& n, size_t size, int depth, YAML::anchor_t anchor, size_t bytes) {
     ++node_count_;
-    if (anchor != 0) anchors_[anchor] = Anchored{n, size, depth};
+    if (anchor != 0) anchors_[anchor] = Anchored{n, size, depth, bytes};
     if (top_ == 0) {
       have_root_ = true;
       root_empty_ = root_empty_candidate_;
@@ -657,6 +708,7 @@ class Builder : public internal::FastHandler {
     root_empty_candidate_ = false;
     Frame& f = top();
     f.size += size;
+    f.bytes += bytes;
     f.depth = std::max(f.depth, depth + 1);
     if (f.node.kind == Kind::kArray) return;
     if (!f.has_key) {
@@ -750,9 +802,11 @@ class Builder : public internal::FastHandler {
         return;
       }
     }
-    diags_.error(
-        "HK001", v.span,
-        "merge key \"<<\" needs a map or a list of maps, found " + std::string(to_string(v.kind)));
+    diags_
+        .error("HK001", v.span,
+               "merge key \"<<\" needs a map or a list of maps, found " +
+                   std::string(to_string(v.kind)))
+        .kind = static_cast<uint16_t>(ErrorKind::kBadMerge);
   }
 
   void insert(Frame& f, MapItem&& item, bool from_merge) {
@@ -808,6 +862,7 @@ class Builder : public internal::FastHandler {
   size_t node_count_ = 0;        // nodes placed, aliases counted once
   std::unordered_map<YAML::anchor_t, Anchored> anchors_;
   size_t expansions_ = 0;
+  size_t expansion_bytes_ = 0;  // scalar text copied by aliases
   size_t events_ = 0;
 };
 
@@ -981,30 +1036,47 @@ void attach_comments(std::vector<Document>& docs, const internal::ScanResult& sc
   if (have_trailing) docs.push_back(std::move(trailing));
 }
 
-std::string readable_message(const std::string& msg) {
-  struct Rewrite {
-    std::string_view from, to;
+// yaml-cpp reports its errors as text only: the one place that reads them, turning each
+// into its kind and our words.
+struct YamlCppError {
+  ErrorKind kind;
+  std::string message;
+};
+YamlCppError classify_yaml_cpp_error(const std::string& msg) {
+  struct Known {
+    std::string_view text;  // yaml-cpp's (YAML::ErrorMsg)
+    ErrorKind kind;
   };
-  static constexpr Rewrite kRewrites[] = {
-      {"illegal map value", "unexpected ':' (a map value is not allowed here)"},
-      {"end of map not found", "bad indentation or missing ':' (end of map not found)"},
-      {"end of sequence not found", "bad indentation of a list item (end of list not found)"},
-      {"end of map flow not found", "unclosed '{' (end of flow map not found)"},
-      {"end of sequence flow not found", "unclosed '[' (end of flow list not found)"},
-      {"illegal block entry", "unexpected '-' (a list item is not allowed here)"},
-      {"illegal flow end", "unexpected closing bracket"},
-      {"the referenced anchor is not defined", "alias refers to an undefined anchor"},
-      {"illegal EOF in scalar", "unterminated quoted string"},
-      {"illegal document indicator in scalar", "document marker inside a quoted string"},
+  static constexpr Known kKnown[] = {
+      {"illegal map value", ErrorKind::kUnexpectedColon},
+      {"end of map not found", ErrorKind::kEndOfMapNotFound},
+      {"end of sequence not found", ErrorKind::kEndOfListNotFound},
+      {"end of map flow not found", ErrorKind::kUnclosedFlowMap},
+      {"end of sequence flow not found", ErrorKind::kUnclosedFlowList},
+      {"illegal block entry", ErrorKind::kUnexpectedDash},
+      {"illegal flow end", ErrorKind::kUnexpectedClosingBracket},
+      {"the referenced anchor is not defined", ErrorKind::kUndefinedAlias},
+      {"illegal EOF in scalar", ErrorKind::kUnterminatedQuote},
+      {"illegal document indicator in scalar", ErrorKind::kDocumentMarkerInQuote},
+      {"unknown token", ErrorKind::kUnknownToken},
+      {"unexpected character in block scalar", ErrorKind::kBadBlockScalarHeader},
+      {"anchor not found after &", ErrorKind::kBadAnchorOrAlias},
+      {"alias not found after *", ErrorKind::kBadAnchorOrAlias},
+      {"illegal character found while scanning alias", ErrorKind::kBadAnchorOrAlias},
   };
-  for (const Rewrite& r : kRewrites) {
-    if (msg == r.from) return std::string(r.to);
+  for (const Known& k : kKnown) {
+    if (msg == k.text) {
+      std::string_view ours = internal::syntax_error_text(k.kind);
+      return {k.kind, ours.empty() ? msg : std::string(ours)};
+    }
   }
   std::string out = msg;
   if (!out.empty() && out.back() == '.') out.pop_back();
   if (!out.empty() && out[0] >= 'A' && out[0] <= 'Z')
     out[0] = static_cast<char>(out[0] - 'A' + 'a');
-  return out;
+  // "unknown escape character: q"
+  bool escape = out.compare(0, 24, "unknown escape character") == 0;
+  return {escape ? ErrorKind::kUnknownEscape : ErrorKind::kOther, out};
 }
 
 }  // namespace
@@ -1015,6 +1087,47 @@ std::vector<Document> load(std::string_view source, std::string_view file, diag:
 }
 
 namespace internal {
+
+std::string_view syntax_error_text(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::kUnterminatedQuote:
+      return "unterminated quoted string";
+    case ErrorKind::kDocumentMarkerInQuote:
+      return "document marker inside a quoted string";
+    case ErrorKind::kUnknownToken:
+      return "unknown token";
+    case ErrorKind::kBadBlockScalarHeader:
+      return "unexpected character in block scalar";
+    case ErrorKind::kUnexpectedColon:
+      return "unexpected ':' (a map value is not allowed here)";
+    case ErrorKind::kUnexpectedDash:
+      return "unexpected '-' (a list item is not allowed here)";
+    case ErrorKind::kMissingColon:
+      return "missing ':' after a map key";
+    case ErrorKind::kMissingDash:
+      return "expected '- ' (a list item) at this indentation";
+    case ErrorKind::kMissingKey:
+      return "':' with no key before it";
+    case ErrorKind::kEndOfListNotFound:
+      return "bad indentation of a list item (end of list not found)";
+    case ErrorKind::kEndOfMapNotFound:
+      return "bad indentation or missing ':' (end of map not found)";
+    case ErrorKind::kMissingDocumentMarker:
+      return "a new document needs '---' before it";
+    case ErrorKind::kUnclosedFlowMap:
+      return "unclosed '{' (end of flow map not found)";
+    case ErrorKind::kUnclosedFlowList:
+      return "unclosed '[' (end of flow list not found)";
+    case ErrorKind::kUnexpectedClosingBracket:
+      return "unexpected closing bracket";
+    case ErrorKind::kUndefinedAlias:
+      return "alias refers to an undefined anchor";
+    case ErrorKind::kParserStalled:
+      return "unexpected ',' (the YAML parser stopped here)";
+    default:
+      return "";
+  }
+}
 
 std::vector<Document> load_with(ParserChoice choice, std::string_view source, std::string_view file,
                                 diag::Diagnostics& diags, const LoadOptions& options,
@@ -1033,13 +1146,13 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     return {};
   }
 
-  size_t bad = 0;
-  std::string why;
-  if (internal::find_binary(source, bad, why)) {
-    internal::ScanResult lines = internal::scan_source(source.substr(0, bad), false, 0);
+  if (internal::NotText bad = internal::find_not_text(source); bad.kind != ErrorKind::kNone) {
+    internal::ScanResult lines = internal::scan_source(source.substr(0, bad.offset), false, 0);
     diag::Span s = whole_file();
-    s.begin = s.end = position_at(lines.line_starts, bad);
-    diags.error("HK004", s, why);
+    s.begin = s.end = position_at(lines.line_starts, bad.offset);
+    diag::Diagnostic& d = diags.error("HK004", s, std::move(bad.message));
+    d.kind = static_cast<uint16_t>(bad.kind);
+    d.kind_detail = std::move(bad.go_yaml_text);
     return {};
   }
 
@@ -1077,10 +1190,11 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
       attach_comments(docs, scan, source, file_name, fast.in_source_order(), fast.node_count());
       return docs;
     }
-    if (!problem.message.empty()) {
+    if (problem.kind != ErrorKind::kNone) {
       diag::Span s = whole_file();
       s.begin = s.end = diag::Position{problem.mark.line + 1, problem.mark.column + 1};
-      diags.error("HK001", s, "syntax error: " + problem.message);
+      diags.error("HK001", s, "syntax error: " + std::string(syntax_error_text(problem.kind)))
+          .kind = static_cast<uint16_t>(problem.kind);
       return {};
     }
     if (choice == ParserChoice::kFastOnly) return {};
@@ -1089,10 +1203,11 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
   ViewBuf buf(source);
   std::istream in(&buf);
   Builder builder(source, file, diags, options, scan);
-  auto error_at = [&](const std::string& code, diag::Position at, std::string message) {
+  auto error_at = [&](const std::string& code, diag::Position at, std::string message,
+                      ErrorKind kind) {
     diag::Span s = whole_file();
     s.begin = s.end = at;
-    diags.error(code, s, std::move(message));
+    diags.error(code, s, std::move(message)).kind = static_cast<uint16_t>(kind);
   };
   try {
     YAML::Parser parser(in);
@@ -1100,16 +1215,17 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     }
   } catch (const YAML::DeepRecursion& e) {
     error_at("HK003", {e.mark.line + 1, e.mark.column + 1},
-             "nesting deeper than the YAML parser allows");
+             "nesting deeper than the YAML parser allows", ErrorKind::kNone);
   } catch (const StopLoading& e) {
-    error_at(e.code, e.at, e.message);
+    error_at(e.code, e.at, e.message, e.kind);
   } catch (const YAML::Exception& e) {
     diag::Position at = e.mark.is_null() ? position_at(scan.line_starts, source.size())
                                          : diag::Position{e.mark.line + 1, e.mark.column + 1};
-    error_at("HK001", at, "syntax error: " + readable_message(e.msg));
+    YamlCppError known = classify_yaml_cpp_error(e.msg);
+    error_at("HK001", at, "syntax error: " + known.message, known.kind);
   } catch (const std::exception& e) {
     error_at("HK001", position_at(scan.line_starts, source.size()),
-             std::string("cannot parse YAML: ") + e.what());
+             std::string("cannot parse YAML: ") + e.what(), ErrorKind::kOther);
   }
 
   std::vector<Document> docs = std::move(builder.documents());

@@ -2,77 +2,100 @@
 // a nesting-depth estimate that keeps hostile input away from yaml-cpp's recursive parser,
 // and the comment scan that finds `#@` annotations (yaml-cpp drops comments).
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 
 #include "yaml/internal.h"
 
 namespace hintkit::yaml::internal {
 
-bool find_binary(std::string_view s, size_t& offset, std::string& message) {
+NotText find_not_text(std::string_view s) {
   const auto* u = reinterpret_cast<const unsigned char*>(s.data());
   size_t n = s.size();
   size_t i = 0;
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  auto control = [&](size_t at, uint32_t cp) {
+    NotText r{ErrorKind::kControlCharacter, at, "", ""};
+    if (cp == 0) {
+      r.message = "binary data: NUL byte";
+      return r;
+    }
+    r.message = "control character U+";
+    for (int shift = cp > 0xFFFF ? 20 : 12; shift >= 0; shift -= 4)
+      r.message += kHex[(cp >> shift) & 0xF];
+    r.message += " is not allowed in YAML";
+    return r;
+  };
   while (i < n) {
-    // Eight ASCII bytes at a time: no byte with the top bit set and none zero.
+    // Eight printable ASCII bytes at a time: none with the top bit set, none below 0x20 (line
+    // ends and tabs leave this loop for a byte), none 0x7F.
     while (i + 8 <= n) {
       uint64_t w;
       std::memcpy(&w, u + i, 8);
       constexpr uint64_t kLow = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
-      if (((w | ((w - kLow) & ~w)) & kHigh) != 0) break;
+      uint64_t below_space = (w - kLow * 0x20) & ~w;
+      uint64_t del = w ^ (kLow * 0x7F);
+      uint64_t is_del = (del - kLow) & ~del;
+      if (((w | below_space | is_del) & kHigh) != 0) break;
       i += 8;
     }
     if (i >= n) break;
     unsigned char c = u[i];
     if (c < 0x80) {
-      if (c == 0) {
-        offset = i;
-        message = "binary data: NUL byte";
-        return true;
-      }
+      if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) return control(i, c);
       ++i;
       continue;
     }
+    // go-yaml's reader: the leading byte gives the length, then the trailing bytes, then
+    // overlong forms, then the range.
     size_t len;
     uint32_t cp;
-    if (c >= 0xC2 && c <= 0xDF) {
+    if ((c & 0xE0) == 0xC0) {
       len = 2;
       cp = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
+    } else if ((c & 0xF0) == 0xE0) {
       len = 3;
       cp = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
+    } else if ((c & 0xF8) == 0xF0) {
       len = 4;
       cp = c & 0x07;
     } else {
       len = 0;
       cp = 0;
     }
-    bool ok = len != 0 && i + len <= n;
-    for (size_t k = 1; ok && k < len; ++k) {
-      if ((u[i + k] & 0xC0) != 0x80) {
-        ok = false;
-      } else {
-        cp = (cp << 6) | (u[i + k] & 0x3F);
+    std::string go_yaml;
+    if (len == 0) {
+      go_yaml = "invalid leading UTF-8 octet";
+    } else if (i + len > n) {
+      go_yaml = "incomplete UTF-8 octet sequence";
+    } else {
+      for (size_t k = 1; k < len && go_yaml.empty(); ++k) {
+        if ((u[i + k] & 0xC0) != 0x80) {
+          go_yaml = "invalid trailing UTF-8 octet";
+        } else {
+          cp = (cp << 6) | (u[i + k] & 0x3F);
+        }
+      }
+      if (go_yaml.empty() &&
+          ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000))) {
+        go_yaml = "invalid length of a UTF-8 sequence";
+      }
+      if (go_yaml.empty() && ((cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)) {
+        go_yaml = "invalid Unicode character";
       }
     }
-    if (ok) {
-      // Overlong forms, surrogates and values past U+10FFFF.
-      if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-          (cp >= 0xD800 && cp <= 0xDFFF)) {
-        ok = false;
-      }
+    if (!go_yaml.empty()) {
+      NotText r{ErrorKind::kInvalidUtf8, i, "not UTF-8 text: invalid byte 0x", std::move(go_yaml)};
+      r.message += static_cast<char>(std::tolower(kHex[c >> 4]));
+      r.message += static_cast<char>(std::tolower(kHex[c & 0xF]));
+      return r;
     }
-    if (!ok) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      offset = i;
-      message = "not UTF-8 text: invalid byte 0x";
-      message += kHex[c >> 4];
-      message += kHex[c & 0xF];
-      return true;
+    if ((cp >= 0x80 && cp <= 0x9F && cp != 0x85) || cp == 0xFFFE || cp == 0xFFFF) {
+      return control(i, cp);
     }
     i += len;
   }
-  return false;
+  return {};
 }
 
 diag::Position position_at(const std::vector<size_t>& line_starts, size_t offset) {

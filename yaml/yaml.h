@@ -40,6 +40,10 @@ namespace hintkit::yaml {
 inline constexpr size_t kMaxFileBytes = 64u << 20;    // 64 MiB: config files, not data dumps
 inline constexpr int kMaxDepth = 512;                 // deeper nesting is machine-made or hostile
 inline constexpr size_t kMaxAliasExpansions = 10000;  // "billion laughs" guard
+// Scalar text that aliases may copy, all aliases of a file together: as much as the largest
+// file we read. Counting nodes alone lets a few big strings through (a 1 MiB string aliased
+// 1,000 times is 1,000 nodes but 1 GB of output).
+inline constexpr size_t kMaxAliasBytes = kMaxFileBytes;
 
 enum class Kind : uint8_t { kNull, kBool, kInt, kFloat, kString, kMap, kArray };
 std::string_view to_string(Kind k);  // "null", "bool", "int", "float", "string", "map", "array"
@@ -211,10 +215,57 @@ struct LoadOptions {
   bool keep_comments = false;  // collect plain `#` comments (ytt mode needs them)
   int max_depth = kMaxDepth;
   size_t max_bytes = kMaxFileBytes;
+  size_t max_alias_bytes = kMaxAliasBytes;
 };
 
+// Every HK001 and HK004 diagnostic of `load` carries one of these kinds (in
+// `diag::Diagnostic::kind`) with its position, on both parser paths, so callers act on the
+// kind and never on the wording. go-yaml v2's spelling of each is `go_yaml_message`.
+enum class ErrorKind : uint16_t {
+  kNone = 0,  // not an error of `load` (or a limit: HK002, HK003)
+  // HK004: the input is not YAML text (go-yaml's reader rejects it before scanning).
+  kControlCharacter,  // NUL, C0 but tab/LF/CR, DEL, C1 but NEL, U+FFFE, U+FFFF
+  kInvalidUtf8,
+  // HK001, found while scanning (go-yaml names the line of the problem).
+  kUnterminatedQuote,
+  kUnknownEscape,
+  kUnknownToken,
+  kDocumentMarkerInQuote,
+  kBadBlockScalarHeader,
+  kBadAnchorOrAlias,
+  kUnexpectedColon,  // a map value where none may be
+  kUnexpectedDash,   // a list item where none may be
+  kMissingColon,     // a block map key line without `:`
+  // HK001, found while parsing (go-yaml names the line before the offending token).
+  kMissingDash,  // a key where the next `- ` item of a block list belongs
+  kMissingKey,   // `:` with no key before it
+  kEndOfListNotFound,
+  kEndOfMapNotFound,
+  kMissingDocumentMarker,
+  kUnclosedFlowMap,
+  kUnclosedFlowList,
+  kUnexpectedClosingBracket,
+  kUndefinedAlias,
+  kParserStalled,  // yaml-cpp stopped making progress (a stray `,`)
+  // HK001 while building values.
+  kTagMismatch,  // `!!int abc`; kind_detail: "<resolved tag> <wanted tag> <value>"
+  kBadMerge,     // `<<` with something other than a map or a list of maps
+  kOther,        // any other problem yaml-cpp reports, in its words
+};
+ErrorKind error_kind(const diag::Diagnostic& d);
+
+// How go-yaml v2 (as vendored by ytt v0.48.0) words the error `d` that `load` reported for
+// `source`: "yaml: line 2: did not find expected key". go-yaml counts lines differently for
+// scanner and parser errors, and a few kinds read the source around the position.
+// `through_ytt_parser`: files and flag values go through ytt's own parser, whose line fix-up
+// cuts "did not find expected ',' or '}'" to "did not find expected ',' or '"; yaml.decode
+// gets go-yaml's text unchanged. A diagnostic of kind kNone keeps its own words.
+std::string go_yaml_message(const diag::Diagnostic& d, std::string_view source,
+                            bool through_ytt_parser);
+
 // Parses `source` (named `file` in diagnostics). Diagnostic codes: HK001 syntax error,
-// HK002 duplicate key, HK003 limit exceeded, HK004 not UTF-8 / binary.
+// HK002 duplicate key, HK003 limit exceeded, HK004 not text (control characters, invalid
+// UTF-8).
 std::vector<Document> load(std::string_view source, std::string_view file, diag::Diagnostics& diags,
                            const LoadOptions& options = {});
 

@@ -71,6 +71,19 @@ TEST(GoYamlError, MatchesYttForCommonSyntaxErrors) {
       {"b: 1\nc: 'x\n---\n'\n", "yaml: line 3: found unexpected document indicator"},
       {"config:\n  c: }\n", "yaml: line 1: did not find expected node content"},
       {"v:\n  - c: {{ .S]s.c | q }}\n    i: 1\n", "yaml: line 1: did not find expected ',' or '"},
+      // Values that do not fit their tag, and merges of something else than maps.
+      {"a: !!int abc\n", "yaml: cannot decode !!str `abc` as a !!int"},
+      {"a: !!bool 12\n", "yaml: cannot decode !!int `12` as a !!bool"},
+      {"a: !!null \"x y\"\n", "yaml: cannot decode !!str `x y` as a !!null"},
+      {"a: !!float yes\n", "yaml: cannot decode !!bool `yes` as a !!float"},
+      {"m:\n  <<: 1\n", "yaml: map merge requires map or sequence of maps as the value"},
+      // Control characters and invalid UTF-8: go-yaml's reader, no line.
+      {"a: \x04\n", "yaml: control characters are not allowed"},
+      {"# \x7f\na: 1\n", "yaml: control characters are not allowed"},
+      {"a: 1\n\x04: [\n", "yaml: control characters are not allowed"},
+      {"a: \xc2\x9f\n", "yaml: control characters are not allowed"},
+      {"a: \xef\xbf\xbe\n", "yaml: control characters are not allowed"},
+      {"a: \xff\n", "yaml: invalid leading UTF-8 octet"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(c.input));

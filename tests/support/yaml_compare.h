@@ -105,7 +105,8 @@ class TreeDiff {
 inline std::string diags_str(const diag::Diagnostics& diags) {
   std::string out;
   for (const diag::Diagnostic& d : diags.items()) {
-    out += d.code + "@" + pos_str(d.span.begin) + "-" + pos_str(d.span.end) + " " + d.message;
+    out += d.code + "#" + std::to_string(d.kind) + "@" + pos_str(d.span.begin) + "-" +
+           pos_str(d.span.end) + " " + d.message;
     for (const auto& r : d.related) out += " [" + pos_str(r.span.begin) + " " + r.message + "]";
     out += "\n";
   }
@@ -116,11 +117,11 @@ inline std::string diags_str(const diag::Diagnostics& diags) {
 
 namespace hintkit::yaml::testing {
 
-// The first error's code, position and message ("" when there is none).
+// The first error's code, kind, position and message ("" when there is none).
 inline std::string first_error_str(const diag::Diagnostics& diags) {
   for (const diag::Diagnostic& d : diags.items()) {
     if (d.severity != diag::Severity::kError) continue;
-    return d.code + "@" + pos_str(d.span.begin) + " " + d.message;
+    return d.code + "#" + std::to_string(d.kind) + "@" + pos_str(d.span.begin) + " " + d.message;
   }
   return "";
 }

@@ -469,3 +469,177 @@ TEST(YamlLoad, BlockScalarKeyAtTheEndOfTheInputStaysInside) {
 
 }  // namespace
 }  // namespace hintkit::yaml
+
+namespace hintkit::yaml {
+namespace {
+
+std::string utf8(uint32_t cp) {
+  std::string s;
+  if (cp < 0x80) {
+    s += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    s += static_cast<char>(0xC0 | (cp >> 6));
+    s += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    s += static_cast<char>(0xE0 | (cp >> 12));
+    s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    s += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    s += static_cast<char>(0xF0 | (cp >> 18));
+    s += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    s += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+  return s;
+}
+
+// go-yaml's reader rejects every character outside YAML's printable set before it scans
+// (ytt: "yaml: control characters are not allowed"); both parser paths do the same, wherever
+// the character stands.
+TEST(YamlLoad, ControlCharactersAreRejectedOnBothPaths) {
+  std::vector<uint32_t> rejected;
+  for (uint32_t cp = 0; cp < 0x20; ++cp) {
+    if (cp != '\t' && cp != '\n' && cp != '\r') rejected.push_back(cp);
+  }
+  for (uint32_t cp = 0x7F; cp <= 0x9F; ++cp) {
+    if (cp != 0x85) rejected.push_back(cp);
+  }
+  rejected.push_back(0xFFFE);
+  rejected.push_back(0xFFFF);
+  for (uint32_t cp : rejected) {
+    std::string c = utf8(cp);
+    for (std::string text : {"a: x" + c + "\n", "a: 1\nb: \"" + c + "\"\n",
+                             "a: 1\n# comment " + c + "\nb: 2\n", "a: [1, 2]\nb: 'x" + c + "'\n"}) {
+      for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+        SCOPED_TRACE("U+" + std::to_string(cp) + " in " + text);
+        diag::Diagnostics diags;
+        auto docs = internal::load_with(choice, text, "t.yaml", diags, {}, nullptr);
+        EXPECT_TRUE(docs.empty());
+        ASSERT_EQ(diags.size(), 1u);
+        const diag::Diagnostic& d = diags.items()[0];
+        EXPECT_EQ(d.code, "HK004");
+        EXPECT_EQ(error_kind(d), ErrorKind::kControlCharacter);
+        size_t at = text.find(c);
+        int line = static_cast<int>(std::count(text.begin(), text.begin() + at, '\n')) + 1;
+        int column =
+            static_cast<int>(
+                at - (text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1)) +
+            1;
+        EXPECT_EQ(d.span.begin, (diag::Position{line, column}));
+        EXPECT_EQ(go_yaml_message(d, text, true), "yaml: control characters are not allowed");
+      }
+    }
+  }
+  diag::Diagnostics diags;
+  load("a: \x1b[31m\n", "t.yaml", diags);
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags.items()[0].message, "control character U+001B is not allowed in YAML");
+  // Tab, NEL, and printable characters on both sides of the rejected ranges stay text.
+  for (uint32_t cp :
+       {0x09u, 0x20u, 0x7Eu, 0x85u, 0xA0u, 0xD7FFu, 0xE000u, 0xFFFDu, 0x10000u, 0x10FFFFu}) {
+    SCOPED_TRACE(cp);
+    diag::Diagnostics ok;
+    load("a: \"x" + utf8(cp) + "\"\n", "t.yaml", ok);
+    EXPECT_TRUE(ok.empty()) << ok.items()[0].message;
+  }
+}
+
+// Invalid UTF-8 in go-yaml's reader's words (recorded from the reference ytt).
+TEST(YamlLoad, InvalidUtf8HasTheReadersWords) {
+  const std::pair<std::string_view, std::string_view> cases[] = {
+      {"a: \xff\n", "yaml: invalid leading UTF-8 octet"},
+      {"a: \xc3", "yaml: incomplete UTF-8 octet sequence"},
+      {"a: \xc3"
+       "a\n",
+       "yaml: invalid trailing UTF-8 octet"},
+      {"a: \xc0\x80\n", "yaml: invalid length of a UTF-8 sequence"},
+      {"a: \xed\xa0\x80\n", "yaml: invalid Unicode character"},
+      {"a: \xf5\x80\x80\x80\n", "yaml: invalid Unicode character"},
+  };
+  for (const auto& [text, want] : cases) {
+    SCOPED_TRACE(std::string(text));
+    diag::Diagnostics diags;
+    load(text, "t.yaml", diags);
+    ASSERT_EQ(diags.size(), 1u);
+    EXPECT_EQ(diags.items()[0].code, "HK004");
+    EXPECT_EQ(error_kind(diags.items()[0]), ErrorKind::kInvalidUtf8);
+    EXPECT_EQ(go_yaml_message(diags.items()[0], text, true), want);
+  }
+}
+
+// Aliases are limited by the text they copy as well as by their nodes: one big string
+// aliased many times stops at the byte limit (HK003) instead of growing without bound.
+TEST(YamlLoad, AliasesAreLimitedByTheBytesTheyCopy) {
+  std::string big(1000, 'x');
+  std::string text = "s: &s " + big + "\nl:\n";
+  for (int i = 0; i < 20; ++i) text += "- *s\n";
+  LoadOptions options;
+  options.max_alias_bytes = 10 * 1000;
+  for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+    diag::Diagnostics diags;
+    auto docs = internal::load_with(choice, text, "t.yaml", diags, options, nullptr);
+    EXPECT_EQ(codes(diags), "HK003@13:3");  // the 11th alias
+    ASSERT_EQ(diags.size(), 1u);
+    EXPECT_EQ(diags.items()[0].message,
+              "alias expansion limit exceeded: aliases would copy more than 10000 bytes of text");
+  }
+  // Ten copies fit.
+  std::string ten = "s: &s " + big + "\nl:\n";
+  for (int i = 0; i < 10; ++i) ten += "- *s\n";
+  diag::Diagnostics ok;
+  auto docs = load(ten, "t.yaml", ok, options);
+  EXPECT_TRUE(ok.empty());
+  ASSERT_EQ(docs.size(), 1u);
+  EXPECT_EQ(docs[0].root.find("l")->value.elements.size(), 10u);
+  // Aliases of collections count the text inside them, keys included.
+  diag::Diagnostics nested;
+  load("m: &m {k: " + big + "}\nl: [*m, *m, *m]\n", "t.yaml", nested,
+       LoadOptions{.max_alias_bytes = 2500});
+  EXPECT_EQ(codes(nested), "HK003@2:13");
+}
+
+// The reproducer at the real limit: a 1 MiB string aliased 1,000 times would be 1 GB.
+TEST(YamlLoad, AMegabyteStringAliasedAThousandTimesStops) {
+  std::string text = "s: &s " + std::string(1 << 20, 'x') + "\nl:\n";
+  for (int i = 0; i < 1000; ++i) text += "- *s\n";
+  diag::Diagnostics diags;
+  auto docs = load(text, "t.yaml", diags);
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags.items()[0].code, "HK003");
+  EXPECT_EQ(diags.items()[0].span.begin.line, 3 + 64);  // 64 copies are exactly the limit
+  EXPECT_EQ(diags.items()[0].message,
+            "alias expansion limit exceeded: aliases would copy more than " +
+                std::to_string(kMaxAliasBytes) + " bytes of text");
+}
+
+// Under a finished top-level list, a line that is not an item fails as go-yaml fails it: a
+// line without `:` misses its `:` first (the fast parser knew; yaml-cpp's path now agrees),
+// a key with `:` misses its `- `. Found by fuzz/yaml_differential.cpp.
+TEST(YamlLoad, BothPathsAgreeOnALineAfterATopLevelList) {
+  struct Case {
+    std::string_view input;
+    ErrorKind kind;
+    diag::Position at;
+  };
+  const Case cases[] = {
+      {"- a\nb\n", ErrorKind::kMissingColon, {2, 1}},
+      {"- a\n$- x\n- b\n", ErrorKind::kMissingColon, {2, 1}},
+      {"- a\n\"b\" # c: d\n", ErrorKind::kMissingColon, {2, 1}},
+      {"- a\nb # c: d\n", ErrorKind::kMissingColon, {2, 1}},
+      {"- a\nb: 1\n", ErrorKind::kMissingDash, {2, 1}},
+      {"- a\n'b': 1\n", ErrorKind::kMissingDash, {2, 1}},
+  };
+  for (const Case& c : cases) {
+    for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+      SCOPED_TRACE(std::string(c.input));
+      diag::Diagnostics diags;
+      internal::load_with(choice, c.input, "t.yaml", diags, {}, nullptr);
+      ASSERT_EQ(diags.size(), 1u);
+      EXPECT_EQ(error_kind(diags.items()[0]), c.kind);
+      EXPECT_EQ(diags.items()[0].span.begin, c.at);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hintkit::yaml

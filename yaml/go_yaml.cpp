@@ -1,0 +1,214 @@
+// go-yaml v2's wording of the loader's errors (see `go_yaml_message` in yaml.h). One case per
+// error kind; the kinds come from the parser paths, never from reading a message.
+#include <algorithm>
+#include <cctype>
+
+#include "yaml/yaml.h"
+
+namespace hintkit::yaml {
+namespace {
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// Byte offset of a 1-based line:column in `text` (clamped to its end).
+size_t offset_of(std::string_view text, const diag::Position& p) {
+  size_t off = 0;
+  for (int line = 1; line < p.line && off < text.size(); ++line) {
+    size_t nl = text.find('\n', off);
+    if (nl == std::string_view::npos) return text.size();
+    off = nl + 1;
+  }
+  return std::min(text.size(), off + static_cast<size_t>(std::max(0, p.column - 1)));
+}
+
+int line_count(std::string_view text) {
+  int n = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+  return text.empty() || text.back() == '\n' ? n : n + 1;
+}
+
+std::string_view line_at(std::string_view text, int line) {
+  size_t begin = offset_of(text, {line, 1});
+  size_t end = text.find('\n', begin);
+  return text.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin);
+}
+
+size_t indentation(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && line[i] == ' ') ++i;
+  return i;
+}
+
+// A block sequence item at the same indentation before `line`: go-yaml then wants a `-`.
+bool follows_sequence_item(std::string_view text, int line) {
+  size_t indent = indentation(line_at(text, line));
+  for (int l = line - 1; l >= 1; --l) {
+    std::string_view prev = line_at(text, l);
+    if (prev.find_first_not_of(' ') == std::string_view::npos) continue;
+    size_t pi = indentation(prev);
+    if (pi < indent) return false;
+    if (pi == indent) return starts_with(prev.substr(pi), "- ") || prev.substr(pi) == "-";
+  }
+  return false;
+}
+
+// The innermost `[` or `{` still open before `end` (quotes and comments skipped), or 0.
+char innermost_open_bracket(std::string_view text, size_t end) {
+  std::string open;
+  char quote = 0;
+  for (size_t i = 0; i < end && i < text.size(); ++i) {
+    char c = text[i];
+    if (quote) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\n')) {
+      while (i < end && text[i] != '\n') ++i;
+    } else if (c == '[' || c == '{') {
+      open += c;
+    } else if ((c == ']' || c == '}') && !open.empty()) {
+      open.pop_back();
+    }
+  }
+  return open.empty() ? 0 : open.back();
+}
+
+std::string with_line(int line, std::string_view m) {
+  std::string out = line > 0 ? "yaml: line " + std::to_string(line) + ": " : "yaml: ";
+  out += m;
+  return out;
+}
+
+// Our own words at go-yaml's place, for kinds go-yaml has no spelling of.
+std::string own_words(const diag::Diagnostic& d) {
+  std::string_view msg = d.message;
+  if (starts_with(msg, "syntax error: ")) msg.remove_prefix(14);
+  return with_line(d.span.begin.line, msg);
+}
+
+}  // namespace
+
+ErrorKind error_kind(const diag::Diagnostic& d) {
+  if (d.kind == 0 || d.kind > static_cast<uint16_t>(ErrorKind::kOther)) return ErrorKind::kNone;
+  return static_cast<ErrorKind>(d.kind);
+}
+
+std::string go_yaml_message(const diag::Diagnostic& d, std::string_view text,
+                            bool through_ytt_parser) {
+  const int line = d.span.begin.line;
+  switch (error_kind(d)) {
+    case ErrorKind::kNone:
+    case ErrorKind::kOther:
+      return own_words(d);
+    case ErrorKind::kBadMerge:
+      return "yaml: map merge requires map or sequence of maps as the value";
+    // The reader's errors name no line.
+    case ErrorKind::kControlCharacter:
+      return "yaml: control characters are not allowed";
+    case ErrorKind::kInvalidUtf8:
+      return "yaml: " +
+             (d.kind_detail.empty() ? std::string("invalid leading UTF-8 octet") : d.kind_detail);
+    // Scanner errors: go-yaml names the line where the problem is, as we do.
+    case ErrorKind::kUnterminatedQuote:
+      return with_line(line, "found unexpected end of stream");
+    case ErrorKind::kUnknownEscape:
+      return with_line(line, "found unknown escape character");
+    case ErrorKind::kUnknownToken:
+      return with_line(line, "found character that cannot start any token");
+    case ErrorKind::kDocumentMarkerInQuote:
+      return with_line(line, "found unexpected document indicator");
+    case ErrorKind::kBadBlockScalarHeader:
+      return with_line(line, "did not find expected comment or line break");
+    case ErrorKind::kBadAnchorOrAlias:
+      return with_line(line, "did not find expected alphabetic or numeric character");
+    case ErrorKind::kUnexpectedColon: {
+      bool tab_indent = starts_with(line_at(text, line), "\t");
+      return with_line(line, tab_indent ? "found character that cannot start any token"
+                                        : "mapping values are not allowed in this context");
+    }
+    case ErrorKind::kUnexpectedDash:
+      return with_line(line, "block sequence entries are not allowed in this context");
+    case ErrorKind::kMissingColon: {
+      // Reported when the next token arrives; go-yaml counts comments as tokens.
+      int next = line + 1;
+      while (next <= line_count(text) &&
+             line_at(text, next).find_first_not_of(" \t") == std::string_view::npos) {
+        ++next;
+      }
+      return with_line(next, "could not find expected ':'");
+    }
+    // Parser errors: go-yaml names the line before the offending token.
+    case ErrorKind::kMissingDash:
+    case ErrorKind::kEndOfListNotFound:
+      return with_line(line - 1, "did not find expected '-' indicator");
+    case ErrorKind::kMissingKey:
+      return with_line(line - 1, "did not find expected key");
+    case ErrorKind::kMissingDocumentMarker:
+      return with_line(line - 1, "did not find expected <document start>");
+    case ErrorKind::kEndOfMapNotFound:
+      return with_line(line - 1, follows_sequence_item(text, line)
+                                     ? "did not find expected '-' indicator"
+                                     : "did not find expected key");
+    case ErrorKind::kUnclosedFlowMap:
+    case ErrorKind::kUnclosedFlowList: {
+      // go-yaml stops at the first token that is neither ',' nor the closing bracket: a ':'
+      // that made a plain scalar run on into a key (the position points at it), else the end
+      // of the input, which libyaml places at the start of the line after the last one.
+      bool flow_map = error_kind(d) == ErrorKind::kUnclosedFlowMap;
+      size_t at = offset_of(text, d.span.begin);
+      bool at_colon = at < text.size() && text[at] == ':';
+      int go_line = at_colon ? line - 1 : line_count(text);
+      size_t last = text.find_last_not_of(" \t\r\n");
+      char before = at_colon || last == std::string_view::npos ? '\0' : text[last];
+      if (before == '[' || before == '{' || before == ',') {
+        return with_line(go_line, "did not find expected node content");
+      }
+      std::string closing = flow_map ? "}'" : "]'";
+      return with_line(go_line,
+                       "did not find expected ',' or '" + (through_ytt_parser ? "" : closing));
+    }
+    case ErrorKind::kUnexpectedClosingBracket: {
+      // What go-yaml expected instead depends on where the bracket stands.
+      size_t at = offset_of(text, d.span.begin);
+      if (char open = innermost_open_bracket(text, at)) {
+        std::string closing = open == '{' ? "}'" : "]'";
+        return with_line(line - 1,
+                         "did not find expected ',' or '" + (through_ytt_parser ? "" : closing));
+      }
+      size_t line_start = offset_of(text, {line, 1});
+      bool starts_line =
+          text.substr(line_start, at - line_start).find_first_not_of(' ') == std::string_view::npos;
+      return with_line(line - 1, starts_line ? "did not find expected key"
+                                             : "did not find expected node content");
+    }
+    case ErrorKind::kUndefinedAlias: {
+      size_t at = offset_of(text, d.span.begin);
+      size_t star = text.find('*', at);
+      // go-yaml reads an alias name as letters, digits, '_' and '-'.
+      std::string name;
+      for (size_t i = star == std::string_view::npos ? text.size() : star + 1; i < text.size();
+           ++i) {
+        char c = text[i];
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') break;
+        name += c;
+      }
+      return "yaml: unknown anchor '" + name + "' referenced";
+    }
+    case ErrorKind::kParserStalled:
+      return own_words(d);
+    case ErrorKind::kTagMismatch: {
+      // kind_detail: "<resolved tag> <wanted tag> <value>".
+      std::string_view detail = d.kind_detail;
+      size_t a = detail.find(' ');
+      size_t b = a == std::string_view::npos ? a : detail.find(' ', a + 1);
+      if (b == std::string_view::npos) return own_words(d);
+      return "yaml: cannot decode " + std::string(detail.substr(0, a)) + " `" +
+             std::string(detail.substr(b + 1)) + "` as a " +
+             std::string(detail.substr(a + 1, b - a - 1));
+    }
+  }
+  return own_words(d);
+}
+
+}  // namespace hintkit::yaml
