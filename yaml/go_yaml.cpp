@@ -130,11 +130,23 @@ std::string go_yaml_message(const diag::Diagnostic& d, std::string_view text,
     case ErrorKind::kUnexpectedDash:
       return with_line(line, "block sequence entries are not allowed in this context");
     case ErrorKind::kMissingColon: {
-      // Reported when the next token arrives; go-yaml counts comments as tokens.
+      // Reported when the next token arrives, after the key (a plain key runs on over more
+      // indented lines); go-yaml counts comments as tokens.
+      size_t at = offset_of(text, d.span.begin);
+      bool plain = at < text.size() && text[at] != '"' && text[at] != '\'';
+      size_t key_column = static_cast<size_t>(std::max(0, d.span.begin.column - 1));
       int next = line + 1;
-      while (next <= line_count(text) &&
-             line_at(text, next).find_first_not_of(" \t") == std::string_view::npos) {
-        ++next;
+      for (; next <= line_count(text); ++next) {
+        std::string_view l = line_at(text, next);
+        size_t first = l.find_first_not_of(" \t");
+        if (first == std::string_view::npos) continue;
+        if (!plain || indentation(l) <= key_column || l[first] == '#') break;
+        bool ends_here = false;  // a `:` or a comment after the continued text
+        for (size_t i = first; i < l.size() && !ends_here; ++i) {
+          ends_here = (l[i] == ':' && (i + 1 == l.size() || l[i + 1] == ' ')) ||
+                      (l[i] == '#' && (l[i - 1] == ' ' || l[i - 1] == '\t'));
+        }
+        if (ends_here) break;
       }
       return with_line(next, "could not find expected ':'");
     }

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <istream>
+#include <optional>
 #include <sstream>
 #include <streambuf>
 #include <unordered_map>
@@ -1079,6 +1080,140 @@ YamlCppError classify_yaml_cpp_error(const std::string& msg) {
   return {escape ? ErrorKind::kUnknownEscape : ErrorKind::kOther, out};
 }
 
+// ---- Keys without `:` on yaml-cpp's path ------------------------------------------------
+
+// go-yaml wants the `:` of a key that stands where a block collection's next entry belongs
+// ("a required simple key") before anything else, and reports "could not find expected ':'"
+// where yaml-cpp reports what follows: "illegal map value" when the key ran on as a
+// multi-line plain scalar into a later `:`, "end of map/sequence not found" when it did not.
+// These read the source around yaml-cpp's position to tell that case apart.
+class KeyLines {
+ public:
+  KeyLines(std::string_view src, const std::vector<size_t>& line_starts)
+      : src_(src), starts_(line_starts) {}
+
+  int count() const { return static_cast<int>(starts_.size()); }
+  std::string_view line(int l) const {  // 1-based, without its line end
+    size_t b = starts_[static_cast<size_t>(l - 1)];
+    size_t e = src_.find('\n', b);
+    if (e == std::string_view::npos) e = src_.size();
+    if (e > b && src_[e - 1] == '\r') --e;
+    return src_.substr(b, e - b);
+  }
+  static size_t indent(std::string_view l) {
+    size_t i = 0;
+    while (i < l.size() && l[i] == ' ') ++i;
+    return i;
+  }
+  static bool blank(std::string_view l) {
+    return l.find_first_not_of(" \t") == std::string_view::npos;
+  }
+  static bool comment(std::string_view l) {
+    size_t i = l.find_first_not_of(" \t");
+    return i != std::string_view::npos && l[i] == '#';
+  }
+  static bool value_indicator_or_comment(std::string_view t) {
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (t[i] == ':' && (i + 1 == t.size() || t[i + 1] == ' ' || t[i + 1] == '\t')) return true;
+      if (t[i] == '#' && i > 0 && (t[i - 1] == ' ' || t[i - 1] == '\t')) return true;
+    }
+    return false;
+  }
+  static bool plain_start(std::string_view t) {
+    if (t.empty()) return false;
+    if (t[0] == '-' || t[0] == '?' || t[0] == ':') return t.size() > 1 && t[1] != ' ';
+    return std::string_view("#&*!|>'\"[]{},%@`").find(t[0]) == std::string_view::npos;
+  }
+  // Text that continues a plain scalar and could also start one.
+  static bool plain_only(std::string_view t) {
+    return plain_start(t) && !value_indicator_or_comment(t);
+  }
+  // `t` without a trailing comment and blanks.
+  static std::string_view without_comment(std::string_view t) {
+    for (size_t i = 1; i < t.size(); ++i) {
+      if (t[i] == '#' && (t[i - 1] == ' ' || t[i - 1] == '\t')) {
+        t = t.substr(0, i);
+        break;
+      }
+    }
+    size_t e = t.find_last_not_of(" \t");
+    return e == std::string_view::npos ? std::string_view{} : t.substr(0, e + 1);
+  }
+  // Columns where a block collection may start on line `l`: its indentation and the column
+  // after each leading `- `.
+  bool collection_column(int l, size_t col) const {
+    std::string_view t = line(l);
+    size_t i = indent(t);
+    while (true) {
+      if (i == col) return true;
+      if (i < t.size() && t[i] == '-' && (i + 1 == t.size() || t[i + 1] == ' ')) {
+        ++i;
+        while (i < t.size() && t[i] == ' ') ++i;
+        continue;
+      }
+      return false;
+    }
+  }
+  // Whether a scalar starting line `l` at column `col` (0-based) is in key position of an
+  // open block collection: the nearest line above with content at or left of `col` starts
+  // an entry at `col`.
+  bool required_key(int l, size_t col) const {
+    for (int k = l - 1; k >= 1; --k) {
+      std::string_view t = line(k);
+      if (blank(t) || comment(t)) continue;
+      if (t.substr(0, 3) == "---" || t.substr(0, 3) == "...") return false;
+      if (collection_column(k, col)) return true;
+      if (indent(t) <= col) return false;
+    }
+    return false;
+  }
+
+  // yaml-cpp's error at `at` (kind `kind`) is go-yaml's missing `:` of the key starting at
+  // the returned position; nullopt when it is not.
+  std::optional<diag::Position> missing_colon(ErrorKind kind, diag::Position at) const {
+    if (at.line < 1 || at.line > count()) return std::nullopt;
+    std::string_view t = line(at.line);
+    size_t col = static_cast<size_t>(at.column - 1);
+    if (col > t.size()) return std::nullopt;
+    if (kind == ErrorKind::kEndOfMapNotFound || kind == ErrorKind::kEndOfListNotFound) {
+      // A plain scalar at the start of its line, with no `:` after it.
+      std::string_view key = without_comment(t.substr(col));
+      if (indent(t) != col || !plain_only(key) || !required_key(at.line, col)) {
+        return std::nullopt;
+      }
+      return at;
+    }
+    if (kind != ErrorKind::kUnexpectedColon) return std::nullopt;
+    // The `:` ends a plain scalar that started at the beginning of an earlier line.
+    size_t first = indent(t);
+    if (first >= col || !plain_only(t.substr(first, col - first))) return std::nullopt;
+    int start = 0;
+    for (int k = at.line - 1; k >= 1; --k) {
+      std::string_view u = line(k);
+      if (blank(u)) continue;
+      if (comment(u)) break;
+      if (!plain_only(u.substr(indent(u)))) {
+        // Unless this line opens a block (`key:`, `-`, `---`), the scalar may have started
+        // on it, after `key: ` or `- `: then it is no key.
+        std::string_view body = without_comment(u);
+        bool opens_block = body.empty() || body.back() == ':' ||
+                           body.find_first_not_of(" -") == std::string_view::npos;
+        if (!opens_block && start != 0 && indent(line(start)) > indent(u)) return std::nullopt;
+        break;
+      }
+      start = k;
+    }
+    if (start == 0) return std::nullopt;
+    size_t start_col = indent(line(start));
+    if (!required_key(start, start_col)) return std::nullopt;
+    return diag::Position{start, static_cast<int>(start_col) + 1};
+  }
+
+ private:
+  std::string_view src_;
+  const std::vector<size_t>& starts_;
+};
+
 }  // namespace
 
 std::vector<Document> load(std::string_view source, std::string_view file, diag::Diagnostics& diags,
@@ -1222,6 +1357,11 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     diag::Position at = e.mark.is_null() ? position_at(scan.line_starts, source.size())
                                          : diag::Position{e.mark.line + 1, e.mark.column + 1};
     YamlCppError known = classify_yaml_cpp_error(e.msg);
+    if (auto key = KeyLines(source, scan.line_starts).missing_colon(known.kind, at)) {
+      at = *key;
+      known = {ErrorKind::kMissingColon,
+               std::string(internal::syntax_error_text(ErrorKind::kMissingColon))};
+    }
     error_at("HK001", at, "syntax error: " + known.message, known.kind);
   } catch (const std::exception& e) {
     error_at("HK001", position_at(scan.line_starts, source.size()),

@@ -643,3 +643,74 @@ TEST(YamlLoad, BothPathsAgreeOnALineAfterATopLevelList) {
 
 }  // namespace
 }  // namespace hintkit::yaml
+
+namespace hintkit::yaml {
+namespace {
+
+// A plain scalar where a block collection's next key belongs needs its `:` on its line
+// (go-yaml: "could not find expected ':'"). yaml-cpp reads on (a multi-line scalar, then
+// "illegal map value") or stops later ("end of map not found"); its path now reports the
+// missing `:` at the key, as the fast parser does. Found by fuzz/yaml_differential.cpp; each
+// go-yaml line checked against the reference ytt.
+TEST(YamlLoad, BothPathsReportAKeyWithoutColonAtTheKey) {
+  struct Case {
+    std::string_view input;
+    ErrorKind kind;
+    diag::Position at;
+    std::string_view go_yaml;
+  };
+  const Case cases[] = {
+      {"x:\n  a: 1\n  #@schema\n--key-override\n  a: 2\n",
+       ErrorKind::kMissingColon,
+       {4, 1},
+       "yaml: line 5: could not find expected ':'"},
+      {"x: 1\nk\n  a\n  b: 1\n",
+       ErrorKind::kMissingColon,
+       {2, 1},
+       "yaml: line 4: could not find expected ':'"},
+      {"x: 1\nk\n  a\n  b\n",
+       ErrorKind::kMissingColon,
+       {2, 1},
+       "yaml: line 5: could not find expected ':'"},
+      {"base: zb\n0#@ end\n#@data/values\n  z: \n",
+       ErrorKind::kMissingColon,
+       {2, 1},
+       "yaml: line 3: could not find expected ':'"},
+      {"- - x\n  1 y\n- a: 1\n",
+       ErrorKind::kMissingColon,
+       {2, 3},
+       "yaml: line 3: could not find expected ':'"},
+      {"a:\n  b: 1\n  c # x\n  d: 1\n",
+       ErrorKind::kMissingColon,
+       {3, 3},
+       "yaml: line 4: could not find expected ':'"},
+      // Not keys: a value or an item running on into a `:`.
+      {"a:\n  b\n  c: 1\n",
+       ErrorKind::kUnexpectedColon,
+       {3, 4},
+       "yaml: line 3: mapping values are not allowed in this context"},
+      {"- k\n  a\n  b: 1\n",
+       ErrorKind::kUnexpectedColon,
+       {3, 4},
+       "yaml: line 3: mapping values are not allowed in this context"},
+      {"key: value\n  more\n  x: 1\n",
+       ErrorKind::kUnexpectedColon,
+       {3, 4},
+       "yaml: line 3: mapping values are not allowed in this context"},
+  };
+  for (const Case& c : cases) {
+    for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+      SCOPED_TRACE(std::string(c.input) +
+                   (choice == internal::ParserChoice::kAuto ? " (auto)" : " (yaml-cpp)"));
+      diag::Diagnostics diags;
+      internal::load_with(choice, c.input, "t.yaml", diags, {}, nullptr);
+      ASSERT_EQ(diags.size(), 1u);
+      EXPECT_EQ(error_kind(diags.items()[0]), c.kind);
+      EXPECT_EQ(diags.items()[0].span.begin, c.at);
+      EXPECT_EQ(go_yaml_message(diags.items()[0], c.input, true), c.go_yaml);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hintkit::yaml
