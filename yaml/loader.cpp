@@ -221,6 +221,21 @@ class Builder : public internal::FastHandler {
         pos(mark), has_value_indicator(off) ? ErrorKind::kMissingDash : ErrorKind::kMissingColon);
   }
 
+  // yaml-cpp reads `: v` in a block map as an item with an empty key; YAML (and go-yaml)
+  // wants a key there, unless a `?` made it explicit.
+  void require_key_before_colon(const YAML::Mark& mark) {
+    if (top_ == 0 || top().node.kind != Kind::kMap || top().node.style != Style::kBlock ||
+        top().has_key) {
+      return;
+    }
+    size_t off = offset(mark);
+    if (off >= src_.size() || src_[off] != ':') return;
+    size_t p = off;
+    while (p > 0 && (is_blank(src_[p - 1]) || src_[p - 1] == '\n' || src_[p - 1] == '\r')) --p;
+    if (p > 0 && src_[p - 1] == '?') return;
+    throw syntax_error(pos(mark), ErrorKind::kMissingKey);
+  }
+
   // Whether the line from `off` holds a key's `:` (after a quoted scalar, or in a plain one
   // before any comment).
   bool has_value_indicator(size_t off) const {
@@ -299,6 +314,7 @@ class Builder : public internal::FastHandler {
       span = span_at(mark);
       span.end = advance(span.begin, off, off + literal.size());
     } else {
+      if (!keys_checked_by_parser_) require_key_before_colon(mark);
       span = empty_node_span(mark);  // before slot(): it reads the pending key
       if (top_ == 0) root_empty_candidate_ = true;
     }

@@ -684,6 +684,13 @@ TEST(YamlLoad, BothPathsReportAKeyWithoutColonAtTheKey) {
        ErrorKind::kMissingColon,
        {3, 3},
        "yaml: line 4: could not find expected ':'"},
+      // `:` with no key before it (yaml-cpp reads an empty key).
+      {"a: 1\n: v\n", ErrorKind::kMissingKey, {2, 1}, "yaml: line 1: did not find expected key"},
+      {"- a\n- : v\n", ErrorKind::kMissingKey, {2, 3}, "yaml: line 1: did not find expected key"},
+      {"#@data/values\n---\n: vNull\n",
+       ErrorKind::kMissingKey,
+       {3, 1},
+       "yaml: line 2: did not find expected key"},
       // Not keys: a value or an item running on into a `:`.
       {"a:\n  b\n  c: 1\n",
        ErrorKind::kUnexpectedColon,
@@ -698,6 +705,13 @@ TEST(YamlLoad, BothPathsReportAKeyWithoutColonAtTheKey) {
        {3, 4},
        "yaml: line 3: mapping values are not allowed in this context"},
   };
+  // An explicit `?` key may be empty.
+  for (std::string_view ok : {"?\n: v\n", "? a\n: b\n", "x:\n  ?\n  : v\n"}) {
+    SCOPED_TRACE(std::string(ok));
+    diag::Diagnostics diags;
+    internal::load_with(internal::ParserChoice::kYamlCppOnly, ok, "t.yaml", diags, {}, nullptr);
+    EXPECT_TRUE(diags.empty()) << diags.items()[0].message;
+  }
   for (const Case& c : cases) {
     for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
       SCOPED_TRACE(std::string(c.input) +
