@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 
 namespace hintkit::plugin {
@@ -164,6 +165,9 @@ class Writer {
 diag::Result<void> write_all(const std::string& dir,
                              const std::vector<std::pair<std::string, std::string>>& files,
                              FileSystem& fs) {
+  // Past a file-size limit (RLIMIT_FSIZE) write() must fail with EFBIG and be rolled back;
+  // SIGXFSZ's default action would kill the process halfway instead.
+  std::signal(SIGXFSZ, SIG_IGN);
   std::string d = dir;
   while (d.size() > 1 && d.back() == '/') d.pop_back();
   return Writer(d, fs).run(files);

@@ -229,6 +229,62 @@ TEST_F(Tazuna, OutDirIsAllOrNothing) {
   EXPECT_EQ(entries, 2u);  // no temporary files left behind
 }
 
+// Real faults through the binary: a file-size limit (the disk is "full" after 1 KiB), a
+// directory in the way, a planted symlink. The folder is as it was after each failure.
+TEST_F(Tazuna, OutDirSurvivesRealFaults) {
+  const std::string big(4000, 'x');
+  write("tazuna.yaml",
+        config_for("    - name: api\n      type: helmfile\n      path: api\n      helmfile:\n"
+                   "        vars:\n          clusterName: {from: static, static: small}\n"
+                   "    - name: web\n      type: helmfile\n      path: web\n      helmfile:\n"
+                   "        vars:\n          dbPassword: {from: static, static: " +
+                   big + "}\n"));
+  write("out/api.yaml", "old api\n");
+  write("out/keep.txt", "mine\n");
+  auto listing = [&] {
+    std::string all;
+    for (const auto& e : fs::directory_iterator(dir_ / "out")) {
+      all += e.path().filename().string() + "=" +
+             (fs::is_directory(e.path()) ? std::string("<dir>") : slurp(e.path())) + ";";
+    }
+    return all;
+  };
+  const std::string before = listing();
+  // `ulimit -f 1`: writes past 1 KiB fail with EFBIG (hintkit ignores SIGXFSZ).
+  const std::string cmd = "cd " + hintkit::testing::shell_quote(dir_.string()) +
+                          " && ulimit -f 1 && " + hintkit::testing::shell_quote(HINTKIT_BINARY) +
+                          " resolve --config tazuna.yaml --out-dir out 2>err.txt";
+  const int status = std::system(("bash -c " + hintkit::testing::shell_quote(cmd)).c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  EXPECT_TRUE(has(slurp(dir_ / "err.txt"), "File too large")) << slurp(dir_ / "err.txt");
+  EXPECT_EQ(listing(), before);
+
+  write("tazuna.yaml", config_for("    - name: api\n      type: helmfile\n      path: api\n"
+                                  "      helmfile:\n        vars:\n"
+                                  "          clusterName: {from: static, static: x}\n"
+                                  "    - name: web\n      type: helmfile\n      path: web\n"
+                                  "      helmfile:\n        vars:\n"
+                                  "          dbPassword: {from: static, static: pw}\n"));
+  fs::create_directories(dir_ / "out/web.yaml");
+  const std::string with_dir = listing();
+  auto r = run_hintkit({"resolve", "--config", "tazuna.yaml", "--out-dir", "out"}, dir_.string(),
+                       "/dev/null", {path_});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_TRUE(has(r.err, "cannot replace out/web.yaml: Is a directory")) << r.err;
+  EXPECT_EQ(listing(), with_dir);
+
+  fs::remove_all(dir_ / "out/web.yaml");
+  write("victim.txt", "precious\n");
+  fs::create_symlink(dir_ / "victim.txt", dir_ / "out/web.yaml");
+  r = run_hintkit({"resolve", "--config", "tazuna.yaml", "--out-dir", "out"}, dir_.string(),
+                  "/dev/null", {path_});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(slurp(dir_ / "victim.txt"), "precious\n");
+  EXPECT_FALSE(fs::is_symlink(dir_ / "out/web.yaml"));
+  EXPECT_EQ(slurp(dir_ / "out/web.yaml"), "dbPassword: pw\ndbUser: \"\"\nlabels: {}\nport: \"\"\n");
+}
+
 TEST_F(Tazuna, LintConfigCrossChecksDeclarations) {
   write("tazuna.yaml",
         config_for("    - name: api\n      type: helmfile\n      path: api\n      helmfile:\n"
