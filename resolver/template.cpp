@@ -623,11 +623,19 @@ class Executor {
       }
       return operand(head);
     }
-    std::vector<Value> args;
-    for (size_t i = 1; i < c.args.size(); ++i) {
-      // and/or evaluate lazily in Go; their operands here have no side effects but errors.
-      args.push_back(operand(c.args[i]));
+    if ((head.name == "and" || head.name == "or") && c.args.size() > 1) {
+      // Go stops at the first operand that decides: later ones are not evaluated at all.
+      const bool want = head.name == "or";
+      Value v;
+      for (size_t i = 1; i < c.args.size(); ++i) {
+        v = operand(c.args[i]);
+        if (truth(v, data_) == want) return v;
+      }
+      if (piped) return *piped;
+      return v;
     }
+    std::vector<Value> args;
+    for (size_t i = 1; i < c.args.size(); ++i) args.push_back(operand(c.args[i]));
     if (piped) args.push_back(*piped);
     return call(head.name, args, head.at);
   }

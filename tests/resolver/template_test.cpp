@@ -34,6 +34,8 @@ TEST(Template, RendersAsGoTextTemplateDoes) {
       {"a: {{ lt 1 2 }} {{ ge \"b\" \"a\" }} {{ ne .Environment \"x\" }} {{ 0x10 }} {{ 1.5 }}", "x",
        "a: true true false 16 1.5"},
       {"a: {{ (.Environment) }}", "q", "a: q"},
+      {"a: {{ and .Environment .Unknown }}", "", "a: "},  // and/or stop at the deciding operand
+      {"a: {{ or .Environment .Unknown }}", "x", "a: x"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.source);
