@@ -150,6 +150,10 @@ struct Failure {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
+// Nested {{if}}/{{with}} and parentheses; deeper is machine-made or hostile, and the parser
+// and executor recurse once per level.
+inline constexpr int kMaxTemplateDepth = 256;
+
 class Parser {
  public:
   explicit Parser(std::string_view src) : src_(src) {}
@@ -239,7 +243,20 @@ class Parser {
     return {};
   }
 
+  // Counts one level of nesting for as long as it lives.
+  struct Level {
+    explicit Level(Parser& p) : p_(p) {
+      if (++p_.depth_ > kMaxTemplateDepth) {
+        throw Failure{true, p_.pos_,
+                      "nesting deeper than " + std::to_string(kMaxTemplateDepth) + " levels"};
+      }
+    }
+    ~Level() { --p_.depth_; }
+    Parser& p_;
+  };
+
   void parse_control(Node& n, std::string_view word) {
+    Level level(*this);
     n.pipe = parse_pipeline(n.at);
     end_action(n.at);
     std::string_view stop = parse_list(n.then);
@@ -379,6 +396,7 @@ class Parser {
       return o;
     }
     if (c == '(') {
+      Level level(*this);
       ++pos_;
       o.kind = Operand::Kind::kParen;
       o.paren = std::make_shared<Pipeline>(parse_pipeline(o.at));
@@ -503,6 +521,7 @@ class Parser {
   size_t pos_ = 0;
   size_t last_action_ = 0;
   bool trim_next_ = false;
+  int depth_ = 0;
 };
 
 // ---- execution ------------------------------------------------------------------------

@@ -107,6 +107,17 @@ TEST(Template, FeaturesHintkitDoesNotImplementAreRefusedByName) {
       {"{{ index .Environment 0 }}", "`index`"},
       {"{{ printf \"%x\" 1 }}", "%x"},
   };
+  std::string deep;
+  for (int i = 0; i < 100000; ++i) deep += "{{ if true }}";
+  std::string parens = "{{ " + std::string(100000, '(') + "1" + std::string(100000, ')') + " }}";
+  const std::pair<std::string, std::string_view> limits[] = {{deep, "nesting deeper than 256"},
+                                                             {parens, "nesting deeper than 256"}};
+  for (const auto& [source, feature] : limits) {
+    diag::Diagnostics d;
+    auto r = render_template(source, "t.yaml", TemplateData{"e"}, d);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find(feature), std::string::npos) << r.error().message;
+  }
   for (const auto& [source, feature] : cases) {
     SCOPED_TRACE(source);
     diag::Diagnostics d;
