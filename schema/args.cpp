@@ -1,6 +1,13 @@
 // ytt's command line for `hintkit values`, parsed the way ytt's flag library does
 // (`--name value`, `--name=value`, `-f value`, `-fvalue`; unknown flags are errors).
-#include <cstring>
+//
+// Every flag of ytt v0.48.0's `template` command is listed (pkg/cmd/template: cmd.go,
+// regular_input.go, bulk_input.go, file_marks.go, data_values_flags.go). Those hintkit does
+// not implement are refused with exit 2 naming the feature, never ignored: ignoring one would
+// give output that differs from ytt's.
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "schema/schema.h"
 
@@ -8,28 +15,75 @@ namespace hintkit::schema {
 
 namespace {
 
+enum class FlagKind {
+  kString,  // takes a value; a repeated flag keeps the last (or every, for arrays)
+  kBool,    // no value, or `--name=BOOL` with Go's strconv.ParseBool spellings
+  kSlice,   // takes a value that is split at commas, as pflag's StringSlice does
+};
+
 struct Flag {
   const char* name;
   char shorthand;
-  bool boolean;
+  FlagKind kind;
+  // What the flag does, for the refusal when hintkit does not implement it; null: implemented.
+  const char* unsupported;
 };
 
-const Flag kFlags[] = {
-    {"file", 'f', false},
-    {"data-values-file", 0, false},
-    {"data-values-env", 0, false},
-    {"data-values-env-yaml", 0, false},
-    {"data-value", 'v', false},
-    {"data-value-yaml", 0, false},
-    {"data-value-file", 0, false},
-    {"data-values-inspect", 0, true},
-    {"data-values-schema-inspect", 0, true},
-    {"output", 'o', false},
-    {"dangerous-data-values-disable-validation", 0, true},
+constexpr Flag kFlags[] = {
+    // regular_input.go
+    {"file", 'f', FlagKind::kString, nullptr},
+    {"output", 'o', FlagKind::kSlice, nullptr},
+    {"dangerous-emptied-output-directory", 0, FlagKind::kString, "writing output files"},
+    {"output-files", 0, FlagKind::kString, "writing output files"},
+    {"dangerous-allow-all-symlink-destinations", 0, FlagKind::kBool, "symlinked input files"},
+    {"allow-symlink-destination", 0, FlagKind::kSlice, "symlinked input files"},
+    // data_values_flags.go
+    {"data-values-file", 0, FlagKind::kString, nullptr},
+    {"data-values-env", 0, FlagKind::kString, nullptr},
+    {"data-values-env-yaml", 0, FlagKind::kString, nullptr},
+    {"data-value", 'v', FlagKind::kString, nullptr},
+    {"data-value-yaml", 0, FlagKind::kString, nullptr},
+    {"data-value-file", 0, FlagKind::kString, nullptr},
+    {"data-values-inspect", 0, FlagKind::kBool, nullptr},
+    {"data-values-schema-inspect", 0, FlagKind::kBool, nullptr},
+    {"dangerous-data-values-disable-validation", 0, FlagKind::kBool, nullptr},
+    // cmd.go
+    {"ignore-unknown-comments", 0, FlagKind::kBool, "ignoring unknown comments"},
+    {"implicit-map-key-overrides", 0, FlagKind::kBool, "implicit map key overrides"},
+    {"strict", 's', FlagKind::kBool, "strict YAML"},
+    {"debug", 0, FlagKind::kBool, "debug output"},
+    {"files-inspect", 0, FlagKind::kBool, "inspecting the set of files"},
+    // bulk_input.go
+    {"bulk-in", 0, FlagKind::kString, "bulk input"},
+    {"bulk-out", 0, FlagKind::kBool, "bulk output"},
+    // file_marks.go
+    {"file-mark", 0, FlagKind::kString, "file marks"},
 };
 
-void apply(const Flag& f, const std::string& value, Options& o) {
-  std::string n = f.name;
+// Go's strconv.ParseBool.
+std::optional<bool> parse_go_bool(const std::string& s) {
+  for (const char* t : {"1", "t", "T", "TRUE", "true", "True"})
+    if (s == t) return true;
+  for (const char* f : {"0", "f", "F", "FALSE", "false", "False"})
+    if (s == f) return false;
+  return std::nullopt;
+}
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    size_t comma = s.find(',', start);
+    out.push_back(s.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+void apply(const Flag& f, const std::string& value, bool on, Options& o,
+           std::vector<std::string>& outputs) {
+  std::string_view n = f.name;
   if (n == "file")
     o.files.push_back(value);
   else if (n == "data-values-file")
@@ -45,16 +99,20 @@ void apply(const Flag& f, const std::string& value, Options& o) {
   else if (n == "data-value-file")
     o.data_value_file.push_back(value);
   else if (n == "data-values-inspect")
-    o.inspect = value != "false";
+    o.inspect = on;
   else if (n == "data-values-schema-inspect")
-    o.schema_inspect = value != "false";
+    o.schema_inspect = on;
   else if (n == "output")
-    o.output = value;
+    for (auto& t : split_commas(value)) outputs.push_back(t);
   else if (n == "dangerous-data-values-disable-validation")
-    o.disable_validation = value != "false";
+    o.disable_validation = on;
 }
 
 }  // namespace
+
+std::string unsupported_text(std::string_view feature) {
+  return "Error: hintkit values does not support " + std::string(feature) + "; use ytt for this\n";
+}
 
 bool parse_args(const std::vector<std::string>& args, Options& o, Outcome& usage) {
   auto fail = [&](const std::string& msg) {
@@ -62,47 +120,81 @@ bool parse_args(const std::vector<std::string>& args, Options& o, Outcome& usage
     usage.err = "Error: " + msg + "\n";
     return false;
   };
+  std::string refused;  // the first refused feature; reported once the line has parsed
+  auto refuse = [&](const Flag& f) {
+    if (refused.empty()) refused = std::string(f.unsupported) + " (--" + f.name + ")";
+  };
+  std::vector<std::string> outputs;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
+    const Flag* f = nullptr;
+    std::string value, spelled;
+    bool has_value = false;
     if (a.rfind("--", 0) == 0 && a.size() > 2) {
-      std::string name = a.substr(2), value;
-      bool has_value = false;
+      std::string name = a.substr(2);
       if (size_t eq = name.find('='); eq != std::string::npos) {
         value = name.substr(eq + 1);
         name = name.substr(0, eq);
         has_value = true;
       }
-      const Flag* f = nullptr;
       for (const auto& k : kFlags)
         if (name == k.name) f = &k;
       if (!f) return fail("unknown flag: --" + name);
-      if (f->boolean) {
-        apply(*f, has_value ? value : "true", o);
-        continue;
-      }
-      if (!has_value) {
-        if (i + 1 >= args.size()) return fail("flag needs an argument: --" + name);
-        value = args[++i];
-      }
-      apply(*f, value, o);
+      spelled = "--" + name;
     } else if (a.size() > 1 && a[0] == '-' && a[1] != '-') {
       char s = a[1];
-      const Flag* f = nullptr;
       for (const auto& k : kFlags)
         if (k.shorthand && k.shorthand == s) f = &k;
       if (!f) return fail(std::string("unknown shorthand flag: '") + s + "' in " + a);
-      std::string value = a.substr(2);
+      value = a.substr(2);
       if (!value.empty() && value[0] == '=') value = value.substr(1);
-      if (value.empty()) {
-        if (i + 1 >= args.size()) {
-          return fail(std::string("flag needs an argument: '") + s + "' in -" + s);
-        }
-        value = args[++i];
-      }
-      apply(*f, value, o);
+      has_value = !value.empty();
+      spelled = std::string("'") + s + "' in -" + s;
     } else {
       return fail("unknown command \"" + a + "\" for \"ytt\"");
     }
+    bool on = true;
+    if (f->kind == FlagKind::kBool) {
+      if (has_value) {
+        auto b = parse_go_bool(value);
+        if (!b) {
+          return fail("invalid argument \"" + value + "\" for \"" +
+                      (f->shorthand ? std::string("-") + f->shorthand + ", " : std::string()) +
+                      "--" + f->name + "\" flag: strconv.ParseBool: parsing \"" + value +
+                      "\": invalid syntax");
+        }
+        on = *b;
+      }
+    } else if (!has_value) {
+      if (i + 1 >= args.size()) return fail("flag needs an argument: " + spelled);
+      value = args[++i];
+    }
+    if (f->unsupported) {
+      if (f->kind != FlagKind::kBool || on) refuse(*f);
+      continue;
+    }
+    apply(*f, value, on, o, outputs);
+  }
+  // -o: ytt takes the file format (yaml, json, pos: the first given) and the schema type
+  // (openapi-v3) from one list.
+  bool format_set = false;
+  for (const auto& t : outputs) {
+    if (t == "openapi-v3") {
+      o.output_openapi = true;
+    } else if (t == "yaml" || t == "json" || t == "pos") {
+      if (t == "pos" && refused.empty()) refused = "position output (-o pos)";
+      if (!format_set) o.output = t;
+      format_set = true;
+    } else {
+      o.output = t;  // the engine reports it as ytt does
+      o.output_openapi = false;
+      break;
+    }
+  }
+  if (!refused.empty()) {
+    usage.exit_code = kExitUnsupported;
+    usage.err = unsupported_text(refused);
+    return false;
   }
   return true;
 }

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "schema/errors.h"
+#include "schema/file_set.h"
 #include "schema/phases.h"
 #include "schema/preload.h"
 #include "schema/schema.h"
@@ -14,10 +15,10 @@ namespace hintkit::schema {
 
 namespace {
 
-bool ends_with(std::string_view s, std::string_view suf) {
-  return s.size() >= suf.size() && s.substr(s.size() - suf.size()) == suf;
+// YAML templates: the files ytt reads data values and schemas from and renders.
+bool is_yaml(std::string_view p) {
+  return file_type(p) == FileType::kYaml && is_template_file(p);
 }
-bool is_yaml(std::string_view p) { return ends_with(p, ".yaml") || ends_with(p, ".yml"); }
 
 std::string join(const std::vector<std::string>& v) {
   std::string out;
@@ -102,7 +103,7 @@ class Engine {
   sl::ThreadOptions make_thread_options() {
     sl::ThreadOptions to;
     to.load = [this](sl::Thread& t, std::string_view module) -> sl::Result<sl::Module> {
-      return load_module(files_, t, "", module);
+      return load_module(files_, t, module);
     };
     to.print = [this](std::string_view text) { err_ += std::string(text) + "\n"; };
     return to;
@@ -113,13 +114,23 @@ class Engine {
     try {
       out.out = pipeline();
       out.err = err_;
+    } catch (const Unsupported& u) {
+      out.exit_code = kExitUnsupported;
+      out.err = err_ + unsupported_text(u.feature);
     } catch (YttError& e) {
+      if (!files_.unsupported.empty()) {  // the failure came from a refused feature
+        out.exit_code = kExitUnsupported;
+        out.err = err_ + unsupported_text(files_.unsupported);
+        preloader_.reset();
+        return out;
+      }
       // ytt parses every input file before templating any: a syntax error anywhere wins over
       // a problem found while templating (flags and missing files are checked before both).
       if (templating_started_) {
         if (auto syntax = first_yaml_error()) e.text = *syntax;
       }
       out.exit_code = e.exit_code;
+      e.text = multi_line_error(e.text);
       out.err = err_ + "Error: " + e.text + (e.text.empty() || e.text.back() != '\n' ? "\n" : "");
     }
     preloader_.reset();  // joins the loading thread (also after an early error)
@@ -127,24 +138,12 @@ class Engine {
   }
 
  private:
-  // ytt names each input by its path relative to the -f argument that brought it in: a file
-  // given by itself is known by its base name, a file found in a directory by its path below
-  // that directory. Messages, excerpts and load() all use that name.
+  // The -f inputs as ytt's file set (file_set.cpp). Files of private libraries (`_ytt_lib`)
+  // are left out: ytt uses them only through library modules, which hintkit refuses.
   void read_inputs() {
-    for (const auto& path : opts_.files) {
-      std::error_code ec;
-      if (std::filesystem::is_directory(path, ec)) {
-        std::vector<std::filesystem::path> found;
-        for (const auto& e : std::filesystem::recursive_directory_iterator(path, ec)) {
-          if (e.is_regular_file()) found.push_back(e.path());
-        }
-        std::sort(found.begin(), found.end());
-        for (const auto& f : found) {
-          add_file(f.string(), f.lexically_relative(path).generic_string());
-        }
-      } else {
-        add_file(path, std::filesystem::path(path).filename().string());
-      }
+    for (auto& f : read_file_set(opts_.files)) {
+      if (is_in_private_library(f.path)) continue;
+      files_.files.push_back(std::move(f));
     }
   }
 
@@ -182,16 +181,15 @@ class Engine {
   }
 
   std::string pipeline() {
-    if (!opts_.output.empty() && opts_.output != "yaml" && opts_.output != "json" &&
-        opts_.output != "openapi-v3") {
+    if (!opts_.output.empty() && opts_.output != "yaml" && opts_.output != "json") {
       throw YttError{"Unknown output type '" + opts_.output + "'"};
     }
-    if (opts_.schema_inspect && opts_.output != "openapi-v3" && opts_.output != "json") {
+    if (opts_.schema_inspect && !opts_.output_openapi) {
       throw YttError{
           "Data values schema export only supported in OpenAPI v3 format; specify "
           "format with --output=openapi-v3 flag"};
     }
-    if (!opts_.schema_inspect && opts_.output == "openapi-v3") {
+    if (!opts_.schema_inspect && opts_.output_openapi) {
       throw YttError{
           "Output type currently only supported for data values schema (i.e. include "
           "--data-values-schema-inspect)"};
@@ -385,8 +383,17 @@ class Engine {
     std::vector<std::vector<DDoc>>& sets = output_;
     std::vector<DDoc> overlays;
     std::vector<std::string> overlay_files;
+    bool text_output = false;  // ytt renders text templates to files only, and says so
     for (size_t i = 0; i < input_count_; ++i) {
       const auto& f = files_.files[i];
+      if (file_type(f.path) == FileType::kText && is_template_file(f.path)) {
+        // Text without `(@` code evaluates to itself; code in text templates is not supported.
+        if (f.text().find("(@") != std::string::npos) {
+          throw Unsupported{"text templates with code (" + f.path + ")"};
+        }
+        text_output = true;
+        continue;
+      }
       if (!is_yaml(f.path)) continue;
       bool needs_fresh = f.text().find("data.values") != std::string::npos;
       std::vector<DDoc> docs;
@@ -436,6 +443,12 @@ class Engine {
         first = false;
         out += d.value ? emit_yaml(*d.value) : "null\n";
       }
+    }
+    if (text_output) {
+      err_ +=
+          "\nWarning: Found Non-YAML templates in input. Non-YAML templates are not rendered to "
+          "standard output.\nIf you want to include those results, use the --output-files or "
+          "--dangerous-emptied-output-directory flag.\n";
     }
     return out;
   }

@@ -26,6 +26,12 @@ struct YttError {
   int exit_code = 1;  // 2: something hintkit does not do (the text names it and says to use ytt)
 };
 
+// Something of ytt's that hintkit does not do (library modules, text templates, ...): the run
+// stops with exit 2 and an error naming `feature`, never with output that differs from ytt's.
+struct Unsupported {
+  std::string feature;
+};
+
 // An evaluated `#@name args` annotation.
 struct Ann {
   std::string name;
@@ -158,6 +164,7 @@ struct SourceFile {
   std::string path;   // as given
   std::string label;  // how error excerpts name it; empty: the path
   SourceLines lines;  // the text, by lines for error excerpts
+  bool in_file_set = false;  // an -f input (not a flag's value): load() and data.read see it
   const std::string& text() const { return lines.text(); }
 };
 
@@ -180,6 +187,12 @@ class Files {
   std::map<std::string, sl::Module> module_cache;
   int gutter_digits = 1;        // widest line number in the error being printed
   int templates_evaluated = 0;  // YAML files templated so far (ytt numbers its templates)
+  // The files whose top level is running, innermost last: `load()` resolves paths from the
+  // folder of the last one (load statements run only at a file's top level).
+  std::vector<std::string> running;
+  // Set by a Starlark builtin that met an unsupported feature; its error then becomes
+  // Unsupported (a builtin cannot throw through the interpreter).
+  std::string unsupported;
 };
 
 // A template file's YAML as loaded, before templating; its problems are reported (as ytt
@@ -196,14 +209,16 @@ LoadedYaml load_yaml(std::string path, std::string_view text);
 // On a YAML or Starlark failure throws TemplateError.
 std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread& thread,
                                 std::optional<LoadedYaml> loaded = std::nullopt);
-// Result of loading a .star / template module by `load()`.
-sl::Result<sl::Module> load_module(Files& files, sl::Thread& thread, std::string_view from,
-                                   std::string_view module);
+// `load(module)` from the file running innermost (Files::running): `@ytt:` modules, else a
+// `.star` or `.lib.yml` file of the file set, found as ytt finds it (loading.cpp).
+sl::Result<sl::Module> load_module(Files& files, sl::Thread& thread, std::string_view module);
 // Text of a Starlark error as ytt prints it under "Templating file".
 std::string starlark_error_text(const Files& files, const sl::Error& e);
 
 // @ytt:* modules.
-std::optional<sl::Module> ytt_module(Files& files, std::string_view name);
+// `name` without its "@ytt:" prefix; `folder`: where the loading file is (data.read looks
+// there). nullopt: ytt has no such module.
+std::optional<sl::Module> ytt_module(Files& files, std::string_view name, const std::string& folder);
 
 // ---- Schema --------------------------------------------------------------------------------
 

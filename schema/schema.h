@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -34,7 +35,8 @@ struct Options {
   std::vector<std::string> data_value_file;       // --data-value-file key=path
   bool inspect = false;                           // --data-values-inspect
   bool schema_inspect = false;                    // --data-values-schema-inspect
-  std::string output;                             // -o / --output: "", yaml, json, openapi-v3
+  std::string output;          // -o / --output file format: "", yaml, json (or an unknown type)
+  bool output_openapi = false;  // -o / --output also names the schema type openapi-v3
   bool disable_validation = false;                // --dangerous-data-values-disable-validation
   // Environment for --data-values-env, as NAME=value strings (the process environment).
   std::vector<std::string> environment;
@@ -59,5 +61,10 @@ Outcome run(const Options& options);
 // Parses ytt's command line (args after `values`) the way ytt's flag library does.
 // On a usage problem returns an Outcome with its error; else fills `options`.
 bool parse_args(const std::vector<std::string>& args, Options& options, Outcome& usage_error);
+
+// Exit code of a run that asks for something of ytt's that hintkit does not do.
+inline constexpr int kExitUnsupported = 2;
+// "Error: hintkit values does not support <feature>; use ytt for this\n".
+std::string unsupported_text(std::string_view feature);
 
 }  // namespace hintkit::schema

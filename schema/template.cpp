@@ -749,7 +749,9 @@ std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread
     remap(prog.error(), *compiled);
     throw TemplateError{starlark_error_text(files, prog.error())};
   }
+  files.running.push_back(file.path);
   auto res = thread.exec(*prog, builtins(rt));
+  files.running.pop_back();
   if (!res.ok()) {
     remap(res.error(), *compiled);
     throw TemplateError{starlark_error_text(files, res.error())};
@@ -767,43 +769,6 @@ std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread
   // Remember the module for loads of this file as a library.
   files.module_cache[file.path] = *res;
   return out;
-}
-
-sl::Result<sl::Module> load_module(Files& files, sl::Thread& thread, std::string_view from,
-                                   std::string_view module) {
-  (void)from;
-  if (module.rfind("@ytt:", 0) == 0) {
-    if (auto m = ytt_module(files, module)) return *m;
-    return sl::fail_error(
-        "cannot load " + std::string(module) + ": builtin ytt library does not have module '" +
-        std::string(module.substr(5)) + "' (hint: is it available in newer version of ytt?)");
-  }
-  std::string key(module);
-  if (auto it = files.module_cache.find(key); it != files.module_cache.end()) return it->second;
-  const SourceFile* f = files.find(key);
-  if (!f) {
-    return sl::fail_error("cannot load " + key + ": Expected to find file '" + key +
-                          "' (hint: only files included via -f flag are available)");
-  }
-  if (is_star(key)) {
-    auto wrap = [&](const sl::Error& inner) {
-      sl::Error e = sl::fail_error("cannot load " + key + ": Evaluating starlark template: ");
-      e.cause = std::make_shared<sl::Error>(inner);
-      return e;
-    };
-    auto prog = sl::compile(f->path, f->text());
-    if (!prog.ok()) return wrap(prog.error());
-    auto res = thread.exec(*prog);
-    if (!res.ok()) return wrap(res.error());
-    files.module_cache[key] = *res;
-    return *res;
-  }
-  try {
-    (void)eval_template(files, *f, thread);
-  } catch (const TemplateError& e) {
-    return sl::fail_error("cannot load " + key + ": " + e.text);
-  }
-  return files.module_cache[key];
 }
 
 }  // namespace hintkit::schema

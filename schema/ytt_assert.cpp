@@ -70,32 +70,6 @@ std::string prefixed(std::string_view prefix, const sl::Error& e) {
   return std::string(prefix) + ": " + e.message;
 }
 
-// Go's `%T`-like name ytt shows for a non-function given to try_to.
-std::string go_type_name(const sl::Value& v) {
-  switch (v.kind()) {
-    case sl::Kind::kNone:
-      return "starlark.NoneType";
-    case sl::Kind::kBool:
-      return "starlark.Bool";
-    case sl::Kind::kInt:
-      return "starlark.Int";
-    case sl::Kind::kFloat:
-      return "starlark.Float";
-    case sl::Kind::kString:
-      return "starlark.String";
-    case sl::Kind::kList:
-      return "*starlark.List";
-    case sl::Kind::kTuple:
-      return "starlark.Tuple";
-    case sl::Kind::kDict:
-      return "*starlark.Dict";
-    case sl::Kind::kSet:
-      return "*starlark.Set";
-    default:
-      return std::string(v.type_name());
-  }
-}
-
 sl::Value one_not_null() {
   return sl::make_builtin("assert.one_not_null", [](const sl::Call& c) -> sl::Result<sl::Value> {
     if (auto e = check_arg_count(c, 0, 1)) return *e;

@@ -2,6 +2,8 @@
 // overlay. assert lives in ytt_assert.cpp; json, yaml and regexp in ytt_codec.cpp.
 #include "schema/ytt_modules.h"
 
+#include "schema/file_set.h"
+
 namespace hintkit::schema {
 
 std::optional<sl::Error> check_arg_count(const sl::Call& c, size_t min, int max) {
@@ -13,6 +15,52 @@ std::optional<sl::Error> check_arg_count(const sl::Call& c, size_t min, int max)
                                                        : "at most " + std::to_string(max);
   return sl::fail_error(std::string(c.name) + ": got " + std::to_string(n) + " arguments, want " +
                         want);
+}
+
+sl::Error ytt_fail(const sl::Call& c, std::string_view message) {
+  return sl::fail_error(std::string(c.name) + ": " + std::string(message));
+}
+
+std::string go_type_name(const sl::Value& v) {
+  switch (v.kind()) {
+    case sl::Kind::kNone:
+      return "starlark.NoneType";
+    case sl::Kind::kBool:
+      return "starlark.Bool";
+    case sl::Kind::kInt:
+      return "starlark.Int";
+    case sl::Kind::kFloat:
+      return "starlark.Float";
+    case sl::Kind::kString:
+      return "starlark.String";
+    case sl::Kind::kList:
+      return "*starlark.List";
+    case sl::Kind::kTuple:
+      return "starlark.Tuple";
+    case sl::Kind::kDict:
+      return "*starlark.Dict";
+    case sl::Kind::kSet:
+      return "*starlark.Set";
+    case sl::Kind::kRange:
+      return "starlark.rangeValue";
+    case sl::Kind::kFunction:
+      return "*starlark.Function";
+    case sl::Kind::kBuiltin:
+      return "*starlark.Builtin";
+    case sl::Kind::kStruct:
+      return "*starlarkstruct.Struct";
+    case sl::Kind::kHost:
+      break;
+  }
+  return std::string(v.type_name());
+}
+
+std::optional<sl::Error> want_string(const sl::Call& c, const sl::Value& v, std::string_view& out) {
+  if (!v.is(sl::Kind::kString)) {
+    return ytt_fail(c, "expected a string, but was " + std::string(v.type_name()));
+  }
+  out = v.as_string();
+  return std::nullopt;
 }
 
 namespace {
@@ -141,41 +189,83 @@ sl::Value struct_module() {
                           {"make_and_bind", make_and_bind}});
 }
 
-sl::Value data_module(Files& files) {
+// data.read / data.list see the file set from the folder of the file that loaded the module.
+sl::Value data_module(Files& files, const std::string& folder) {
   sl::Value values = files.data_values ? *files.data_values : new_struct({});
-  auto read = sl::make_builtin("data.read", [&files](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (auto e = check_arg_count(c, 1, 1)) return *e;
-    if (!c.args[0].is(sl::Kind::kString)) {
-      return sl::fail_error("data.read: expected a string, but was " +
-                            std::string(c.args[0].type_name()));
-    }
-    std::string path(c.args[0].as_string());
-    const SourceFile* f = files.find(path);
-    if (!f) {
-      return sl::fail_error("data.read: Expected to find file '" + path +
-                            "' (hint: only files included via -f flag are available)");
-    }
-    return sl::Value::from_string(f->text());
-  });
-  auto list = sl::make_builtin("data.list", [&files](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (auto e = check_arg_count(c, 0, 1)) return *e;
-    std::vector<sl::Value> out;
-    for (const auto& f : files.files) out.push_back(sl::Value::from_string(f.path));
-    return sl::make_list(std::move(out));
-  });
+  auto read =
+      sl::make_builtin("data.read", [&files, folder](const sl::Call& c) -> sl::Result<sl::Value> {
+        if (c.args.size() != 1) return sl::fail_error("data.read: expected exactly one argument");
+        if (!c.args[0].is(sl::Kind::kString)) {
+          return sl::fail_error("data.read: expected a string, but was " +
+                                std::string(c.args[0].type_name()));
+        }
+        std::string error;
+        const SourceFile* f = find_file_from(files, folder, c.args[0].as_string(), error);
+        if (!f) return sl::fail_error("data.read: " + error);
+        return sl::Value::from_string(f->text());
+      });
+  auto list =
+      sl::make_builtin("data.list", [&files, folder](const sl::Call& c) -> sl::Result<sl::Value> {
+        if (c.args.size() > 1) {
+          return sl::fail_error("data.list: expected exactly zero or one argument");
+        }
+        std::string_view path;
+        if (c.args.size() == 1) {
+          if (!c.args[0].is(sl::Kind::kString)) {
+            return sl::fail_error("data.list: expected a string, but was " +
+                                  std::string(c.args[0].type_name()));
+          }
+          path = c.args[0].as_string();
+        }
+        std::string error;
+        auto paths = list_files_from(files, folder, path, error);
+        if (!error.empty()) return sl::fail_error("data.list: " + error);
+        std::vector<sl::Value> out;
+        for (const auto& p : paths) out.push_back(sl::Value::from_string(p));
+        return sl::make_list(std::move(out));
+      });
   return sl::make_struct("module", "data", {{"list", list}, {"read", read}, {"values", values}});
 }
 
+// What a module builder may need: the file set and the loading file's folder.
+struct ModuleContext {
+  Files& files;
+  const std::string& folder;
+};
+
+struct ModuleEntry {
+  std::string_view name;  // after "@ytt:"
+  sl::Value (*build)(const ModuleContext&);
+};
+
+// ytt v0.48.0's standard library (pkg/yttlibrary/all.go and the toml extension).
+const ModuleEntry kModules[] = {
+    {"assert", [](const ModuleContext&) { return assert_module(); }},
+    {"base64", [](const ModuleContext&) { return base64_module(); }},
+    {"data", [](const ModuleContext& c) { return data_module(c.files, c.folder); }},
+    {"json", [](const ModuleContext&) { return json_module(); }},
+    {"md5", [](const ModuleContext&) { return md5_module(); }},
+    {"overlay", [](const ModuleContext& c) { return overlay_module(c.files); }},
+    {"regexp", [](const ModuleContext&) { return regexp_module(); }},
+    {"sha256", [](const ModuleContext&) { return sha256_module(); }},
+    {"struct", [](const ModuleContext&) { return struct_module(); }},
+    {"yaml", [](const ModuleContext&) { return yaml_module(); }},
+};
+
+// ytt modules hintkit does not implement: loading one is refused (exit 2), not "no such module".
+constexpr std::string_view kUnsupportedModules[] = {"ip",       "library", "math", "module",
+                                                    "template", "toml",    "url",  "version"};
+
 }  // namespace
 
-std::optional<sl::Module> ytt_module(Files& files, std::string_view name) {
-  if (name == "@ytt:struct") return module_of({{"struct", struct_module()}});
-  if (name == "@ytt:data") return module_of({{"data", data_module(files)}});
-  if (name == "@ytt:assert") return module_of({{"assert", assert_module()}});
-  if (name == "@ytt:json") return module_of({{"json", json_module()}});
-  if (name == "@ytt:yaml") return module_of({{"yaml", yaml_module()}});
-  if (name == "@ytt:regexp") return module_of({{"regexp", regexp_module()}});
-  if (name == "@ytt:overlay") return module_of({{"overlay", overlay_module(files)}});
+std::optional<sl::Module> ytt_module(Files& files, std::string_view name,
+                                     const std::string& folder) {
+  for (const auto& m : kModules) {
+    if (m.name == name) return module_of({{std::string(name), m.build({files, folder})}});
+  }
+  for (auto u : kUnsupportedModules) {
+    if (u == name) files.unsupported = "the @ytt:" + std::string(name) + " module";
+  }
   return std::nullopt;
 }
 

@@ -3,6 +3,7 @@
 // ytt_codec.cpp: json, yaml, regexp.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,11 +16,24 @@ sl::Value assert_module();
 sl::Value json_module();
 sl::Value yaml_module();
 sl::Value regexp_module();
+sl::Value base64_module();  // ytt_hashes.cpp: base64, md5, sha256
+sl::Value md5_module();
+sl::Value sha256_module();
+sl::Value url_module();  // ytt_url_ip.cpp: url, ip
+sl::Value ip_module();
+sl::Value version_module();  // ytt_version.cpp
+sl::Value toml_module();     // ytt_toml.cpp
 
 // Helpers shared by the module files.
 // "name: got N arguments, want M" when the count of positional arguments is outside
 // [min, max] (max < 0: no upper bound), as starlark-go's argument unpacking words it.
 std::optional<sl::Error> check_arg_count(const sl::Call& c, size_t min, int max);
+// ytt's core.ErrWrapper: the builtin's name, then the message ("md5.sum: expected ...").
+sl::Error ytt_fail(const sl::Call& c, std::string_view message);
+// Go's %T of a Starlark value, as ytt's messages print it ("starlark.Int", "*starlark.Dict").
+std::string go_type_name(const sl::Value& v);
+// ytt's core.StarlarkValue.AsString: sets `out`, or returns "expected a string, but was T".
+std::optional<sl::Error> want_string(const sl::Call& c, const sl::Value& v, std::string_view& out);
 // ytt's YAML encoding of a Starlark value (`yaml.encode`, `assert.equals`).
 std::string yaml_text(const sl::Value& v);
 

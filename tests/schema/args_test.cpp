@@ -41,5 +41,44 @@ TEST(ParseArgs, KeepsEachFlagKindInOrder) {
   EXPECT_TRUE(o.disable_validation);
 }
 
+TEST(ParseArgs, RefusesYttFlagsHintkitDoesNotImplementWithExitTwo) {
+  const Case cases[] = {
+      {{"--file-mark", "a.yml:exclusive-for-output=true"},
+       "Error: hintkit values does not support file marks (--file-mark); use ytt for this\n"},
+      {{"-s"}, "Error: hintkit values does not support strict YAML (--strict); use ytt for this\n"},
+      {{"-o", "pos"},
+       "Error: hintkit values does not support position output (-o pos); use ytt for this\n"},
+      {{"--bulk-out"},
+       "Error: hintkit values does not support bulk output (--bulk-out); use ytt "
+       "for this\n"},
+      {{"--dangerous-emptied-output-directory=out"},
+       "Error: hintkit values does not support writing output files "
+       "(--dangerous-emptied-output-directory); use ytt for this\n"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.args.front());
+    Options o;
+    Outcome err;
+    EXPECT_FALSE(parse_args(c.args, o, err));
+    EXPECT_EQ(err.exit_code, kExitUnsupported);
+    EXPECT_EQ(err.err, c.want_err);
+  }
+}
+
+TEST(ParseArgs, BooleanFlagsTakeGoSpellingsAndOutputTakesAList) {
+  Options o;
+  Outcome err;
+  ASSERT_TRUE(
+      parse_args({"--data-values-inspect=T", "--debug=false", "-o", "openapi-v3,json"}, o, err));
+  EXPECT_TRUE(o.inspect);
+  EXPECT_EQ(o.output, "json");
+  EXPECT_TRUE(o.output_openapi);
+  Options bad;
+  EXPECT_FALSE(parse_args({"--data-values-inspect=yes"}, bad, err));
+  EXPECT_EQ(err.err,
+            "Error: invalid argument \"yes\" for \"--data-values-inspect\" flag: "
+            "strconv.ParseBool: parsing \"yes\": invalid syntax\n");
+}
+
 }  // namespace
 }  // namespace hintkit::schema

@@ -6,3 +6,9 @@
 TEST(SchemaGolden, EveryCaseMatchesYttsOutput) {
   hintkit::testing::run_golden_cases({"schema"}, {"values"});
 }
+
+// @ytt: modules, the file set and load(), and the refusals of what hintkit does not do
+// (fixtures/modules; refusals are hintkit's own expectations, the rest recorded from ytt).
+TEST(ModulesGolden, EveryCaseMatchesYttsOutputOrIsRefused) {
+  hintkit::testing::run_golden_cases({"modules"}, {"values"});
+}

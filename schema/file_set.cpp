@@ -1,0 +1,314 @@
+// The input file set (ytt's pkg/files and the library tree of pkg/workspace/library.go).
+#include "schema/file_set.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+
+namespace hintkit::schema {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kPrivateLibrary = "_ytt_lib";
+
+bool ends_with(std::string_view s, std::string_view suf) {
+  return s.size() >= suf.size() && s.substr(s.size() - suf.size()) == suf;
+}
+
+std::string_view base_name(std::string_view rel) {
+  size_t slash = rel.rfind('/');
+  return slash == std::string_view::npos ? rel : rel.substr(slash + 1);
+}
+
+std::vector<std::string> split_slash(std::string_view p) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    size_t s = p.find('/', start);
+    out.emplace_back(
+        p.substr(start, s == std::string_view::npos ? std::string_view::npos : s - start));
+    if (s == std::string_view::npos) break;
+    start = s + 1;
+  }
+  return out;
+}
+
+std::string join_slash(const std::vector<std::string>& pieces, size_t n) {
+  std::string out;
+  for (size_t i = 0; i < n && i < pieces.size(); ++i) out += (i ? "/" : "") + pieces[i];
+  return out;
+}
+
+// How Go's os.Lstat words a path that is not there.
+std::string lstat_problem(const std::string& path) {
+  return "lstat " + path + ": no such file or directory";
+}
+
+// Go's filepath.Clean + filepath.Abs, enough for relative paths below a folder.
+std::string go_abs(const std::string& p) {
+  return fs::absolute(fs::path(p)).lexically_normal().generic_string();
+}
+
+// One file of a folder or argument: regular files and named pipes are read; symlinks are
+// refused as ytt refuses them without its --allow-symlink-destination flags.
+std::string checked_read(const std::string& path, const struct stat& st) {
+  if (S_ISLNK(st.st_mode)) {
+    std::error_code ec;
+    fs::path dst = fs::canonical(path, ec);
+    if (ec) {
+      throw YttError{"Checking symlink file '" + path + "': Eval symlink: " + lstat_problem(path)};
+    }
+    throw YttError{"Checking symlink file '" + path + "': Expected symlink file '" + path +
+                   "' -> '" + fs::relative(dst).generic_string() +
+                   "' to be allowed, but was not (hint: symlinks are disallowed as a security "
+                   "feature, use '--allow-symlink-destination' flags to override)"};
+  }
+  if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+    throw YttError{"Expected file '" + path + "' to be a regular file, but was not"};
+  }
+  auto text = yaml::read_file(path);
+  if (!text.ok()) throw YttError{"Reading file '" + path + "': " + text.error().message};
+  return std::move(*text);
+}
+
+SourceFile make_file(std::string rel, std::string text) {
+  SourceFile f;
+  f.path = std::move(rel);
+  f.lines = SourceLines(std::move(text));
+  f.in_file_set = true;
+  return f;
+}
+
+// A folder as ytt's filepath.Walk sees it: lexical order, symlinks not followed.
+void walk(const std::string& root, const std::string& dir, std::vector<SourceFile>& out) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) names.push_back(e.path().filename());
+  std::sort(names.begin(), names.end());
+  for (const auto& name : names) {
+    std::string p = dir + (ends_with(dir, "/") ? "" : "/") + name;
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) != 0) continue;  // vanished while listing
+    if (S_ISDIR(st.st_mode)) {
+      walk(root, p, out);
+      continue;
+    }
+    std::string text;
+    try {
+      text = checked_read(p, st);
+    } catch (YttError& e) {
+      e.text = "Listing files '" + root + "': " + e.text;
+      throw;
+    }
+    std::string abs_root = go_abs(root), abs_p = go_abs(p);
+    std::string rel = abs_p.substr(std::min(abs_root.size(), abs_p.size()));
+    if (!rel.empty() && rel[0] == '/') rel.erase(0, 1);
+    out.push_back(make_file(std::move(rel), std::move(text)));
+  }
+}
+
+// The library tree of pkg/workspace: one library per folder, children in the order their
+// first file came; `_ytt_lib` folders are private.
+struct Library {
+  std::string name;
+  std::vector<const SourceFile*> files;
+  std::vector<std::unique_ptr<Library>> children;
+  bool is_private() const { return name == kPrivateLibrary; }
+  Library* child(std::string_view n) const {
+    for (const auto& c : children)
+      if (c->name == n) return c.get();
+    return nullptr;
+  }
+};
+
+std::unique_ptr<Library> library_tree(const Files& files) {
+  auto root = std::make_unique<Library>();
+  for (const auto& f : files.files) {
+    if (!f.in_file_set) continue;
+    auto pieces = split_slash(f.path);
+    Library* lib = root.get();
+    for (size_t i = 0; i + 1 < pieces.size(); ++i) {
+      Library* c = lib->child(pieces[i]);
+      if (!c) {
+        lib->children.push_back(std::make_unique<Library>());
+        lib->children.back()->name = pieces[i];
+        c = lib->children.back().get();
+      }
+      lib = c;
+    }
+    lib->files.push_back(&f);
+  }
+  return root;
+}
+
+// `from` (a folder path from the root; never private) as a library.
+Library* library_at(Library* root, std::string_view from) {
+  if (from.empty()) return root;
+  Library* lib = root;
+  for (const auto& p : split_slash(from)) {
+    lib = lib ? lib->child(p) : nullptr;
+  }
+  return lib ? lib : root;
+}
+
+// ytt's Library.FindLibrary.
+Library* find_library(Library* lib, std::string_view path, std::string& error) {
+  auto pieces = split_slash(path);
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    Library* c = lib->child(pieces[i]);
+    if (!c) {
+      error = "Did not find '" + join_slash(pieces, std::min(i, pieces.size() - 1)) + "'";
+      return nullptr;
+    }
+    if (c->is_private()) {
+      error = "Encountered private library '" + std::string(kPrivateLibrary) + "'";
+      return nullptr;
+    }
+    lib = c;
+  }
+  return lib;
+}
+
+void list_accessible(const Library& lib, const std::string& prefix, std::vector<std::string>& out) {
+  for (const SourceFile* f : lib.files) out.push_back(prefix + std::string(base_name(f->path)));
+  for (const auto& c : lib.children) {
+    if (!c->is_private()) list_accessible(*c, prefix + c->name + "/", out);
+  }
+}
+
+}  // namespace
+
+FileType file_type(std::string_view rel) {
+  std::string_view name = base_name(rel);
+  if (ends_with(name, ".yaml") || ends_with(name, ".yml")) return FileType::kYaml;
+  if (ends_with(name, ".star")) return FileType::kStarlark;
+  if (ends_with(name, ".txt")) return FileType::kText;
+  return FileType::kUnknown;
+}
+
+bool is_library_file(std::string_view rel) {
+  if (file_type(rel) == FileType::kStarlark) return true;
+  std::vector<std::string> exts;
+  std::string_view name = base_name(rel);
+  size_t start = 0;
+  while (true) {
+    size_t dot = name.find('.', start);
+    exts.emplace_back(name.substr(start, dot == std::string_view::npos ? dot : dot - start));
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return exts.size() > 2 && exts[exts.size() - 2] == "lib";
+}
+
+bool is_template_file(std::string_view rel) {
+  FileType t = file_type(rel);
+  return !is_library_file(rel) && (t == FileType::kYaml || t == FileType::kText);
+}
+
+bool is_in_private_library(std::string_view rel) {
+  auto pieces = split_slash(rel);
+  for (size_t i = 0; i + 1 < pieces.size(); ++i)
+    if (pieces[i] == kPrivateLibrary) return true;
+  return false;
+}
+
+std::string folder_of(std::string_view rel) {
+  size_t slash = rel.rfind('/');
+  return slash == std::string_view::npos ? std::string() : std::string(rel.substr(0, slash));
+}
+
+std::vector<SourceFile> read_file_set(const std::vector<std::string>& args) {
+  std::vector<SourceFile> all;
+  bool stdin_read = false;
+  for (const std::string& arg : args) {
+    std::string rel, path = arg;
+    size_t eq = arg.find('=');
+    if (eq != std::string::npos) {
+      if (arg.find('=', eq + 1) != std::string::npos) {
+        throw YttError{"Expected file '" + arg +
+                       "' to only have single '=' sign to for relative path assignment"};
+      }
+      rel = arg.substr(0, eq);
+      path = arg.substr(eq + 1);
+    }
+    std::vector<SourceFile> group;
+    if (path == "-") {
+      if (stdin_read) {
+        throw YttError{
+            "Standard input has already been read, has the '-' argument been used in more "
+            "than one flag?"};
+      }
+      stdin_read = true;
+      auto text = yaml::read_file("/dev/stdin");
+      if (!text.ok()) throw YttError{"Reading standard input: " + text.error().message};
+      group.push_back(make_file(rel.empty() ? "stdin.yml" : rel, std::move(*text)));
+    } else if (path.rfind("http://", 0) == 0 || path.rfind("https://", 0) == 0) {
+      throw Unsupported{"reading templates over HTTP (-f " + path + ")"};
+    } else {
+      struct stat st {};
+      if (::lstat(path.c_str(), &st) != 0) {
+        throw YttError{"Checking file '" + path + "': " + lstat_problem(path)};
+      }
+      if (S_ISDIR(st.st_mode)) {
+        walk(path, path, group);  // a name= given to a folder is ignored, as ytt ignores it
+      } else {
+        std::string text = checked_read(path, st);
+        group.push_back(
+            make_file(rel.empty() ? std::string(base_name(path)) : rel, std::move(text)));
+      }
+    }
+    std::stable_sort(group.begin(), group.end(),
+                     [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
+    for (auto& f : group) all.push_back(std::move(f));
+  }
+  return all;
+}
+
+const SourceFile* find_file_from(const Files& files, std::string_view from, std::string_view path,
+                                 std::string& error) {
+  auto root = library_tree(files);
+  Library* lib = library_at(root.get(), from);
+  if (!path.empty() && path[0] == '/') {
+    lib = root.get();
+    path.remove_prefix(1);
+  }
+  auto pieces = split_slash(path);
+  if (pieces.size() > 1) {
+    std::string inner;
+    lib = find_library(lib, join_slash(pieces, pieces.size() - 1), inner);
+    if (!lib) {
+      error = "Expected to find file '" + std::string(path) + "', but did not: " + inner;
+      return nullptr;
+    }
+  }
+  for (const SourceFile* f : lib->files) {
+    if (base_name(f->path) == pieces.back()) return f;
+  }
+  error = "Expected to find file '" + std::string(path) +
+          "' (hint: only files included via -f flag are available)";
+  return nullptr;
+}
+
+std::vector<std::string> list_files_from(const Files& files, std::string_view from,
+                                         std::string_view path, std::string& error) {
+  auto root = library_tree(files);
+  Library* lib = library_at(root.get(), from);
+  bool from_root = !path.empty() && path[0] == '/';
+  if (from_root) {
+    lib = root.get();
+    path.remove_prefix(1);
+  }
+  if (!path.empty()) {
+    lib = find_library(lib, path, error);
+    if (!lib) return {};
+  }
+  std::vector<std::string> out;
+  list_accessible(*lib, from_root ? "/" : "", out);
+  return out;
+}
+
+}  // namespace hintkit::schema

@@ -1,0 +1,42 @@
+// Internal: the input file set as ytt's pkg/files and pkg/workspace see it. `read_file_set`
+// turns the -f arguments into files named by their relative paths, in ytt's order; the rest
+// answers what a file is (template, library, data) and finds files the way `load()`,
+// `data.read()` and `data.list()` do: relative to the folder of the file that asks, or from
+// the root of the file set for paths starting with '/'.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "schema/internal.h"
+
+namespace hintkit::schema {
+
+// By extension, as ytt's files.File.Type().
+enum class FileType { kYaml, kStarlark, kText, kUnknown };
+FileType file_type(std::string_view rel_path);
+// `.star` files and `x.lib.yml`-style names: loadable with load(), never rendered.
+bool is_library_file(std::string_view rel_path);
+// YAML and text files that are not libraries: evaluated and rendered.
+bool is_template_file(std::string_view rel_path);
+// Files below a `_ytt_lib` folder belong to private libraries: not part of the root file set.
+bool is_in_private_library(std::string_view rel_path);
+
+// Reads every -f argument (`path`, `name=path`, `-` for standard input, a folder) as ytt does:
+// files of one argument sorted by relative path, arguments in the order given. Throws YttError
+// with ytt's wording for a missing or irregular file and Unsupported for HTTP inputs.
+std::vector<SourceFile> read_file_set(const std::vector<std::string>& args);
+
+// The folder part of a relative path ("" at the root).
+std::string folder_of(std::string_view rel_path);
+
+// The file that `path` names, seen from folder `from` (see above). On failure, `error` gets
+// ytt's text ("Expected to find file 'x' (hint: ...)") and the result is null.
+const SourceFile* find_file_from(const Files& files, std::string_view from, std::string_view path,
+                                 std::string& error);
+// `data.list(path)` from folder `from`: the accessible files below it, as ytt lists them.
+std::vector<std::string> list_files_from(const Files& files, std::string_view from,
+                                         std::string_view path, std::string& error);
+
+}  // namespace hintkit::schema

@@ -1,0 +1,85 @@
+// `load()` as ytt's workspace.TemplateLoader resolves it: `@ytt:name` from the module table,
+// `@library:path` refused (library modules are not supported), anything else a file of the
+// file set relative to the loading file's folder ('/...' from the root), which must be a
+// library file (`.star` or `x.lib.yml`).
+#include "schema/file_set.h"
+#include "schema/internal.h"
+
+namespace hintkit::schema {
+
+namespace {
+
+sl::Error cannot_load(std::string_view module, const std::string& why) {
+  return sl::fail_error("cannot load " + std::string(module) + ": " + why);
+}
+
+sl::Result<sl::Module> exec_starlark(Files& files, sl::Thread& thread, const SourceFile& f,
+                                     std::string_view module) {
+  auto wrap = [&](const sl::Error& inner) {
+    sl::Error e = cannot_load(module, "Evaluating starlark template: ");
+    e.cause = std::make_shared<sl::Error>(inner);
+    return e;
+  };
+  auto prog = sl::compile(f.path, f.text());
+  if (!prog.ok()) return wrap(prog.error());
+  files.running.push_back(f.path);
+  auto res = thread.exec(*prog);
+  files.running.pop_back();
+  if (!res.ok()) return wrap(res.error());
+  files.module_cache[f.path] = *res;
+  return *res;
+}
+
+}  // namespace
+
+sl::Result<sl::Module> load_module(Files& files, sl::Thread& thread, std::string_view module) {
+  const std::string folder = files.running.empty() ? "" : folder_of(files.running.back());
+  if (!module.empty() && module[0] == '@') {
+    size_t colon = module.find(':', 1);
+    if (colon == std::string_view::npos) {
+      return cannot_load(module,
+                         "Expected library path to be in format '@name:path' e.g. "
+                         "'@github.com/vmware-tanzu/test:test.star' or '@ytt:base64'");
+    }
+    std::string_view lib = module.substr(1, colon - 1), name = module.substr(colon + 1);
+    if (lib == "ytt") {
+      if (auto m = ytt_module(files, name, folder)) return *m;
+      if (!files.unsupported.empty()) return cannot_load(module, files.unsupported);
+      return cannot_load(module, "builtin ytt library does not have module '" + std::string(name) +
+                                     "' (hint: is it available in newer version of ytt?)");
+    }
+    files.unsupported = "library modules (load(\"" + std::string(module) + "\"))";
+    return cannot_load(module, files.unsupported);
+  }
+  std::string error;
+  const SourceFile* f = find_file_from(files, folder, module, error);
+  if (!f) return cannot_load(module, error);
+  if (!is_library_file(f->path)) {
+    return cannot_load(module, "Expected file '" + f->path +
+                                   "' to be a library file, but was not (hint: library filename "
+                                   "must end with '.lib.yml' or '.star'; use data.read(...) for "
+                                   "loading non-templated file contents)");
+  }
+  if (auto it = files.module_cache.find(f->path); it != files.module_cache.end()) {
+    return it->second;
+  }
+  switch (file_type(f->path)) {
+    case FileType::kStarlark:
+      return exec_starlark(files, thread, *f, module);
+    case FileType::kYaml:
+      try {
+        (void)eval_template(files, *f, thread);
+      } catch (const TemplateError& e) {
+        return cannot_load(module, e.text);
+      }
+      return files.module_cache[f->path];
+    case FileType::kText:
+      files.unsupported = "text templates (" + f->path + ")";
+      return cannot_load(module, files.unsupported);
+    case FileType::kUnknown:
+      break;
+  }
+  return cannot_load(module, "File '" + f->path + "' type is not a known");
+}
+
+}  // namespace hintkit::schema
