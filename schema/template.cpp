@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "schema/internal.h"
+#include "schema/ytt_modules.h"
 
 namespace hintkit::schema {
 
@@ -302,6 +303,7 @@ sl::Value new_handle(Handle* h) { return sl::Value(h); }
 struct Runtime {
   std::shared_ptr<Compiled> compiled;
   std::shared_ptr<Ctx> top;
+  int template_number = 0;  // ytt's numbering, shown in the names of its node builtins
 };
 
 DPtr shallow_from(const SrcNode& sn) {
@@ -390,6 +392,10 @@ sl::Predeclared builtins(const std::shared_ptr<Runtime>& rt) {
                  }));
   p.emplace_back("__set",
                  sl::make_builtin("__set", [rt](const sl::Call& c) -> sl::Result<sl::Value> {
+                   if (auto hint = conversion_hint(c.args[1])) {
+                     return sl::fail_error("__ytt_tpl" + std::to_string(rt->template_number) +
+                                           "_set_node: Unable to convert value: " + *hint);
+                   }
                    Handle* h = as_handle(c.args[0]);
                    DPtr& v = h->value();
                    diag::Span span = v ? v->span : diag::Span{};
@@ -739,6 +745,7 @@ std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread
   }
   auto compiled = compile_template(file, docs);
   auto rt = std::make_shared<Runtime>();
+  rt->template_number = template_number;
   rt->compiled = compiled;
   rt->top = std::make_shared<Ctx>();
   rt->top->file = file.path;

@@ -243,18 +243,21 @@ const ModuleEntry kModules[] = {
     {"assert", [](const ModuleContext&) { return assert_module(); }},
     {"base64", [](const ModuleContext&) { return base64_module(); }},
     {"data", [](const ModuleContext& c) { return data_module(c.files, c.folder); }},
+    {"ip", [](const ModuleContext&) { return ip_module(); }},
     {"json", [](const ModuleContext&) { return json_module(); }},
     {"md5", [](const ModuleContext&) { return md5_module(); }},
     {"overlay", [](const ModuleContext& c) { return overlay_module(c.files); }},
     {"regexp", [](const ModuleContext&) { return regexp_module(); }},
     {"sha256", [](const ModuleContext&) { return sha256_module(); }},
     {"struct", [](const ModuleContext&) { return struct_module(); }},
+    {"url", [](const ModuleContext&) { return url_module(); }},
+    {"version", [](const ModuleContext&) { return version_module(); }},
     {"yaml", [](const ModuleContext&) { return yaml_module(); }},
 };
 
 // ytt modules hintkit does not implement: loading one is refused (exit 2), not "no such module".
-constexpr std::string_view kUnsupportedModules[] = {"ip",       "library", "math", "module",
-                                                    "template", "toml",    "url",  "version"};
+constexpr std::string_view kUnsupportedModules[] = {"library", "math", "module", "template",
+                                                    "toml"};
 
 }  // namespace
 
@@ -267,6 +270,69 @@ std::optional<sl::Module> ytt_module(Files& files, std::string_view name,
     if (u == name) files.unsupported = "the @ytt:" + std::string(name) + " module";
   }
   return std::nullopt;
+}
+
+// ---- Module values (url.value, ip.addr, ...) ----------------------------------------------
+
+namespace {
+
+// A value of a ytt module type: named fields and methods, no YAML form.
+class ModuleValue : public sl::HostObject {
+ public:
+  ModuleValue(std::string type, std::vector<std::pair<std::string, sl::Value>> fields)
+      : type_("@ytt:" + std::move(type)), fields_(std::move(fields)) {}
+  std::string_view type_name() const override { return type_; }
+  std::optional<sl::Value> attr(std::string_view name) const override {
+    for (const auto& [n, v] : fields_)
+      if (n == name) return v;
+    return std::nullopt;
+  }
+  std::vector<std::string> attr_names() const override {
+    std::vector<std::string> out;
+    for (const auto& f : fields_) out.push_back(f.first);
+    return out;
+  }
+  std::string hint() const {
+    return type_ + " does not automatically encode (hint: use .string())";
+  }
+
+ private:
+  std::string type_;
+  std::vector<std::pair<std::string, sl::Value>> fields_;
+};
+
+}  // namespace
+
+sl::Value make_module_value(std::string type,
+                            std::vector<std::pair<std::string, sl::Value>> fields) {
+  return sl::Value(new ModuleValue(std::move(type), std::move(fields)));
+}
+
+std::optional<std::string> conversion_hint(const sl::Value& v, int depth) {
+  if (depth > 1000) return std::nullopt;  // deeper values fail elsewhere
+  switch (v.kind()) {
+    case sl::Kind::kHost:
+      if (auto* m = dynamic_cast<const ModuleValue*>(v.object())) return m->hint();
+      return std::nullopt;
+    case sl::Kind::kList:
+    case sl::Kind::kTuple:
+    case sl::Kind::kSet:
+      for (const auto& it : v.items())
+        if (auto h = conversion_hint(it, depth + 1)) return h;
+      return std::nullopt;
+    case sl::Kind::kDict:
+      for (const auto& [k, val] : v.dict_items()) {
+        if (auto h = conversion_hint(k, depth + 1)) return h;
+        if (auto h = conversion_hint(val, depth + 1)) return h;
+      }
+      return std::nullopt;
+    case sl::Kind::kStruct:
+      for (const auto& [n, val] : sl::struct_fields(v))
+        if (auto h = conversion_hint(val, depth + 1)) return h;
+      return std::nullopt;
+    default:
+      return std::nullopt;
+  }
 }
 
 }  // namespace hintkit::schema

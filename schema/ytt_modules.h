@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "schema/internal.h"
 
@@ -34,6 +36,13 @@ sl::Error ytt_fail(const sl::Call& c, std::string_view message);
 std::string go_type_name(const sl::Value& v);
 // ytt's core.StarlarkValue.AsString: sets `out`, or returns "expected a string, but was T".
 std::optional<sl::Error> want_string(const sl::Call& c, const sl::Value& v, std::string_view& out);
+// A value of a ytt module type ("url.value", "ip.addr", ...): `fields` are its attributes and
+// methods; `type()` says "@ytt:<type>". Such values have no YAML or JSON form.
+sl::Value make_module_value(std::string type,
+                            std::vector<std::pair<std::string, sl::Value>> fields);
+// ytt's conversion hint when `v` is or holds a module value ("@ytt:url.value does not
+// automatically encode (hint: use .string())"), else nullopt.
+std::optional<std::string> conversion_hint(const sl::Value& v, int depth = 0);
 // ytt's YAML encoding of a Starlark value (`yaml.encode`, `assert.equals`).
 std::string yaml_text(const sl::Value& v);
 
