@@ -460,6 +460,19 @@ class Builder : public internal::FastHandler {
     size_t off = m.pos < 0 ? src_.size() : static_cast<size_t>(m.pos) + bom_;
     return std::min(off, src_.size());
   }
+  // Whether only blanks, line ends and comments follow `off`.
+  bool at_end(size_t off) const {
+    for (size_t p = off; p < src_.size(); ++p) {
+      char c = src_[p];
+      if (c == '#' && (p == 0 || is_blank(src_[p - 1]) || src_[p - 1] == '\n')) {
+        while (p < src_.size() && src_[p] != '\n') ++p;
+        if (p >= src_.size()) break;
+      } else if (!is_blank(c) && c != '\n' && c != '\r') {
+        return false;
+      }
+    }
+    return true;
+  }
   diag::Position pos(const YAML::Mark& m) const {
     if (m.is_null()) return position_at(scan_.line_starts, src_.size());
     return {m.line + 1, m.column + 1};
@@ -587,6 +600,11 @@ class Builder : public internal::FastHandler {
   // An empty node's mark points at the next token; place it where it would have been.
   diag::Span empty_node_span(const YAML::Mark& mark) {
     diag::Span s = span_at(mark);
+    // At the end of the input the next token is the end: yaml-cpp's mark for it stays at the
+    // start of an unterminated last line; the fast parser's is where the input ends.
+    if (!mark.is_null() && at_end(offset(mark))) {
+      s.begin = s.end = position_at(scan_.line_starts, src_.size());
+    }
     if (top_ > 0) {
       Frame& f = top();
       if (f.node.kind == Kind::kMap && f.has_key && f.items.back().key.span.end.line > 0) {

@@ -211,6 +211,13 @@ TEST(FastParser, AgreesOnTrickySnippets) {
       {"---\na: 1\n...\n---\nb: 2\n...\n", true},
       {"a: 1\n...\nb: 2\n", false},  // a document after `...` needs `---` (an error)
       {"---\n", true},
+      // An empty document at the end of an input without a final line end (its null root
+      // sits where the input ends, on both paths; found by fuzz/yaml_differential.cpp).
+      {"---", true},
+      {"#@data/values\n---", true},
+      {"a: 1\n---\n#@ x", true},
+      {"a: 1\n--- # c", true},
+      {"x: 1\n---\n  Ea", false},
       {"--- # c\n", true},
       {"---\n...\n", true},
       {"--- a\n--- [1]\n--- 'q'\n", true},
