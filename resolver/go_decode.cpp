@@ -8,13 +8,16 @@
 
 namespace hintkit::resolver {
 
-std::string go_format_float32(double value) {
-  const float f = static_cast<float>(value);
+namespace {
+
+// strconv.FormatFloat(f, 'g', -1, bits) from the shortest digits that read back as `T`.
+template <typename T>
+std::string format_g_shortest(T f) {
   if (std::isnan(f)) return "NaN";
   if (std::isinf(f)) return f > 0 ? "+Inf" : "-Inf";
   const std::string sign = std::signbit(f) ? "-" : "";
   if (f == 0) return sign + "0";
-  // Shortest digits that read back as the same float32, in scientific form: "d.ddde+XX".
+  // Shortest round-trip digits in scientific form: "d.ddde+XX".
   char buf[64];
   auto res = std::to_chars(buf, buf + sizeof buf, std::fabs(f), std::chars_format::scientific);
   std::string_view sci(buf, static_cast<size_t>(res.ptr - buf));
@@ -47,6 +50,12 @@ std::string go_format_float32(double value) {
   }
   return out;
 }
+
+}  // namespace
+
+std::string go_format_float32(double value) { return format_g_shortest(static_cast<float>(value)); }
+
+std::string go_format_float64(double value) { return format_g_shortest(value); }
 
 std::string go_string(const yaml::Node& n) {
   switch (n.kind) {

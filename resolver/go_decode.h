@@ -19,5 +19,7 @@ std::string go_string(const yaml::Node& scalar);
 std::string go_key_string(const yaml::Node& scalar);
 // strconv.FormatFloat(f, 'g', -1, 32).
 std::string go_format_float32(double f);
+// strconv.FormatFloat(f, 'g', -1, 64): also fmt's %v of a float64.
+std::string go_format_float64(double f);
 
 }  // namespace hintkit::resolver

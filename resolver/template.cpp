@@ -9,6 +9,8 @@
 #include <optional>
 #include <variant>
 
+#include "resolver/go_decode.h"
+
 namespace hintkit::resolver {
 namespace {
 
@@ -16,25 +18,6 @@ namespace {
 
 struct DataTag {};  // the dot: tazuna's tmpl.Data
 using Value = std::variant<std::monostate, bool, int64_t, double, std::string, DataTag>;
-
-std::string go_float(double d) {  // fmt's %v for float64: %g with the shortest precision
-  if (std::isnan(d)) return "NaN";
-  if (std::isinf(d)) return d > 0 ? "+Inf" : "-Inf";
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
-  std::string sci(buf, r.ptr);
-  const size_t e = sci.find('e');
-  const int exp = std::atoi(sci.c_str() + e + 1);
-  if (exp < -4 || exp >= 21) {
-    std::string mant = sci.substr(0, e);
-    std::string ex = sci.substr(e + 1);
-    std::string sign = ex[0] == '-' ? "-" : "+";
-    int a = std::abs(exp);
-    return mant + "e" + sign + (a < 10 ? "0" : "") + std::to_string(a);
-  }
-  r = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::fixed);
-  return std::string(buf, r.ptr);
-}
 
 std::string type_name(const Value& v) {
   switch (v.index()) {
@@ -79,7 +62,7 @@ std::string print_value(const Value& v, const TemplateData& data) {
     case 2:
       return std::to_string(std::get<int64_t>(v));
     case 3:
-      return go_float(std::get<double>(v));
+      return go_format_float64(std::get<double>(v));
     case 4:
       return std::get<std::string>(v);
     default:

@@ -34,6 +34,7 @@ TEST(Template, RendersAsGoTextTemplateDoes) {
       {"a: {{ lt 1 2 }} {{ ge \"b\" \"a\" }} {{ ne .Environment \"x\" }} {{ 0x10 }} {{ 1.5 }}", "x",
        "a: true true false 16 1.5"},
       {"a: {{ (.Environment) }}", "q", "a: q"},
+      {"a: {{ 1e6 }} {{ 123456.0 }} {{ 0.00001 }} {{ 2.50 }}", "", "a: 1e+06 123456 1e-05 2.5"},
       {"a: {{ and .Environment .Unknown }}", "", "a: "},  // and/or stop at the deciding operand
       {"a: {{ or .Environment .Unknown }}", "x", "a: x"},
   };
