@@ -37,7 +37,7 @@ std::string describe_code(std::string_view code) {
       {"HK204", "a value fails the var's format"},
       {"HK205", "a oneof_required rule is violated"},
       {"HK210", "the values are not a mapping (or hold several documents)"},
-      {"HK301", "tazuna.yaml is empty, has no spec, or a wrong kind"},
+      {"HK301", "tazuna.yaml is empty, has no spec, or a wrong kind or apiVersion"},
       {"HK302", "unknown key in tazuna.yaml (with did-you-mean)"},
       {"HK303", "a tazuna.yaml field has the wrong kind of value"},
       {"HK304", "a var source has no from, or an unknown one"},

@@ -92,10 +92,20 @@ class Reader {
     for (const yaml::MapItem& item : root.items) {
       if (!known_key(item, kTopKeys, "")) continue;
       if (item.key.text == "spec") spec = &item;
-      if (item.key.text == "kind" && item.value.kind == yaml::Kind::kString &&
+      // As tazuna: when set, apiVersion and kind must be exact; only the root file's are
+      // validated (an included file is read for its manifests).
+      if (!included_ && item.key.text == "kind" && item.value.kind == yaml::Kind::kString &&
           item.value.text != "Tazuna") {
         diags_.error("HK301", item.value.span,
                      "kind must be \"Tazuna\", found " + in_quotes(item.value.text), "kind");
+      }
+      if (!included_ && item.key.text == "apiVersion" && item.value.is_scalar() &&
+          !item.value.is_null() && !item.value.text.empty() &&
+          item.value.text != "tazuna.pepabo.com/v1") {
+        diags_.error(
+            "HK301", item.value.span,
+            "apiVersion must be \"tazuna.pepabo.com/v1\", found " + in_quotes(item.value.text),
+            "apiVersion");
       }
     }
     if (!spec) {
