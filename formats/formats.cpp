@@ -30,6 +30,30 @@ std::optional<Format> parse(std::string_view name) {
 
 std::span<const std::string_view> names() { return kNames; }
 
+std::string_view syntax(Format f) {
+  switch (f) {
+    case Format::kHostname:
+      return "RFC 1123 host name: dot-separated labels of 1-63 letters, digits and '-', "
+             "alphanumeric at both ends, at most 253 characters, no trailing dot";
+    case Format::kUrl:
+      return "an absolute URL as Go's url.ParseRequestURI accepts it, with a scheme "
+             "(https://example.com/x, mailto:ops@example.com)";
+    case Format::kEmail:
+      return "local@domain.tld: ^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}$";
+    case Format::kIp:
+      return "an IPv4 dotted quad without leading zeros, or an IPv6 address (no zone)";
+    case Format::kCidr:
+      return "ip/prefix as Go's net.ParseCIDR accepts it (10.0.0.0/8, fd00::/8)";
+    case Format::kUuid:
+      return "8-4-4-4-12 hexadecimal digits, any case";
+    case Format::kSemver:
+      return "semver 2.0.0 with an optional 'v' (v1.2.3-rc.1+build.5); no leading zeros";
+    case Format::kDatetime:
+      return "RFC 3339: YYYY-MM-DDTHH:MM:SS[.frac](Z|+hh:mm), a real calendar date";
+  }
+  return "";
+}
+
 std::optional<std::string> check(Format f, std::string_view value) {
   switch (f) {
     case Format::kHostname:

@@ -36,6 +36,9 @@ std::optional<Format> parse(std::string_view name);
 // All names in declaration order, for did-you-mean and help text.
 std::span<const std::string_view> names();
 
+// What a format accepts, in one line (the strictness table above), for help and hovers.
+std::string_view syntax(Format f);
+
 // nullopt when `value` is valid; otherwise why not (no trailing period).
 std::optional<std::string> check(Format f, std::string_view value);
 

@@ -3,6 +3,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "lsp/lsp.h"
 #include "plugin/commands.h"
 
 #ifndef HINTKIT_VERSION
@@ -92,6 +93,13 @@ const char* kDescribeFooter =
     "-o json-schema prints a JSON Schema (draft 2020-12) of the manifest's vars for editors\n"
     "and validators; README \"JSON Schemas\" lists the hint rules it cannot express.\n\n"
     "Exit: 0 described, 1 the hint has errors, 2 usage or I/O error.";
+
+const char* kLspFooter =
+    "Speaks the Language Server Protocol on stdin/stdout for tazuna.hint.yaml (everything\n"
+    "lint reports), tazuna.yaml (lint --config, against the hints on disk or open) and ytt\n"
+    "data values files (hintkit values on the file's folder). README \"Editors\" shows the\n"
+    "Neovim and VS Code set-up.\n\n"
+    "Exit: 0 after shutdown and exit, 1 when the client goes away without shutdown.";
 
 const char* kSchemaFooter =
     "Prints a JSON Schema (draft 2020-12). `hint-file` is the schema of tazuna.hint.yaml\n"
@@ -206,6 +214,10 @@ int run(const std::vector<std::string>& args, Io io) {
       ->check(CLI::IsMember({"hint-file"}));
   schema_cmd->footer(kSchemaFooter);
 
+  CLI::App* lsp_cmd = app.add_subcommand(
+      "lsp", "Language server over stdio: diagnostics, hover, completion, code actions");
+  lsp_cmd->footer(kLspFooter);
+
   // `values` takes ytt's own flags verbatim (ytt v0.48.0 compatible); see schema/schema.h.
   app.add_subcommand("values", "Data values schema engine, ytt-compatible (ytt's flags)")
       ->prefix_command();
@@ -245,6 +257,7 @@ int run(const std::vector<std::string>& args, Io io) {
   }
   if (describe_cmd->parsed()) return run_describe(describe, io);
   if (schema_cmd->parsed()) return run_schema(schema_kind, io);
+  if (lsp_cmd->parsed()) return lsp::serve(0, 1);
   return fail(io, "no command given (see hintkit --help)");
 }
 

@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(g++ cmake make pkg-config libyaml-cpp-dev libre2-dev libcli11-dev libboost-dev
           libmimalloc-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev python3 python3-yaml
-          python3-jsonschema clang libclang-rt-dev)  # clang: sanitizer builds and libFuzzer (scripts/fuzz.sh)
+          python3-jsonschema neovim clang libclang-rt-dev)  # clang: sanitizer builds and libFuzzer (scripts/fuzz.sh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,538 @@
+#include "lsp/features.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "formats/formats.h"
+#include "hintfile/hintfile.h"
+#include "lsp/positions.h"
+#include "resolver/tazuna.h"
+#include "schema/schema.h"
+#include "yaml/yaml.h"
+
+namespace hintkit::lsp {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr std::string_view kConfigName = "tazuna.yaml";
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+std::string base_name(const std::string& path) { return fs::path(path).filename().string(); }
+
+std::optional<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::optional<std::string> text_of(const std::string& path, const OpenText& open) {
+  if (const std::string* t = open(path)) return *t;
+  return read_file(path);
+}
+
+int severity(diag::Severity s) {
+  switch (s) {
+    case diag::Severity::kError:
+      return 1;
+    case diag::Severity::kWarning:
+      return 2;
+    case diag::Severity::kNote:
+      return 3;
+  }
+  return 1;
+}
+
+// Identifier-ish characters: the extent of a misspelled key, type, format or var name.
+bool word_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+}
+
+json range_of(const diag::Span& span, const std::string& text) {
+  LineIndex index(text);
+  const int line = std::max(span.begin.line, 1);
+  const int col = std::max(span.begin.column, 1);
+  int end_line = line, end_col = col;
+  if (span.end.line > line || (span.end.line == line && span.end.column > col)) {
+    end_line = span.end.line;
+    end_col = span.end.column;
+  } else {
+    std::string_view l = index.line(line - 1);
+    size_t i = static_cast<size_t>(col - 1);
+    while (i < l.size() && word_char(l[i])) ++i;
+    end_col = static_cast<int>(i) + 1;
+  }
+  return {{"start", {{"line", line - 1}, {"character", index.utf16_column(line, col)}}},
+          {"end", {{"line", end_line - 1}, {"character", index.utf16_column(end_line, end_col)}}}};
+}
+
+// A file name in a diagnostic is relative to where the check ran: make it a path.
+std::string resolve_file(const std::string& name, const Document& doc) {
+  if (name.empty() || name == doc.path || base_name(name) == base_name(doc.path)) return doc.path;
+  fs::path p(name);
+  if (p.is_absolute()) return name;
+  return (fs::path(doc.path).parent_path() / p).lexically_normal().string();
+}
+
+std::optional<std::string> suggestion(const diag::Diagnostic& d) {
+  static const std::regex did_you_mean("did you mean \"([^\"]+)\"\\?");
+  for (const std::string& h : d.hints) {
+    std::smatch m;
+    if (std::regex_search(h, m, did_you_mean)) return m[1].str();
+  }
+  return std::nullopt;
+}
+
+json to_lsp(const diag::Diagnostic& d, const Document& doc, const OpenText& open) {
+  json out = {{"range", range_of(d.span, doc.text)},
+              {"severity", severity(d.severity)},
+              {"code", d.code},
+              {"source", "hintkit"}};
+  std::string message = d.message;
+  for (const std::string& h : d.hints) message += "\n" + h;
+  out["message"] = message;
+  if (auto s = suggestion(d)) out["data"] = {{"replacement", *s}};
+  json related = json::array();
+  for (const diag::Related& r : d.related) {
+    if (!r.span.known()) continue;
+    std::string path = resolve_file(r.span.file, doc);
+    auto text = path == doc.path ? std::optional<std::string>(doc.text) : text_of(path, open);
+    related.push_back(
+        {{"location", {{"uri", uri_of_path(path)}, {"range", range_of(r.span, text ? *text : "")}}},
+         {"message", r.message}});
+  }
+  if (!related.empty()) out["relatedInformation"] = related;
+  return out;
+}
+
+// The diagnostics of `diags` that belong to `doc`, as LSP diagnostics.
+json publishable(diag::Diagnostics& diags, const Document& doc, const OpenText& open) {
+  diags.sort_and_dedupe();
+  json out = json::array();
+  for (const diag::Diagnostic& d : diags.items()) {
+    if (resolve_file(d.span.file, doc) != doc.path) continue;
+    out.push_back(to_lsp(d, doc, open));
+  }
+  return out;
+}
+
+std::optional<hintfile::HintFile> hint_for_dir(const std::string& dir, const OpenText& open,
+                                               diag::Diagnostics& diags) {
+  const std::string path = hintfile::path_in(dir);
+  auto text = text_of(path, open);
+  if (!text) return std::nullopt;
+  return hintfile::parse(*text, path, diags);
+}
+
+void check_config(const Document& doc, const OpenText& open, diag::Diagnostics& diags) {
+  resolver::Config config = resolver::parse_config(doc.text, doc.path, diags);
+  for (const resolver::Manifest& m : config.manifests) {
+    diag::Diagnostics hint_diags;
+    auto hint = hint_for_dir(resolver::hint_dir(config, m), open, hint_diags);
+    if (!hint || hint_diags.has_errors()) continue;  // the hint's own errors are its file's
+    resolver::check_declarations(m, *hint, config, diags);
+  }
+}
+
+// ytt: the folder's YAML and Starlark files (open documents as edited) checked together as
+// `hintkit values --data-values-inspect` would; errors name `file:line`, which places them.
+json check_ytt(const Document& doc, const OpenText& open) {
+  json out = json::array();
+  const fs::path dir = fs::path(doc.path).parent_path();
+  std::error_code ec;
+  fs::path tmp = fs::temp_directory_path(ec) / ("hintkit-lsp-" + std::to_string(::getpid()));
+  fs::remove_all(tmp, ec);
+  fs::create_directories(tmp, ec);
+  schema::Options options;
+  options.inspect = true;
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (!e.is_regular_file() ||
+        !(ends_with(name, ".yml") || ends_with(name, ".yaml") || ends_with(name, ".star")) ||
+        name == hintfile::kFileName || name == kConfigName) {
+      continue;
+    }
+    names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  for (const std::string& name : names) {
+    auto text = text_of((dir / name).string(), open);
+    if (!text) continue;
+    std::ofstream((tmp / name).string(), std::ios::binary) << *text;
+    options.files.push_back((tmp / name).string());
+  }
+  schema::Outcome outcome = schema::run(options);
+  fs::remove_all(tmp, ec);
+  if (outcome.exit_code == 0) return out;
+  std::string message = outcome.err;
+  if (message.rfind("Error: ", 0) == 0) message = message.substr(7);
+  while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+  // The first reference to this file places the error ("values.yaml:3", or ytt's excerpt
+  // "values.yaml:" followed by "  3 | ..."); else the top of the file.
+  const std::string quoted =
+      std::regex_replace(base_name(doc.path), std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)");
+  std::smatch m;
+  int line = 1;
+  if (std::regex_search(message, m, std::regex(quoted + ":([0-9]+)"))) {
+    line = std::stoi(m[1].str());
+  } else if (std::regex_search(message, m, std::regex(quoted + ":\n(?:.*\n)*?\\s*([0-9]+) \\|"))) {
+    line = std::stoi(m[1].str());
+  }
+  diag::Span span{.file = doc.path, .begin = {line, 1}, .end = {line, 1}};
+  LineIndex index(doc.text);
+  const int width = static_cast<int>(index.line(line - 1).size());
+  span.end = {line, width + 1};
+  out.push_back({{"range", range_of(span, doc.text)},
+                 {"severity", 1},
+                 {"code", "ytt"},
+                 {"source", "hintkit values"},
+                 {"message", message}});
+  return out;
+}
+
+// --- hover -------------------------------------------------------------------------------
+
+std::string describe_var(const hintfile::Var& v) {
+  std::string s = "**" + v.name + "**";
+  if (v.type) s += ": `" + std::string(hintfile::to_string(*v.type)) + "`";
+  if (v.format) s += " (format `" + std::string(formats::to_string(*v.format)) + "`)";
+  s += v.required                                                  ? " — required"
+       : (!v.required_with.empty() || !v.required_without.empty()) ? " — conditional"
+                                                                   : " — optional";
+  s += "\n\n";
+  if (!v.description.empty()) s += v.description + "\n\n";
+  if (v.default_value) s += "default: `" + yaml::emit_json(*v.default_value) + "`\n\n";
+  auto list = [](const std::vector<hintfile::Ref>& refs) {
+    std::string r;
+    for (size_t i = 0; i < refs.size(); ++i) r += (i ? ", " : "") + refs[i].name;
+    return r;
+  };
+  if (!v.required_with.empty())
+    s += "required when any of " + list(v.required_with) + " is provided\n\n";
+  if (!v.required_without.empty())
+    s += "required when none of " + list(v.required_without) + " is provided\n\n";
+  if (v.format)
+    s += "`" + std::string(formats::to_string(*v.format)) +
+         "`: " + std::string(formats::syntax(*v.format)) + "\n";
+  return s;
+}
+
+bool on_span_line(const diag::Span& s, int line0) { return s.begin.line == line0 + 1; }
+
+// `format: NAME` under the cursor: the format's accepted syntax.
+std::optional<std::string> format_hover(std::string_view line) {
+  static const std::regex format_line(R"(^\s*format:\s*["']?([A-Za-z]+))");
+  std::string l(line);
+  std::smatch m;
+  if (!std::regex_search(l, m, format_line)) return std::nullopt;
+  auto f = formats::parse(m[1].str());
+  if (!f) return std::nullopt;
+  return "format `" + m[1].str() + "`: " + std::string(formats::syntax(*f));
+}
+
+std::optional<std::string> ytt_hover(const Document& doc, int line0) {
+  diag::Diagnostics diags;
+  auto docs = yaml::load(doc.text, doc.path, diags);
+  const yaml::MapItem* found = nullptr;
+  std::function<void(const yaml::Node&)> walk = [&](const yaml::Node& n) {
+    for (const yaml::MapItem& it : n.items) {
+      if (it.key.span.begin.line == line0 + 1) found = &it;
+      walk(it.value);
+    }
+    for (const yaml::Node& e : n.elements) walk(e);
+  };
+  for (const yaml::Document& d : docs) walk(d.root);
+  if (!found) return std::nullopt;
+  std::string type(yaml::to_string(found->value.kind));
+  bool nullable = false, any = false;
+  std::string validations, description;
+  for (const yaml::Annotation& a : found->annotations) {
+    if (a.name == "schema/nullable") nullable = true;
+    if (a.name == "schema/type" && a.args.find("any=True") != std::string::npos) any = true;
+    if (a.name == "schema/validation") validations += "\n- `" + a.args + "`";
+    if (a.name == "schema/desc") description = a.args;
+  }
+  std::string s = "**" + found->key.text + "**: `" + (any ? "any" : type) + "`" +
+                  (nullable ? " (nullable, default null)" : "") + "\n\n";
+  if (!description.empty()) s += description + "\n\n";
+  if (!nullable && found->value.kind != yaml::Kind::kMap) {
+    s += "default: `" + yaml::emit_json(found->value) + "`\n\n";
+  }
+  if (!validations.empty()) s += "validations:" + validations + "\n";
+  return s;
+}
+
+json markdown(const std::string& s) { return {{"contents", {{"kind", "markdown"}, {"value", s}}}}; }
+
+// --- completion ----------------------------------------------------------------------------
+
+json items(const std::vector<std::string>& labels, int kind, const std::string& detail = "") {
+  json out = json::array();
+  for (const std::string& l : labels) {
+    json item = {{"label", l}, {"kind", kind}};
+    if (!detail.empty()) item["detail"] = detail;
+    out.push_back(item);
+  }
+  return out;
+}
+
+constexpr int kKeyword = 14, kValue = 12, kVariable = 6, kProperty = 10;
+
+int indent_of(std::string_view line) {
+  int n = 0;
+  while (n < static_cast<int>(line.size()) && line[n] == ' ') ++n;
+  return n;
+}
+
+// The key of the nearest line above with less indentation (the parent of the cursor line).
+std::string parent_key(const LineIndex& index, int line0, int indent) {
+  for (int l = line0 - 1; l >= 0; --l) {
+    std::string_view t = index.line(l);
+    if (t.find_first_not_of(' ') == std::string_view::npos) continue;
+    int i = indent_of(t);
+    if (i < indent && t[i] != '#') {
+      std::string_view rest = t.substr(i);
+      if (rest.substr(0, 2) == "- ") rest.remove_prefix(2);
+      return std::string(rest.substr(0, rest.find(':')));
+    }
+  }
+  return "";
+}
+
+// Var names declared under `vars:`, read from the lines: while the user types, the file is
+// often not valid YAML (an open `[`), and completion must still offer the names.
+std::vector<std::string> var_names_of_hint(const Document& doc) {
+  LineIndex index(doc.text);
+  std::vector<std::string> names;
+  bool in_vars = false;
+  for (int l = 0; l < index.line_count(); ++l) {
+    std::string_view t = index.line(l);
+    if (t.empty() || t[0] == '#') continue;
+    const int ind = indent_of(t);
+    if (ind == 0) {
+      in_vars = t.substr(0, 5) == "vars:";
+      continue;
+    }
+    if (!in_vars || ind != 2) continue;
+    std::string_view rest = t.substr(2);
+    size_t colon = rest.find(':');
+    if (colon == std::string_view::npos || colon == 0 || rest[0] == '#' || rest[0] == '-') continue;
+    names.emplace_back(rest.substr(0, colon));
+  }
+  return names;
+}
+
+json complete_hint(const Document& doc, int line0, int character) {
+  LineIndex index(doc.text);
+  std::string_view line = index.line(line0);
+  std::string before(line.substr(0, index.offset(line0, character) - index.offset(line0, 0)));
+  static const std::regex type_value(R"(^\s*type:\s*\S*$)");
+  static const std::regex format_value(R"(^\s*format:\s*\S*$)");
+  static const std::regex name_list(R"(^\s*(required_with|required_without|vars):\s*\[.*$)");
+  if (std::regex_match(before, type_value)) {
+    // A rule's `type:` is a list item under `rules`; a var's sits under the var's name.
+    const bool in_rule = line.find("- ") != std::string_view::npos ||
+                         parent_key(index, line0, indent_of(line)) == "rules";
+    return in_rule ? items({"oneof_required"}, kValue, "rule type")
+                   : items({"string", "slice", "map"}, kValue, "var type");
+  }
+  if (std::regex_match(before, format_value)) {
+    std::vector<std::string> names;
+    for (std::string_view n : formats::names()) names.emplace_back(n);
+    json out = items(names, kValue, "format");
+    for (auto& item : out) {
+      if (auto f = formats::parse(item["label"].get<std::string>())) {
+        item["documentation"] = std::string(formats::syntax(*f));
+      }
+    }
+    return out;
+  }
+  const int ind = indent_of(line);
+  const std::string parent = parent_key(index, line0, ind);
+  if (std::regex_match(before, name_list) ||
+      ((parent == "required_with" || parent == "required_without" || parent == "vars") &&
+       before.find("- ") != std::string::npos)) {
+    return items(var_names_of_hint(doc), kVariable, "declared var");
+  }
+  if (before.find(':') != std::string::npos) return json::array();
+  if (ind == 0) return items({"apiVersion", "kind", "vars", "rules"}, kKeyword, "hint file key");
+  if (parent == "rules" || before.find("- ") != std::string::npos) {
+    return items({"type", "vars", "message"}, kProperty, "rule key");
+  }
+  if (parent != "vars") {
+    return items({"type", "required", "default", "description", "format", "required_with",
+                  "required_without"},
+                 kProperty, "var key");
+  }
+  return json::array();
+}
+
+json complete_config(const Document& doc, int line0, int character, const OpenText& open) {
+  LineIndex index(doc.text);
+  std::string_view line = index.line(line0);
+  std::string before(line.substr(0, index.offset(line0, character) - index.offset(line0, 0)));
+  static const std::regex from_value(R"(^.*\bfrom:\s*\S*$)");
+  if (std::regex_match(before, from_value)) {
+    return items({"env", "static", "op"}, kValue, "var source");
+  }
+  if (before.find(':') != std::string::npos) return json::array();
+  // A var key under `helmfile.vars`: the hint's var names of the manifest around the cursor.
+  if (parent_key(index, line0, indent_of(line)) != "vars") return json::array();
+  diag::Diagnostics diags;
+  resolver::Config config = resolver::parse_config(doc.text, doc.path, diags);
+  const resolver::Manifest* around = nullptr;
+  for (const resolver::Manifest& m : config.manifests) {
+    if (m.span.begin.line <= line0 + 1) around = &m;
+  }
+  if (!around) return json::array();
+  diag::Diagnostics hint_diags;
+  auto hint = hint_for_dir(resolver::hint_dir(config, *around), open, hint_diags);
+  if (!hint) return json::array();
+  json out = json::array();
+  for (const hintfile::Var& v : hint->vars) {
+    bool declared = false;
+    for (const auto& s : around->vars) declared = declared || s.name == v.name;
+    if (declared) continue;
+    json item = {{"label", v.name}, {"kind", kVariable}, {"documentation", describe_var(v)}};
+    if (v.type) item["detail"] = std::string(hintfile::to_string(*v.type));
+    out.push_back(item);
+  }
+  return out;
+}
+
+diag::Diagnostics checked(const Document& doc, const OpenText& open) {
+  diag::Diagnostics diags;
+  if (doc.kind == DocKind::kHint) hintfile::parse(doc.text, doc.path, diags);
+  if (doc.kind == DocKind::kConfig) check_config(doc, open, diags);
+  return diags;
+}
+
+bool overlaps(const json& a, const json& b) {
+  auto before = [](const json& p, const json& q) {
+    return p["line"].get<int>() < q["line"].get<int>() ||
+           (p["line"] == q["line"] && p["character"].get<int>() <= q["character"].get<int>());
+  };
+  return before(a["start"], b["end"]) && before(b["start"], a["end"]);
+}
+
+}  // namespace
+
+std::string path_of_uri(const std::string& uri) {
+  if (uri.rfind("file://", 0) != 0) return "";
+  std::string out;
+  for (size_t i = 7; i < uri.size(); ++i) {
+    if (uri[i] == '%' && i + 2 < uri.size()) {
+      out += static_cast<char>(std::stoi(uri.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += uri[i];
+    }
+  }
+  return out;
+}
+
+std::string uri_of_path(const std::string& path) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out = "file://";
+  for (unsigned char c : path) {
+    if (std::isalnum(c) ||
+        std::string_view("/-_.~").find(static_cast<char>(c)) != std::string_view::npos) {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+DocKind classify(const std::string& path, const std::string& text) {
+  const std::string name = base_name(path);
+  if (name == hintfile::kFileName) return DocKind::kHint;
+  if (name == kConfigName) return DocKind::kConfig;
+  if ((ends_with(name, ".yml") || ends_with(name, ".yaml")) &&
+      (text.find("#@data/values") != std::string::npos ||
+       text.find("#@schema/") != std::string::npos)) {
+    return DocKind::kYtt;
+  }
+  return DocKind::kOther;
+}
+
+json diagnostics(const Document& doc, const OpenText& open) {
+  if (doc.kind == DocKind::kYtt) return check_ytt(doc, open);
+  diag::Diagnostics diags = checked(doc, open);
+  return publishable(diags, doc, open);
+}
+
+json hover(const Document& doc, int line, int character, const OpenText& open) {
+  LineIndex index(doc.text);
+  if (doc.kind == DocKind::kHint) {
+    if (auto f = format_hover(index.line(line))) return markdown(*f);
+    diag::Diagnostics diags;
+    hintfile::HintFile hint = hintfile::parse(doc.text, doc.path, diags);
+    for (const hintfile::Var& v : hint.vars) {
+      if (on_span_line(v.span, line)) return markdown(describe_var(v));
+    }
+    return nullptr;
+  }
+  if (doc.kind == DocKind::kConfig) {
+    diag::Diagnostics diags;
+    resolver::Config config = resolver::parse_config(doc.text, doc.path, diags);
+    for (const resolver::Manifest& m : config.manifests) {
+      for (const resolver::VarSource& s : m.vars) {
+        if (!on_span_line(s.span, line)) continue;
+        diag::Diagnostics hint_diags;
+        auto hint = hint_for_dir(resolver::hint_dir(config, m), open, hint_diags);
+        const hintfile::Var* v = hint ? hint->find(s.name) : nullptr;
+        if (!v) return markdown("**" + s.name + "**: not declared by the manifest's hint");
+        return markdown(describe_var(*v));
+      }
+    }
+    (void)character;
+    return nullptr;
+  }
+  if (doc.kind == DocKind::kYtt) {
+    if (auto h = ytt_hover(doc, line)) return markdown(*h);
+  }
+  return nullptr;
+}
+
+json completion(const Document& doc, int line, int character, const OpenText& open) {
+  if (doc.kind == DocKind::kHint) return complete_hint(doc, line, character);
+  if (doc.kind == DocKind::kConfig) return complete_config(doc, line, character, open);
+  return json::array();
+}
+
+json code_actions(const Document& doc, const json& range, const OpenText& open) {
+  json out = json::array();
+  if (doc.kind != DocKind::kHint && doc.kind != DocKind::kConfig) return out;
+  diag::Diagnostics diags = checked(doc, open);
+  json published = publishable(diags, doc, open);
+  for (const json& d : published) {
+    if (!d.contains("data") || !overlaps(d["range"], range)) continue;
+    const std::string replacement = d["data"]["replacement"];
+    json edit = {
+        {"changes", {{doc.uri, json::array({{{"range", d["range"]}, {"newText", replacement}}})}}}};
+    out.push_back({{"title", "Replace with \"" + replacement + "\""},
+                   {"kind", "quickfix"},
+                   {"diagnostics", json::array({d})},
+                   {"isPreferred", true},
+                   {"edit", edit}});
+  }
+  return out;
+}
+
+}  // namespace hintkit::lsp

@@ -1,0 +1,292 @@
+#!/usr/bin/env python3
+"""`hintkit lsp` at the protocol level: a client on pipes, stdlib only.
+
+Framing (split and joined messages, a header block without Content-Length), malformed JSON,
+unknown methods, cancellation, requests before initialize and after shutdown, exit codes;
+diagnostics with ranges, codes and related locations for hint files, tazuna.yaml (refreshed
+when the hint changes) and ytt files; hover, completion and code actions; an edit storm runs
+few checks (debounce); memory stays flat over 10,000 edits.
+
+usage: protocol_test.py HINTKIT REPO_ROOT   (prints "N passed, M failed")
+"""
+import json
+import os
+import queue
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HINTKIT, ROOT = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+passed = failed = 0
+
+
+def check(ok, what):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what)
+
+
+def uri(path):
+    return "file://" + os.path.abspath(path)
+
+
+class Client:
+    def __init__(self):
+        self.p = subprocess.Popen([HINTKIT, "lsp"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.messages = queue.Queue()
+        self.next_id = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        out = self.p.stdout
+        while True:
+            headers = {}
+            while True:
+                line = out.readline()
+                if not line:
+                    return
+                line = line.decode().strip()
+                if not line:
+                    break
+                k, v = line.split(":", 1)
+                headers[k.lower()] = v.strip()
+            body = out.read(int(headers["content-length"]))
+            self.messages.put(json.loads(body))
+
+    def raw(self, data):
+        self.p.stdin.write(data)
+        self.p.stdin.flush()
+
+    def send(self, msg):
+        body = json.dumps(msg).encode()
+        self.raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    def request(self, method, params=None):
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params or {}})
+        return self.wait(lambda m: m.get("id") == self.next_id)
+
+    def notify(self, method, params=None):
+        self.send({"jsonrpc": "2.0", "method": method, "params": params or {}})
+
+    def wait(self, pred, timeout=20):
+        deadline = time.time() + timeout
+        kept = []
+        try:
+            while time.time() < deadline:
+                try:
+                    m = self.messages.get(timeout=max(0.01, deadline - time.time()))
+                except queue.Empty:
+                    break
+                if pred(m):
+                    return m
+                kept.append(m)
+            return None
+        finally:
+            for m in kept:
+                self.messages.put(m)
+
+    def diagnostics(self, u, pred=lambda d: True):
+        m = self.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                      and m["params"]["uri"] == u and pred(m["params"]["diagnostics"]))
+        return m["params"]["diagnostics"] if m else None
+
+    def initialize(self):
+        r = self.request("initialize", {"processId": None, "rootUri": uri(ROOT), "capabilities": {}})
+        self.notify("initialized")
+        return r
+
+    def open(self, path, text=None, language="yaml"):
+        if text is None:
+            text = open(path).read()
+        self.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri(path), "languageId": language, "version": 1, "text": text}})
+
+    def close_process(self):
+        try:
+            self.p.stdin.close()
+        except BrokenPipeError:
+            pass
+        return self.p.wait(timeout=20)
+
+    def rss_kb(self):
+        for line in open(f"/proc/{self.p.pid}/status"):
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        return 0
+
+
+# --- lifecycle and protocol errors ---------------------------------------------------------
+c = Client()
+r = c.request("textDocument/hover", {"textDocument": {"uri": "file:///x"},
+                                     "position": {"line": 0, "character": 0}})
+check(r and r.get("error", {}).get("code") == -32002, f"request before initialize: {r}")
+r = c.initialize()
+caps = r["result"]["capabilities"] if r else {}
+check(caps.get("hoverProvider") is True and "completionProvider" in caps
+      and "codeActionProvider" in caps and caps["textDocumentSync"]["change"] == 1,
+      f"capabilities: {caps}")
+
+c.raw(b"Content-Length: 9\r\n\r\n{not json")
+r = c.wait(lambda m: "error" in m and m["error"]["code"] == -32700)
+check(r is not None and r.get("id") is None, f"malformed JSON answered with -32700: {r}")
+c.raw(b"X-Header: 1\r\n\r\n")  # a header block without Content-Length is dropped
+r = c.request("no/such/method")
+check(r and r["error"]["code"] == -32601, f"unknown method after bad input: {r}")
+c.notify("no/such/notification")
+c.notify("$/cancelRequest", {"id": 12345})
+body = json.dumps({"jsonrpc": "2.0", "id": 900, "method": "hintkit/stats"}).encode()
+framed = b"Content-Length: %d\r\n\r\n" % len(body) + body
+c.raw(framed[:7])  # a message split across writes...
+time.sleep(0.05)
+c.raw(framed[7:] + framed.replace(b'"id": 900', b'"id": 901'))  # ...and two joined
+r1 = c.wait(lambda m: m.get("id") == 900)
+r2 = c.wait(lambda m: m.get("id") == 901)
+check(r1 and r2 and "checks" in r1["result"], f"split and joined frames: {r1} {r2}")
+r = c.request("textDocument/hover", {"textDocument": {}})
+check(r and r.get("error", {}).get("code") == -32602, f"missing params: {r}")
+c.send([1, 2, 3])
+r = c.wait(lambda m: "error" in m and m["error"]["code"] == -32600)
+check(r is not None, "a JSON array is not a request")
+
+# --- hint files ----------------------------------------------------------------------------
+broken = os.path.join(ROOT, "examples/broken/tazuna.hint.yaml")
+c.open(broken)
+diags = c.diagnostics(uri(broken))
+check(diags is not None and len(diags) >= 5, f"broken hint diagnostics: {diags}")
+lint = subprocess.run([HINTKIT, "lint", broken, "--format", "json"], capture_output=True, text=True)
+codes = sorted(d["code"] for d in diags or [])
+check("HK102" in codes and all(d["source"] == "hintkit" and d["severity"] in (1, 2)
+                               for d in diags or []), f"codes and severities: {codes}")
+check(lint.stdout.count('"code"') >= len(codes), "as many findings as lint")
+typo = [d for d in diags or [] if "data" in d]
+check(typo, "a did-you-mean diagnostic carries its replacement")
+if typo:
+    d = typo[0]
+    r = c.request("textDocument/codeAction", {"textDocument": {"uri": uri(broken)},
+                                               "range": d["range"], "context": {"diagnostics": [d]}})
+    actions = r["result"] if r else []
+    edits = actions[0]["edit"]["changes"][uri(broken)] if actions else []
+    line = open(broken).read().splitlines()[d["range"]["start"]["line"]]
+    old = line[d["range"]["start"]["character"]:d["range"]["end"]["character"]]
+    check(actions and actions[0]["kind"] == "quickfix" and edits[0]["newText"] == d["data"]["replacement"]
+          and old and old != edits[0]["newText"], f"code action replaces {old!r}: {actions}")
+related = [d for d in diags or [] if d.get("relatedInformation")]
+check(related and related[0]["relatedInformation"][0]["location"]["uri"].startswith("file://"),
+      "related locations")
+
+api = os.path.join(ROOT, "examples/api/tazuna.hint.yaml")
+c.open(api)
+check(c.diagnostics(uri(api)) == [], "a clean hint has no diagnostics")
+lines = open(api).read().splitlines()
+var_line = next(i for i, l in enumerate(lines) if l.startswith("  ingressHost:"))
+r = c.request("textDocument/hover", {"textDocument": {"uri": uri(api)},
+                                     "position": {"line": var_line, "character": 4}})
+value = r["result"]["contents"]["value"] if r and r["result"] else ""
+check("ingressHost" in value and "`string`" in value and "hostname" in value, f"var hover: {value}")
+fmt_line = next(i for i, l in enumerate(lines) if "format: hostname" in l)
+r = c.request("textDocument/hover", {"textDocument": {"uri": uri(api)},
+                                     "position": {"line": fmt_line, "character": 14}})
+value = r["result"]["contents"]["value"] if r and r["result"] else ""
+check("RFC 1123" in value, f"format hover: {value}")
+
+edited = "vars:\n  a:\n    type: \n  b:\n    type: string\n    required_with: [\n"
+tmp = tempfile.mkdtemp()
+doc = os.path.join(tmp, "tazuna.hint.yaml")
+c.open(doc, edited)
+def labels(line, character):
+    r = c.request("textDocument/completion", {"textDocument": {"uri": uri(doc)},
+                                              "position": {"line": line, "character": character}})
+    return sorted(i["label"] for i in (r["result"] if r else []))
+check(labels(2, 10) == ["map", "slice", "string"], f"type completion: {labels(2, 10)}")
+check(labels(5, 20) == ["a", "b"], f"var name completion: {labels(5, 20)}")
+c.notify("textDocument/didChange", {"textDocument": {"uri": uri(doc), "version": 2},
+                                    "contentChanges": [{"text": "vars:\n  a:\n    format: \n"}]})
+fl = labels(2, 12)
+check("hostname" in fl and "semver" in fl and len(fl) == 8, f"format completion: {fl}")
+c.notify("textDocument/didChange", {"textDocument": {"uri": uri(doc), "version": 3},
+                                    "contentChanges": [{"text": "vars:\n  a:\n    \n"}]})
+kl = labels(2, 4)
+check("required_with" in kl and "type" in kl, f"key completion: {kl}")
+
+# --- tazuna.yaml against the hint, refreshed when the hint changes ---------------------------
+os.makedirs(os.path.join(tmp, "app"))
+hint = os.path.join(tmp, "app", "tazuna.hint.yaml")
+open(hint, "w").write("vars:\n  region:\n    type: string\n")
+open(os.path.join(tmp, "app", "helmfile.yaml"), "w").write("releases: []\n")
+config = os.path.join(tmp, "tazuna.yaml")
+open(config, "w").write(
+    "apiVersion: tazuna.pepabo.com/v1\nkind: Tazuna\nspec:\n  manifests:\n"
+    "    - name: app\n      type: helmfile\n      path: app\n      helmfile:\n        vars:\n"
+    "          regoin: {from: static, static: x}\n")
+c.open(config)
+diags = c.diagnostics(uri(config), lambda ds: len(ds) > 0)
+check(diags and diags[0]["code"] == "HK320" and diags[0]["range"]["start"]["line"] == 9
+      and "region" in diags[0]["message"], f"config cross-check: {diags}")
+c.open(hint, "vars:\n  regoin:\n    type: string\n")
+diags = c.diagnostics(uri(config), lambda ds: len(ds) == 0)
+check(diags == [], "config refreshed when its hint changes")
+r = c.request("textDocument/hover", {"textDocument": {"uri": uri(config)},
+                                     "position": {"line": 9, "character": 12}})
+check(r and r["result"] and "regoin" in r["result"]["contents"]["value"], f"config hover: {r}")
+
+# --- ytt files -----------------------------------------------------------------------------
+ydir = os.path.join(tmp, "ytt")
+os.makedirs(ydir)
+open(os.path.join(ydir, "schema.yaml"), "w").write("#@data/values-schema\n---\nreplicas: 1\n")
+values = os.path.join(ydir, "values.yaml")
+open(values, "w").write("#@data/values\n---\nreplicas: many\n")
+c.open(values)
+diags = c.diagnostics(uri(values), lambda ds: len(ds) > 0)
+check(diags and diags[0]["range"]["start"]["line"] == 2 and "replicas" in diags[0]["message"],
+      f"ytt diagnostics placed on the value: {diags}")
+r = c.request("textDocument/hover", {"textDocument": {"uri": uri(os.path.join(ydir, "schema.yaml"))},
+                                     "position": {"line": 2, "character": 1}})
+check(r and r["result"] is None, "hover on a document that is not open is null")
+
+# --- debounce and memory -------------------------------------------------------------------
+before = c.request("hintkit/stats")["result"]["checks"]
+for i in range(100):
+    c.notify("textDocument/didChange", {"textDocument": {"uri": uri(doc), "version": 10 + i},
+                                        "contentChanges": [{"text": f"vars:\n  a{i}:\n    type: string\n"}]})
+c.diagnostics(uri(doc), lambda ds: True)
+time.sleep(0.5)
+after = c.request("hintkit/stats")["result"]["checks"]
+check(1 <= after - before <= 5, f"100 changes ran {after - before} checks")
+
+def storm(n, start):
+    for i in range(n):
+        c.notify("textDocument/didChange", {"textDocument": {"uri": uri(doc), "version": start + i},
+                                            "contentChanges": [{"text": f"vars:\n  v{i % 7}:\n    type: map\n"}]})
+    c.request("hintkit/stats")
+storm(2000, 1000)
+rss_2k = c.rss_kb()
+storm(8000, 5000)
+rss_10k = c.rss_kb()
+check(rss_10k - rss_2k < 4096, f"memory flat over 10,000 edits: {rss_2k} KB -> {rss_10k} KB")
+
+r = c.request("shutdown")
+check(r and r["result"] is None, "shutdown")
+r = c.request("textDocument/hover", {"textDocument": {"uri": uri(doc)},
+                                     "position": {"line": 0, "character": 0}})
+check(r and r["error"]["code"] == -32600, "requests after shutdown are refused")
+c.notify("exit")
+check(c.p.wait(timeout=20) == 0, "exit after shutdown: 0")
+
+c2 = Client()
+c2.initialize()
+c2.notify("exit")
+check(c2.p.wait(timeout=20) == 1, "exit without shutdown: 1")
+c3 = Client()
+check(c3.close_process() == 1, "end of input without shutdown: 1")
+
+shutil.rmtree(tmp)
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
