@@ -175,6 +175,10 @@ class Engine {
       return evaluated_[i] =
                  eval_template(files_, f, thread_, preloader_ ? preloader_->take(i) : std::nullopt);
     } catch (const TemplateError& e) {
+      if (e.compile) {
+        throw YttError{multi_line_error(stage + " (in following order: " + join(order) +
+                                        "): Templating file '" + f.path + "': " + e.text)};
+      }
       throw YttError{stage + " (in following order: " + join(order) + "):\n  Templating file '" +
                      f.path + "': \n" + e.text};
     }
@@ -217,7 +221,7 @@ class Engine {
     for (size_t i : schema_files) {
       for (const auto& d : docs_of(i, schema_stage, schema_order)) {
         check_placement(d, "data/values-schema");
-        if (!d.ann("data/values-schema") && d.value && !d.value->is_null()) {
+        if (!d.ann("data/values-schema") && !doc_empty(d)) {
           const std::string& p = files_.files[i].path;
           throw YttError{schema_stage + " (in following order: " + join(schema_order) +
                          "):\n  Templating file '" + p + "':\n    Expected schema file '" + p +
@@ -262,8 +266,7 @@ class Engine {
       for (const auto& d : docs) any_values = any_values || d.ann("data/values");
       if (!any_values) continue;
       for (const auto& d : docs) {
-        if (!d.ann("data/values") && !d.ann("data/values-schema") && d.value &&
-            !d.value->is_null()) {
+        if (!d.ann("data/values") && !d.ann("data/values-schema") && !doc_empty(d)) {
           const std::string& p = files_.files[i].path;
           throw YttError{"Overlaying data values (in following order: " + p +
                          "):\n  Templating file '" + p + "':\n    Expected data values file '" + p +
@@ -373,9 +376,7 @@ class Engine {
   }
 
   // ytt's empty documents (null, `{}`, `[]`) are left out of the output.
-  static bool empty_doc(const DDoc& d) {
-    return !d.value || d.value->is_null() || (!d.value->is_scalar() && d.value->entries.empty());
-  }
+  static bool empty_doc(const DDoc& d) { return doc_empty(d); }
 
   // Template evaluation, then ytt's overlay post-processing: documents annotated
   // `@overlay/match` are overlays, applied in file order to the other (non-empty) documents.
@@ -403,6 +404,7 @@ class Engine {
         try {
           docs = eval_template(files_, f, thread_);
         } catch (const TemplateError& e) {
+          if (e.compile) throw YttError{multi_line_error(e.text)};
           throw YttError{"\n" + e.text};  // the text already starts with "- "
         }
       }
@@ -434,7 +436,7 @@ class Engine {
         if (opts_.output == "json") {
           // ytt: one compact JSON text per document, back to back; null documents and those
           // JSON cannot spell (inf, nan) print nothing.
-          if (d.value && !d.value->is_null() && !has_non_finite(*d.value)) {
+          if (!doc_empty(d) && !has_non_finite(*d.value)) {
             out += json_output(*d.value);
           }
           continue;
@@ -451,6 +453,12 @@ class Engine {
           "--dangerous-emptied-output-directory flag.\n";
     }
     return out;
+  }
+
+  // ytt's Document.IsEmpty: null, or a map or array without items.
+  static bool doc_empty(const DDoc& d) {
+    return !d.value || d.value->is_null() ||
+           (!d.computed && !d.value->is_scalar() && d.value->entries.empty());
   }
 
   static bool has_non_finite(const DNode& v) {

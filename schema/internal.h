@@ -92,6 +92,9 @@ struct DDoc {
   diag::Span span;
   std::string file;
   bool implicit = false;  // no `---` before it
+  // The value was set from Starlark data (a dict or list, not YAML nodes): ytt never counts
+  // such a document as empty.
+  bool computed = false;
   const Ann* ann(std::string_view name) const;
 };
 
@@ -129,12 +132,14 @@ sl::Value to_plain(const DPtr& n);   // maps become dicts, arrays lists (named r
 sl::Value make_fragment(DPtr node);  // a yamlfragment over a map/array
 // The node behind a yamlfragment value, else null.
 DPtr fragment_node(const sl::Value& v);
-// A fragment of several documents (returned by a def whose body holds documents).
+// A fragment of several documents (returned by a def whose body holds documents): an array
+// node whose items are the documents (values and annotations).
 bool is_docset(const sl::Value& v);
 struct DDoc;
 sl::Value make_docset_fragment(std::vector<DDoc> docs);
 // The documents of a docset fragment, else null.
 const std::vector<DDoc>* fragment_docs(const sl::Value& v);
+
 
 // ---- Templates -----------------------------------------------------------------------------
 
@@ -174,7 +179,12 @@ class Files;
 // "Templating file" wording left to the caller (`error_text`).
 struct TemplateError {
   std::string text;  // e.g. "- floored division by zero\n    in ..."
+  // A template that does not compile: `text` is one line ("Compiling YAML template 'x': ...")
+  // that the caller prefixes with its stage and prints through `multi_line_error`.
+  bool compile = false;
 };
+
+struct CompiledTemplate;  // template.cpp: a YAML template compiled to a Starlark program
 
 // Everything the templates share: the input files, module cache, data.values.
 class Files {
@@ -193,6 +203,9 @@ class Files {
   // Set by a Starlark builtin that met an unsupported feature; its error then becomes
   // Unsupported (a builtin cannot throw through the interpreter).
   std::string unsupported;
+  // Compiled templates by file name: errors show the generated line's source (or the line
+  // itself, marked "(generated)").
+  std::map<std::string, std::shared_ptr<const CompiledTemplate>> compiled;
 };
 
 // A template file's YAML as loaded, before templating; its problems are reported (as ytt

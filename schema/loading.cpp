@@ -20,6 +20,7 @@ sl::Result<sl::Module> exec_starlark(Files& files, sl::Thread& thread, const Sou
     e.cause = std::make_shared<sl::Error>(inner);
     return e;
   };
+  ++files.templates_evaluated;  // ytt gives each loaded .star file an instruction set too
   auto prog = sl::compile(f.path, f.text());
   if (!prog.ok()) return wrap(prog.error());
   files.running.push_back(f.path);

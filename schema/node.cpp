@@ -539,10 +539,10 @@ DPtr from_starlark(const sl::Value& v, const diag::Span& span) {
     }
     case sl::Kind::kStruct: {
       auto n = make_node(yaml::Kind::kMap, span);
-      for (const auto& name : v.attr_names()) {
+      for (const auto& [name, field] : sl::struct_fields(v)) {  // in the order written
         DEntry e;
         e.key = string_scalar(name);
-        e.value = from_starlark(v.attr(name).value_or(sl::Value()), span);
+        e.value = from_starlark(field, span);
         e.span = span;
         n->entries.push_back(std::move(e));
       }

@@ -6,6 +6,8 @@
 // Starlark errors show the template's lines as ytt does. Files without code (only `@schema/*`,
 // `@data/*`, `@overlay/*` annotations) skip the program: see "Fast path" below.
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <cstdint>
 #include <cstdio>
 #include <unordered_map>
@@ -17,39 +19,18 @@ namespace hintkit::schema {
 
 namespace {
 
-enum class SrcKind { kDoc, kItem, kElem };
+// ---- Compiling (ytt's yamltemplate.Template) ----------------------------------------------
+//
+// Every YAML node (document set, document, map, map item, array, array item) gets a tag and a
+// `start_node(tag)` instruction; a scalar becomes `set_node(parent_tag)`; a node's `#@ expr`
+// on its own line becomes `set_node(tag, (expr))`; `#@name args` annotations become
+// `start_node_annotation(...)`; code lines are copied (block shorthand `#@ for/end ...`
+// appends an `end` after the node). Each generated line remembers the source line it came
+// from (none for purely generated lines), so errors print as ytt prints them.
 
-struct SrcNode {
-  SrcKind kind;
-  const yaml::Node* key = nullptr;    // kItem
-  const yaml::Node* value = nullptr;  // value node (kDoc: root)
-  diag::Span span;
-  bool static_copy = false;  // the whole subtree has no annotations: copy it
-  bool implicit_doc = false;
-};
+enum class NodeKind : uint8_t { kDocSet, kDoc, kMap, kMapItem, kArray, kArrayItem, kTextRoot, kText };
 
-struct SrcAnn {
-  std::string name;
-  diag::Span span;
-};
-
-struct Compiled {
-  std::vector<SrcNode> nodes;
-  std::vector<SrcAnn> anns;
-  std::vector<int> line_map;  // generated line (1-based index) -> source line
-  std::string code;
-  std::string file;
-};
-
-bool subtree_plain(const yaml::Node& n) {
-  for (const auto& it : n.items) {
-    if (!it.annotations.empty() || !subtree_plain(it.value)) return false;
-  }
-  for (const auto& el : n.elements) {
-    if (!el.annotations.empty() || !subtree_plain(el)) return false;
-  }
-  return true;
-}
+constexpr int kRootTag = -100;
 
 std::string trim(std::string_view s) {
   size_t b = s.find_first_not_of(" \t");
@@ -58,417 +39,1121 @@ std::string trim(std::string_view s) {
   return std::string(s.substr(b, e - b + 1));
 }
 
-// Strips a trailing `# comment` outside strings (best effort).
-std::string strip_comment(const std::string& s) {
-  char quote = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (quote) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '#') {
-      return trim(s.substr(0, i));
-    }
+std::string_view go_type_name(NodeKind k) {
+  switch (k) {
+    case NodeKind::kDocSet:
+      return "document set";
+    case NodeKind::kDoc:
+      return "document";
+    case NodeKind::kMap:
+      return "map";
+    case NodeKind::kMapItem:
+      return "map item";
+    case NodeKind::kArray:
+      return "array";
+    case NodeKind::kArrayItem:
+      return "array item";
+    case NodeKind::kTextRoot:
+      return "*texttemplate.NodeRoot";
+    case NodeKind::kText:
+      return "*texttemplate.NodeText";
   }
-  return s;
+  return "?";
 }
 
-std::string quote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
-// `a(@= x @)b` -> `"a" + str(x) + "b"`; nullopt when there is no template in it.
-std::optional<std::string> text_template(const std::string& s) {
-  if (s.find("(@") == std::string::npos) return std::nullopt;
-  std::string out;
-  size_t pos = 0;
-  auto add = [&](const std::string& part) { out += (out.empty() ? "" : " + ") + part; };
-  while (pos < s.size()) {
-    size_t open = s.find("(@", pos);
-    if (open == std::string::npos) {
-      add(quote(s.substr(pos)));
-      break;
-    }
-    if (open > pos) add(quote(s.substr(pos, open - pos)));
-    size_t close = s.find("@)", open + 2);
-    if (close == std::string::npos) return std::nullopt;
-    std::string inner = s.substr(open + 2, close - open - 2);
-    if (!inner.empty() && inner[0] == '=') add("str(" + trim(inner.substr(1)) + ")");
-    pos = close + 2;
-  }
-  return out.empty() ? "\"\"" : out;
-}
-
-struct Block {
-  bool is_def;
-  int ctx;  // the def's context number
-  int line;
+// What `start_node(tag)` copies: the source node without its children.
+struct TplNode {
+  NodeKind kind;
+  int parent;  // tag, or kRootTag
+  int depth;   // parents up to the root tag
+  int line;    // 0: unknown position
+  diag::Span span;
+  Scalar key;         // kMapItem
+  DPtr key_node;      // kMapItem with a collection key
+  DPtr scalar;        // kDoc/kMapItem/kArrayItem holding a scalar: that value
+  std::string text;   // kText
+  bool implicit_doc;  // kDoc without `---`
 };
 
-class Generator {
- public:
-  Generator(Compiled& c, const SourceLines& src_lines) : c_(c), src_(src_lines) {}
+struct CodeLine {
+  std::string code;
+  int src = 0;  // source line, 0 when generated
+  // text templates: the piece of the line an error points at
+  int sel_line = 0;
+  std::string sel_text;
+  bool has_sel = false;
+};
 
-  void emit(std::string text, int src_line) {
-    if (!pending_ctx_.empty()) {
-      // a fragment function's context starts at its first statement (ytt's frame line)
-      std::string p = std::move(pending_ctx_);
-      pending_ctx_.clear();
-      emit(std::move(p), src_line);
-    }
-    c_.code += text;
-    c_.code += '\n';
-    c_.line_map.push_back(src_line);
+}  // namespace
+
+struct CompiledTemplate {
+  std::string file;
+  int number = 2;
+  std::vector<TplNode> nodes;  // tag - 1
+  std::vector<CodeLine> code;
+  SourceLines lines;
+  std::map<std::pair<int, std::string>, diag::Span> ann_spans;  // (tag, name) -> comment
+
+  std::string op(std::string_view name) const {
+    return "__ytt_tpl" + std::to_string(number) + "_" + std::string(name);
   }
-
-  int current_def() const {
-    for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it)
-      if (it->is_def) return it->ctx;
-    return 0;
+  std::string src_text(int line) const {
+    return line >= 1 && static_cast<size_t>(line) <= lines.size() ? std::string(lines[line - 1])
+                                                                  : std::string();
   }
-
-  void code_line(const yaml::Annotation& a) {
-    int line = a.span.begin.line;
-    std::string text = trim(a.args);
-    std::string bare = strip_comment(text);
-    auto starts = [&](std::string_view w) {
-      return bare.rfind(w, 0) == 0 && (bare.size() == w.size() || bare[w.size()] == ' ' ||
-                                       bare[w.size()] == ':' || bare[w.size()] == '(');
-    };
-    bool opens = !bare.empty() && bare.back() == ':';
-    // `def f(x)` without its colon still opens a block; the parser reports the colon
-    if (bare.find(':') == std::string::npos &&
-        (starts("def") || starts("if") || starts("for") || starts("while"))) {
-      opens = true;
-    }
-    if (starts("end") && bare == "end") {
-      if (blocks_.empty()) {
-        throw TemplateError{
-            "- mismatched set of block openings (if/else/elif/for/def) and "
-            "closing (end)\n    " +
-            c_.file + ":" + std::to_string(line) + " | " + src_line(line)};
+  bool has_line(int line) const { return line >= 1 && static_cast<size_t>(line) <= lines.size(); }
+  // ytt's CodeAsString: lines left-trimmed unless the previous one ends with a backslash.
+  std::string code_text() const {
+    std::string out;
+    bool cont = false;
+    for (size_t i = 0; i < code.size(); ++i) {
+      std::string_view src = code[i].code;
+      if (!cont) {
+        size_t b = 0;
+        while (b < src.size() && std::isspace(static_cast<unsigned char>(src[b]))) ++b;
+        src.remove_prefix(b);
       }
-      Block b = blocks_.back();
-      blocks_.pop_back();
-      if (b.is_def) emit("return __end(__c" + std::to_string(b.ctx) + ")", line);
-      emit(text, line);
-      return;
+      cont = !src.empty() && src.back() == '\\';
+      if (i) out += '\n';
+      out += src;
     }
-    emit(text, line);
-    if (opens && (starts("elif") || starts("else"))) return;
-    if (opens && starts("def")) {
-      int ctx = ++ctx_count_;
-      blocks_.push_back({true, ctx, line});
-      pending_ctx_ = "__c" + std::to_string(ctx) + " = __ctx()";
-    } else if (opens && (starts("if") || starts("for") || starts("while"))) {
-      blocks_.push_back({false, 0, line});
-    }
+    return out;
   }
-
-  void finish() {
-    if (!blocks_.empty()) {
-      int line = blocks_.front().line;
-      throw TemplateError{
-          "- mismatched set of block openings (if/else/elif/for/def) and "
-          "closing (end)\n    " +
-          c_.file + ":" + std::to_string(line) + " | " + src_line(line)};
-    }
-  }
-
-  std::string src_line(int line) const {
-    return line >= 1 && static_cast<size_t>(line) <= src_.size() ? std::string(src_[line - 1])
-                                                                 : std::string();
-  }
-
-  // Emits one node (document / item / element) and its subtree.
-  void node(SrcKind kind, const yaml::Node* key, const yaml::Node& value,
-            const std::vector<yaml::Annotation>& anns, const diag::Span& span,
-            const std::string& parent_var, int parent_def, bool implicit_doc = false) {
-    int line = span.begin.line;
-    std::vector<const yaml::Annotation*> named;
-    std::string value_expr;
-    bool templated = false;
-    for (const auto& a : anns) {
-      if (a.name.empty()) {
-        if (kind != SrcKind::kDoc && a.span.begin.line == line &&
-            a.span.begin.column > span.begin.column) {
-          value_expr = trim(a.args);
-        } else {
-          code_line(a);
-        }
-      } else if (a.name == "yaml/text-templated-strings") {
-        templated = true;
+  std::string debug_text() const {
+    std::string out = "src:  tmpl: code: | srccode";
+    for (size_t i = 0; i < code.size(); ++i) {
+      const CodeLine& l = code[i];
+      char head[32];
+      if (l.src > 0) {
+        std::snprintf(head, sizeof head, "%4d", l.src);
       } else {
-        named.push_back(&a);
+        std::snprintf(head, sizeof head, "????");
       }
+      char num[32];
+      std::snprintf(num, sizeof num, "%4zu", i + 1);
+      out += "\n" + std::string(head) + ": " + num + ": " + l.code + " | " +
+             (l.src > 0 ? src_text(l.src) : "");
     }
-    int id = static_cast<int>(c_.nodes.size());
-    SrcNode sn{kind, key, &value, span, false, implicit_doc};
-    sn.static_copy = value_expr.empty() && !templated && subtree_plain(value);
-    c_.nodes.push_back(sn);
-    int def = current_def();
-    std::string parent = def != parent_def ? "__c" + std::to_string(def) : parent_var;
-    std::string var = "__n" + std::to_string(id);
-    int create_line = named.empty() ? line : named.front()->span.begin.line;
-    emit(var + " = __mk(" + parent + ", " + std::to_string(id) + ")", create_line);
-    for (const auto* a : named) {
-      int aid = static_cast<int>(c_.anns.size());
-      c_.anns.push_back({a->name, a->span});
-      std::string args = trim(a->args);
-      emit("__ann(" + var + ", " + std::to_string(aid) + (args.empty() ? "" : ", " + args) + ")",
-           a->span.begin.line);
-    }
-    if (templated && key && key->kind == yaml::Kind::kString) {
-      if (auto t = text_template(key->text)) emit("__key(" + var + ", " + *t + ")", line);
-    }
-    if (!value_expr.empty()) {
-      // ytt parenthesizes the expression: `#@ 1, 2` is a tuple, `#@ 1 2` wants ')'
-      emit("__set(" + var + ", (" + strip_comment(value_expr) + "))", line);
-      return;
-    }
-    if (templated && value.kind == yaml::Kind::kString) {
-      if (auto t = text_template(value.text)) emit("__set(" + var + ", " + *t + ")", line);
-    }
-    if (sn.static_copy) return;
-    if (value.kind == yaml::Kind::kMap) {
-      for (const auto& it : value.items) {
-        node(SrcKind::kItem, &it.key, it.value, it.annotations, it.key.span, var, def);
-      }
-    } else if (value.kind == yaml::Kind::kArray) {
-      for (const auto& el : value.elements) {
-        node(SrcKind::kElem, nullptr, el, el.annotations, el.span, var, def);
-      }
-    }
+    return out;
+  }
+};
+
+namespace {
+
+// A compile failure: ytt's "Compiling YAML template '<file>': <message>".
+struct CompileProblem {
+  std::string message;
+};
+
+// A node's `#@` / `#!` / `#` comments, ytt's way (template.NewAnnotationFromComment).
+struct Meta {
+  enum class Kind { kComment, kCode, kValue, kAnnotation } kind;
+  std::string name;     // kAnnotation
+  std::string content;  // code, value expression or annotation arguments, as written
+  int line;
+  diag::Span span;
+};
+
+struct Metas {
+  std::vector<Meta> blocks, values, annotations;
+  int needs_ends = 0;
+};
+
+std::string left_space(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+  return std::string(s.substr(0, i));
+}
+
+class TemplateCompiler {
+ public:
+  TemplateCompiler(CompiledTemplate& c, bool ignore_unknown_comments)
+      : c_(c), ignore_unknown_(ignore_unknown_comments) {}
+
+  void compile(const std::vector<yaml::Document>& docs, const SourceFile& file) {
+    file_ = &file;
+    std::vector<CodeLine> body;
+    int set_tag = add({NodeKind::kDocSet, kRootTag, 0, 0, {}, {}, nullptr, nullptr, {}, false});
+    body.push_back({c_.op("start_node") + "(" + std::to_string(set_tag) +
+                    ") # *yamlmeta.DocumentSet"});
+    for (size_t i = 0; i < docs.size(); ++i) build_doc(docs[i], i == 0, set_tag, body);
+    c_.code.push_back({c_.op("set_ctx_type") + "(\"yaml\")"});
+    c_.code.push_back({c_.op("start_ctx") + "(\"yaml\")"});
+    for (auto& l : body) c_.code.push_back(std::move(l));
+    c_.code.push_back({c_.op("end_ctx") + "(None)"});
   }
 
  private:
-  Compiled& c_;
-  const SourceLines& src_;
-  std::vector<Block> blocks_;
-  int ctx_count_ = 0;
-  std::string pending_ctx_;
+  int add(TplNode n) {
+    n.depth = n.parent == kRootTag ? 1 : c_.nodes[static_cast<size_t>(n.parent - 1)].depth + 1;
+    c_.nodes.push_back(std::move(n));
+    return static_cast<int>(c_.nodes.size());
+  }
+
+  CodeLine line(std::string code, int src) {
+    CodeLine l;
+    l.code = std::move(code);
+    l.src = c_.has_line(src) ? src : 0;
+    return l;
+  }
+
+  // The raw comment (after '#') of an annotation or plain comment, as written on its line.
+  std::string raw_comment(const diag::Span& span) const {
+    int ln = span.begin.line;
+    if (!c_.has_line(ln)) return {};
+    std::string_view l = c_.lines[static_cast<size_t>(ln - 1)];
+    size_t col = span.begin.column > 0 ? static_cast<size_t>(span.begin.column - 1) : 0;
+    if (col >= l.size() || l[col] != '#') {
+      size_t h = l.find('#', col < l.size() ? col : 0);
+      if (h == std::string_view::npos) return {};
+      col = h;
+    }
+    std::string_view rest = l.substr(col + 1);
+    if (!rest.empty() && rest.back() == '\r') rest.remove_suffix(1);
+    return std::string(rest);
+  }
+
+  // extractMetas: `node_line` is the node's own line (0 unknown); `has_value` whether the node
+  // holds a non-null YAML value.
+  Metas metas(const std::vector<yaml::Annotation>& anns, const std::vector<yaml::Comment>& cmts,
+              int node_line, bool has_value) {
+    struct Raw {
+      diag::Span span;
+      std::string data;
+    };
+    std::vector<Raw> raws;
+    raws.reserve(anns.size() + cmts.size());
+    for (const auto& a : anns) raws.push_back({a.span, raw_comment(a.span)});
+    for (const auto& c : cmts) raws.push_back({c.span, raw_comment(c.span)});
+    if (!cmts.empty()) {
+      std::stable_sort(raws.begin(), raws.end(), [](const Raw& a, const Raw& b) {
+        return std::pair(a.span.begin.line, a.span.begin.column) <
+               std::pair(b.span.begin.line, b.span.begin.column);
+      });
+    }
+    Metas m;
+    for (const auto& r : raws) {
+      int ln = r.span.begin.line;
+      Meta meta{Meta::Kind::kComment, {}, {}, ln, r.span};
+      if (!r.data.empty() && r.data[0] == '!') {
+        continue;
+      } else if (!r.data.empty() && r.data[0] == '@') {
+        std::string_view rest = std::string_view(r.data).substr(1);
+        size_t sp = rest.find(' ');
+        meta.name = std::string(rest.substr(0, sp));
+        if (sp != std::string_view::npos) meta.content = std::string(rest.substr(sp + 1));
+        if (meta.name.empty()) {
+          meta.kind = node_line > 0 && ln == node_line ? Meta::Kind::kValue : Meta::Kind::kCode;
+        } else {
+          meta.kind = Meta::Kind::kAnnotation;
+        }
+      } else {
+        if (ignore_unknown_) continue;
+        throw CompileProblem{"Failed to parse line " + std::to_string(ln) + ": '#" + r.data +
+                             "': Expected ytt-formatted string (use '#@' for annotations or "
+                             "code, '#!' for comments)"};
+      }
+      switch (meta.kind) {
+        case Meta::Kind::kValue:
+          if (has_value) {
+            throw CompileProblem{"Expected YAML node at line " + c_.file + ":" +
+                                 std::to_string(ln) +
+                                 " to have either computed or YAML value, but found both"};
+          }
+          m.values.push_back(std::move(meta));
+          break;
+        case Meta::Kind::kCode: {
+          if (m.needs_ends > 0) {
+            throw CompileProblem{"Unexpected code at line " + c_.file + ":" + std::to_string(ln) +
+                                 " after use of '*/end', expected YAML node"};
+          }
+          std::string prefix = left_space(meta.content);
+          static const std::pair<std::string_view, std::string_view> kShorthands[] = {
+              {"if/end", "if"},   {"else/end", "else"}, {"elif/end", "elif"},
+              {"for/end", "for"}, {"def/end", "def"}};
+          for (const auto& [kw, repl] : kShorthands) {
+            std::string from = prefix + std::string(kw);
+            if (meta.content.rfind(from, 0) == 0) {
+              ++m.needs_ends;
+              meta.content.replace(0, from.size(), prefix + std::string(repl));
+            }
+          }
+          m.blocks.push_back(std::move(meta));
+          break;
+        }
+        case Meta::Kind::kAnnotation:
+          m.annotations.push_back(std::move(meta));
+          break;
+        case Meta::Kind::kComment:
+          break;
+      }
+    }
+    return m;
+  }
+
+  // The shared part of build(): code lines, annotations, start_node, value or children.
+  template <typename Children>
+  void build_node(int tag, const std::string& debug, int node_line, Metas m, bool templated,
+                  const Scalar* templated_key, std::vector<CodeLine>& out, Children children) {
+    for (const auto& b : m.blocks) out.push_back(line(b.content, b.line));
+    for (const auto& a : m.annotations) {
+      if (a.name == "yaml/text-templated-strings") templated = true;
+      c_.ann_spans[{tag, a.name}] = a.span;
+      out.push_back(line(c_.op("start_node_annotation") + "(" + std::to_string(tag) + ", \"" +
+                             a.name + "\", " + c_.op("collect_node_annotation") + "(" +
+                             a.content + ")) # " + debug,
+                         a.line));
+    }
+    if (templated && templated_key && templated_key->kind == yaml::Kind::kString) {
+      build_string(templated_key->text, tag, node_line, debug, "set_map_item_key", out);
+    }
+    out.push_back(
+        line(c_.op("start_node") + "(" + std::to_string(tag) + ") # " + debug, node_line));
+    if (!m.values.empty()) {
+      for (const auto& v : m.values) {
+        out.push_back(line(c_.op("set_node") + "(" + std::to_string(tag) + ", (" + v.content +
+                               ")) # " + debug,
+                           v.line));
+      }
+    } else {
+      children(templated);
+    }
+    if (m.needs_ends > 0) out.push_back(line("end", 0));
+  }
+
+  static bool holds_value(const yaml::Node& v) { return !v.is_null(); }
+
+  // A scalar child of `tag` (ytt: build() of a non-node value).
+  void build_scalar(const yaml::Node& v, int tag, int node_line, const std::string& debug,
+                    bool templated, std::vector<CodeLine>& out) {
+    if (templated && v.kind == yaml::Kind::kString) {
+      build_string(v.text, tag, node_line, debug, "set_node", out);
+      return;
+    }
+    out.push_back(line(c_.op("set_node") + "(" + std::to_string(tag) + ") # " + debug, node_line));
+  }
+
+  void build_value(const yaml::Node& v, int parent_tag, int parent_line,
+                   const std::string& parent_debug, bool templated, std::vector<CodeLine>& out) {
+    if (v.kind == yaml::Kind::kMap || v.kind == yaml::Kind::kArray) {
+      build_collection(v, parent_tag, parent_line, templated, out);
+    } else {
+      build_scalar(v, parent_tag, parent_line, parent_debug, templated, out);
+    }
+  }
+
+  void build_doc(const yaml::Document& d, bool first, int parent, std::vector<CodeLine>& out) {
+    bool marker = starts_with_marker(d);
+    int doc_line = marker ? d.span.begin.line : (first ? 1 : 0);
+    bool has_value = !d.empty && holds_value(d.root);
+    Metas m = metas(d.annotations, d.comments, doc_line, has_value);
+    TplNode n{NodeKind::kDoc, parent, 0, doc_line, d.span, {}, nullptr, nullptr, {}, !marker};
+    if (d.root.is_scalar()) n.scalar = from_yaml(d.root);
+    n.span.begin.line = doc_line;
+    int tag = add(std::move(n));
+    const std::string debug = "*yamlmeta.Document";
+    build_node(tag, debug, doc_line, std::move(m), false, nullptr, out, [&](bool templated) {
+      build_value(d.root, tag, doc_line, debug, templated, out);
+    });
+  }
+
+  void build_collection(const yaml::Node& v, int parent, int parent_line, bool templated,
+                        std::vector<CodeLine>& out) {
+    bool is_map = v.kind == yaml::Kind::kMap;
+    TplNode n{is_map ? NodeKind::kMap : NodeKind::kArray, parent, 0, parent_line, v.span, {},
+              nullptr, nullptr, {}, false};
+    int tag = add(std::move(n));
+    out.push_back(line(c_.op("start_node") + "(" + std::to_string(tag) + ") # " +
+                           (is_map ? "*yamlmeta.Map" : "*yamlmeta.Array"),
+                       parent_line));
+    if (is_map) {
+      for (const auto& it : v.items) build_map_item(it, tag, templated, out);
+    } else {
+      for (const auto& el : v.elements) build_array_item(el, tag, templated, out);
+    }
+  }
+
+  void build_map_item(const yaml::MapItem& it, int parent, bool templated,
+                      std::vector<CodeLine>& out) {
+    int ln = it.key.span.begin.line;
+    Metas m = metas(it.annotations, it.comments, ln, holds_value(it.value));
+    TplNode n{NodeKind::kMapItem, parent, 0, ln, it.key.span, {}, nullptr, nullptr, {}, false};
+    if (it.key.is_scalar()) {
+      n.key = scalar_of(it.key);
+    } else {
+      n.key.kind = it.key.kind;
+      n.key_node = from_yaml(it.key);
+    }
+    if (it.value.is_scalar()) n.scalar = from_yaml(it.value);
+    std::string debug = "*yamlmeta.MapItem key=" + go_key_text(n.key);
+    Scalar key = n.key;
+    int tag = add(std::move(n));
+    bool tt = templated || has_text_templating(m);
+    build_node(tag, debug, ln, std::move(m), tt, &key, out, [&](bool t) {
+      build_value(it.value, tag, ln, debug, t, out);
+    });
+  }
+
+  void build_array_item(const yaml::Node& el, int parent, bool templated,
+                        std::vector<CodeLine>& out) {
+    int ln = el.span.begin.line;
+    Metas m = metas(el.annotations, el.comments, ln, holds_value(el));
+    TplNode n{NodeKind::kArrayItem, parent, 0, ln, el.span, {}, nullptr, nullptr, {}, false};
+    if (el.is_scalar()) n.scalar = from_yaml(el);
+    int tag = add(std::move(n));
+    const std::string debug = "*yamlmeta.ArrayItem idx=?";
+    bool tt = templated || has_text_templating(m);
+    build_node(tag, debug, ln, std::move(m), tt, nullptr, out, [&](bool t) {
+      build_value(el, tag, ln, debug, t, out);
+    });
+  }
+
+  static bool has_text_templating(const Metas& m) {
+    for (const auto& a : m.annotations)
+      if (a.name == "yaml/text-templated-strings") return true;
+    return false;
+  }
+
+  bool starts_with_marker(const yaml::Document& d) const {
+    int l = d.span.begin.line;
+    return c_.has_line(l) && c_.lines[static_cast<size_t>(l - 1)].rfind("---", 0) == 0;
+  }
+
+  // ---- text templates inside strings (ytt's texttemplate package, compiled inline) --------
+
+  struct Piece {
+    bool code;
+    std::string content;
+    int line;
+  };
+
+  std::vector<Piece> parse_text(const std::string& s, int start_line) {
+    std::vector<Piece> pieces;
+    int line = start_line > 0 ? start_line : 1, col = 1;
+    Piece cur{false, {}, line};
+    size_t start = 0;
+    char last = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+      char ch = s[i];
+      if (last == '(' && ch == '@') {
+        if (cur.code) {
+          throw CompileProblem{"Unexpected code opening '(@' at line " + std::to_string(line) +
+                               " col " + std::to_string(col)};
+        }
+        cur.content = s.substr(start, i - 1 - start);
+        pieces.push_back(std::move(cur));
+        cur = Piece{true, {}, line};
+        start = i + 1;
+      }
+      if (last == '@' && ch == ')') {
+        if (!cur.code) {
+          throw CompileProblem{"Unexpected code closing '@)' at line " + std::to_string(line) +
+                               " col " + std::to_string(col)};
+        }
+        cur.content = s.substr(start, i - 1 - start);
+        pieces.push_back(std::move(cur));
+        cur = Piece{false, {}, line};
+        start = i + 1;
+      }
+      // columns count runes, as Go's range over a string does
+      if (ch == '\n') {
+        ++line;
+        col = 1;
+      } else if ((static_cast<unsigned char>(ch) & 0xC0) != 0x80) {
+        ++col;
+      }
+      last = ch;
+    }
+    if (cur.code) {
+      throw CompileProblem{"Missing code closing '@)' at line " + std::to_string(line) + " col " +
+                           std::to_string(col)};
+    }
+    cur.content = s.substr(std::min(start, s.size()));
+    pieces.push_back(std::move(cur));
+    return pieces;
+  }
+
+  CodeLine sel_line(std::string code, int line_no, const std::string& content) {
+    CodeLine l;
+    l.code = std::move(code);
+    if (c_.has_line(line_no)) {  // wrapped with the file's line, the piece as the selection
+      l.src = line_no;
+      l.has_sel = true;
+      l.sel_line = line_no;
+      l.sel_text = content;
+    }
+    return l;
+  }
+
+  void build_string(const std::string& s, int tag, int node_line, const std::string& debug,
+                    std::string_view instruction, std::vector<CodeLine>& out) {
+    std::vector<Piece> pieces = parse_text(s, node_line);
+    int root = add({NodeKind::kTextRoot, kRootTag, 0, 0, {}, {}, nullptr, nullptr, {}, false});
+    out.push_back(line(c_.op("set_ctx_type") + "(\"text\")", 0));
+    out.push_back(line(c_.op("start_ctx") + "(\"text\")", 0));
+    out.push_back(line(c_.op("start_node") + "(" + std::to_string(root) + ")", 0));
+    auto is_space = [](unsigned char ch) { return std::isspace(ch) != 0; };
+    bool trim_right = false;
+    for (size_t i = 0; i < pieces.size(); ++i) {
+      Piece& p = pieces[i];
+      if (!p.code) {
+        if (trim_right) {
+          size_t b = 0;
+          while (b < p.content.size() && is_space(static_cast<unsigned char>(p.content[b]))) ++b;
+          p.content.erase(0, b);
+          trim_right = false;
+        }
+        int t = add({NodeKind::kText, root, 0, p.line, {}, {}, nullptr, nullptr, p.content, false});
+        out.push_back(
+            sel_line(c_.op("start_node") + "(" + std::to_string(t) + ")", p.line, p.content));
+        out.push_back(
+            sel_line(c_.op("set_node") + "(" + std::to_string(t) + ")", p.line, p.content));
+        continue;
+      }
+      const std::string& ct = p.content;
+      trim_right = !ct.empty() && ct.back() == '-';
+      if (!ct.empty() && ct[0] == '-' && i != 0 && !pieces[i - 1].code) {
+        std::string& prev = pieces[i - 1].content;
+        while (!prev.empty() && is_space(static_cast<unsigned char>(prev.back()))) prev.pop_back();
+        // the previous text node was already emitted: fix its node's text
+        c_.nodes.back().kind == NodeKind::kText ? void(c_.nodes.back().text = prev) : void();
+      }
+      bool print = ct.rfind("=", 0) == 0 || ct.rfind("-=", 0) == 0;
+      std::string code = ct;
+      if (code.rfind("-=", 0) == 0) {
+        code.erase(0, 2);
+      } else if (code.rfind("=", 0) == 0) {
+        code.erase(0, 1);
+      } else if (code.rfind("-", 0) == 0) {
+        code.erase(0, 1);
+      }
+      if (!code.empty() && code.back() == '-') code.pop_back();
+      if (print) {
+        int t = add({NodeKind::kText, root, 0, p.line, {}, {}, nullptr, nullptr, {}, false});
+        out.push_back(sel_line(c_.op("start_node") + "(" + std::to_string(t) + ")", p.line, ct));
+        out.push_back(sel_line(c_.op("set_node") + "(" + std::to_string(t) + ", (" + code + "))",
+                               p.line, ct));
+      } else {
+        size_t from = 0;
+        int k = 0;
+        while (true) {
+          size_t nl = code.find('\n', from);
+          std::string part = code.substr(from, nl == std::string::npos ? std::string::npos : nl - from);
+          out.push_back(sel_line(part, p.line + k, part));
+          if (nl == std::string::npos) break;
+          from = nl + 1;
+          ++k;
+        }
+      }
+    }
+    CodeLine last = line(c_.op(instruction) + "(" + std::to_string(tag) + ", (" +
+                             c_.op("end_ctx") + "())) # " + debug,
+                         node_line);
+    if (last.src > 0) {
+      last.has_sel = true;
+      last.sel_line = last.src;
+      last.sel_text = c_.src_text(last.src);
+    }
+    out.push_back(std::move(last));
+    out.push_back(line(c_.op("set_ctx_type") + "(\"yaml\")", 0));
+  }
+
+  CompiledTemplate& c_;
+  bool ignore_unknown_;
+  const SourceFile* file_ = nullptr;
 };
 
-// ---- Runtime handles -----------------------------------------------------------------------
+// ---- Evaluating (ytt's template.EvaluationCtx with the yaml and text dialects) -------------
 
-struct Ctx {
-  std::vector<DDoc> docs;
-  DPtr node;  // a fragment of items
-  std::string file;
+// A node being built: where it lives in the output tree.
+struct ENode {
+  NodeKind kind = NodeKind::kDocSet;
+  std::shared_ptr<std::vector<DDoc>> docs;         // kDocSet, kDoc
+  DPtr coll;                                       // kMap/kArray; items: their parent
+  std::shared_ptr<std::vector<std::string>> text;  // kTextRoot, kText
+  size_t index = 0;                                // kDoc, kMapItem, kArrayItem, kText
 };
 
-class Handle : public sl::HostObject {
+struct EvalCtx {
+  bool text = false;  // dialect
+  std::unordered_map<int, std::vector<Ann>> pending_anns;
+  std::unordered_map<int, DPtr> pending_keys;
+  bool root_init = false;
+  ENode root;
+  std::vector<ENode> parents;
+  std::vector<int> parent_tags;
+};
+
+sl::Error op_error(const CompiledTemplate& c, std::string_view op, const std::string& msg) {
+  return sl::fail_error(c.op(op) + ": " + msg);
+}
+
+class TemplateRuntime {
  public:
-  enum class K { kCtx, kDoc, kEntry };
-  std::string_view type_name() const override { return "yamlnode"; }
-  K k = K::kCtx;
-  std::shared_ptr<Ctx> ctx;
-  size_t index = 0;
-  DPtr parent;
+  TemplateRuntime(std::shared_ptr<const CompiledTemplate> c, std::string file)
+      : c_(std::move(c)), file_(std::move(file)) {}
 
-  DPtr& value() {
-    if (k == K::kCtx) return ctx->node;
-    if (k == K::kDoc) return ctx->docs[index].value;
-    return parent->entries[index].value;
+  sl::Predeclared builtins(const std::shared_ptr<TemplateRuntime>& self) {
+    sl::Predeclared p;
+    auto bind = [&](std::string_view name,
+                    sl::Result<sl::Value> (TemplateRuntime::*fn)(const sl::Call&)) {
+      std::string full = c_->op(name);
+      // Functions of a loaded library template keep calling these after it ran: the
+      // runtime lives as long as they do (it holds nothing that points back).
+      std::shared_ptr<TemplateRuntime> rt = self;
+      p.emplace_back(full, sl::make_builtin(full, [rt, fn](const sl::Call& call) {
+                       return ((*rt).*fn)(call);
+                     }));
+    };
+    bind("set_ctx_type", &TemplateRuntime::set_ctx_type);
+    bind("start_ctx", &TemplateRuntime::start_ctx);
+    bind("end_ctx", &TemplateRuntime::end_ctx);
+    bind("start_node_annotation", &TemplateRuntime::start_node_annotation);
+    bind("collect_node_annotation", &TemplateRuntime::collect_node_annotation);
+    bind("start_node", &TemplateRuntime::start_node);
+    bind("set_node", &TemplateRuntime::set_node);
+    bind("set_map_item_key", &TemplateRuntime::set_map_item_key);
+    return p;
   }
-  std::vector<Ann>& anns() {
-    static std::vector<Ann> none;
-    if (k == K::kDoc) return ctx->docs[index].anns;
-    if (k == K::kEntry) return parent->entries[index].anns.mut();
-    none.clear();
-    return none;
+
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (auto n : {"set_ctx_type", "start_ctx", "end_ctx", "start_node_annotation",
+                   "collect_node_annotation", "start_node", "set_node", "set_map_item_key"}) {
+      out.push_back(c_->op(n));
+    }
+    return out;
   }
+
+  // The documents of the file once the program ran.
+  std::vector<DDoc> result() {
+    if (root_docs_) return std::move(*root_docs_);
+    return {};
+  }
+
+ private:
+  sl::Result<sl::Value> set_ctx_type(const sl::Call&) { return sl::Value::none(); }
+
+  sl::Result<sl::Value> start_ctx(const sl::Call& c) {
+    EvalCtx ctx;
+    ctx.text = !c.args.empty() && c.args[0].is(sl::Kind::kString) && c.args[0].as_string() == "text";
+    ctxs_.push_back(std::move(ctx));
+    return sl::Value::none();
+  }
+
+  sl::Result<sl::Value> end_ctx(const sl::Call& c) {
+    if (ctxs_.empty()) return op_error(*c_, "end_ctx", "unexpected ctx end");
+    if (c.args.size() > 1) return op_error(*c_, "end_ctx", "expected zero or one argument");
+    sl::Value ret;
+    EvalCtx& top = ctxs_.back();
+    if (c.args.size() == 1) {
+      ret = c.args[0];
+    } else {
+      ret = root_value(top);
+    }
+    if (ctxs_.size() == 1 && !root_taken_ && top.root_init && top.root.kind == NodeKind::kDocSet) {
+      root_docs_ = top.root.docs;
+      root_taken_ = true;
+    }
+    ctxs_.pop_back();
+    return ret;
+  }
+
+  sl::Value root_value(EvalCtx& ctx) {
+    if (!ctx.root_init) return ctx.text ? sl::Value::from_string("") : sl::Value::none();
+    const ENode& r = ctx.root;
+    switch (r.kind) {
+      case NodeKind::kTextRoot: {
+        std::string s;
+        for (const auto& piece : *r.text) s += piece;
+        return sl::Value::from_string(s);
+      }
+      case NodeKind::kDocSet:
+        return make_docset_fragment(*r.docs);
+      case NodeKind::kMap:
+      case NodeKind::kArray:
+        return make_fragment(r.coll);
+      default:
+        return sl::Value::none();
+    }
+  }
+
+  sl::Result<sl::Value> collect_node_annotation(const sl::Call& c) {
+    std::vector<sl::Value> out;
+    out.push_back(sl::make_tuple(std::vector<sl::Value>(c.args.begin(), c.args.end())));
+    for (const auto& kw : c.kwargs) {
+      out.push_back(sl::make_tuple({sl::Value::from_string(kw.name), kw.value}));
+    }
+    return sl::make_tuple(std::move(out));
+  }
+
+  static std::optional<int> tag_of(const sl::Value& v) {
+    auto t = v.to_int64();
+    if (!v.is(sl::Kind::kInt) || !t) return std::nullopt;
+    return static_cast<int>(*t);
+  }
+
+  const TplNode* node(int tag) const {
+    if (tag < 1 || static_cast<size_t>(tag) > c_->nodes.size()) return nullptr;
+    return &c_->nodes[static_cast<size_t>(tag - 1)];
+  }
+
+  sl::Result<sl::Value> start_node_annotation(const sl::Call& c) {
+    if (c.args.size() != 3) return op_error(*c_, "start_node_annotation", "expected exactly 3 arguments");
+    auto tag = tag_of(c.args[0]);
+    if (!tag || ctxs_.empty()) return op_error(*c_, "start_node_annotation", "expected a node tag");
+    Ann a;
+    a.name = std::string(c.args[1].as_string());
+    auto vals = c.args[2].items();
+    if (!vals.empty()) a.args = vals[0].items();
+    for (size_t i = 1; i < vals.size(); ++i) {
+      auto kv = vals[i].items();
+      if (kv.size() == 2) a.kwargs.emplace_back(std::string(kv[0].as_string()), kv[1]);
+    }
+    a.span = ann_span(*tag, a.name);
+    auto& pending = ctxs_.back().pending_anns[*tag];
+    for (auto& p : pending) {
+      if (p.name == a.name) {
+        p = std::move(a);
+        return sl::Value::none();
+      }
+    }
+    pending.push_back(std::move(a));
+    return sl::Value::none();
+  }
+
+  diag::Span ann_span(int tag, const std::string& name) const {
+    auto it = c_->ann_spans.find({tag, name});
+    return it == c_->ann_spans.end() ? diag::Span{} : it->second;
+  }
+
+  sl::Result<sl::Value> set_map_item_key(const sl::Call& c) {
+    if (c.args.size() != 2) return op_error(*c_, "set_map_item_key", "expected exactly 2 arguments");
+    auto tag = tag_of(c.args[0]);
+    if (!tag || ctxs_.empty()) return op_error(*c_, "set_map_item_key", "expected a node tag");
+    const TplNode* n = node(*tag);
+    ctxs_.back().pending_keys[*tag] = from_starlark(c.args[1], n ? n->span : diag::Span{});
+    return sl::Value::none();
+  }
+
+  sl::Result<sl::Value> start_node(const sl::Call& c) {
+    if (c.args.size() != 1) return op_error(*c_, "start_node", "expected exactly one argument");
+    auto tag = tag_of(c.args[0]);
+    if (!tag || ctxs_.empty()) return op_error(*c_, "start_node", "expected a node tag");
+    std::string err = start(ctxs_.back(), *tag);
+    if (!err.empty()) return op_error(*c_, "start_node", err);
+    return sl::Value::none();
+  }
+
+  // A detached copy of a source node (value reset), before it joins its parent.
+  struct Fresh {
+    NodeKind kind;
+    DDoc doc;
+    DEntry entry;
+    DPtr coll;
+    std::string text;
+  };
+
+  Fresh fresh(EvalCtx& ctx, int tag, const TplNode& n) {
+    Fresh f{n.kind, {}, {}, nullptr, {}};
+    std::vector<Ann> anns;
+    if (auto it = ctx.pending_anns.find(tag); it != ctx.pending_anns.end()) {
+      anns = std::move(it->second);
+      ctx.pending_anns.erase(it);
+    }
+    switch (n.kind) {
+      case NodeKind::kDoc:
+        f.doc.value = make_node(yaml::Kind::kNull, n.span);
+        f.doc.anns = std::move(anns);
+        f.doc.span = n.span;
+        f.doc.file = file_;
+        f.doc.implicit = n.implicit_doc;
+        break;
+      case NodeKind::kMapItem:
+      case NodeKind::kArrayItem:
+        f.entry.key = n.key;
+        f.entry.key_node = n.key_node;
+        f.entry.value = make_node(yaml::Kind::kNull, n.span);
+        f.entry.span = n.span;
+        if (!anns.empty()) f.entry.anns = std::move(anns);
+        if (n.kind == NodeKind::kMapItem) {
+          if (auto it = ctx.pending_keys.find(tag); it != ctx.pending_keys.end()) {
+            const DPtr& k = it->second;
+            if (k->is_scalar()) {
+              f.entry.key = k->scalar;
+              f.entry.key.kind = k->kind;
+              f.entry.key_node = nullptr;
+            } else {
+              f.entry.key.kind = k->kind;
+              f.entry.key_node = k;
+            }
+            ctx.pending_keys.erase(it);
+          }
+        }
+        break;
+      case NodeKind::kMap:
+        f.coll = make_node(yaml::Kind::kMap, n.span);
+        break;
+      case NodeKind::kArray:
+        f.coll = make_node(yaml::Kind::kArray, n.span);
+        break;
+      default:
+        break;
+    }
+    return f;
+  }
+
+  bool wraps(const EvalCtx& ctx, NodeKind k) const {
+    if (ctx.text) return k != NodeKind::kTextRoot;
+    return k == NodeKind::kDoc || k == NodeKind::kMapItem || k == NodeKind::kArrayItem;
+  }
+
+  // The common ancestor of `curr` (counted as its own ancestor) and the parent of `tag`.
+  int common_parent(int curr, int tag) const {
+    int a = curr, b = node(tag)->parent;
+    auto depth = [&](int t) { return t == kRootTag ? 0 : node(t)->depth; };
+    auto up = [&](int t) { return t == kRootTag ? kRootTag : node(t)->parent; };
+    while (depth(a) > depth(b)) a = up(a);
+    while (depth(b) > depth(a)) b = up(b);
+    while (a != b) {
+      a = up(a);
+      b = up(b);
+    }
+    return a;
+  }
+
+  std::string start(EvalCtx& ctx, int tag) {
+    const TplNode* n = node(tag);
+    if (!n) return "expected to find node tag " + std::to_string(tag);
+    Fresh f = fresh(ctx, tag, *n);
+    if (!ctx.root_init) {
+      if (wraps(ctx, n->kind)) {
+        std::string err = start(ctx, n->parent);
+        if (!err.empty()) return err;
+      } else {
+        ctx.root_init = true;
+        ctx.root = detached(f);
+        ctx.parents.push_back(ctx.root);
+        ctx.parent_tags.push_back(tag);
+        return {};
+      }
+    }
+    if (!ctx.parents.empty()) {
+      int common = common_parent(ctx.parent_tags.back(), tag);
+      bool found = false;
+      for (size_t i = 0; i < ctx.parent_tags.size(); ++i) {
+        if (ctx.parent_tags[i] == common) {
+          ctx.parents.resize(i + 1);
+          ctx.parent_tags.resize(i + 1);
+          found = true;
+          break;
+        }
+      }
+      if (!found) return "expected to find node tag " + std::to_string(common) + " when unwinding";
+      ENode added;
+      std::string err = add_value(ctx.parents.back(), std::move(f), added);
+      if (!err.empty()) return err;
+      ctx.parents.push_back(std::move(added));
+      ctx.parent_tags.push_back(tag);
+      return {};
+    }
+    ctx.parents.push_back(detached(f));
+    ctx.parent_tags.push_back(tag);
+    return {};
+  }
+
+  // A root node (document set, map, array or text root) that has no parent.
+  static ENode detached(Fresh& f) {
+    ENode e;
+    e.kind = f.kind;
+    switch (f.kind) {
+      case NodeKind::kDocSet:
+        e.docs = std::make_shared<std::vector<DDoc>>();
+        break;
+      case NodeKind::kMap:
+      case NodeKind::kArray:
+        e.coll = f.coll;
+        break;
+      case NodeKind::kTextRoot:
+        e.text = std::make_shared<std::vector<std::string>>();
+        break;
+      default:
+        break;
+    }
+    return e;
+  }
+
+  static std::string cannot_contain(NodeKind parent, NodeKind child) {
+    switch (parent) {
+      case NodeKind::kDocSet:
+        return "document sets can only contain documents; this is a " +
+               std::string(go_type_name(child));
+      case NodeKind::kDoc:
+        return "documents can only contain arrays, maps, or scalars; this is a " +
+               std::string(go_type_name(child));
+      case NodeKind::kMap:
+        return "maps can only contain map items; this is a " + std::string(go_type_name(child));
+      case NodeKind::kMapItem:
+        return "map items can only contain arrays, maps, or scalars; this is a " +
+               std::string(go_type_name(child));
+      case NodeKind::kArray:
+        return "arrays can only contain array items; this is a " + std::string(go_type_name(child));
+      case NodeKind::kArrayItem:
+        return "array items can only contain maps, arrays, or scalars; this is a " +
+               std::string(go_type_name(child));
+      default:
+        return "unsupported operation";
+    }
+  }
+
+  DPtr& value_slot(const ENode& e) {
+    if (e.kind == NodeKind::kDoc) return (*e.docs)[e.index].value;
+    return e.coll->entries[e.index].value;
+  }
+
+  // parent.AddValue(child) for a node child; PrepareNode's duplicate-key rule included.
+  std::string add_value(const ENode& parent, Fresh f, ENode& out) {
+    out.kind = f.kind;
+    bool coll = f.kind == NodeKind::kMap || f.kind == NodeKind::kArray;
+    switch (parent.kind) {
+      case NodeKind::kDocSet:
+        if (f.kind != NodeKind::kDoc) return cannot_contain(parent.kind, f.kind);
+        parent.docs->push_back(std::move(f.doc));
+        out.docs = parent.docs;
+        out.index = parent.docs->size() - 1;
+        return {};
+      case NodeKind::kDoc:
+      case NodeKind::kMapItem:
+      case NodeKind::kArrayItem:
+        if (!coll) return cannot_contain(parent.kind, f.kind);
+        value_slot(parent) = f.coll;
+        out.coll = f.coll;
+        return {};
+      case NodeKind::kMap: {
+        if (f.kind != NodeKind::kMapItem) return cannot_contain(parent.kind, f.kind);
+        DNode& m = *parent.coll;
+        for (size_t i = 0; i < m.entries.size(); ++i) {
+          if (same_entry_key(m.entries[i], f.entry)) {
+            if (!find_ann(f.entry.anns, "yaml/map-key-override")) {
+              return "expected key '" + go_key_text(f.entry.key) +
+                     "' to not be specified again (unless 'yaml/map-key-override' annotation is "
+                     "added)";
+            }
+            m.entries.erase(m.entries.begin() + static_cast<std::ptrdiff_t>(i));
+            break;
+          }
+        }
+        m.entries.push_back(std::move(f.entry));
+        out.coll = parent.coll;
+        out.index = m.entries.size() - 1;
+        return {};
+      }
+      case NodeKind::kArray:
+        if (f.kind != NodeKind::kArrayItem) return cannot_contain(parent.kind, f.kind);
+        parent.coll->entries.push_back(std::move(f.entry));
+        out.coll = parent.coll;
+        out.index = parent.coll->entries.size() - 1;
+        return {};
+      case NodeKind::kTextRoot:
+        parent.text->push_back(std::string());
+        out.text = parent.text;
+        out.index = parent.text->size() - 1;
+        return {};
+      case NodeKind::kText:
+        return "unsupported operation";
+    }
+    return "unsupported operation";
+  }
+
+  static bool same_entry_key(const DEntry& a, const DEntry& b) {
+    if (a.key_node || b.key_node) return false;  // Go compares collection keys by identity
+    return same_key(a.key, b.key);
+  }
+
+  sl::Result<sl::Value> set_node(const sl::Call& c) {
+    if (c.args.empty() || ctxs_.empty()) return op_error(*c_, "set_node", "expected a node tag");
+    EvalCtx& ctx = ctxs_.back();
+    if (ctx.parents.empty()) return op_error(*c_, "set_node", "no node started");
+    const ENode& top = ctx.parents.back();
+    if (c.args.size() > 1) {
+      if (auto hint = conversion_hint(c.args[1])) {
+        return op_error(*c_, "set_node", "Unable to convert value: " + *hint);
+      }
+      std::string err = set_value(top, c.args[1]);
+      if (!err.empty()) return op_error(*c_, "set_node", err);
+      return sl::Value::none();
+    }
+    auto tag = tag_of(c.args[0]);
+    const TplNode* n = tag ? node(*tag) : nullptr;
+    if (!n) return op_error(*c_, "set_node", "expected to find node tag");
+    if (top.kind == NodeKind::kText) {
+      (*top.text)[top.index] = n->text;
+      return sl::Value::none();
+    }
+    if (top.kind == NodeKind::kDoc || top.kind == NodeKind::kMapItem ||
+        top.kind == NodeKind::kArrayItem) {
+      value_slot(top) = n->scalar ? n->scalar : make_node(yaml::Kind::kNull, n->span);
+      return sl::Value::none();
+    }
+    return sl::Value::none();
+  }
+
+  static std::string go_value_type(const sl::Value& v) {
+    switch (v.kind()) {
+      case sl::Kind::kNone:
+        return "<nil>";
+      case sl::Kind::kBool:
+        return "bool";
+      case sl::Kind::kInt:
+        return v.to_int64() ? "int64" : "uint64";
+      case sl::Kind::kFloat:
+        return "float64";
+      case sl::Kind::kString:
+        return "string";
+      case sl::Kind::kDict:
+      case sl::Kind::kStruct:
+        return "*orderedmap.Map";
+      case sl::Kind::kList:
+      case sl::Kind::kTuple:
+      case sl::Kind::kSet:
+        return "[]interface {}";
+      default:
+        if (is_docset(v)) return "*yamlmeta.DocumentSet";
+        if (auto n = fragment_node(v)) return n->is_map() ? "*yamlmeta.Map" : "*yamlmeta.Array";
+        return std::string(v.type_name());
+    }
+  }
+
+  std::string set_value(const ENode& top, const sl::Value& v) {
+    switch (top.kind) {
+      case NodeKind::kDocSet:
+        return "cannot set value on a document set";
+      case NodeKind::kMap:
+        return "cannot set value on a map";
+      case NodeKind::kArray:
+        return "cannot set value on an array";
+      case NodeKind::kText:
+        if (!v.is(sl::Kind::kString)) {
+          return "cannot set non-string value (" + go_value_type(v) +
+                 "), consider using str(...) to convert to string";
+        }
+        (*top.text)[top.index] = std::string(v.as_string());
+        return {};
+      case NodeKind::kTextRoot:
+        return "unsupported operation";
+      case NodeKind::kDoc:
+      case NodeKind::kMapItem:
+      case NodeKind::kArrayItem: {
+        if (is_docset(v)) return cannot_contain(top.kind, NodeKind::kDocSet);
+        if (top.kind == NodeKind::kDoc) {
+          (*top.docs)[top.index].computed =
+              !fragment_node(v) && (v.is(sl::Kind::kDict) || v.is(sl::Kind::kList) ||
+                                    v.is(sl::Kind::kTuple) || v.is(sl::Kind::kSet) ||
+                                    v.is(sl::Kind::kStruct));
+        }
+        DPtr& slot = value_slot(top);
+        diag::Span span = slot ? slot->span : diag::Span{};
+        slot = from_starlark(v, span);
+        return {};
+      }
+    }
+    return {};
+  }
+
+  std::shared_ptr<const CompiledTemplate> c_;
+  std::string file_;
+  std::vector<EvalCtx> ctxs_;
+  std::shared_ptr<std::vector<DDoc>> root_docs_;
+  bool root_taken_ = false;
 };
-
-Handle* as_handle(const sl::Value& v) {
-  if (!v.is(sl::Kind::kHost)) return nullptr;
-  return dynamic_cast<Handle*>(v.object());
-}
-
-sl::Value new_handle(Handle* h) { return sl::Value(h); }
-
-struct Runtime {
-  std::shared_ptr<Compiled> compiled;
-  std::shared_ptr<Ctx> top;
-  int template_number = 0;  // ytt's numbering, shown in the names of its node builtins
-};
-
-DPtr shallow_from(const SrcNode& sn) {
-  if (sn.static_copy) return from_yaml(*sn.value);
-  const yaml::Node& v = *sn.value;
-  if (v.kind == yaml::Kind::kMap || v.kind == yaml::Kind::kArray) return make_node(v.kind, v.span);
-  auto d = make_node(v.kind, v.span);
-  d->scalar = scalar_of(v);
-  return d;
-}
-
-sl::Predeclared builtins(const std::shared_ptr<Runtime>& rt) {
-  sl::Predeclared p;
-  p.emplace_back("__top", [&] {
-    auto* h = new Handle();
-    h->ctx = rt->top;
-    return new_handle(h);
-  }());
-  p.emplace_back("__ctx", sl::make_builtin("__ctx", [rt](const sl::Call&) -> sl::Result<sl::Value> {
-                   auto* h = new Handle();
-                   h->ctx = std::make_shared<Ctx>();
-                   h->ctx->file = rt->top->file;
-                   return new_handle(h);
-                 }));
-  p.emplace_back("__end", sl::make_builtin("__end", [](const sl::Call& c) -> sl::Result<sl::Value> {
-                   Handle* h = as_handle(c.args[0]);
-                   if (!h->ctx->docs.empty()) return make_docset_fragment(h->ctx->docs);
-                   if (!h->ctx->node) return sl::Value::none();
-                   return make_fragment(h->ctx->node);
-                 }));
-  p.emplace_back(
-      "__mk", sl::make_builtin("__mk", [rt](const sl::Call& c) -> sl::Result<sl::Value> {
-        Handle* parent = as_handle(c.args[0]);
-        size_t id = static_cast<size_t>(c.args[1].to_int64().value_or(0));
-        const SrcNode& sn = rt->compiled->nodes[id];
-        auto* h = new Handle();
-        sl::Value result = new_handle(h);
-        if (sn.kind == SrcKind::kDoc) {
-          DDoc d;
-          d.value = shallow_from(sn);
-          d.span = sn.span;
-          d.file = rt->compiled->file;
-          d.implicit = sn.implicit_doc;
-          parent->ctx->docs.push_back(std::move(d));
-          h->k = Handle::K::kDoc;
-          h->ctx = parent->ctx;
-          h->index = parent->ctx->docs.size() - 1;
-          return result;
-        }
-        DPtr& target = parent->value();
-        yaml::Kind want = sn.kind == SrcKind::kItem ? yaml::Kind::kMap : yaml::Kind::kArray;
-        if (!target ||
-            (parent->k == Handle::K::kCtx && target->kind != want && target->entries.empty())) {
-          target = make_node(want, sn.span);
-        }
-        if (target->kind != want) {
-          return sl::fail_error(std::string("expected ") +
-                                (want == yaml::Kind::kMap ? "map item" : "array item") +
-                                " to be inside a " + (want == yaml::Kind::kMap ? "map" : "array"));
-        }
-        DEntry e;
-        if (sn.key) {
-          e.key = scalar_of(*sn.key);
-        }
-        e.value = shallow_from(sn);
-        e.span = sn.span;
-        target->entries.push_back(std::move(e));
-        h->k = Handle::K::kEntry;
-        h->parent = target;
-        h->index = target->entries.size() - 1;
-        return result;
-      }));
-  p.emplace_back("__ann",
-                 sl::make_builtin("__ann", [rt](const sl::Call& c) -> sl::Result<sl::Value> {
-                   Handle* h = as_handle(c.args[0]);
-                   size_t id = static_cast<size_t>(c.args[1].to_int64().value_or(0));
-                   const SrcAnn& sa = rt->compiled->anns[id];
-                   Ann a;
-                   a.name = sa.name;
-                   a.span = sa.span;
-                   a.args.assign(c.args.begin() + 2, c.args.end());
-                   for (const auto& kw : c.kwargs)
-                     a.kwargs.emplace_back(std::string(kw.name), kw.value);
-                   h->anns().push_back(std::move(a));
-                   return sl::Value::none();
-                 }));
-  p.emplace_back("__set",
-                 sl::make_builtin("__set", [rt](const sl::Call& c) -> sl::Result<sl::Value> {
-                   if (auto hint = conversion_hint(c.args[1])) {
-                     return sl::fail_error("__ytt_tpl" + std::to_string(rt->template_number) +
-                                           "_set_node: Unable to convert value: " + *hint);
-                   }
-                   Handle* h = as_handle(c.args[0]);
-                   DPtr& v = h->value();
-                   diag::Span span = v ? v->span : diag::Span{};
-                   v = from_starlark(c.args[1], span);
-                   return sl::Value::none();
-                 }));
-  p.emplace_back("__key", sl::make_builtin("__key", [](const sl::Call& c) -> sl::Result<sl::Value> {
-                   Handle* h = as_handle(c.args[0]);
-                   if (h->k == Handle::K::kEntry) {
-                     h->parent->entries[h->index].key = string_scalar(c.args[1].str());
-                   }
-                   return sl::Value::none();
-                 }));
-  return p;
-}
-
-const std::vector<std::string> kBuiltinNames = {"__top", "__ctx", "__end", "__mk",
-                                                "__ann", "__set", "__key"};
 
 bool is_star(std::string_view f) { return f.size() > 5 && f.substr(f.size() - 5) == ".star"; }
 
-void remap(sl::Error& e, const Compiled& c) {
-  auto fix = [&](diag::Position& p, const std::string& file) {
-    if (file == c.file && p.line >= 1 && static_cast<size_t>(p.line) <= c.line_map.size()) {
-      p.line = c.line_map[p.line - 1];
-    }
-  };
-  for (auto& f : e.frames) fix(f.pos, f.file);
-  for (auto& p : e.problems) fix(p.pos, p.file);
-  if (e.cause) remap(*e.cause, c);
-}
 
 using LoadedDocs = std::shared_ptr<std::vector<yaml::Document>>;
 
-// The documents of a loaded file, or the first YAML error as ytt words it.
-// A duplicate map key: in plain YAML the later value wins (the loader keeps it); in a
-// template ytt stops unless the later key says `#@yaml/map-key-override`.
-void check_duplicate_key(const diag::Diagnostic& d, const SourceFile& file, int template_number) {
-  if (file.text().find("#@") == std::string::npos) return;
-  int line = d.span.begin.line;
-  auto overridden = [&](std::string_view l) {
-    return l.find("#@yaml/map-key-override") != std::string_view::npos;
-  };
-  if (line < 1 || static_cast<size_t>(line) > file.lines.size()) return;
-  if (overridden(file.lines[line - 1])) return;
-  for (int l = line - 1; l >= 1; --l) {  // the annotation lines right above the key
-    std::string_view above = file.lines[l - 1];
-    size_t first = above.find_first_not_of(' ');
-    if (first == std::string_view::npos || above.substr(first, 2) != "#@") break;
-    if (overridden(above)) return;
+bool node_templated(const yaml::Node& n) {
+  for (const auto& it : n.items) {
+    if (!it.annotations.empty() || node_templated(it.key) || node_templated(it.value)) return true;
   }
-  size_t q1 = d.message.find('"'), q2 = d.message.rfind('"');
-  std::string key = q1 < q2 ? d.message.substr(q1 + 1, q2 - q1 - 1) : "";
-  throw TemplateError{
-      "- __ytt_tpl" + std::to_string(template_number) + "_start_node: expected key '" + key +
-      "' to not be specified again (unless 'yaml/map-key-override' annotation "
-      "is added)\n    in <toplevel>\n      " +
-      file.path + ":" + std::to_string(line) + " | " + std::string(file.lines[line - 1])};
+  for (const auto& el : n.elements) {
+    if (!el.annotations.empty() || node_templated(el)) return true;
+  }
+  return false;
 }
 
-// The documents of a loaded file, or its first problem as ytt words it.
-// `template_number`: ytt numbers the templates it compiles (from 2), and the number shows in
-// some of its messages.
-LoadedDocs checked_docs(LoadedYaml&& loaded, const SourceFile& file, int template_number) {
+// ytt's HasTemplating: some `#@` comment (code or annotation) anywhere in the file.
+bool has_templating(const std::vector<yaml::Document>& docs) {
+  for (const auto& d : docs) {
+    if (!d.annotations.empty() || node_templated(d.root)) return true;
+  }
+  return false;
+}
+
+// Plain YAML (no templating): of the items with one key the last one stays, in the first
+// one's place (ytt's OverrideMapKeys).
+void override_map_keys(yaml::Node& n) {
+  if (n.kind == yaml::Kind::kMap && n.items.size() > 1) {
+    std::vector<yaml::MapItem> kept;
+    kept.reserve(n.items.size());
+    for (auto& it : n.items) {
+      bool replaced = false;
+      if (it.key.is_scalar()) {
+        for (auto& k : kept) {
+          if (k.key.is_scalar() && k.key.kind == it.key.kind && yaml::equal(k.key, it.key)) {
+            k = std::move(it);
+            replaced = true;
+            break;
+          }
+        }
+      }
+      if (!replaced) kept.push_back(std::move(it));
+    }
+    n.items = std::move(kept);
+  }
+  for (auto& it : n.items) override_map_keys(it.value);
+  for (auto& el : n.elements) override_map_keys(el);
+}
+
+struct CheckedDocs {
+  LoadedDocs docs;
+  bool templated = false;
+  bool duplicates = false;  // some map repeats a key (judged when the template runs)
+  bool comments = false;    // some plain `#` comment (a templated file rejects it)
+};
+
+bool node_commented(const yaml::Node& n) {
+  for (const auto& it : n.items) {
+    if (!it.comments.empty() || node_commented(it.value)) return true;
+  }
+  for (const auto& el : n.elements) {
+    if (!el.comments.empty() || node_commented(el)) return true;
+  }
+  return false;
+}
+
+// The documents of a loaded file, or its first YAML error as ytt words it.
+CheckedDocs checked_docs(LoadedYaml&& loaded) {
+  CheckedDocs out;
   for (const auto& d : loaded.diags.items()) {
-    if (d.code == "HK002") {
-      check_duplicate_key(d, file, template_number);
+    if (d.code == "HK002" && d.severity != diag::Severity::kError) {
+      out.duplicates = true;
     } else if (d.severity == diag::Severity::kError) {
       throw TemplateError{"- " + d.message + "\n    " + loaded.path + ":" +
                           std::to_string(d.span.begin.line)};
     }
   }
-  return std::make_shared<std::vector<yaml::Document>>(std::move(loaded.docs));
+  out.templated = has_templating(loaded.docs);
+  if (!out.templated && out.duplicates) {
+    for (auto& d : loaded.docs) override_map_keys(d.root);
+  }
+  if (out.templated) {
+    for (const auto& d : loaded.docs) {
+      if (!d.comments.empty() || node_commented(d.root)) out.comments = true;
+    }
+  }
+  out.docs = std::make_shared<std::vector<yaml::Document>>(std::move(loaded.docs));
+  return out;
 }
 
 bool starts_with_marker(const SourceFile& file, const yaml::Document& d) {
@@ -477,25 +1162,17 @@ bool starts_with_marker(const SourceFile& file, const yaml::Document& d) {
          file.lines[l - 1].rfind("---", 0) == 0;
 }
 
-std::shared_ptr<Compiled> compile_template(const SourceFile& file, const LoadedDocs& docs) {
-  auto c = std::make_shared<Compiled>();
+std::shared_ptr<CompiledTemplate> compile_template(const SourceFile& file, const LoadedDocs& docs,
+                                                   int number) {
+  auto c = std::make_shared<CompiledTemplate>();
   c->file = file.path;
-  Generator g(*c, file.lines);
-  for (size_t i = 0; i < docs->size(); ++i) {
-    const yaml::Document& d = (*docs)[i];
-    bool explicit_start = starts_with_marker(file, d);
-    if (d.empty && d.root.is_null() && !explicit_start) {
-      for (const auto& a : d.annotations) {
-        if (a.name.empty()) g.code_line(a);
-      }
-      continue;
-    }
-    g.node(SrcKind::kDoc, nullptr, d.root, d.annotations, d.span, "__top", 0, !explicit_start);
+  c->number = number;
+  c->lines = file.lines;
+  try {
+    TemplateCompiler(*c, false).compile(*docs, file);
+  } catch (const CompileProblem& p) {
+    throw TemplateError{"Compiling YAML template '" + file.path + "': " + p.message, true};
   }
-  g.finish();
-  // keep loaded documents alive as long as the compiled template (nodes point into them)
-  static std::vector<std::shared_ptr<std::vector<yaml::Document>>> keep;
-  keep.push_back(docs);
   return c;
 }
 
@@ -697,20 +1374,94 @@ class DirectBuilder {
 
 }  // namespace
 
-std::string starlark_error_text(const Files& files, const sl::Error& e) {
-  auto lines = [&](std::string_view f, int l) { return files.line(f, l); };
-  if (e.kind == sl::ErrorKind::kCompile) {
-    const sl::Problem& p = e.problems.empty() ? sl::Problem{e.message, "", {}} : e.problems.front();
-    return "- " + sl::with_ytt_hint(p.message, files.line(p.file, p.pos.line)) + "\n    " +
-           (is_star(p.file) ? "" : p.file + ":") + std::to_string(p.pos.line) + " | " +
-           files.line(p.file, p.pos.line);
+
+namespace {
+
+// Where one frame or compile problem points, as ytt prints it (`pad` before each line).
+std::string position_lines(const Files& files, const std::string& file, int line,
+                           const std::string& pad) {
+  auto it = files.compiled.find(file);
+  if (it == files.compiled.end() || !it->second) {
+    return pad + (is_star(file) ? "" : file + ":") + std::to_string(line) + " | " +
+           files.line(file, line);
   }
-  std::string msg = sl::with_ytt_hint(e.message);
-  const sl::Error* inner = &e;
-  std::string out = "- " + msg + "\n";
-  out += sl::format_backtrace(*inner, lines, "    ",
-                              [](const sl::Frame& f) { return !is_star(f.file); });
-  while (!out.empty() && out.back() == '\n') out.pop_back();
+  const CompiledTemplate& c = *it->second;
+  if (line < 1 || static_cast<size_t>(line) > c.code.size()) return {};
+  const CodeLine& l = c.code[static_cast<size_t>(line - 1)];
+  auto src = [&](int n) { return pad + file + ":" + std::to_string(n) + " | " + c.src_text(n); };
+  if (l.src > 0) {
+    if (l.has_sel) return pad + file + ":" + std::to_string(l.sel_line) + " | " + l.sel_text;
+    return src(l.src);
+  }
+  std::string out;
+  for (int i = line - 1; i >= 1; --i) {
+    if (c.code[static_cast<size_t>(i - 1)].src > 0) {
+      out += src(c.code[static_cast<size_t>(i - 1)].src) + "\n";
+      break;
+    }
+  }
+  out += pad + file + ":? | " + l.code + " (generated)";
+  for (size_t i = static_cast<size_t>(line); i < c.code.size(); ++i) {
+    if (c.code[i].src > 0) {
+      out += "\n" + src(c.code[i].src);
+      break;
+    }
+  }
+  return out;
+}
+
+// The generated code of a line (ytt's hints look at it), else the source line.
+std::string code_at(const Files& files, const std::string& file, int line) {
+  auto it = files.compiled.find(file);
+  if (it != files.compiled.end() && it->second && line >= 1 &&
+      static_cast<size_t>(line) <= it->second->code.size()) {
+    return it->second->code[static_cast<size_t>(line - 1)].code;
+  }
+  return files.line(file, line);
+}
+
+}  // namespace
+
+std::string starlark_error_text(const Files& files, const sl::Error& e) {
+  if (e.kind == sl::ErrorKind::kCompile) {
+    std::string out;
+    std::vector<sl::Problem> problems = e.problems;
+    if (problems.empty()) problems.push_back(sl::Problem{e.message, "", {}});
+    for (const auto& p : problems) {
+      if (!out.empty()) out += "\n";
+      out += "- " + sl::with_ytt_hint(p.message, code_at(files, p.file, p.pos.line));
+      if (p.pos.line > 0) {
+        std::string at = position_lines(files, p.file, p.pos.line, "    ");
+        if (!at.empty()) out += "\n" + at;
+      }
+    }
+    return out;
+  }
+  std::string first = e.message, others;
+  if (size_t nl = first.find('\n'); nl != std::string::npos) {
+    others = first.substr(nl + 1);
+    first.resize(nl);
+  }
+  std::string code_line =
+      e.frames.empty() ? std::string() : code_at(files, e.frames.front().file, e.frames.front().pos.line);
+  std::string out = "- " + sl::with_ytt_hint(first, code_line);
+  for (const auto& f : e.frames) {
+    if (f.pos.line <= 0) continue;
+    out += "\n    in " + f.function;
+    std::string at = position_lines(files, f.file, f.pos.line, "      ");
+    if (!at.empty()) out += "\n" + at;
+  }
+  if (!others.empty()) {
+    out += "\n\n    reason:";
+    size_t start = 0;
+    while (start <= others.size()) {
+      size_t nl = others.find('\n', start);
+      out += "\n     " +
+             others.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
+      if (nl == std::string::npos) break;
+      start = nl + 1;
+    }
+  }
   if (e.cause) {
     std::string inner = starlark_error_text(files, *e.cause);
     out += "\n\n    reason:\n";
@@ -730,52 +1481,61 @@ std::string starlark_error_text(const Files& files, const sl::Error& e) {
 LoadedYaml load_yaml(std::string path, std::string_view text) {
   LoadedYaml out;
   out.path = std::move(path);
-  out.docs = yaml::load(text, out.path, out.diags);
+  yaml::LoadOptions options;
+  options.keep_comments = true;        // a template rejects plain `#` comments
+  options.keep_duplicate_keys = true;  // a template judges repeated keys after evaluation
+  out.docs = yaml::load(text, out.path, out.diags, options);
   return out;
 }
 
 std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread& thread,
                                 std::optional<LoadedYaml> loaded) {
-  const int template_number = 2 + files.templates_evaluated++;
-  LoadedDocs docs = checked_docs(loaded ? std::move(*loaded) : load_yaml(file.path, file.text()),
-                                 file, template_number);
-  if (auto direct = DirectBuilder(file, thread).build(*docs)) {
-    files.module_cache[file.path] = sl::Module{};  // no code: nothing to load from it
-    return std::move(*direct);
-  }
-  auto compiled = compile_template(file, docs);
-  auto rt = std::make_shared<Runtime>();
-  rt->template_number = template_number;
-  rt->compiled = compiled;
-  rt->top = std::make_shared<Ctx>();
-  rt->top->file = file.path;
-  sl::CompileOptions co;
-  co.predeclared = kBuiltinNames;
-  auto prog = sl::compile(file.path, compiled->code, co);
-  if (!prog.ok()) {
-    remap(prog.error(), *compiled);
-    throw TemplateError{starlark_error_text(files, prog.error())};
-  }
-  files.running.push_back(file.path);
-  auto res = thread.exec(*prog, builtins(rt));
-  files.running.pop_back();
-  if (!res.ok()) {
-    remap(res.error(), *compiled);
-    throw TemplateError{starlark_error_text(files, res.error())};
-  }
-  std::vector<DDoc> out;
-  for (size_t i = 0; i < rt->top->docs.size(); ++i) {
-    DDoc& d = rt->top->docs[i];
-    // the implicit first document whose nodes all went into fragment functions
-    if (d.implicit && d.anns.empty() && d.value && !d.value->is_scalar() &&
-        d.value->entries.empty()) {
-      continue;
+  CheckedDocs checked = checked_docs(loaded ? std::move(*loaded) : load_yaml(file.path, file.text()));
+  LoadedDocs docs = checked.docs;
+  if (!checked.templated) {  // plain YAML: ytt does not compile it
+    files.module_cache[file.path] = sl::Module{};
+    std::vector<DDoc> out;
+    for (size_t i = 0; i < docs->size(); ++i) {
+      yaml::Document& d = (*docs)[i];
+      bool marker = starts_with_marker(file, d);
+      DDoc doc;
+      doc.value = from_yaml(std::move(d.root));
+      doc.span = d.span;
+      if (!marker) doc.span.begin.line = i == 0 ? 1 : 0;
+      doc.file = file.path;
+      doc.implicit = !marker;
+      out.push_back(std::move(doc));
     }
-    out.push_back(std::move(d));
+    return out;
   }
+  const int template_number = 2 + files.templates_evaluated++;
+  if (!checked.duplicates && !checked.comments) {
+    if (auto direct = DirectBuilder(file, thread).build(*docs)) {
+      files.module_cache[file.path] = sl::Module{};  // no code: nothing to load from it
+      return std::move(*direct);
+    }
+  }
+  auto compiled = compile_template(file, docs, template_number);
+  files.compiled[file.path] = compiled;
+  if (std::getenv("HINTKIT_DEBUG_TEMPLATE")) {
+    std::fprintf(stderr, "### template %s\n%s\n", file.path.c_str(),
+                 compiled->debug_text().c_str());
+  }
+  auto rt = std::make_shared<TemplateRuntime>(compiled, file.path);
+  sl::CompileOptions co;
+  co.predeclared = rt->names();
+  co.template_ops = sl::TemplateOps{compiled->op("set_ctx_type"), compiled->op("start_ctx"),
+                                    compiled->op("end_ctx"), compiled->op("start_node"),
+                                    compiled->op("set_node")};
+  auto prog = sl::compile(file.path, compiled->code_text(), co);
+  if (!prog.ok()) throw TemplateError{starlark_error_text(files, prog.error())};
+  files.running.push_back(file.path);
+  auto res = thread.exec(*prog, rt->builtins(rt));
+  files.running.pop_back();
+  if (!res.ok()) throw TemplateError{starlark_error_text(files, res.error())};
   // Remember the module for loads of this file as a library.
   files.module_cache[file.path] = *res;
-  return out;
+  return rt->result();
 }
 
 }  // namespace hintkit::schema

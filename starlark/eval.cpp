@@ -1,6 +1,7 @@
 // The tree-walking evaluator over the resolved AST, function calls and argument binding, and
 // the public Program / Thread / Module API.
 #include "starlark/eval.h"
+#include "starlark/template_ctx.h"
 
 #include <cstdio>
 #include <iostream>
@@ -773,6 +774,7 @@ Result<Program> compile(std::string_view file, std::string_view source,
                         const CompileOptions& options) {
   std::vector<Problem> problems;
   std::unique_ptr<File> f = parse(file, source, problems);
+  if (f && problems.empty() && options.template_ops) insert_template_ctxs(*f, *options.template_ops);
   if (f) resolve(*f, options.predeclared, problems);
   if (!problems.empty()) {
     Error e;

@@ -145,6 +145,14 @@ struct StructObj : Object {
   bool frozen = false;
 };
 
+// ytt's struct values (type "struct", not modules) iterate over, count and test their field
+// names, in order.
+inline bool is_ytt_struct(const Value& v) {
+  return v.kind() == Kind::kStruct &&
+         static_cast<const StructObj*>(v.object())->type_name == "struct";
+}
+std::vector<Value> struct_keys(const Value& v);
+
 // The one "unbound" marker put in slots before assignment.
 Value unbound();
 inline bool is_unbound(const Value& v) { return v.is_object() && v.object() == unbound().object(); }
@@ -276,6 +284,12 @@ void for_each(const Value& x, F&& f) {
       for (const Value& v : *items) f(v);
       return;
     }
+    case Kind::kStruct:
+      if (is_ytt_struct(x)) {
+        for (const Value& k : struct_keys(x)) f(k);
+        return;
+      }
+      throw_error(not_iterable(x));
     default:
       throw_error(not_iterable(x));
   }
@@ -309,6 +323,10 @@ class Iter {
         host_ = std::move(*items);
         break;
       }
+      case Kind::kStruct:
+        if (!is_ytt_struct(x)) throw_error(not_iterable(x));
+        host_ = struct_keys(x);
+        break;
       default:
         throw_error(not_iterable(x));
     }

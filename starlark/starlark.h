@@ -390,10 +390,18 @@ class Program {
   std::shared_ptr<const ProgramImpl> impl;
 };
 
+// The instruction names a compiled ytt template calls (`__ytt_tpl2_start_node`, ...).
+struct TemplateOps {
+  std::string set_ctx_type, start_ctx, end_ctx, start_node, set_node;
+};
+
 struct CompileOptions {
   // Names the host will supply at exec time (besides the universe); other unknown names are
   // compile errors ("undefined: x").
   std::vector<std::string> predeclared;
+  // Set for a compiled ytt template: defs that build YAML get their own evaluation context,
+  // as ytt's template package rewrites them before running.
+  std::optional<TemplateOps> template_ops;
 };
 
 Result<Program> compile(std::string_view file, std::string_view source,

@@ -703,6 +703,8 @@ bool truth(const Value& v) {
       return as_range(v)->length() != 0;
     case Kind::kHost:
       return static_cast<const HostObject*>(v.object())->truth();
+    case Kind::kStruct:  // ytt: a struct is true when it has fields
+      return !is_ytt_struct(v) || !static_cast<const StructObj*>(v.object())->fields.empty();
     default:
       return true;
   }
@@ -934,8 +936,20 @@ std::vector<Value> to_vector(const Value& x) {
   return out;
 }
 
+std::vector<Value> struct_keys(const Value& v) {
+  std::vector<Value> out;
+  for (const auto& [k, _] : static_cast<const StructObj*>(v.object())->fields) {
+    out.push_back(Value::from_string(k));
+  }
+  return out;
+}
+
 int64_t length_of(const Value& v) {
   switch (v.kind()) {
+    case Kind::kStruct:
+      return is_ytt_struct(v)
+                 ? static_cast<int64_t>(static_cast<const StructObj*>(v.object())->fields.size())
+                 : -1;
     case Kind::kString:
       return static_cast<int64_t>(str_ref(v).size());
     case Kind::kList:
@@ -1216,6 +1230,15 @@ bool contains(const Value& c, const Value& x) {
       int64_t k = (*i - r->start) / r->step;
       return k >= 0 && k < n;
     }
+    case Kind::kStruct:
+      if (is_ytt_struct(c)) {
+        if (!x.is(Kind::kString)) return false;
+        for (const auto& [k, _] : static_cast<const StructObj*>(c.object())->fields) {
+          if (k == x.as_string()) return true;
+        }
+        return false;
+      }
+      break;
     case Kind::kHost: {
       auto items = static_cast<const HostObject*>(c.object())->iterate();
       if (items) {

@@ -772,6 +772,14 @@ class Builder : public internal::FastHandler {
     std::vector<MapItem>& items = f.items;
     MapItem& item = items.back();
     size_t found = find_key(f, item.key, items.size() - 1);
+    if (options_.keep_duplicate_keys) {  // ytt templates judge duplicates after evaluation
+      if (found != SIZE_MAX) {
+        diags_.warning("HK002", item.key.span,
+                       "duplicate key \"" + key_label(item.key) + "\" in map (kept)");
+      }
+      added(f);
+      return;
+    }
     if (found != SIZE_MAX) {
       MapItem& first = items[found];
       if (!was_merged(f, found)) {
@@ -846,6 +854,11 @@ class Builder : public internal::FastHandler {
 
   void insert(Frame& f, MapItem&& item, bool from_merge) {
     std::vector<MapItem>& items = f.items;
+    if (options_.keep_duplicate_keys && !from_merge) {
+      items.push_back(std::move(item));
+      added(f);
+      return;
+    }
     size_t found = SIZE_MAX;
     if (item.key.is_scalar()) {
       if (f.index.active()) {

@@ -213,6 +213,9 @@ struct Document {
 
 struct LoadOptions {
   bool keep_comments = false;  // collect plain `#` comments (ytt mode needs them)
+  // Keep every item of a repeated key, in order, with HK002 as a warning (ytt templates
+  // decide after evaluation: two branches of an `if` may hold the same key).
+  bool keep_duplicate_keys = false;
   int max_depth = kMaxDepth;
   size_t max_bytes = kMaxFileBytes;
   size_t max_alias_bytes = kMaxAliasBytes;

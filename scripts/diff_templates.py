@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""Differential check of ytt templates: random templates through the reference ytt and hintkit.
+
+Each case is one random YAML template (`tpl.yml`, sometimes with a `helpers.star` module and a
+data values file) built from the template language's mechanisms: code lines, `for`/`if`/`elif`/
+`else` blocks and their `/end` shorthand, fragment functions (`def`/`end` around YAML),
+document values (`--- #@ expr`), text-templated strings `(@= ... @)` in keys and values,
+duplicate keys (in `if` branches, in loops, with `@yaml/map-key-override`), backslash
+continuations, `#!` and plain `#` comments, Starlark set operators, struct/json/yaml modules,
+and the occasional deliberate mistake (a missing colon, a missing `end`, `key: v #@ expr`).
+
+Both programs run in the same folder with the same arguments; a case agrees when exit code,
+stdout and stderr (program name normalised) are identical. Prints the agreement rate and the
+first disagreements (template, then both outputs).
+
+usage: YTT=/path/to/ytt scripts/diff_templates.py [HINTKIT] [--count N] [--seed S] [--show K]
+"""
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+WORDS = ["app", "name", "port", "env", "tier", "zone", "size", "mode", "kind", "team"]
+
+
+class Gen:
+    def __init__(self, rnd):
+        self.r = rnd
+        self.vars = ["n", "s", "items"]
+        self.uid = 0
+        self.funcs = []  # fragment functions defined so far: (name, kind)
+
+    def name(self):
+        self.uid += 1
+        return self.r.choice(WORDS) + str(self.uid)
+
+    def expr(self, depth=0):
+        r = self.r
+        choices = [
+            lambda: str(r.randint(-5, 20)),
+            lambda: '"%s"' % r.choice(WORDS),
+            lambda: r.choice(["n", "s", "items", "True", "False", "None"]),
+            lambda: "n %s %d" % (r.choice(["+", "-", "*", "//", "%"]), r.randint(0, 4)),
+            lambda: "s + \"-\" + str(n)",
+            lambda: "[x * 2 for x in items if x %% %d]" % r.randint(1, 3),
+            lambda: "{\"k\": n, \"v\": s}",
+            lambda: "len(items)",
+            lambda: "sorted(set(items) %s set([%d, %d]))" % (r.choice(["|", "&", "-", "^"]),
+                                                             r.randint(0, 4), r.randint(0, 4)),
+            lambda: "struct.make(b=n, a=s)",
+            lambda: "json.encode({\"a\": items})",
+            lambda: "\"%s\".upper()" % r.choice(WORDS),
+            lambda: "items[%d]" % r.randint(-4, 4),
+            lambda: "n if n > %d else s" % r.randint(0, 10),
+        ]
+        if self.funcs and depth == 0 and r.random() < 0.3:
+            name, _ = r.choice(self.funcs)
+            return name + "(%d)" % r.randint(0, 3)
+        return r.choice(choices)()
+
+    def scalar(self):
+        r = self.r
+        return r.choice([str(r.randint(0, 99)), r.choice(WORDS), "true", "null", "\"q\"", "1.5"])
+
+    def text_template(self):
+        r = self.r
+        parts = [r.choice(WORDS)]
+        for _ in range(r.randint(1, 2)):
+            parts.append(r.choice(["(@= str(n) @)", "(@= s @)", "(@-= s -@)", "(@= str(len(items)) @)",
+                                   "(@ if n > 2: @)big(@ else: @)small(@ end @)"]))
+        return "".join(parts)
+
+    # A block of map items at `ind` spaces.
+    def map_body(self, ind, depth, out, templated=False):
+        r = self.r
+        pad = " " * ind
+        keys = []
+        for _ in range(r.randint(1, 4)):
+            kind = r.random()
+            key = self.name() if not keys or r.random() > 0.15 else r.choice(keys)
+            keys.append(key)
+            if kind < 0.25:
+                out.append(f"{pad}{key}: {self.scalar()}")
+            elif kind < 0.45:
+                out.append(f"{pad}{key}: #@ {self.expr()}")
+            elif kind < 0.55 and depth < 3:
+                out.append(f"{pad}#@ for i in range({r.randint(0, 3)}):")
+                k = key if r.random() < 0.3 else key + "-(@= str(i) @)"
+                out.append(f"{pad}#@yaml/text-templated-strings")
+                out.append(f"{pad}{k}: #@ i * n")
+                out.append(f"{pad}#@ end")
+            elif kind < 0.65:
+                out.append(f"{pad}#@ if n {r.choice(['>', '<', '=='])} {r.randint(0, 10)}:")
+                out.append(f"{pad}{key}: {self.scalar()}")
+                if r.random() < 0.5:
+                    out.append(f"{pad}#@ elif s == \"{r.choice(WORDS)}\":")
+                    out.append(f"{pad}{key}: #@ {self.expr()}")
+                out.append(f"{pad}#@ else:")
+                out.append(f"{pad}{key}: {self.scalar()}")
+                out.append(f"{pad}#@ end")
+            elif kind < 0.72:
+                out.append(f"{pad}#@ if/end n > {r.randint(0, 10)}:")
+                out.append(f"{pad}{key}: {self.scalar()}")
+            elif kind < 0.8 and depth < 3:
+                out.append(f"{pad}{key}:")
+                self.map_body(ind + 2, depth + 1, out, templated)
+            elif kind < 0.87 and depth < 3:
+                out.append(f"{pad}{key}:")
+                self.array_body(ind, depth + 1, out)
+            elif kind < 0.93:
+                out.append(f"{pad}#@yaml/text-templated-strings")
+                out.append(f"{pad}{key}: {self.text_template()}")
+            elif kind < 0.96:
+                out.append(f"{pad}#@yaml/map-key-override")
+                out.append(f"{pad}{key}: {self.scalar()}")
+            else:
+                out.append(f"{pad}#@ v{self.uid} = {self.expr()}")
+                out.append(f"{pad}{key}: #@ v{self.uid}")
+
+    def array_body(self, ind, depth, out):
+        r = self.r
+        pad = " " * ind
+        for _ in range(r.randint(1, 3)):
+            kind = r.random()
+            if kind < 0.3:
+                out.append(f"{pad}- {self.scalar()}")
+            elif kind < 0.55:
+                out.append(f"{pad}- #@ {self.expr()}")
+            elif kind < 0.75:
+                out.append(f"{pad}#@ for/end x in items[:{r.randint(0, 3)}]:")
+                out.append(f"{pad}- #@ x")
+            elif depth < 3:
+                out.append(f"{pad}- {self.name()}: {self.scalar()}")
+                out.append(f"{pad}  {self.name()}: #@ {self.expr()}")
+            else:
+                out.append(f"{pad}- {self.scalar()}")
+
+    def fragment_def(self, out):
+        r = self.r
+        name = "frag%d" % (len(self.funcs) + 1)
+        if r.random() < 0.5:
+            out.append(f"#@ def {name}(k):")
+            out.append(f"{self.name()}: #@ k")
+            self.map_body(0, 2, out)
+            out.append("#@ end")
+            self.funcs.append((name, "map"))
+        else:
+            out.append(f"#@ def {name}(k):")
+            out.append("- #@ k")
+            self.array_body(0, 2, out)
+            out.append("#@ end")
+            self.funcs.append((name, "array"))
+
+    def template(self):
+        r = self.r
+        out = ['#@ load("@ytt:struct", "struct")', '#@ load("@ytt:json", "json")']
+        if r.random() < 0.2:
+            out.append('#@ load("helpers.star", "helper")')
+        out.append(f"#@ n = {r.randint(0, 9)}")
+        out.append(f"#@ s = \"{r.choice(WORDS)}\"")
+        if r.random() < 0.2:
+            out.append("#@ items = [1, 2, \\")
+            out.append("#@    3, 4]")
+        else:
+            out.append(f"#@ items = {list(range(r.randint(0, 5)))}")
+        if r.random() < 0.4:
+            self.fragment_def(out)
+        if r.random() < 0.15:
+            out.append("#! a ytt comment")
+        ndocs = r.randint(1, 3)
+        for d in range(ndocs):
+            if d > 0 or r.random() < 0.5:
+                if r.random() < 0.15:
+                    out.append("--- #@ " + self.expr())
+                    continue
+                out.append("---")
+            if r.random() < 0.2:
+                self.array_body(0, 1, out)
+            else:
+                self.map_body(0, 1, out)
+            if r.random() < 0.15 and self.funcs:
+                name, _ = r.choice(self.funcs)
+                out.append(f"from{d}: #@ {name}({r.randint(0, 3)})")
+        # an occasional mistake
+        m = r.random()
+        if m < 0.04:
+            out.append("# a plain comment")
+        elif m < 0.07:
+            out.append("#@ if n > 1")
+            out.append("x: 1")
+            out.append("#@ end")
+        elif m < 0.09:
+            out.append("#@ for i in range(2):")
+            out.append("y: 1")
+        elif m < 0.11:
+            out.append("z: 1 #@ n")
+        elif m < 0.13:
+            out.append("w: #@ undefined_name")
+        elif m < 0.15:
+            out.append("v: #@ 1 // (n - n)")
+        return "\n".join(out) + "\n"
+
+
+def run(argv, cwd):
+    try:
+        p = subprocess.run(argv, cwd=cwd, capture_output=True, timeout=60)
+        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        return -999, "", "timeout"
+
+
+def normalise(err, prog):
+    return err.replace(prog + ": ", "PROG: ")
+
+
+def main():
+    args = sys.argv[1:]
+    count, seed, show = 300, 1, 3
+    for flag in ("--count", "--seed", "--show"):
+        if flag in args:
+            i = args.index(flag)
+            val = int(args[i + 1])
+            del args[i:i + 2]
+            if flag == "--count":
+                count = val
+            elif flag == "--seed":
+                seed = val
+            else:
+                show = val
+    hintkit = os.path.abspath(args[0] if args else "build/hintkit")
+    ytt = os.environ.get("YTT")
+    if not ytt:
+        sys.exit("set YTT to the reference ytt binary")
+    rnd = random.Random(seed)
+    agree = 0
+    silent = 0
+    bad = []
+    for case in range(count):
+        g = Gen(rnd)
+        tpl = g.template()
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "tpl.yml"), "w") as f:
+                f.write(tpl)
+            with open(os.path.join(tmp, "helpers.star"), "w") as f:
+                f.write("def helper(x):\n  return x\nend\n")
+            files = ["-f", "tpl.yml", "-f", "helpers.star"]
+            r = run([ytt] + files, tmp)
+            h = run([hintkit, "values"] + files, tmp)
+        same = r[0] == h[0] and r[1] == h[1] and normalise(r[2], "ytt") == normalise(h[2], "hintkit")
+        if same:
+            agree += 1
+        else:
+            if h[0] == 0 and (r[0] != 0 or r[1] != h[1]):
+                silent += 1
+            bad.append((case, tpl, r, h))
+    for case, tpl, r, h in bad[:show]:
+        print(f"=== case {case} (ytt rc {r[0]}, hintkit rc {h[0]})")
+        print(tpl)
+        print("--- ytt");
+        print(r[1][:1200] + r[2][:1200])
+        print("--- hintkit")
+        print(h[1][:1200] + h[2][:1200])
+    print(f"templates: {count} cases (seed {seed}), {agree} agree ({100.0 * agree / max(count, 1):.1f}%), "
+          f"{silent} silent wrong answers (hintkit exit 0, different from ytt)")
+
+
+if __name__ == "__main__":
+    main()
