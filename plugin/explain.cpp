@@ -10,12 +10,19 @@ std::string place(const diag::Span& s) {
   return s.file.str() + ":" + std::to_string(s.begin.line) + ":" + std::to_string(s.begin.column);
 }
 
-// "provided by values.yaml:3:5", "default at tazuna.hint.yaml:9:14", "zero value", ...
+std::string provided_source(const resolver::VarExplanation& v, const ExplainOptions& o) {
+  std::string source = o.provided_source ? o.provided_source(v.name) : "";
+  if (!source.empty()) return source;
+  const std::string at = place(v.where);
+  return at.empty() ? o.provided_label : at;
+}
+
+// "provided (values.yaml:3:5)", "the hint's default (tazuna.hint.yaml:9:14)", ...
 std::string origin_text(const resolver::VarExplanation& v, const ExplainOptions& o) {
   const std::string at = place(v.where);
   switch (v.origin) {
     case resolver::Origin::kProvided:
-      return "provided (" + (at.empty() ? o.provided_label : at) + ")";
+      return "provided (" + provided_source(v, o) + ")";
     case resolver::Origin::kDefault:
       return "the hint's default (" + at + ")";
     case resolver::Origin::kZero:
@@ -38,31 +45,36 @@ void put(yaml::Node& map, std::string key, yaml::Node value) {
 
 }  // namespace
 
+yaml::Node explanation_node(const std::vector<resolver::VarExplanation>& vars,
+                            const ExplainOptions& o) {
+  yaml::Node list = yaml::make_array();
+  for (const auto& v : vars) {
+    yaml::Node n = yaml::make_map();
+    put(n, "name", yaml::make_string(v.name));
+    put(n, "origin", yaml::make_string(std::string(resolver::to_string(v.origin))));
+    const std::string at =
+        v.origin == resolver::Origin::kProvided ? provided_source(v, o) : place(v.where);
+    if (!at.empty()) put(n, "source", yaml::make_string(at));
+    if (v.value) put(n, "value", o.show_values ? *v.value : yaml::make_string("<redacted>"));
+    yaml::Node checks = yaml::make_array();
+    for (const auto& c : v.checks) {
+      yaml::Node cn = yaml::make_map();
+      put(cn, "check", yaml::make_string(c.name));
+      put(cn, "passed", yaml::make_bool(c.passed));
+      checks.elements.push_back(std::move(cn));
+    }
+    put(n, "checks", std::move(checks));
+    list.elements.push_back(std::move(n));
+  }
+  yaml::Node root = yaml::make_map();
+  put(root, "vars", std::move(list));
+  return root;
+}
+
 void write_explanation(std::ostream& out, const std::vector<resolver::VarExplanation>& vars,
                        const ExplainOptions& o) {
   if (o.output == "json") {
-    yaml::Node list = yaml::make_array();
-    for (const auto& v : vars) {
-      yaml::Node n = yaml::make_map();
-      put(n, "name", yaml::make_string(v.name));
-      put(n, "origin", yaml::make_string(std::string(resolver::to_string(v.origin))));
-      if (const std::string at = place(v.where); !at.empty()) {
-        put(n, "source", yaml::make_string(at));
-      }
-      if (v.value) put(n, "value", o.show_values ? *v.value : yaml::make_string("<redacted>"));
-      yaml::Node checks = yaml::make_array();
-      for (const auto& c : v.checks) {
-        yaml::Node cn = yaml::make_map();
-        put(cn, "check", yaml::make_string(c.name));
-        put(cn, "passed", yaml::make_bool(c.passed));
-        checks.elements.push_back(std::move(cn));
-      }
-      put(n, "checks", std::move(checks));
-      list.elements.push_back(std::move(n));
-    }
-    yaml::Node root = yaml::make_map();
-    put(root, "vars", std::move(list));
-    out << yaml::emit_json(root, 2) << '\n';
+    out << yaml::emit_json(explanation_node(vars, o), 2) << '\n';
     return;
   }
   size_t width = 0;

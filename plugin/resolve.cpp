@@ -48,7 +48,8 @@ int run_resolve(const ResolveOptions& o, Io io) {
     write_explanation(io.out, explanation,
                       {.output = o.output == "json" ? "json" : "text",
                        .show_values = o.show_values,
-                       .provided_label = resolve_options.values_label});
+                       .provided_label = resolve_options.values_label,
+                       .provided_source = {}});
     return diags.has_errors() ? kExitFindings : kExitClean;
   }
   if (diags.has_errors()) return kExitFindings;

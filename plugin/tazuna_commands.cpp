@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "plugin/commands.h"
+#include "plugin/explain.h"
 #include "plugin/out_dir.h"
 #include "plugin/parallel.h"
 #include "plugin/subprocess.h"
@@ -163,18 +164,64 @@ resolver::LoadOptions load_options(const std::string& environment) {
 struct ManifestOutcome {
   yaml::Node resolved;
   diag::Diagnostics diags;
+  std::vector<resolver::VarExplanation> explanation;  // with --explain
 };
 
 ManifestOutcome resolve_manifest(const resolver::Config& config, const resolver::Manifest& m,
-                                 const resolver::Environment& env) {
+                                 const resolver::Environment& env, bool explain) {
   ManifestOutcome out;
   std::optional<hintfile::HintFile> hint = hint_of(config, m, out.diags);
   yaml::Node provided = resolver::provided_vars(m, env, out.diags);
-  if (!out.diags.has_errors()) {
-    out.resolved = resolver::resolve(hint ? &*hint : nullptr, provided, out.diags);
+  if (!out.diags.has_errors() || explain) {
+    resolver::Options options;
+    if (explain) options.explain = &out.explanation;
+    out.resolved = resolver::resolve(hint ? &*hint : nullptr, provided, out.diags, options);
   }
   prefix_messages(out.diags, m);
   return out;
+}
+
+// "env CLUSTER_NAME", "static at tazuna.yaml:12:9", "op vault/item/field (label)".
+std::string source_text(const resolver::VarSource& s) {
+  const diag::Span& at = s.value.span.known() ? s.value.span : s.span;
+  const std::string place =
+      at.file.str() + ":" + std::to_string(at.begin.line) + ":" + std::to_string(at.begin.column);
+  switch (s.kind) {
+    case resolver::SourceKind::kEnv:
+      return "env " + s.env + " at " + place;
+    case resolver::SourceKind::kOp:
+      return "op " + s.op.vault + "/" + s.op.item + "/" + s.op.field + " by " + s.op.key + " at " +
+             place;
+    default:
+      return std::string(resolver::to_string(s.kind)) + " at " + place;
+  }
+}
+
+void explain_manifests(std::ostream& out, const std::vector<const resolver::Manifest*>& manifests,
+                       const std::vector<ManifestOutcome>& outcomes, const ResolveOptions& o) {
+  yaml::Node all = yaml::make_map();
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    const resolver::Manifest& m = *manifests[i];
+    ExplainOptions eo{.output = o.output == "json" ? "json" : "text",
+                      .show_values = o.show_values,
+                      .provided_label = "tazuna.yaml",
+                      .provided_source = [&m](const std::string& var) -> std::string {
+                        for (const resolver::VarSource& s : m.vars) {
+                          if (s.name == var) return source_text(s);
+                        }
+                        return "";
+                      }};
+    if (eo.output == "json") {
+      yaml::MapItem item;
+      item.key = yaml::make_string(m.name);
+      item.value = explanation_node(outcomes[i].explanation, eo);
+      all.items.push_back(std::move(item));
+    } else {
+      out << "== " << m.name << '\n';
+      write_explanation(out, outcomes[i].explanation, eo);
+    }
+  }
+  if (o.output == "json") out << yaml::emit_json(all, 2) << '\n';
 }
 
 bool safe_file_name(const std::string& name) {
@@ -209,11 +256,16 @@ int run_resolve_config(const ResolveOptions& o, Io io) {
               [&](size_t n, auto work) { parallel_for(n, std::max(o.jobs, 8u), work); });
 
   std::vector<ManifestOutcome> outcomes(sel.manifests.size());
-  parallel_for(sel.manifests.size(), o.jobs,
-               [&](size_t i) { outcomes[i] = resolve_manifest(*config, *sel.manifests[i], env); });
+  parallel_for(sel.manifests.size(), o.jobs, [&](size_t i) {
+    outcomes[i] = resolve_manifest(*config, *sel.manifests[i], env, o.explain);
+  });
 
   for (auto& oc : outcomes) diags.append(std::move(oc.diags));
   if (!diags.empty()) diag::render(io.err, format, diags, render_options());
+  if (o.explain) {
+    explain_manifests(io.out, sel.manifests, outcomes, o);
+    return diags.has_errors() ? kExitFindings : kExitClean;
+  }
   if (diags.has_errors()) return kExitFindings;
 
   if (!o.out_dir.empty()) {

@@ -59,7 +59,12 @@ class Resolution {
       : hint_(hint), diags_(diags), options_(options), explain_(options.explain) {
     if (explain_) {
       explain_->clear();
-      for (const Var& v : hint.vars) explain_->push_back({.name = v.name, .where = v.span});
+      for (const Var& v : hint.vars)
+        explain_->push_back({.name = v.name,
+                             .origin = Origin::kProvided,
+                             .where = v.span,
+                             .value = {},
+                             .checks = {}});
     }
     if (provided.kind == yaml::Kind::kMap) {
       provided_.reserve(provided.items.size());
@@ -126,7 +131,8 @@ class Resolution {
       explain_->push_back({.name = item.key.text,
                            .origin = Origin::kPassThrough,
                            .where = item.value.span,
-                           .value = item.value});
+                           .value = item.value,
+                           .checks = {}});
     }
   }
 
@@ -280,7 +286,8 @@ yaml::Node resolve(const hintfile::HintFile* hint, const yaml::Node& provided,
         options.explain->push_back({.name = item.key.text,
                                     .origin = Origin::kPassThrough,
                                     .where = item.value.span,
-                                    .value = item.value});
+                                    .value = item.value,
+                                    .checks = {}});
       }
     }
     return provided.kind == yaml::Kind::kMap ? provided : yaml::make_map();
