@@ -16,9 +16,7 @@ namespace hintkit::schema {
 namespace {
 
 // YAML templates: the files ytt reads data values and schemas from and renders.
-bool is_yaml(std::string_view p) {
-  return file_type(p) == FileType::kYaml && is_template_file(p);
-}
+bool is_yaml(std::string_view p) { return file_type(p) == FileType::kYaml && is_template_file(p); }
 
 std::string join(const std::vector<std::string>& v) {
   std::string out;
@@ -33,27 +31,6 @@ struct ValuesSource {
   std::string order_name;   // for "in following order"
 };
 
-std::string type_problems_text(Files& files, const std::vector<TypeProblem>& problems) {
-  for (const auto& p : problems) {
-    files.gutter_digits = std::max<int>(files.gutter_digits,
-                                        static_cast<int>(std::to_string(p.at.begin.line).size()));
-  }
-  std::string out =
-      "\nOne or more data values were invalid\n====================================\n\n";
-  for (const auto& p : problems) {
-    if (p.unknown_key) out += "Given data value is not declared in schema\n";
-    out += excerpt(files, p.at.file, p.at.file, {p.at.begin.line > 0 ? p.at.begin.line : 1});
-    std::string ind(static_cast<size_t>(files.gutter_digits) + 3, ' ');
-    out += "\n" + ind + "= found: " + p.found + "\n";
-    out += ind + "= expected: " + p.expected + " (" + (p.unknown_key ? "from " : "by ") +
-           pos_text(p.by) + ")\n";
-    if (!p.hint.empty()) out += ind + "= hint: " + p.hint + "\n";
-    out += "\n";
-  }
-  out += "\n";
-  return out;
-}
-
 // Sets every span in a tree to `span` (values from flags all point at the flag).
 void stamp(DNode& n, const diag::Span& span) {
   n.span = span;
@@ -63,16 +40,8 @@ void stamp(DNode& n, const diag::Span& span) {
   }
 }
 
-// key.path=value -> a document {key: {path: value}}.
-DDoc kv_doc(const std::string& key, DPtr value, const diag::Span& span) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    size_t dot = key.find('.', start);
-    parts.push_back(key.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
+// [key, path] and a value -> a document {key: {path: value}}.
+DDoc kv_doc(const std::vector<std::string>& parts, DPtr value, const diag::Span& span) {
   DPtr v = std::move(value);
   bool leaf = true;
   for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
@@ -171,9 +140,14 @@ class Engine {
     auto it = evaluated_.find(i);
     if (it != evaluated_.end()) return it->second;
     const SourceFile& f = files_.files[i];
+    std::optional<LoadedYaml> loaded = preloader_ ? preloader_->take(i) : std::nullopt;
+    if (!loaded) loaded = load_yaml(f.path, f.text());
+    if (!loaded->diags.has_errors()) {
+      check_document_annotations(*loaded, "data/values-schema");
+      check_document_annotations(*loaded, "data/values");
+    }
     try {
-      return evaluated_[i] =
-                 eval_template(files_, f, thread_, preloader_ ? preloader_->take(i) : std::nullopt);
+      return evaluated_[i] = eval_template(files_, f, thread_, std::move(loaded));
     } catch (const TemplateError& e) {
       if (e.compile) {
         throw YttError{multi_line_error(stage + " (in following order: " + join(order) +
@@ -184,83 +158,128 @@ class Engine {
     }
   }
 
+  // ytt's RunWithFiles: flags, schema, (schema inspection), data values, validations, then
+  // the data values or the rendered templates.
   std::string pipeline() {
-    if (!opts_.output.empty() && opts_.output != "yaml" && opts_.output != "json") {
-      throw YttError{"Unknown output type '" + opts_.output + "'"};
-    }
-    if (opts_.schema_inspect && !opts_.output_openapi) {
-      throw YttError{
-          "Data values schema export only supported in OpenAPI v3 format; specify "
-          "format with --output=openapi-v3 flag"};
-    }
-    if (!opts_.schema_inspect && opts_.output_openapi) {
-      throw YttError{
-          "Output type currently only supported for data values schema (i.e. include "
-          "--data-values-schema-inspect)"};
-    }
+    choose_output_types();
     read_inputs();
     input_count_ = files_.files.size();
     // Flags are read before any file is templated, as ytt does, so their errors come first.
     std::vector<ValuesSource> flag_sources;
     add_flag_sources(flag_sources);
     templating_started_ = true;
-    // Which files hold schema / data values documents (decided from their text).
-    std::vector<size_t> schema_files, value_files;
+    classify_files();
+    start_preloading(schema_files_, value_files_);
+    build_schema();
+    if (opts_.schema_inspect) {
+      // ytt prints the schema as it is: no data values are read, no rule is run.
+      if (schema_format_ != "openapi-v3") {
+        throw YttError{
+            "Data values schema export only supported in OpenAPI v3 format; specify "
+            "format with --output=openapi-v3 flag"};
+      }
+      if (auto syntax = first_yaml_error()) throw YttError{*syntax};
+      if (format_ == "json" && type_ && has_non_string_key(*type_)) {
+        throw Unsupported{"JSON output of a schema with non-string keys"};
+      }
+      return openapi_output(type_, format_ == "json");
+    }
+    if (schema_format_ == "openapi-v3") {
+      throw YttError{
+          "Output type currently only supported for data values schema (i.e. include "
+          "--data-values-schema-inspect)"};
+    }
+    merge_values(std::move(flag_sources));
+    if (!opts_.disable_validation) validate();
+    if (opts_.inspect) {
+      // ytt parses every input file, even those the inspect modes never template.
+      if (auto syntax = first_yaml_error()) throw YttError{*syntax};
+      // ytt prints nothing when there are no data values at all (no schema, no documents).
+      if (!type_ && sources_.empty()) return {};
+      if (format_ == "pos") throw Unsupported{"-o pos"};
+      return inspect_output(*values_);
+    }
+    if (format_ == "pos") throw Unsupported{"-o pos"};
+    files_.data_values = to_struct_value(values_);
+    std::string out = render_templates();
+    if (!unused_library_values_.empty()) {
+      std::string list;
+      for (const auto& u : unused_library_values_) list += (list.empty() ? "" : ", ") + u;
+      throw YttError{
+          "Expected all provided library data values documents to be used but found unused:\n  " +
+          list};
+    }
+    return out;
+  }
+
+  // ytt's OutputType (parse_args has split the list): the file format and the schema type.
+  void choose_output_types() {
+    if (!opts_.output.empty() && opts_.output != "yaml" && opts_.output != "json" &&
+        opts_.output != "pos") {
+      throw YttError{"Unknown output type '" + opts_.output + "'"};
+    }
+    format_ = opts_.output.empty() ? "yaml" : opts_.output;
+    schema_format_ = opts_.output_openapi ? "openapi-v3" : "";
+  }
+
+  // Which files hold schema / data values documents (decided from their text; each file's
+  // documents are then classified by their annotations).
+  void classify_files() {
     for (size_t i = 0; i < input_count_; ++i) {
       const auto& f = files_.files[i];
       if (!is_yaml(f.path)) continue;
-      if (f.text().find("data/values-schema") != std::string::npos) schema_files.push_back(i);
-      if (f.text().find("data/values") != std::string::npos) value_files.push_back(i);
+      if (f.text().find("data/values-schema") != std::string::npos) schema_files_.push_back(i);
+      if (f.text().find("data/values") != std::string::npos) value_files_.push_back(i);
     }
-    start_preloading(schema_files, value_files);
-    // ---- schema
-    std::vector<std::string> schema_order;
-    for (size_t i : schema_files) schema_order.push_back(files_.files[i].path);
-    const std::string schema_stage = "Overlaying data values schema";
-    std::vector<DDoc> schema_docs;
-    for (size_t i : schema_files) {
-      for (const auto& d : docs_of(i, schema_stage, schema_order)) {
-        check_placement(d, "data/values-schema");
+  }
+
+  // The schema documents, merged, as one type (null without schema documents).
+  void build_schema() {
+    std::vector<std::string> order;
+    for (size_t i : schema_files_) order.push_back(files_.files[i].path);
+    const std::string stage = "Overlaying data values schema";
+    std::vector<DDoc> docs;
+    for (size_t i : schema_files_) {
+      for (const auto& d : docs_of(i, stage, order)) {
+        check_placement(d);
         if (!d.ann("data/values-schema") && !doc_empty(d)) {
           const std::string& p = files_.files[i].path;
-          throw YttError{schema_stage + " (in following order: " + join(schema_order) +
+          throw YttError{stage + " (in following order: " + join(order) +
                          "):\n  Templating file '" + p + "':\n    Expected schema file '" + p +
                          "' to only have schema documents"};
         }
-        if (d.ann("data/values-schema")) schema_docs.push_back(d);
+        if (d.ann("data/values-schema")) docs.push_back(d);
       }
     }
-    TypePtr& type = type_;
-    DPtr& values = values_;
-    if (!schema_docs.empty()) {
-      try {
-        DDoc merged = schema_docs[0];
-        if (schema_docs.size() > 1) {
-          for (size_t k = 1; k < schema_docs.size(); ++k) {
-            (void)infer_document(schema_docs[k], files_);  // each must be valid on its own
-            overlay_document(merged.value, schema_docs[k], thread_, files_, false, false, true);
-          }
-        }
-        type = infer_document(merged, files_);
-      } catch (YttError& e) {
-        e.text = schema_stage + " (in following order: " + join(schema_order) + "):" + e.text;
-        throw;
+    if (docs.empty()) return;
+    try {
+      DDoc merged = docs[0];
+      for (size_t k = 1; k < docs.size(); ++k) {
+        (void)infer_document(docs[k], files_);  // each must be valid on its own
+        overlay_document(merged.value, docs[k], thread_, files_, false, false, true);
       }
-      values = default_of(*type);
-      // The type holds all the schema documents still say: let their trees go before the
-      // data values are loaded (a schema file's other documents stay for the later phases).
-      schema_docs.clear();
-      for (size_t i : schema_files) {
-        auto& docs = evaluated_[i];
-        std::erase_if(docs, [](const DDoc& d) {
-          return d.ann("data/values-schema") && !d.ann("data/values");
-        });
-      }
+      type_ = infer_document(merged, files_);
+    } catch (YttError& e) {
+      e.text = stage + " (in following order: " + join(order) + "):" + e.text;
+      throw;
     }
-    // ---- data values
-    std::vector<ValuesSource>& sources = sources_;
+    values_ = default_of(*type_);
+    root_span_ = type_->declared;
+    // The type holds all the schema documents still say: let their trees go before the
+    // data values are loaded (a schema file's other documents stay for the later phases).
+    docs.clear();
+    for (size_t i : schema_files_) {
+      std::erase_if(evaluated_[i], [](const DDoc& d) {
+        return d.ann("data/values-schema") && !d.ann("data/values");
+      });
+    }
+  }
+
+  // ytt's DataValuesPreProcessing: data values documents in file order, then the flags, each
+  // overlaid onto the result so far and type-checked.
+  void merge_values(std::vector<ValuesSource> flag_sources) {
     std::vector<std::string> order;
-    for (size_t i : value_files) {
+    for (size_t i : value_files_) {
       const auto& docs = docs_of(i, "Overlaying data values", {files_.files[i].path});
       bool any_values = false;
       for (const auto& d : docs) any_values = any_values || d.ann("data/values");
@@ -274,9 +293,9 @@ class Engine {
         }
       }
       for (const auto& d : docs) {
-        check_placement(d, "data/values");
+        check_placement(d);
         if (d.ann("data/values")) {
-          sources.push_back({d, false, false, files_.files[i].path});
+          sources_.push_back({d, false, false, files_.files[i].path});
           if (std::find(order.begin(), order.end(), files_.files[i].path) == order.end()) {
             order.push_back(files_.files[i].path);
           }
@@ -284,49 +303,53 @@ class Engine {
       }
     }
     if (!flag_sources.empty()) order.push_back("additional data values");
-    for (auto& src : flag_sources) sources.push_back(std::move(src));
-    const std::string dv_stage =
-        "Overlaying data values (in following order: " + join(order) + "):";
-    for (auto& src : sources) {
+    for (auto& src : flag_sources) sources_.push_back(std::move(src));
+    const std::string stage = "Overlaying data values (in following order: " + join(order) + "):";
+    for (auto& src : sources_) {
+      if (!type_ && !values_) {
+        // Without a schema the first document is the start: its own rules stay with it.
+        root_anns_ = &src.doc.anns;
+        root_span_ = src.doc.span;
+      }
       try {
-        overlay_document(values, src.doc, thread_, files_, src.missing_ok, src.plain);
+        overlay_document(values_, src.doc, thread_, files_, src.missing_ok, src.plain);
       } catch (YttError& e) {
-        e.text = dv_stage + e.text;
+        e.text = stage + e.text;
         throw;
       }
-      if (type) {
+      // A plain file's document that replaced the whole value is where ytt then points.
+      if (src.plain && values_ == src.doc.value) root_span_ = src.doc.span;
+      if (type_) {
         std::vector<TypeProblem> problems;
-        check_and_fill(values, *type, problems);
-        if (!problems.empty())
-          throw YttError{dv_stage + " " + type_problems_text(files_, problems)};
+        check_and_fill(values_, *type_, problems, &root_span_);
+        if (!problems.empty()) {
+          SchemaError e{.summary = "One or more data values were invalid"};
+          for (const auto& p : problems) e.failures.push_back(assertion_of(p));
+          throw YttError{stage + " " + render(files_, e) + "\n"};  // ytt's newline
+        }
       }
     }
-    if (!values) values = make_node(yaml::Kind::kMap);
-    // ---- validations
-    if (type && !opts_.disable_validation) {
-      std::string failures;
-      try {
-        failures = validate_values(values, *type, thread_, files_);
-      } catch (YttError& e) {
-        e.text = "Validating final data values:\n" + e.text;
-        throw;
-      }
-      if (!failures.empty()) throw YttError{"Validating final data values:\n" + failures};
+    if (!values_) values_ = make_node(yaml::Kind::kMap);
+  }
+
+  // ytt's validateValues: the schema's rules and the `@assert/validate` rules on the values.
+  void validate() {
+    static const std::vector<Ann> kNoAnns;
+    std::string failures;
+    try {
+      failures = validate_values(values_, type_.get(), root_anns_ ? *root_anns_ : kNoAnns,
+                                 root_span_, thread_, files_);
+    } catch (YttError& e) {
+      e.text = "Validating final data values:\n" + e.text;
+      throw;
     }
-    // ---- output
-    // ytt parses every input file, even those the inspect modes never template.
-    if (opts_.schema_inspect || opts_.inspect) {
-      if (auto syntax = first_yaml_error()) throw YttError{*syntax};
-    }
-    if (opts_.schema_inspect) return openapi_output(type, opts_.output == "json");
-    if (opts_.inspect) {
-      if (values->is_null()) return {};
-      if (opts_.output == "json")
-        return has_non_finite(*values) ? std::string() : json_output(*values);
-      return emit_yaml(*values);
-    }
-    files_.data_values = to_struct_value(values);
-    return render_templates();
+    if (!failures.empty()) throw YttError{"Validating final data values:\n" + failures};
+  }
+
+  std::string inspect_output(const DNode& values) {
+    if (values.is_null()) return {};
+    if (format_ == "json") return has_non_finite(values) ? std::string() : json_output(values);
+    return emit_yaml(values);
   }
 
   // "Unmarshaling YAML template 'x.yaml': yaml: line 3: ..." for the first input file (in -f
@@ -361,7 +384,35 @@ class Engine {
     preloader_ = std::make_unique<YamlPreloader>(std::move(order), opts_.after_loading_thread);
   }
 
-  void check_placement(const DDoc& d, const std::string& name) {
+  // ytt's DocExtractor, on a file's annotations as written: `@name` only on documents, once
+  // per document.
+  static void check_document_annotations(const LoadedYaml& file, const std::string& name) {
+    for (const auto& d : file.docs) check_not_on_items(d.root, name);
+    for (const auto& d : file.docs) {
+      int count = 0;
+      for (const auto& a : d.annotations) count += a.name == name;
+      if (count > 1) throw YttError{name + " annotation may only be used once per document"};
+    }
+  }
+
+  static void check_not_on_items(const yaml::Node& n, const std::string& name) {
+    auto refuse = [&](const char* what, const diag::Span& at) {
+      throw YttError{"Found @" + name + " on " + what + " (" + pos_text(at) +
+                     "); only documents (---) can be annotated with @" + name};
+    };
+    for (const auto& it : n.items) {
+      for (const auto& a : it.annotations)
+        if (a.name == name) refuse("map item", it.span);
+      check_not_on_items(it.value, name);
+    }
+    for (const auto& el : n.elements) {
+      for (const auto& a : el.annotations)
+        if (a.name == name) refuse("array item", el.span);
+      check_not_on_items(el, name);
+    }
+  }
+
+  void check_placement(const DDoc& d) {
     if (!d.value) return;
     for (const auto& e : d.value->entries) {
       for (const auto& a : e.anns) {
@@ -372,7 +423,6 @@ class Engine {
         }
       }
     }
-    (void)name;
   }
 
   // ytt's empty documents (null, `{}`, `[]`) are left out of the output.
@@ -433,7 +483,7 @@ class Engine {
     bool first = true;
     for (const auto& set : sets) {
       for (const auto& d : set) {
-        if (opts_.output == "json") {
+        if (format_ == "json") {
           // ytt: one compact JSON text per document, back to back; null documents and those
           // JSON cannot spell (inf, nan) print nothing.
           if (!doc_empty(d) && !has_non_finite(*d.value)) {
@@ -468,7 +518,25 @@ class Engine {
     return false;
   }
 
-  std::string json_output(const DNode& v) { return yaml::emit_json(sorted_copy(v)); }
+  std::string json_output(const DNode& v) {
+    if (has_non_string_key(v)) throw Unsupported{"JSON output of a map with non-string keys"};
+    return yaml::emit_json(sorted_copy(v));
+  }
+
+  // ytt panics on these (its JSON encoder takes string keys only).
+  static bool has_non_string_key(const SType& t) {
+    for (const auto& [k, ft] : t.fields) {
+      if (k.kind != yaml::Kind::kString || has_non_string_key(*ft)) return true;
+    }
+    return t.item && has_non_string_key(*t.item);
+  }
+  static bool has_non_string_key(const DNode& v) {
+    for (const auto& e : v.entries) {
+      if (v.is_map() && e.key.kind != yaml::Kind::kString) return true;
+      if (has_non_string_key(*e.value)) return true;
+    }
+    return false;
+  }
 
   static yaml::Node sorted_copy(const DNode& v) {
     yaml::Node n = to_yaml(v);
@@ -489,25 +557,108 @@ class Engine {
 
   std::string openapi_output(const TypePtr& type, bool json) { return openapi_text(type, json); }
 
-  SourceFile& pseudo(const std::string& label, const std::string& line) {
+  // A source that is not a file (a flag's text), named `label` in messages. `whole`: the
+  // text is split into lines; else it is one line, whatever it holds.
+  SourceFile& pseudo(const std::string& label, const std::string& text, bool whole = false) {
     SourceFile f;
     f.path = "\x01" + std::to_string(files_.files.size());
     f.label = label;
-    f.lines = SourceLines::one(line);
+    f.lines = whole ? SourceLines(text) : SourceLines::one(text);
     files_.files.push_back(std::move(f));
     return files_.files.back();
   }
 
+  // ytt's DataValuesFlags.AsOverlays: files, then env variables, then key=value flags, then
+  // key=file flags, each one overlay (a document) in that order.
   void add_flag_sources(std::vector<ValuesSource>& sources) {
-    // --data-values-file
-    for (const auto& path : opts_.data_values_files) {
-      auto text = yaml::read_file(path);
+    for (const auto& arg : opts_.data_values_files) values_file_flag(arg, sources);
+    for (const auto& p : opts_.data_values_env) env_flag(p, "data-values-env", sources);
+    for (const auto& p : opts_.data_values_env_yaml) env_flag(p, "data-values-env-yaml", sources);
+    for (const auto& kv : opts_.data_value) kv_flag(kv, "data-value", sources);
+    for (const auto& kv : opts_.data_value_yaml) kv_flag(kv, "data-value-yaml", sources);
+    for (const auto& kv : opts_.data_value_file) kv_file_flag(kv, sources);
+  }
+
+  // ytt's libraryRefAndRemainder: "@lib:rest" -> {"@lib", "rest"}; anything else has no ref.
+  static std::pair<std::string, std::string> split_library_ref(const std::string& arg) {
+    if (!arg.starts_with('@')) return {"", arg};
+    const size_t colon = arg.find(':');
+    if (colon == std::string::npos) return {"", arg};
+    if (colon == 1) throw YttError{"Expected library ref to not be empty"};
+    return {arg.substr(0, colon), arg.substr(colon + 1)};
+  }
+
+  // ytt's libraryRefAndKey: a key may not hold the library separator ':'.
+  static std::pair<std::string, std::string> split_library_key(const std::string& arg) {
+    auto ref_key = split_library_ref(arg);
+    if (ref_key.second.find(':') != std::string::npos) {
+      throw YttError{"Expected at most one library-key separator ':' in '" + ref_key.second + "'"};
+    }
+    return ref_key;
+  }
+
+  // A flag's data values go to the root library, or (with a library ref) are set aside: this
+  // engine has no libraries, so ytt would find them unused (see `unused_library_values_`).
+  void add_source(std::vector<ValuesSource>& sources, ValuesSource src, const std::string& lib,
+                  const std::string& where) {
+    if (lib.empty()) {
+      sources.push_back(std::move(src));
+    } else {
+      unused_library_values_.push_back("Data Value belonging to library '" + lib + "' on line " +
+                                       where);
+    }
+  }
+
+  // The files a --data-values-file path stands for, as ytt finds them: the file itself, or
+  // every file below a directory (sorted; ytt reads each as YAML, whatever its name). Each
+  // with the name ytt gives it.
+  std::vector<std::pair<std::string, std::string>> data_values_paths(const std::string& path) {
+    if (path == "-" || path.starts_with("http://") || path.starts_with("https://")) {
+      throw Unsupported{"--data-values-file from stdin or a URL"};
+    }
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
+      throw YttError{"Extracting data value from file:\n  Find files '" + path +
+                     "':\n    Checking file '" + path + "': lstat " + path +
+                     ": no such file or directory"};
+    }
+    if (!std::filesystem::is_directory(path, ec)) {
+      return {{path, std::filesystem::path(path).filename().string()}};
+    }
+    std::vector<std::filesystem::path> found;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(path, ec)) {
+      if (!e.is_directory()) found.push_back(e.path());  // ytt reads every file as YAML
+    }
+    std::sort(found.begin(), found.end());
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& f : found) {
+      out.emplace_back(f.string(), f.lexically_relative(path).generic_string());
+    }
+    return out;
+  }
+
+  // --data-values-file: plain YAML documents, each an overlay.
+  void values_file_flag(const std::string& arg, std::vector<ValuesSource>& sources) {
+    const auto [lib, path_arg] = split_library_ref(arg);
+    std::string path = path_arg;
+    if (std::count(path.begin(), path.end(), '=') > 1) {
+      throw YttError{"Extracting data value from file:\n  Find files '" + path +
+                     "':\n    Expected file '" + path +
+                     "' to only have single '=' sign to for relative path assignment"};
+    }
+    std::string rename;
+    if (size_t eq = path.find('='); eq != std::string::npos) {
+      rename = path.substr(0, eq);
+      path = path.substr(eq + 1);
+    }
+    for (auto [file, name] : data_values_paths(path)) {
+      if (!rename.empty()) name = rename;
+      auto text = yaml::read_file(file);
       if (!text.ok()) {
-        throw YttError{"Extracting data value from file:\n  Checking file '" + path +
-                       "': " + go_file_problem(path, text.error().message)};
+        throw YttError{"Extracting data value from file:\n  Reading file '" + name + "'"};
       }
       SourceFile f;
-      f.path = std::filesystem::path(path).filename().string();  // as ytt names it
+      f.path = name;
       f.lines = SourceLines(std::move(*text));
       diag::Diagnostics diags;
       auto docs = yaml::load(f.text(), f.path, diags);
@@ -520,83 +671,123 @@ class Engine {
       }
       files_.files.push_back(std::move(f));
       for (const auto& d : docs) {
-        bool annotated = !d.annotations.empty() || has_annotations(d.root);
-        if (annotated) {
+        if (d.empty) continue;
+        if (!d.annotations.empty() || has_annotations(d.root)) {
           throw YttError{"Extracting data value from file:\n  Checking data values file '" + path +
                          "':\n    Expected to be plain YAML, having no annotations (hint: remove "
                          "comments starting with `#@`)"};
         }
-        if (d.empty) continue;
         DDoc dd;
         dd.value = from_yaml(d.root);
         dd.span = d.span;
-        sources.push_back({dd, true, true, path});
-      }
-    }
-    // --data-values-env / --data-values-env-yaml
-    auto env_flag = [&](const std::string& prefix, bool as_yaml) {
-      std::vector<std::string> vars;
-      for (const auto& kv : opts_.environment) {
-        if (kv.rfind(prefix + "_", 0) == 0) vars.push_back(kv);
-      }
-      std::sort(vars.begin(), vars.end());
-      for (const auto& kv : vars) {
-        size_t eq = kv.find('=');
-        std::string name = kv.substr(prefix.size() + 1, eq - prefix.size() - 1);
-        std::string key;
-        for (size_t i = 0; i < name.size(); ++i) {
-          if (name.compare(i, 2, "__") == 0) {
-            key += '.';
-            ++i;
-          } else {
-            key += name[i];
-          }
+        const std::string_view first_line = files_.files.back().lines[0];
+        if (d.span.begin.line == 1 && !first_line.starts_with("---")) {
+          dd.span.file = pseudo(name, "").path;  // ytt shows no text for an implicit document
         }
-        SourceFile& pf = pseudo("(data-values-env arg) " + prefix, kv);
-        diag::Span span{pf.path, {1, 1}, {1, 1}};
-        DPtr v = as_yaml
-                     ? parse_yaml_value("Extracting data values from env under prefix '" + prefix +
-                                            "':\n  Extracting data value from env "
-                                            "variable '" +
-                                            kv.substr(0, eq) + "':\n    ",
-                                        kv.substr(eq + 1), span)
-                     : string_node(kv.substr(eq + 1), span);
-        sources.push_back({kv_doc(key, v, span), true, false, ""});
+        add_source(sources, {dd, true, true, path}, lib,
+                   name + ":" + std::to_string(d.span.begin.line));
       }
-    };
-    for (const auto& p : opts_.data_values_env) env_flag(p, false);
-    for (const auto& p : opts_.data_values_env_yaml) env_flag(p, true);
-    for (const auto& kv : opts_.data_value) {
-      auto [key, val] = split_kv(kv);
-      SourceFile& pf = pseudo("(data-value arg)", kv);
-      diag::Span span{pf.path, {1, 1}, {1, 1}};
-      sources.push_back({kv_doc(key, string_node(val, span), span), true, false, ""});
     }
-    for (const auto& kv : opts_.data_value_yaml) {
-      auto [key, val] = split_kv(kv);
-      SourceFile& pf = pseudo("(data-value-yaml arg)", kv);
-      diag::Span span{pf.path, {1, 1}, {1, 1}};
-      DPtr v = parse_yaml_value(
-          "Extracting data value from KV:\n  Deserializing value for key '" + key + "':\n    ", val,
-          span);
-      sources.push_back({kv_doc(key, v, span), true, false, ""});
+  }
+
+  // --data-values-env[-yaml] PREFIX: every PREFIX_a__b=value variable, in the environment's
+  // order, as a.b: value.
+  void env_flag(const std::string& arg, const std::string& flag,
+                std::vector<ValuesSource>& sources) {
+    const std::string context = "Extracting data values from env under prefix '" + arg + "':\n  ";
+    std::string lib, prefix;
+    try {
+      std::tie(lib, prefix) = split_library_key(arg);
+    } catch (YttError& e) {
+      e.text = context + e.text;
+      throw;
     }
-    for (const auto& kv : opts_.data_value_file) {
-      auto [key, path] = split_kv(kv);
-      auto text = yaml::read_file(path);
-      if (!text.ok()) {
-        std::error_code ec;
-        if (std::filesystem::is_directory(path, ec)) {
-          throw YttError{"Extracting data value from file:\n  Expected '" + path +
-                         "' to be a file, but is a directory"};
-        }
-        throw YttError{"Extracting data value from file:\n  Finding file '" + path +
-                       "':\n    Checking file '" + path +
-                       "': " + go_file_problem(path, text.error().message)};
+    for (const auto& kv : opts_.environment) {
+      const size_t eq = kv.find('=');
+      if (eq == std::string::npos) {
+        throw YttError{context + "Expected env variable to be key-value pair (format: key=value)"};
       }
-      SourceFile& pf = pseudo("(data-value-file arg) " + kv, *text);
+      const std::string name = kv.substr(0, eq);
+      if (!name.starts_with(prefix + "_")) continue;
+      SourceFile& pf = pseudo("(" + flag + " arg) " + prefix, kv);
       diag::Span span{pf.path, {1, 1}, {1, 1}};
-      sources.push_back({kv_doc(key, string_node(*text, span), span), true, false, ""});
+      const std::string raw = kv.substr(eq + 1);
+      DPtr v = flag == "data-values-env-yaml"
+                   ? parse_yaml_value(
+                         context + "Extracting data value from env variable '" + name + "':\n    ",
+                         raw, span)
+                   : string_node(raw, span);
+      add_source(sources,
+                 {kv_doc(split(name.substr(prefix.size() + 1), "__"), v, span), true, false, ""},
+                 lib, "(" + flag + " arg) " + prefix + ":1");
+    }
+  }
+
+  // -v / --data-value[-yaml] key.path=value.
+  void kv_flag(const std::string& kv, const std::string& flag, std::vector<ValuesSource>& sources) {
+    const std::string context = "Extracting data value from KV:\n  ";
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos) throw YttError{context + "Expected format key=value"};
+    const std::string raw_key = kv.substr(0, eq), raw = kv.substr(eq + 1);
+    SourceFile& pf = pseudo("(" + flag + " arg)", kv);
+    diag::Span span{pf.path, {1, 1}, {1, 1}};
+    DPtr v = flag == "data-value-yaml"
+                 ? parse_yaml_value(
+                       context + "Deserializing value for key '" + raw_key + "':\n    ", raw, span)
+                 : string_node(raw, span);
+    std::string lib, key;
+    try {
+      std::tie(lib, key) = split_library_key(raw_key);
+    } catch (YttError& e) {
+      e.text = context + e.text;
+      throw;
+    }
+    add_source(sources, {kv_doc(split(key, "."), v, span), true, false, ""}, lib,
+               "(" + flag + " arg):1");
+  }
+
+  // --data-value-file key.path=file: the file's text as a string.
+  void kv_file_flag(const std::string& kv, std::vector<ValuesSource>& sources) {
+    const std::string context = "Extracting data value from file:\n  ";
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos) throw YttError{context + "Expected format key=/file/path"};
+    const std::string raw_key = kv.substr(0, eq), path = kv.substr(eq + 1);
+    if (path == "-" || path.starts_with("http://") || path.starts_with("https://")) {
+      throw Unsupported{"--data-value-file from stdin or a URL"};
+    }
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
+      throw YttError{context + "Finding file '" + path + "':\n    Checking file '" + path +
+                     "': lstat " + path + ": no such file or directory"};
+    }
+    if (std::filesystem::is_directory(path, ec)) {
+      // ytt takes a directory holding exactly one file as that file; we do not.
+      throw YttError{context + "Expected '" + path + "' to be a file, but is a directory"};
+    }
+    auto text = yaml::read_file(path);
+    if (!text.ok()) throw YttError{context + "Reading file '" + path + "'"};
+    std::string lib, key;
+    try {
+      std::tie(lib, key) = split_library_key(raw_key);
+    } catch (YttError& e) {
+      e.text = context + e.text;
+      throw;
+    }
+    const std::string label = "(data-value-file arg) " + key + "=" + path;
+    SourceFile& pf = pseudo(label, *text);
+    diag::Span span{pf.path, {1, 1}, {1, 1}};
+    add_source(sources, {kv_doc(split(key, "."), string_node(*text, span), span), true, false, ""},
+               lib, label + ":1");
+  }
+
+  static std::vector<std::string> split(const std::string& s, std::string_view sep) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    while (true) {
+      const size_t at = s.find(sep, start);
+      parts.push_back(s.substr(start, at == std::string::npos ? std::string::npos : at - start));
+      if (at == std::string::npos) return parts;
+      start = at + sep.size();
     }
   }
 
@@ -614,37 +805,26 @@ class Engine {
     return n;
   }
 
-  // `context`: the lines of ytt's error before "Deserializing YAML value: ...".
+  // `context`: the lines of ytt's error before "Deserializing YAML value: ...". A scalar is
+  // known by the flag's place (`span`); the items of a map or array by their lines in the
+  // value's own text, which ytt names "" (its root by line 1, with no text shown).
   DPtr parse_yaml_value(const std::string& context, const std::string& text,
                         const diag::Span& span) {
+    const std::string value_file = pseudo("", text, /*whole=*/true).path;
     diag::Diagnostics diags;
-    auto docs = yaml::load(text, "", diags);
+    auto docs = yaml::load(text, value_file, diags);
     for (const auto& d : diags.items()) {
       if (d.severity == diag::Severity::kError && d.code != "HK002") {  // later key wins
         throw YttError{context + "Deserializing YAML value: " + go_yaml_error(d, text, true)};
       }
     }
     DPtr v = docs.empty() ? make_node(yaml::Kind::kNull) : from_yaml(docs[0].root);
-    diag::Span s = span;
-    if (!v->is_scalar()) s = diag::Span{};  // ytt loses the position of collections here
-    stamp(*v, s);
+    if (v->is_scalar()) {
+      stamp(*v, span);
+    } else {
+      v->span = diag::Span{pseudo("", "").path, {1, 1}, {1, 1}};
+    }
     return v;
-  }
-
-  static std::pair<std::string, std::string> split_kv(const std::string& kv) {
-    size_t eq = kv.find('=');
-    if (eq == std::string::npos) {
-      throw YttError{"Extracting data value from KV:\n  Expected format key=value"};
-    }
-    std::string key = kv.substr(0, eq);
-    size_t colons = std::count(key.begin(), key.end(), ':');
-    if (colons > 1) {
-      throw YttError{
-          "Extracting data value from KV:\n  Expected at most one library-key "
-          "separator ':' in '" +
-          key + "'"};
-    }
-    return {key, kv.substr(eq + 1)};
   }
 
   const Options& opts_;
@@ -658,6 +838,12 @@ class Engine {
   DPtr values_;
   std::vector<ValuesSource> sources_;
   std::vector<std::vector<DDoc>> output_;  // the output documents, one set per template file
+  std::string format_;                     // yaml or json
+  std::string schema_format_;              // openapi-v3 or ""
+  std::vector<std::string> unused_library_values_;  // data values flags for a library
+  std::vector<size_t> schema_files_, value_files_;  // input files by what their text holds
+  const std::vector<Ann>* root_anns_ = nullptr;     // the values document's own annotations
+  diag::Span root_span_;                            // where ytt says the values document is
   std::unique_ptr<YamlPreloader> preloader_;
   size_t input_count_ = 0;           // files_.files beyond this come from flags
   bool templating_started_ = false;  // flags are read; input files are being templated

@@ -8,20 +8,34 @@
 
 namespace hintkit::schema {
 
-struct SchemaProblem {
-  std::string title;    // after "Invalid schema - "; empty: "Invalid schema"
-  std::string summary;  // a line before the excerpt, may be empty
-  std::string file;
-  std::vector<int> lines;
-  std::string found, expected;
-  std::vector<std::string> hints;
-  // ytt reports some problems as a block inside an outer "Invalid schema" error, which ends
-  // the inner block with an extra " \n" line.
-  bool nested = false;
+// One block of a schema error (ytt's `schemaAssertionError`): where (the node and the
+// annotations that concern it), what was found, what was expected, and hints.
+struct SchemaAssertion {
+  std::vector<diag::Span> ann_positions = {};  // shown before the node's line, sorted by line
+  diag::Span position = {};                    // the node
+  std::string description = {};                // a line above the excerpt, may be empty
+  std::string found = {};
+  std::string expected = {};
+  std::vector<std::string> hints = {};
 };
 
-std::string schema_problem_text(const Files& files, const SchemaProblem& p);
-[[noreturn]] void throw_schema(const Files& files, SchemaProblem p);
+// A whole schema error (ytt's `schemaError`): a summary with its underline, the blocks, and
+// the text of other errors it wraps (each followed by " \n").
+struct SchemaError {
+  std::string summary = {};
+  std::vector<SchemaAssertion> failures = {};
+  std::string misc = {};
+};
+
+// The error's text exactly as ytt prints it (the one place schema errors are rendered).
+std::string render(const Files& files, const SchemaError& e);
+// Stops the run with `e` (after the stage's "...: ").
+[[noreturn]] void throw_schema(const Files& files, const SchemaError& e);
+
+// A type mismatch the checker found, as one block: `at` is the annotation (default, example)
+// whose value was checked, if any; its place is added to `found` as ` (at|by X)`.
+SchemaAssertion assertion_of(const TypeProblem& p, const diag::Span* at = nullptr,
+                             std::string_view at_word = "at");
 
 }  // namespace hintkit::schema
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "schema/errors.h"
+#include "schema/phases.h"
 
 namespace hintkit::schema {
 
@@ -51,13 +52,6 @@ std::string type_name(types::Kind k) {
   }
 }
 
-std::vector<int> ann_lines(const Ann& a, const diag::Span& node) {
-  std::vector<int> l;
-  for (int i = a.span.begin.line; i <= node.begin.line && i > 0; ++i) l.push_back(i);
-  if (l.empty()) l.push_back(node.begin.line);
-  return l;
-}
-
 std::string starlark_type(const sl::Value& v) {
   switch (v.kind()) {
     case sl::Kind::kInt:
@@ -76,270 +70,410 @@ std::string starlark_type(const sl::Value& v) {
       return "*starlark.Dict";
     case sl::Kind::kTuple:
       return "starlark.Tuple";
+    case sl::Kind::kSet:
+      return "*starlark.Set";
+    case sl::Kind::kFunction:
+      return "*starlark.Function";
+    case sl::Kind::kBuiltin:
+      return "*starlark.Builtin";
+    case sl::Kind::kStruct:
+      return "*core.StarlarkStruct";
     default:
       return std::string(v.type_name());
   }
 }
 
-std::string normalize_key(std::string_view s) {
+// ---- Did you mean (ytt's spell.Nearest) ------------------------------------------------------
+
+// Case and '_' do not count when words are compared.
+std::string fold_word(std::string_view s) {
   std::string out;
   for (char c : s) {
-    if (c == '_' || c == '-') continue;
+    if (c == '_') continue;
     out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
   return out;
 }
 
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      cur[j] =
-          std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+// Edit distance of `x` and `y`, or some value above `max` once it is sure to exceed it.
+int edit_distance(std::string_view x, std::string_view y, int max) {
+  if (x.size() > y.size()) std::swap(x, y);
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (x[i] != y[i]) {
+      x = x.substr(i);
+      y = y.substr(i);
+      break;
     }
-    std::swap(prev, cur);
   }
-  return prev[b.size()];
+  if (x.empty()) return static_cast<int>(y.size());
+  const int gap = static_cast<int>(y.size()) - static_cast<int>(x.size());
+  if (gap > max) return gap;
+  std::vector<int> row(y.size() + 1);
+  for (size_t i = 0; i < row.size(); ++i) row[i] = static_cast<int>(i);
+  for (size_t i = 1; i <= x.size(); ++i) {
+    row[0] = static_cast<int>(i);
+    int best = static_cast<int>(i);
+    int prev = static_cast<int>(i) - 1;
+    for (size_t j = 1; j <= y.size(); ++j) {
+      const int k = std::min({prev + (x[i - 1] != y[j - 1] ? 1 : 0), 1 + row[j - 1], 1 + row[j]});
+      prev = row[j];
+      row[j] = k;
+      best = std::min(best, k);
+    }
+    if (best > max) return best;
+  }
+  return row[y.size()];
 }
 
-// The declared key a mistyped one most likely meant (case, `_` and `-` ignored).
-std::optional<std::string> similar_key(const std::string& key,
-                                       const std::vector<std::string>& cands) {
-  std::string k = normalize_key(key);
-  for (const auto& c : cands)
-    if (normalize_key(c) == k) return c;
-  if (k.size() < 3) return std::nullopt;
-  for (const auto& c : cands)
-    if (edit_distance(k, normalize_key(c)) <= 1) return c;
-  return std::nullopt;
+// The candidate nearest to `word` within half its length in edits, first of equals; "" if none.
+std::string nearest_word(std::string_view word, const std::vector<std::string>& candidates) {
+  const std::string x = fold_word(word);
+  std::string best;
+  int best_d = static_cast<int>(x.size() + 1) / 2;
+  for (const auto& c : candidates) {
+    const int d = edit_distance(x, fold_word(c), best_d);
+    if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
+  }
+  return best;
 }
+
+// ---- One function per schema annotation (ytt's pkg/schema/annotations.go) --------------------
+//
+// Each checks its annotation's arguments and throws ytt's "Invalid schema" error when they are
+// wrong; the caller decides what the annotation means for the type.
+
+[[noreturn]] void invalid_schema(const Files& files, SchemaAssertion a) {
+  throw_schema(files, {.summary = "Invalid schema", .failures = {std::move(a)}});
+}
+
+SchemaAssertion about(const Ann& a, const diag::Span& node, std::string description,
+                      std::string found, std::string expected,
+                      std::vector<std::string> hints = {}) {
+  return {.ann_positions = {a.span},
+          .position = node,
+          .description = std::move(description),
+          .found = std::move(found),
+          .expected = std::move(expected),
+          .hints = std::move(hints)};
+}
+
+// `@schema/type any=True|False`: the value of `any`.
+bool type_annotation(const Files& files, const Ann& a, const diag::Span& node) {
+  const std::string by = " (by " + pos_text(a.span) + ")";
+  if (a.kwargs.empty()) {
+    invalid_schema(
+        files, about(a, node, "expected @schema/type annotation to have keyword argument and value",
+                     "missing keyword argument and value" + by, "valid keyword argument and value",
+                     {"Supported key-value pairs are 'any=True', 'any=False'"}));
+  }
+  bool any = false;
+  for (const auto& [name, value] : a.kwargs) {
+    if (name != "any") {
+      invalid_schema(files, about(a, node, "unknown @schema/type annotation keyword argument",
+                                  name + by, "A valid kwarg", {"Supported kwargs are 'any'"}));
+    }
+    if (!value.is_bool()) {
+      invalid_schema(
+          files, about(a, node, "unknown @schema/type annotation keyword argument",
+                       starlark_type(value) + by, "starlark.Bool", {"Supported kwargs are 'any'"}));
+    }
+    any = value.as_bool();
+  }
+  return any;
+}
+
+// `@schema/nullable`: takes no keyword arguments (positional ones are ignored, as in ytt).
+void nullable_annotation(const Files& files, const Ann& a, const diag::Span& node) {
+  if (a.kwargs.empty()) return;
+  invalid_schema(
+      files,
+      about(a, node, "expected @schema/nullable annotation to not contain any keyword arguments",
+            "keyword argument in @schema/nullable (by " + pos_text(a.span) + ")", "starlark.Bool",
+            {"Supported kwargs are 'any'"}));
+}
+
+// The shared checks of annotations that take exactly one value: no keyword arguments, one
+// positional argument. `expected` is what the argument should be.
+const sl::Value& single_argument(const Files& files, const Ann& a, const diag::Span& node,
+                                 const std::string& expected,
+                                 std::vector<std::string> kwarg_hints) {
+  const std::string name = "@" + a.name;
+  const std::string description = "syntax error in " + name + " annotation";
+  const std::string by = " (by " + pos_text(a.span) + ")";
+  if (!a.kwargs.empty()) {
+    invalid_schema(files, about(a, node, description, "keyword argument in " + name + by, expected,
+                                std::move(kwarg_hints)));
+  }
+  if (a.args.empty()) {
+    invalid_schema(files, about(a, node, description, "missing value in " + name + by, expected));
+  }
+  if (a.args.size() > 1) {
+    invalid_schema(files,
+                   about(a, node, description,
+                         std::to_string(a.args.size()) + " values in " + name + by, expected));
+  }
+  return a.args[0];
+}
+
+// `@schema/desc`, `@schema/title` and `@schema/deprecated`: one string.
+std::string string_annotation(const Files& files, const Ann& a, const diag::Span& node) {
+  const sl::Value& v = single_argument(files, a, node, "string",
+                                       {"this annotation only accepts one argument: a string."});
+  if (!v.is(sl::Kind::kString)) {
+    invalid_schema(files, about(a, node, "syntax error in @" + a.name + " annotation",
+                                "Non-string value in @" + a.name + " (by " + pos_text(a.span) + ")",
+                                "string"));
+  }
+  return std::string(v.as_string());
+}
+
+// `@schema/default`: one value, in Starlark. `effective` names the node's type for messages.
+const sl::Value& default_annotation(const Files& files, const Ann& a, const diag::Span& node,
+                                    const std::string& effective) {
+  return single_argument(files, a, node, effective,
+                         {"this annotation only accepts one argument: the default value.",
+                          "value must be in Starlark format, e.g.: {'key': 'value'}, True."});
+}
+
+// `@schema/examples`: one or more (description, value) tuples.
+std::vector<std::pair<std::string, sl::Value>> examples_annotation(const Files& files, const Ann& a,
+                                                                   const diag::Span& node) {
+  const std::string description = "syntax error in @schema/examples annotation";
+  const std::string expected =
+      "2-tuple containing description (string) and example value (of expected type)";
+  const std::string by = " (by " + pos_text(a.span) + ")", at = " (at " + pos_text(a.span) + ")";
+  auto fail = [&](std::string found) {
+    invalid_schema(files, about(a, node, description, std::move(found), expected));
+  };
+  if (!a.kwargs.empty()) fail("keyword argument in @schema/examples" + by);
+  if (a.args.empty()) fail("missing value in @schema/examples" + by);
+  std::vector<std::pair<std::string, sl::Value>> out;
+  for (const auto& ex : a.args) {
+    if (!ex.is(sl::Kind::kTuple)) {
+      fail(std::string(ex.type_name()) + " for @schema/examples" + at);
+    }
+    const auto items = ex.items();
+    if (items.size() < 2) fail("empty tuple in @schema/examples" + by);
+    if (items.size() > 2) {
+      fail(std::to_string(items.size()) + "-tuple argument in @schema/examples" + by);
+    }
+    if (!items[0].is(sl::Kind::kString)) {
+      fail(std::string(items[0].type_name()) + " value for @schema/examples" + at);
+    }
+    out.emplace_back(std::string(items[0].as_string()), items[1]);
+  }
+  return out;
+}
+
+// ---- Schema documents -> types (ytt's pkg/schema/schema.go) ----------------------------------
+
+// Where a schema node stands: what `@schema/default` and `@schema/deprecated` allow.
+enum class Place { kDocument, kMapItem, kArrayItem };
 
 class Inferrer {
  public:
   explicit Inferrer(const Files& files) : files_(files) {}
 
-  TypePtr infer(const DPtr& v, const std::vector<Ann>& anns, const diag::Span& span, bool is_doc) {
-    auto t = std::make_shared<SType>();
-    t->declared = span;
-    t->is_doc = is_doc;
+  // The type of one node (document, map item or array item) holding `v`: its type, then its
+  // default value, then its validation, in ytt's order (so the first problem ytt reports is
+  // the one reported here).
+  TypePtr infer(const DPtr& v, const std::vector<Ann>& anns, const diag::Span& span, Place place) {
+    TypePtr t = type_of(v, anns, span, place);
+    set_default(*t, anns, span, place);
+    if (const Ann* a = find_ann(anns, "schema/validation")) {
+      if (auto problem = validation_args_problem(*a)) {
+        throw YttError{"\n  Invalid @schema/validation annotation - " + *problem};
+      }
+      t->validations = {with_int_lengths(*a)};
+      t->validation_span = a->span;
+    }
+    return t;
+  }
+
+ private:
+  // ytt's getType: type annotations first, else the type the value implies; then the checks
+  // the value must pass under that type; then the documentation annotations.
+  TypePtr type_of(const DPtr& v, const std::vector<Ann>& anns, const diag::Span& span,
+                  Place place) {
     const Ann* type_ann = find_ann(anns, "schema/type");
     const Ann* nullable = find_ann(anns, "schema/nullable");
-    if (type_ann) {
-      if (type_ann->kwargs.empty()) {
-        throw_schema(files_,
-                     {"",
-                      "expected @schema/type annotation to have keyword argument and value",
-                      span.file,
-                      ann_lines(*type_ann, span),
-                      "missing keyword argument and value (by " + pos_text(type_ann->span) + ")",
-                      "valid keyword argument and value",
-                      {"Supported key-value pairs are 'any=True', 'any=False'"}});
-      }
-      for (const auto& [k, val] : type_ann->kwargs) {
-        if (k != "any") {
-          throw_schema(files_, {"",
-                                "unknown @schema/type annotation keyword argument",
-                                span.file,
-                                ann_lines(*type_ann, span),
-                                k + " (by " + pos_text(type_ann->span) + ")",
-                                "A valid kwarg",
-                                {"Supported kwargs are 'any'"}});
-        }
-        if (!val.is_bool()) {
-          throw_schema(files_, {"",
-                                "unknown @schema/type annotation keyword argument",
-                                span.file,
-                                ann_lines(*type_ann, span),
-                                starlark_type(val) + " (by " + pos_text(type_ann->span) + ")",
-                                "starlark.Bool",
-                                {"Supported kwargs are 'any'"}});
-        }
-        t->any = val.as_bool();
-      }
-    }
-    if (nullable && !nullable->kwargs.empty()) {
-      throw_schema(files_,
-                   {"",
-                    "expected @schema/nullable annotation to not contain any keyword arguments",
-                    span.file,
-                    ann_lines(*nullable, span),
-                    "keyword argument in @schema/nullable (by " + pos_text(nullable->span) + ")",
-                    "starlark.Bool",
-                    {"Supported kwargs are 'any'"}});
-    }
-    if (t->any) {
+    const bool any = type_ann && type_annotation(files_, *type_ann, span);
+    if (nullable) nullable_annotation(files_, *nullable, span);
+    TypePtr t;
+    if (any) {
+      t = std::make_shared<SType>();
       t->kind = types::Kind::kAny;
+      t->any = true;
       t->default_value = v;
+      t->declared = span;
+      reject_schema_annotations_within(*v);
     } else {
-      switch (v->kind) {
-        case yaml::Kind::kMap: {
-          t->kind = types::Kind::kMap;
-          auto def = make_node(yaml::Kind::kMap, v->span);
-          for (const auto& e : v->entries) {
-            auto ft = infer(e.value, e.anns, e.span, false);
-            DEntry de;
-            de.key = e.key;
-            de.value = ft->default_value;
-            de.span = e.span;
-            def->entries.push_back(std::move(de));
-            t->fields.emplace_back(e.key, std::move(ft));
-          }
-          t->default_value = def;
-          break;
-        }
-        case yaml::Kind::kArray: {
-          t->kind = types::Kind::kArray;
-          if (v->entries.size() != 1) {
-            throw_schema(files_,
-                         {"wrong number of items in array definition",
-                          "",
-                          span.file,
-                          {span.begin.line},
-                          std::to_string(v->entries.size()) + " array items",
-                          "exactly 1 array item, of the desired type",
-                          {"in schema, the one item of the array implies the type of its elements.",
-                           "in schema, the default value for an array is always an empty list.",
-                           "default values can be overridden via a data values overlay."}});
-          }
-          const DEntry& e = v->entries[0];
-          if (const Ann* da = find_ann(e.anns, "schema/default")) {
-            throw_schema(files_, {"",
-                                  "Invalid schema - @schema/default not supported on array item\n"
-                                  "============================================================\n",
-                                  span.file,
-                                  ann_lines(*da, e.span),
-                                  "",
-                                  "",
-                                  {"do you mean to set a default value for the array?",
-                                   "set an array's default by annotating its parent."},
-                                  /*nested=*/true});
-          }
-          t->item = infer(e.value, e.anns, e.span, false);
-          t->default_value = make_node(yaml::Kind::kArray, v->span);
-          break;
-        }
-        case yaml::Kind::kNull:
-          if (is_doc) {
-            t->kind = types::Kind::kMap;  // an empty schema document
-            t->default_value = make_node(yaml::Kind::kMap, v->span);
-            break;
-          }
-          throw_schema(files_,
-                       {"null value not allowed here",
-                        "",
-                        span.file,
-                        {span.begin.line},
-                        "null value",
-                        "non-null value",
-                        {"in YAML, omitting a value implies null.",
-                         "to set the default value to null, annotate with @schema/nullable.",
-                         "to allow any value, annotate with @schema/type any=True."}});
-        default:
-          t->kind = kind_of(v->kind);
-          t->default_value = v;
-      }
+      t = from_value(v, span, place);
     }
     if (nullable) {
       t->nullable = true;
       t->default_value = make_node(yaml::Kind::kNull, span);
     }
+    t->is_doc = place == Place::kDocument;
     build_checker(*t);
-    if (const Ann* d = find_ann(anns, "schema/default")) {
-      if (!d->kwargs.empty()) {
-        throw_schema(files_, {"",
-                              "syntax error in @schema/default annotation",
-                              span.file,
-                              ann_lines(*d, span),
-                              "keyword argument in @schema/default (by " + pos_text(d->span) + ")",
-                              expected_name(*t) + " (by " + pos_text(span) + ")",
-                              {"this annotation only accepts one argument: the default value.",
-                               "value must be in Starlark format, e.g.: {'key': 'value'}, True."}});
-      }
-      if (d->args.empty()) {
-        throw_schema(files_, {"",
-                              "syntax error in @schema/default annotation",
-                              span.file,
-                              ann_lines(*d, span),
-                              "missing value in @schema/default (by " + pos_text(d->span) + ")",
-                              expected_name(*t) + " (by " + pos_text(span) + ")",
-                              {}});
-      }
-      DPtr dv = from_starlark(d->args[0], d->span);
-      std::vector<TypeProblem> problems;
-      check_and_fill(dv, *t, problems);
-      if (!problems.empty()) {
-        std::string out;
-        for (const auto& p : problems) {
-          SchemaProblem sp{
-              "@schema/default is wrong type",
-              p.unknown_key ? "Given data value is not declared in schema" : "",
-              span.file,
-              ann_lines(*d, span),
-              p.found + " (at " + pos_text(d->span) + ")",
-              p.expected + " (" + (p.unknown_key ? "from " : "by ") + pos_text(p.by) + ")",
-              {}};
-          if (out.empty()) {
-            out = schema_problem_text(files_, sp);
-          } else {
-            // further problems repeat only the excerpt and found/expected
-            std::string block = schema_problem_text(files_, sp);
-            size_t cut = block.find("\n\n");
-            out.resize(out.size() - 1);
-            out += block.substr(cut + 2);
-          }
+    document(*t, anns, span, place);
+    return t;
+  }
+
+  // The type a value implies (ytt's InferTypeFromValue), children first.
+  TypePtr from_value(const DPtr& v, const diag::Span& span, Place place) {
+    auto t = std::make_shared<SType>();
+    t->declared = span;
+    switch (v->kind) {
+      case yaml::Kind::kMap: {
+        t->kind = types::Kind::kMap;
+        auto def = make_node(yaml::Kind::kMap, v->span);
+        for (const auto& e : v->entries) {
+          auto ft = infer(e.value, e.anns.get(), e.span, Place::kMapItem);
+          DEntry de;
+          de.key = e.key;
+          de.value = ft->default_value;
+          de.span = e.span;
+          def->entries.push_back(std::move(de));
+          t->fields.emplace_back(e.key, std::move(ft));
         }
-        throw YttError{" \n" + out};
+        t->default_value = def;
+        break;
       }
-      t->default_value = dv;
-    }
-    for (const auto& a : anns) {
-      if (a.name == "schema/validation") {
-        check_validation(a);
-        t->validations = {with_int_lengths(a)};
-        t->validation_span = a.span;
-      } else if (a.name == "schema/desc" && !a.args.empty()) {
-        t->edit_docs().desc =
-            std::string(a.args[0].is(sl::Kind::kString) ? a.args[0].as_string() : a.args[0].str());
-      } else if (a.name == "schema/title" && !a.args.empty()) {
-        t->edit_docs().title =
-            std::string(a.args[0].is(sl::Kind::kString) ? a.args[0].as_string() : a.args[0].str());
-      } else if (a.name == "schema/deprecated") {
-        if (is_doc) {
-          throw_schema(files_, {"",
-                                "@schema/deprecated not supported on a document",
-                                span.file,
-                                ann_lines(a, span),
-                                "",
-                                "",
-                                {"do you mean to deprecate the entire schema document?",
-                                 "use schema/deprecated on individual keys."}});
+      case yaml::Kind::kArray: {
+        t->kind = types::Kind::kArray;
+        if (v->entries.size() != 1) {
+          throw_schema(files_,
+                       {.summary = "Invalid schema - wrong number of items in array definition",
+                        .failures = {{.position = span,
+                                      .found = std::to_string(v->entries.size()) + " array items",
+                                      .expected = "exactly 1 array item, of the desired type",
+                                      .hints = {"in schema, the one item of the array implies the "
+                                                "type of its elements.",
+                                                "in schema, the default value for an array is "
+                                                "always an empty list.",
+                                                "default values can be overridden via a data "
+                                                "values overlay."}}}});
         }
-        t->edit_docs().deprecated = a.args.empty() ? "" : a.args[0].str();
-      } else if (a.name == "schema/examples") {
-        for (const auto& ex : a.args) {
-          auto items = ex.items();
-          if (items.size() != 2) continue;
-          DPtr val = from_starlark(items[1], a.span);
-          std::vector<TypeProblem> problems;
-          check_and_fill(val, *t, problems);
-          if (!problems.empty()) {
-            throw_schema(files_, {"@schema/examples has wrong type",
-                                  "",
-                                  span.file,
-                                  ann_lines(a, span),
-                                  problems[0].found + " (by " + pos_text(a.span) + ")",
-                                  problems[0].expected + " (by " + pos_text(problems[0].by) + ")",
-                                  {}});
-          }
-          t->edit_docs().examples.emplace_back(
-              items[0].is(sl::Kind::kString) ? std::string(items[0].as_string()) : items[0].str(),
-              val);
-        }
+        const DEntry& e = v->entries[0];
+        t->item = infer(e.value, e.anns.get(), e.span, Place::kArrayItem);
+        t->default_value = make_node(yaml::Kind::kArray, v->span);
+        break;
       }
+      case yaml::Kind::kNull:
+        if (place == Place::kDocument) {
+          t->kind = types::Kind::kMap;  // an empty schema document
+          t->default_value = make_node(yaml::Kind::kMap, v->span);
+          break;
+        }
+        throw_schema(files_,
+                     {.summary = "Invalid schema - null value not allowed here",
+                      .failures = {{.position = span,
+                                    .found = "null value",
+                                    .expected = "non-null value",
+                                    .hints = {"in YAML, omitting a value implies null.",
+                                              "to set the default value to null, annotate with "
+                                              "@schema/nullable.",
+                                              "to allow any value, annotate with @schema/type "
+                                              "any=True."}}}});
+      default:
+        t->kind = kind_of(v->kind);
+        t->default_value = v;
     }
     return t;
+  }
+
+  // An "any type" fragment has no constraints: type annotations within it are refused.
+  void reject_schema_annotations_within(const DNode& v) {
+    for (const auto& e : v.entries) {
+      SchemaAssertion a{.position = e.span};
+      std::string found;
+      for (const char* name : {"schema/nullable", "schema/type", "schema/default"}) {
+        if (const Ann* ann = find_ann(e.anns.get(), name)) {
+          found += (found.empty() ? "@" : ", @") + std::string(name);
+          a.ann_positions.push_back(ann->span);
+        }
+      }
+      if (!found.empty()) {
+        a.description = "Schema was specified within an \"any type\" fragment";
+        a.found = found + " annotation(s)";
+        a.expected = "no '@schema/...' on nodes within a node annotated '@schema/type any=True'";
+        a.hints = {
+            "an \"any type\" fragment has no constraints; nested schema annotations conflict "
+            "and are disallowed"};
+        invalid_schema(files_, std::move(a));
+      }
+      reject_schema_annotations_within(*e.value);
+    }
+  }
+
+  // ytt's collectDocumentationAnnotations + setDocumentationFromAnns.
+  void document(SType& t, const std::vector<Ann>& anns, const diag::Span& span, Place place) {
+    const Ann* desc = find_ann(anns, "schema/desc");
+    const Ann* title = find_ann(anns, "schema/title");
+    const Ann* examples = find_ann(anns, "schema/examples");
+    const Ann* deprecated = find_ann(anns, "schema/deprecated");
+    std::optional<std::string> desc_text, title_text, notice;
+    std::vector<std::pair<std::string, sl::Value>> example_values;
+    if (desc) desc_text = string_annotation(files_, *desc, span);
+    if (title) title_text = string_annotation(files_, *title, span);
+    if (examples) example_values = examples_annotation(files_, *examples, span);
+    if (deprecated) {
+      if (place == Place::kDocument) {
+        invalid_schema(files_, about(*deprecated, span,
+                                     "@schema/deprecated not supported on a document", "", "",
+                                     {"do you mean to deprecate the entire schema document?",
+                                      "use schema/deprecated on individual keys."}));
+      }
+      notice = string_annotation(files_, *deprecated, span);
+    }
+    if (desc_text) t.edit_docs().desc = std::move(desc_text);
+    if (title_text) t.edit_docs().title = std::move(title_text);
+    if (examples) {
+      SchemaError wrong{.summary = "Invalid schema - @schema/examples has wrong type"};
+      std::vector<std::pair<std::string, DPtr>> values;
+      for (const auto& [text, value] : example_values) {
+        DPtr val = from_starlark(value, span);
+        DPtr checked = val;  // checked only: ytt shows an example as written, without defaults
+        std::vector<TypeProblem> problems;
+        check_and_fill(checked, t, problems);
+        for (const auto& p : problems)
+          wrong.failures.push_back(assertion_of(p, &examples->span, "by"));
+        values.emplace_back(text, std::move(val));
+      }
+      if (!wrong.failures.empty()) throw_schema(files_, wrong);
+      t.edit_docs().examples = std::move(values);
+    }
+    if (notice) t.edit_docs().deprecated = std::move(notice);
+  }
+
+  // ytt's getValue: `@schema/default` replaces the default the type implies.
+  void set_default(SType& t, const std::vector<Ann>& anns, const diag::Span& span, Place place) {
+    const Ann* d = find_ann(anns, "schema/default");
+    if (!d) return;
+    if (place == Place::kArrayItem) {
+      SchemaError inner{
+          .summary = "Invalid schema - @schema/default not supported on array item",
+          .failures = {{.ann_positions = {d->span},
+                        .position = span,
+                        .hints = {"do you mean to set a default value for the array?",
+                                  "set an array's default by annotating its parent."}}}};
+      throw_schema(files_, {.summary = "Invalid schema", .misc = render(files_, inner) + " \n"});
+    }
+    const sl::Value& value = default_annotation(
+        files_, *d, span, expected_name(t) + " (by " + pos_text(t.declared) + ")");
+    DPtr dv = from_starlark(value, span);
+    std::vector<TypeProblem> problems;
+    check_and_fill(dv, t, problems);
+    if (!problems.empty()) {
+      SchemaError wrong{.summary = "Invalid schema - @schema/default is wrong type"};
+      for (const auto& p : problems) wrong.failures.push_back(assertion_of(p, &d->span, "at"));
+      throw_schema(files_, wrong);
+    }
+    t.default_value = dv;
   }
 
   // ytt reads min_len/max_len as ints: a float bound counts as its integer part.
@@ -352,63 +486,14 @@ class Inferrer {
     return a;
   }
 
-  static void check_validation(const Ann& a) {
-    const std::string head = "\n  Invalid @schema/validation annotation - ";
-    const std::string at = " (at " + pos_text(a.span) + ")";
-    if (a.args.empty() && a.kwargs.empty()) {
-      throw YttError{head +
-                     "expected annotation to have 2-tuple as argument(s), but found no "
-                     "arguments (by " +
-                     pos_text(a.span) + ")"};
-    }
-    static const char* known[] = {"min",          "max",    "min_len", "max_len",       "not_null",
-                                  "one_not_null", "one_of", "when",    "when_null_skip"};
-    for (const auto& [k, v] : a.kwargs) {
-      bool ok = false;
-      for (const char* n : known) ok = ok || k == n;
-      if (!ok) throw YttError{head + "unknown keyword argument \"" + k + "\"" + at};
-      bool finite_float = v.is(sl::Kind::kFloat) && std::isfinite(v.as_float());
-      if ((k == "min_len" || k == "max_len") && !v.is(sl::Kind::kInt) && !finite_float) {
-        throw YttError{head + "expected keyword argument \"" + k + "\" to be a number, but was " +
-                       std::string(v.type_name()) + at};
-      }
-      if (k == "one_of" &&
-          !(v.is(sl::Kind::kList) || v.is(sl::Kind::kTuple) || v.is(sl::Kind::kSet))) {
-        throw YttError{head + "expected keyword argument one_of to be a sequence, but was " +
-                       std::string(v.type_name())};
-      }
-    }
-    for (const auto& r : a.args) {
-      auto items = r.items();
-      if (!(r.is(sl::Kind::kTuple) || r.is(sl::Kind::kList)) || items.size() != 2) {
-        throw YttError{head + "expected annotation to have 2-tuple as argument(s), but found " +
-                       std::string(r.type_name()) + at};
-      }
-      if (!items[0].is(sl::Kind::kString)) {
-        throw YttError{head +
-                       "expected first item in the 2-tuple to be a string describing a "
-                       "valid value, but was " +
-                       std::string(items[0].type_name()) + at};
-      }
-      const sl::Value& f = items[1];
-      if (!f.is(sl::Kind::kStruct) && !(f.is(sl::Kind::kFunction) || f.is(sl::Kind::kBuiltin))) {
-        throw YttError{head +
-                       "expected second item in the 2-tuple to be an assertion function, "
-                       "but was " +
-                       std::string(f.type_name()) + at};
-      }
-      const bool assertion = f.is(sl::Kind::kStruct) && f.attr("check").has_value();
-      if (!(f.is(sl::Kind::kFunction) || f.is(sl::Kind::kBuiltin) || assertion)) {
-        throw YttError{head +
-                       "expected second item in tuple to be an assertion function or "
-                       "assertion object, but was a " +
-                       std::string(f.type_name()) + at};
-      }
-    }
+  // How ytt names a type in messages (its `String()`).
+  static std::string expected_name(const SType& t) {
+    if (t.any) return "any";
+    if (t.nullable) return "null";
+    return type_name(t.kind);
   }
 
-  static std::string expected_name(const SType& t) { return type_name(t.kind); }
-
+ public:
   // The node's type for the shared checker, over its children's (already built) ones.
   static void build_checker(SType& t) {
     auto c = std::make_shared<types::Type>();
@@ -432,54 +517,116 @@ class Inferrer {
   const Files& files_;
 };
 
-// A DNode tree as the shared checker walks it; `entry` is the map/array item holding `node`.
-struct DView {
-  const DNode* node;
-  const DEntry* entry = nullptr;
-  yaml::Kind kind() const { return node->kind; }
-  size_t size() const { return node->entries.size(); }
-  DView child(size_t i) const { return {node->entries[i].value.get(), &node->entries[i]}; }
-  std::string_view key(size_t i, std::string& scratch) const {
-    return checker_key(node->entries[i].key, scratch);
-  }
-};
+// ytt's wording of a value of the wrong type at `at`.
+TypeProblem mismatch(const diag::Span& at, const DNode& found, const SType& type) {
+  return {at,
+          at.file,
+          false,
+          std::string(ytt_type_name(found.kind)),
+          type_name(type.kind),
+          type.declared,
+          ""};
+}
 
-// ytt's wording of one mismatch the checker found (`at` is where ytt points: the item's line).
-TypeProblem problem_of(types::MismatchReason reason, const DView& at, const SType& type,
-                       const diag::Span& root) {
-  const diag::Span& span = at.entry ? at.entry->span : root;
-  if (reason == types::MismatchReason::kNull) {
-    return {span, span.file, false, "null", type_name(type.kind), type.declared, ""};
-  }
-  if (reason == types::MismatchReason::kWrongType) {
-    return {span,
-            span.file,
-            false,
-            std::string(ytt_type_name(at.node->kind)),
-            type_name(type.kind),
-            type.declared,
-            ""};
-  }
-  const Scalar& key = at.entry->key;
-  TypeProblem p{span, span.file, true, key_text(key), "", type.declared, ""};
-  if (type.fields.size() == 1) {
-    p.expected = "a map item with the key named \"" + key_text(type.fields[0].first) + "\"";
-  } else {
-    std::vector<std::string> names;
-    for (const auto& f : type.fields) names.push_back(go_key_text(f.first));
-    std::sort(names.begin(), names.end());
+// ytt's wording of a key the map type does not declare.
+TypeProblem unknown_key(const DEntry& e, const SType& type) {
+  TypeProblem p{e.span, e.span.file, true, key_text(e.key), "", type.declared, ""};
+  std::vector<std::string> names;
+  for (const auto& f : type.fields) names.push_back(go_key_text(f.first));
+  std::sort(names.begin(), names.end());
+  if (names.size() == 1) {
+    p.expected = "a map item with the key named \"" + names[0] + "\"";
+  } else if (names.size() > 1 && names.size() <= 9) {  // ytt: Miller's Law
     p.expected = "one of {";
     for (size_t i = 0; i < names.size(); ++i) p.expected += (i ? ", " : " ") + names[i];
     p.expected += " }";
+  } else {
+    p.expected = "a key declared in map";
   }
-  std::vector<std::string> cands;
-  for (const auto& f : type.fields)
-    if (f.first.kind == yaml::Kind::kString) cands.push_back(f.first.text);
-  if (key.kind == yaml::Kind::kString) {
-    if (auto n = similar_key(key.text, cands)) p.hint = "did you mean \"" + *n + "\"?";
+  if (std::string n = nearest_word(p.found, names); !n.empty()) {
+    p.hint = "did you mean \"" + n + "\"?";
   }
   return p;
 }
+
+const SType* field_type(const SType& t, const Scalar& key, std::string& scratch) {
+  const long i = t.checker->field_index(checker_key(key, scratch));
+  return i < 0 ? nullptr : t.fields[static_cast<size_t>(i)].second.get();
+}
+
+// ytt checks data values in two passes. The first (AssignTypeTo) gives each map and array its
+// type, depth first, and reports a map or array where the type wants something else; keys the
+// schema does not declare and `any` values are left untyped. Only when it finds nothing does
+// the second (CheckNode) run: pre-order, each map's undeclared keys first, then each item's
+// scalar against its type.
+class ValueChecker {
+ public:
+  explicit ValueChecker(std::vector<TypeProblem>& out) : out_(out) {}
+
+  void assign(const DNode& v, const SType& t, const diag::Span& at) {
+    if (t.any || v.is_scalar()) return;
+    const bool fits = v.is_map() ? t.kind == types::Kind::kMap : t.kind == types::Kind::kArray;
+    if (!fits) {
+      out_.push_back(mismatch(at, v, t));
+      return;
+    }
+    if (v.is_map()) {
+      for (const auto& e : v.entries) {
+        if (const SType* ft = field_type(t, e.key, scratch_)) assign(*e.value, *ft, e.span);
+      }
+    } else {
+      for (const auto& e : v.entries) assign(*e.value, *t.item, e.span);
+    }
+  }
+
+  // The value of a document (at `at`) or of an item, against its type.
+  void check(const DNode& v, const SType& t, const diag::Span& at) {
+    if (t.any) return;
+    if (v.is_scalar()) {
+      check_scalar(v, t, at);
+      return;
+    }
+    if (v.is_map()) {
+      for (const auto& e : v.entries) {
+        if (!field_type(t, e.key, scratch_)) out_.push_back(unknown_key(e, t));
+      }
+      for (const auto& e : v.entries) {
+        if (const SType* ft = field_type(t, e.key, scratch_)) check(*e.value, *ft, e.span);
+      }
+    } else {
+      for (const auto& e : v.entries) check(*e.value, *t.item, e.span);
+    }
+  }
+
+ private:
+  void check_scalar(const DNode& v, const SType& t, const diag::Span& at) {
+    if (v.is_null()) {
+      if (!t.nullable) out_.push_back(mismatch(at, v, t));
+      return;
+    }
+    bool ok = false;
+    switch (v.kind) {
+      case yaml::Kind::kString:
+        ok = t.kind == types::Kind::kString;
+        break;
+      case yaml::Kind::kFloat:
+        ok = t.kind == types::Kind::kFloat;
+        break;
+      case yaml::Kind::kInt:  // an int is a float too
+        ok = t.kind == types::Kind::kInt || t.kind == types::Kind::kFloat;
+        break;
+      case yaml::Kind::kBool:
+        ok = t.kind == types::Kind::kBool;
+        break;
+      default:
+        break;
+    }
+    if (!ok) out_.push_back(mismatch(at, v, t));
+  }
+
+  std::vector<TypeProblem>& out_;
+  std::string scratch_;
+};
 
 // Adds the defaults a type-correct `v` lacks: missing map keys (appended, sharing the type's
 // default) and, below arrays, the items' missing keys. `unique`: nobody else can reach `v`
@@ -546,21 +693,18 @@ TypePtr infer_document(const DDoc& doc, const Files& files) {
   std::vector<Ann> anns;
   for (const auto& a : doc.anns)
     if (a.name.rfind("schema/", 0) == 0) anns.push_back(a);
-  return inf.infer(doc.value, anns, doc.span, true);
+  return inf.infer(doc.value, anns, doc.span, Place::kDocument);
 }
 
 DPtr default_of(const SType& t) { return t.default_value; }
 
-void check_and_fill(DPtr& value, const SType& type, std::vector<TypeProblem>& problems) {
+void check_and_fill(DPtr& value, const SType& type, std::vector<TypeProblem>& problems,
+                    const diag::Span* doc) {
   const size_t before = problems.size();
-  const diag::Span& root = value->span;
-  types::check_each(
-      DView{value.get()}, *type.checker,
-      [&](types::MismatchReason reason, const DView& at, const types::Type& t,
-          const std::vector<types::PathStep>&) {
-        problems.push_back(problem_of(reason, at, *static_cast<const SType*>(t.origin), root));
-        return true;
-      });
+  const diag::Span& root = doc ? *doc : value->span;
+  ValueChecker checker(problems);
+  checker.assign(*value, type, root);
+  if (problems.size() == before) checker.check(*value, type, root);
   if (problems.size() != before) return;  // ytt stops here; defaults would not be seen
   if (DPtr r = fill_defaults(value, type, true)) value = std::move(r);
 }

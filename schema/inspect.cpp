@@ -33,20 +33,27 @@ std::string openapi_type(const SType& t) {
   }
 }
 
+// One schema type as ytt's OpenAPI document describes it (pkg/schema/openapi.go): its
+// documentation, then what its kind adds, in ytt's fixed order of properties. A nullable
+// type is "nullable: true" over its value type's description (a map's has no default).
 yaml::Node describe(const SType& t) {
   static const TypeDocs kNone;
   const TypeDocs& docs = t.docs ? *t.docs : kNone;
   yaml::Node n = yaml::make_map();
-  if (docs.title) n.items.push_back(item("title", yaml::make_string(*docs.title)));
+  if (docs.title && !docs.title->empty()) {
+    n.items.push_back(item("title", yaml::make_string(*docs.title)));
+  }
   std::string ty = t.any ? "" : openapi_type(t);
   if (!ty.empty()) n.items.push_back(item("type", yaml::make_string(ty)));
-  if (t.kind == types::Kind::kFloat && !t.any)
-    n.items.push_back(item("format", yaml::make_string("float")));
   if (t.kind == types::Kind::kMap && !t.any)
     n.items.push_back(item("additionalProperties", yaml::make_bool(false)));
+  if (t.kind == types::Kind::kFloat && !t.any)
+    n.items.push_back(item("format", yaml::make_string("float")));
   if (t.nullable || t.any) n.items.push_back(item("nullable", yaml::make_bool(true)));
   if (docs.deprecated) n.items.push_back(item("deprecated", yaml::make_bool(true)));
-  if (docs.desc) n.items.push_back(item("description", yaml::make_string(*docs.desc)));
+  if (docs.desc && !docs.desc->empty()) {
+    n.items.push_back(item("description", yaml::make_string(*docs.desc)));
+  }
   if (!docs.examples.empty()) {
     n.items.push_back(item("x-example-description", yaml::make_string(docs.examples[0].first)));
     n.items.push_back(item("example", to_yaml(*docs.examples[0].second)));
@@ -57,9 +64,13 @@ yaml::Node describe(const SType& t) {
   }
   if (t.kind == types::Kind::kMap) {
     yaml::Node props = yaml::make_map();
-    for (const auto& [k, ft] : t.fields) props.items.push_back(item(key_text(k), describe(*ft)));
+    for (const auto& [k, ft] : t.fields) {
+      yaml::MapItem p;
+      p.key = to_yaml(k);  // keys keep their YAML type (`true:`, `1:`)
+      p.value = describe(*ft);
+      props.items.push_back(std::move(p));
+    }
     n.items.push_back(item("properties", std::move(props)));
-    if (t.nullable) n.items.push_back(item("default", yaml::make_null()));
     return n;
   }
   if (t.kind == types::Kind::kArray && t.item) n.items.push_back(item("items", describe(*t.item)));

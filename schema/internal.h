@@ -166,9 +166,9 @@ class SourceLines {
 };
 
 struct SourceFile {
-  std::string path;   // as given
-  std::string label;  // how error excerpts name it; empty: the path
-  SourceLines lines;  // the text, by lines for error excerpts
+  std::string path;          // as given
+  std::string label;         // how error excerpts name it; empty: the path
+  SourceLines lines;         // the text, by lines for error excerpts
   bool in_file_set = false;  // an -f input (not a flag's value): load() and data.read see it
   const std::string& text() const { return lines.text(); }
 };
@@ -231,7 +231,8 @@ std::string starlark_error_text(const Files& files, const sl::Error& e);
 // @ytt:* modules.
 // `name` without its "@ytt:" prefix; `folder`: where the loading file is (data.read looks
 // there). nullopt: ytt has no such module.
-std::optional<sl::Module> ytt_module(Files& files, std::string_view name, const std::string& folder);
+std::optional<sl::Module> ytt_module(Files& files, std::string_view name,
+                                     const std::string& folder);
 
 // ---- Schema --------------------------------------------------------------------------------
 
@@ -283,7 +284,10 @@ struct TypeProblem {
   diag::Span by;
   std::string hint;
 };
-void check_and_fill(DPtr& value, const SType& type, std::vector<TypeProblem>& problems);
+// `doc`: where the document holding `value` is (a mismatch of the whole value is reported
+// there); by default the value's own place.
+void check_and_fill(DPtr& value, const SType& type, std::vector<TypeProblem>& problems,
+                    const diag::Span* doc = nullptr);
 
 // ---- Overlays ------------------------------------------------------------------------------
 

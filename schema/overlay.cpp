@@ -999,20 +999,25 @@ void overlay_document(DPtr& left, const DDoc& right, sl::Thread& thread, const F
   g_files = &files;
   OverlayMode mode;
   mode.plain = plain;
-  mode.carry_validations = !schema_merge;
+  // ytt keeps a merged item's own annotations: a data value's rules do not replace the
+  // item's ("left side type and metas are preserved").
+  (void)schema_merge;
   Op op(thread, mode);
   std::string where = "Document on line " + compact(right.span) + ": ";
   try {
     Expects root;
     if (default_missing_ok) root.missing_ok = sl::Value::from_bool(true);
     Expects defaults = child_defaults(right.anns, root);
-    if (right.value->is_null()) return;
-    if (!left || left->is_null() || !right.value->is_map() || !left->is_map()) {
-      if (left && left->is_map() && !right.value->is_map()) {
-        throw Fail{"Expected " + type_name(*right.value) + ", but was map"};
-      }
-      left = right.value;  // the first document is taken as it is (shared, copy-on-write)
+    const DNode& r = *right.value;
+    if (r.is_null()) return;
+    // The first document is taken as it is (shared, copy-on-write); a scalar replaces
+    // whatever was there (a plain file's array too); collections merge into their own kind.
+    if (!left || left->is_null() || r.is_scalar() || (plain && r.is_array() && left->is_array())) {
+      left = right.value;
       return;
+    }
+    if (left->kind != r.kind) {
+      throw Fail{"Expected " + type_name(r) + ", but was " + type_name(*left)};
     }
     op.apply(left, right.value, defaults);
   } catch (Fail& f) {

@@ -1,16 +1,24 @@
 // Internal: the late phases of the pipeline (validations, OpenAPI inspection).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "schema/internal.h"
 
 namespace hintkit::schema {
 
-// Runs every validation of `type` over the final values; returns ytt's failure text (the
-// part after "Validating final data values:\n"), empty when everything passes.
-std::string validate_values(const DPtr& values, const SType& type, sl::Thread& thread,
-                            const Files& files);
+// Runs the validations of the final values (ytt's validateValues): the rules of `type` (null
+// without a schema) and the `@assert/validate` rules left on the values and on their
+// document (`doc_anns`, at `doc_span`). Returns ytt's failure text (the part after
+// "Validating final data values:\n"), empty when everything passes; throws YttError when an
+// annotation's arguments are wrong.
+std::string validate_values(const DPtr& values, const SType* type, const std::vector<Ann>& doc_anns,
+                            const diag::Span& doc_span, sl::Thread& thread, const Files& files);
+
+// What is wrong with the arguments of a `@schema/validation` or `@assert/validate` annotation,
+// worded as ytt words it (after "Invalid @NAME annotation - "); nullopt when they are right.
+std::optional<std::string> validation_args_problem(const Ann& a);
 
 // `--data-values-schema-inspect -o openapi-v3` (json: `-o json` as well).
 std::string openapi_text(const TypePtr& type, bool json);

@@ -102,32 +102,44 @@ class Validator {
     return thread_.call(f, args);
   }
 
-  // Pre-order over the values; the data path is kept as steps and spelled only for messages.
-  void walk(const DPtr& v, const SType& t, const diag::Span& from, const DPtr& parent,
+  // Pre-order over the values (ytt's WalkWithParent): each node's schema rule, then the
+  // `@assert/validate` rules that stayed on it through the overlays. `t` is null below an
+  // `any` type or without a schema. The data path is kept as steps, spelled only for messages.
+  void walk(const DPtr& v, const SType* t, const diag::Span& from, const DPtr& parent,
             const DPtr& root, const std::vector<Ann>* own = nullptr) {
-    if (!t.validations.empty()) run_rules(v, t.validations.back(), from, parent, root);
+    if (t && !t->validations.empty()) run_rules(v, t->validations.back(), from, parent, root);
     if (own) {
       for (const auto& a : *own)
-        if (a.name == "schema/validation" || a.name == "assert/validate") {
-          run_rules(v, a, from, parent, root);
-        }
+        if (a.name == "assert/validate") run_rules(v, a, from, parent, root);
     }
-    if (t.any) return;
-    if (v->is_map() && t.kind == types::Kind::kMap) {
+    if (t && t->any) t = nullptr;
+    if (v->is_map()) {
       for (const auto& e : v->entries) {
-        const auto* ft = t.field(e.key);
-        if (!ft) continue;
+        const auto* ft = t && t->kind == types::Kind::kMap ? t->field(e.key) : nullptr;
         steps_.push_back({&e.key, 0});
-        walk(e.value, **ft, e.span, v, root, &e.anns.get());
+        walk(e.value, ft ? ft->get() : nullptr, e.span, v, root, &e.anns.get());
         steps_.pop_back();
       }
-    } else if (v->is_array() && t.item) {
+    } else if (v->is_array()) {
+      const SType* it = t && t->kind == types::Kind::kArray ? t->item.get() : nullptr;
       for (size_t i = 0; i < v->entries.size(); ++i) {
         const auto& e = v->entries[i];
         steps_.push_back({nullptr, i});
-        walk(e.value, *t.item, e.span, v, root, &e.anns.get());
+        walk(e.value, it, e.span, v, root, &e.anns.get());
         steps_.pop_back();
       }
+    }
+  }
+
+  // ytt checks every `@assert/validate` of the final values before it runs any rule.
+  static void check_assert_annotations(const DNode& v) {
+    for (const auto& e : v.entries) {
+      if (const Ann* a = find_ann(e.anns.get(), "assert/validate")) {
+        if (auto problem = validation_args_problem(*a)) {
+          throw YttError{"Invalid @assert/validate annotation - " + *problem};
+        }
+      }
+      check_assert_annotations(*e.value);
     }
   }
 
@@ -137,12 +149,41 @@ class Validator {
     for (const Step& s : steps_) {
       if (s.key) {
         if (!out.empty()) out += '.';
-        out += key_text(*s.key);
+        out += go_key_text(*s.key);
       } else {
         out += '[' + std::to_string(s.index) + ']';
       }
     }
     return out.empty() ? "(document)" : out;
+  }
+
+  // ytt's `when=`: called with (value) or (value, ctx) by how many parameters it declares.
+  bool when_holds(const sl::Value& when, const sl::Value& val, const DPtr& parent,
+                  const DPtr& root) {
+    auto sig = sl::signature(when);
+    if (!sig) throw Unsupported{"a `when=` that is not a def or lambda"};
+    const int params = static_cast<int>(sig->names.size()) + (sig->has_varargs ? 1 : 0) +
+                       (sig->has_kwargs ? 1 : 0);
+    std::vector<sl::Value> args = {val};
+    if (params == 2) {
+      args.push_back(sl::make_struct("struct", "struct",
+                                     {{"parent", parent ? to_starlark(parent) : sl::Value::none()},
+                                      {"root", to_starlark(root)}}));
+    } else if (params != 1) {
+      throw YttError{"Validating " + path_name() +
+                     ": Failed to evaluate when=: function must accept 1 or 2 arguments (" +
+                     std::to_string(params) + " given)"};
+    }
+    auto r = call(when, args);
+    if (!r.ok()) {
+      throw YttError{"Validating " + path_name() +
+                     ": Failure evaluating when=: " + r.error().message};
+    }
+    if (!r->is_bool()) {
+      throw YttError{"Validating " + path_name() + ": want when= to be bool, got " +
+                     std::string(r->type_name())};
+    }
+    return r->as_bool();
   }
 
   void run_rules(const DPtr& v, const Ann& a, const diag::Span& from, const DPtr& parent,
@@ -157,41 +198,16 @@ class Validator {
       if (!plain_cache) plain_cache = to_plain(v);
       return *plain_cache;
     };
+    const sl::Value* not_null = a.kwarg("not_null");
+    const bool nn = not_null && not_null->truth();
+    if (v->is_null() && !nn) return;  // ytt: rules see null values only under not_null=True
     if (const sl::Value* when = a.kwarg("when")) {
-      const sl::Value& val = val_of();
-      sl::Value ctx = sl::make_struct("struct", "struct",
-                                      {{"parent", parent ? to_starlark(parent) : sl::Value::none()},
-                                       {"root", to_starlark(root)}});
-      auto r = call(*when, {val, ctx});
-      if (!r.ok() && r.error().message.find("accepts 1 positional argument") != std::string::npos) {
-        r = call(*when, {val});
-      }
-      if (!r.ok()) {
-        std::string m = r.error().message;
-        if (m.find("accepts no arguments") != std::string::npos) {
-          throw YttError{
-              "Validating " + path_name() +
-              ": Failed to evaluate when=: function must accept 1 or 2 arguments (0 given)"};
-        }
-        if (m.find("missing") != std::string::npos && m.find("argument") != std::string::npos) {
-          throw YttError{
-              "Validating " + path_name() +
-              ": Failed to evaluate when=: function must accept 1 or 2 arguments (3 given)"};
-        }
-        throw YttError{"Validating " + path_name() + ": Failure evaluating when=: " + m};
-      }
-      if (!r->is_bool()) {
-        throw YttError{"Validating " + path_name() + ": want when= to be bool, got " +
-                       std::string(r->type_name())};
-      }
-      if (!r->as_bool()) return;
+      if (!when_holds(*when, val_of(), parent, root)) return;
     }
     std::vector<Failure> fails;
-    const sl::Value* not_null = a.kwarg("not_null");
-    bool nn = not_null && not_null->truth();
     if (v->is_null()) {
-      if (nn) fails.push_back({"not null", "value is null", a.span});
-      if (!fails.empty()) report(path_name(), from, fails);
+      fails.push_back({"not null", "value is null", a.span});
+      report(path_name(), from, fails);
       return;
     }
     for (const auto& rule : a.args) {
@@ -240,7 +256,9 @@ class Validator {
           fails.push_back({must, std::string("value ") + (min ? "< " : "> ") + n->str(), a.span});
         return;
       }
-      auto cmp = call(min ? h_.ge : h_.le, {plain_of(), *n});
+      // ytt compares yaml.decode(yaml.encode(value)), which is None for an empty map or array.
+      const bool empty = (v->is_map() || v->is_array()) && v->entries.empty();
+      auto cmp = call(min ? h_.ge : h_.le, {empty ? sl::Value::none() : plain_of(), *n});
       if (!cmp.ok()) {
         fails.push_back({must, cmp.error().message, a.span});
       } else if (!cmp->truth()) {
@@ -327,10 +345,113 @@ class Validator {
 
 }  // namespace
 
-std::string validate_values(const DPtr& values, const SType& type, sl::Thread& thread,
-                            const Files& files) {
+namespace {
+
+// starlark-go's Sequence: iterable with a length.
+bool is_sequence(const sl::Value& v) {
+  return v.is(sl::Kind::kList) || v.is(sl::Kind::kTuple) || v.is(sl::Kind::kDict) ||
+         v.is(sl::Kind::kSet);
+}
+
+// starlark-go's HasAttrs among the values an annotation can hold.
+bool has_attrs(const sl::Value& v) {
+  return v.is(sl::Kind::kString) || v.is(sl::Kind::kList) || v.is(sl::Kind::kDict) ||
+         v.is(sl::Kind::kSet) || v.is(sl::Kind::kStruct) || v.is(sl::Kind::kHost);
+}
+
+bool is_callable(const sl::Value& v) {
+  return v.is(sl::Kind::kFunction) || v.is(sl::Kind::kBuiltin);
+}
+
+// starlark.NumberToInt: an int, or a finite float.
+bool number_to_int_ok(const sl::Value& v) {
+  return v.is(sl::Kind::kInt) || (v.is(sl::Kind::kFloat) && std::isfinite(v.as_float()));
+}
+
+}  // namespace
+
+// ytt's NewValidationFromAnn and newValidationKwargs, check by check.
+std::optional<std::string> validation_args_problem(const Ann& a) {
+  const std::string by = " (by " + pos_text(a.span) + ")";
+  const std::string at = " (at " + pos_text(a.span) + ")";
+  if (a.args.empty() && a.kwargs.empty()) {
+    return "expected annotation to have 2-tuple as argument(s), but found no arguments" + by;
+  }
+  for (const auto& arg : a.args) {
+    if (!arg.is(sl::Kind::kTuple)) {
+      return "expected annotation to have 2-tuple as argument(s), but found: " + arg.repr() + by;
+    }
+    const auto items = arg.items();
+    if (items.size() != 2) {
+      return "expected 2-tuple, but found tuple with length " + std::to_string(items.size()) + by;
+    }
+    if (!items[0].is(sl::Kind::kString)) {
+      return "expected first item in the 2-tuple to be a string describing a valid value, but "
+             "was " +
+             std::string(items[0].type_name()) + at;
+    }
+    const sl::Value& f = items[1];
+    if (is_callable(f)) continue;
+    if (!has_attrs(f)) {
+      return "expected second item in the 2-tuple to be an assertion function, but was " +
+             std::string(f.type_name()) + at;
+    }
+    auto check = f.attr("check");
+    if (!check) {
+      return "expected second item in tuple to be an assertion function or assertion object, "
+             "but was a " +
+             std::string(f.type_name()) + at;
+    }
+    if (!is_callable(*check)) {
+      return "expected struct with attribute check(), but was " + std::string(check->type_name()) +
+             at;
+    }
+  }
+  for (const auto& [name, v] : a.kwargs) {
+    const std::string type(v.type_name());
+    if (name == "when") {
+      if (!is_callable(v)) {
+        return "expected keyword argument \"when\" to be a function, but was " + type + at;
+      }
+    } else if (name == "min_len" || name == "max_len") {
+      if (!number_to_int_ok(v)) {
+        return "expected keyword argument \"" + name + "\" to be a number, but was " + type + at;
+      }
+    } else if (name == "min" || name == "max") {
+      // any value: compared when the rule runs
+    } else if (name == "not_null") {
+      if (!v.is_bool()) {
+        return "expected keyword argument \"not_null\" to be a boolean, but was " + type + at;
+      }
+    } else if (name == "one_not_null") {
+      if (v.is_bool()) {
+        if (!v.as_bool()) return std::string("one_not_null= cannot be False");
+      } else if (!is_sequence(v)) {
+        return "expected True or a sequence of keys, but was a '" + type + "'";
+      }
+    } else if (name == "one_of") {
+      if (!is_sequence(v)) {
+        return "expected keyword argument one_of to be a sequence, but was " + type;
+      }
+    } else {
+      return "unknown keyword argument \"" + name + "\"" + at;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string validate_values(const DPtr& values, const SType* type, const std::vector<Ann>& doc_anns,
+                            const diag::Span& doc_span, sl::Thread& thread, const Files& files) {
+  for (const auto& a : doc_anns) {
+    if (a.name == "assert/validate") {
+      if (auto problem = validation_args_problem(a)) {
+        throw YttError{"Invalid @assert/validate annotation - " + *problem};
+      }
+    }
+  }
+  Validator::check_assert_annotations(*values);
   Validator v(thread, files);
-  v.walk(values, type, type.declared, nullptr, values);
+  v.walk(values, type, doc_span, nullptr, values, &doc_anns);
   if (v.out_.empty()) return {};
   return v.out_ + "\n";
 }
