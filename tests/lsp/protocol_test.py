@@ -270,7 +270,9 @@ storm(2000, 1000)
 rss_2k = c.rss_kb()
 storm(8000, 5000)
 rss_10k = c.rss_kb()
-check(rss_10k - rss_2k < 4096, f"memory flat over 10,000 edits: {rss_2k} KB -> {rss_10k} KB")
+# Under AddressSanitizer freed memory sits in its quarantine by design: RSS says nothing there.
+if "ASAN_OPTIONS" not in os.environ:
+    check(rss_10k - rss_2k < 4096, f"memory flat over 10,000 edits: {rss_2k} KB -> {rss_10k} KB")
 
 r = c.request("shutdown")
 check(r and r["result"] is None, "shutdown")
