@@ -236,6 +236,19 @@ check(diags == [], "config refreshed when its hint changes")
 r = c.request("textDocument/hover", {"textDocument": {"uri": uri(config)},
                                      "position": {"line": 9, "character": 12}})
 check(r and r["result"] and "regoin" in r["result"]["contents"]["value"], f"config hover: {r}")
+open(hint, "w").write("vars:\n  regoin:\n    type: string\n  zone:\n    type: slice\n")
+c.notify("textDocument/didClose", {"textDocument": {"uri": uri(hint)}})
+edited_config = open(config).read() + "          \n"
+c.notify("textDocument/didChange", {"textDocument": {"uri": uri(config), "version": 2},
+                                    "contentChanges": [{"text": edited_config}]})
+r = c.request("textDocument/completion", {"textDocument": {"uri": uri(config)},
+                                          "position": {"line": 10, "character": 10}})
+got = sorted(i["label"] for i in (r["result"] if r else []))
+check(got == ["zone"], f"config completion offers the hint's undeclared vars: {got}")
+r = c.request("textDocument/completion", {"textDocument": {"uri": uri(config)},
+                                          "position": {"line": 9, "character": 25}})
+got = sorted(i["label"] for i in (r["result"] if r else []))
+check(got == ["env", "op", "static"], f"from: completion: {got}")
 
 # --- ytt files -----------------------------------------------------------------------------
 ydir = os.path.join(tmp, "ytt")
@@ -250,6 +263,18 @@ check(diags and diags[0]["range"]["start"]["line"] == 2 and "replicas" in diags[
 r = c.request("textDocument/hover", {"textDocument": {"uri": uri(os.path.join(ydir, "schema.yaml"))},
                                      "position": {"line": 2, "character": 1}})
 check(r and r["result"] is None, "hover on a document that is not open is null")
+schema = os.path.join(ydir, "schema.yaml")
+c.open(schema, "#@data/values-schema\n---\n#@schema/desc \"How many pods\"\n"
+               "#@schema/validation min=1\nreplicas: 1\n#@schema/nullable\nhost: \"\"\n")
+r = c.request("textDocument/hover", {"textDocument": {"uri": uri(schema)},
+                                     "position": {"line": 4, "character": 2}})
+value = r["result"]["contents"]["value"] if r and r["result"] else ""
+check("`int`" in value and "How many pods" in value and "min=1" in value and "default: `1`" in value,
+      f"ytt schema hover: type, description, validation, default: {value}")
+r = c.request("textDocument/hover", {"textDocument": {"uri": uri(schema)},
+                                     "position": {"line": 6, "character": 1}})
+value = r["result"]["contents"]["value"] if r and r["result"] else ""
+check("nullable" in value, f"ytt nullable hover: {value}")
 
 # --- debounce and memory -------------------------------------------------------------------
 before = c.request("hintkit/stats")["result"]["checks"]
