@@ -479,6 +479,8 @@ yaml::Node yaml_key_from_starlark(const sl::Value& k) {
 Scalar key_from_starlark(const sl::Value& k) { return scalar_of(yaml_key_from_starlark(k)); }
 }  // namespace
 
+// Only the value itself takes `span`: what Starlark built inside it has no place in a file
+// (ytt shows such positions as "?").
 DPtr from_starlark(const sl::Value& v, const diag::Span& span) {
   if (auto f = fragment_node(v)) {
     auto c = deep_copy(*f);
@@ -520,8 +522,7 @@ DPtr from_starlark(const sl::Value& v, const diag::Span& span) {
       auto n = make_node(yaml::Kind::kArray, span);
       for (const auto& it : v.items()) {
         DEntry e;
-        e.value = from_starlark(it, span);
-        e.span = span;
+        e.value = from_starlark(it, {});
         n->entries.push_back(std::move(e));
       }
       return n;
@@ -531,8 +532,7 @@ DPtr from_starlark(const sl::Value& v, const diag::Span& span) {
       for (const auto& [k, val] : v.dict_items()) {
         DEntry e;
         e.key = key_from_starlark(k);
-        e.value = from_starlark(val, span);
-        e.span = span;
+        e.value = from_starlark(val, {});
         n->entries.push_back(std::move(e));
       }
       return n;
@@ -542,8 +542,7 @@ DPtr from_starlark(const sl::Value& v, const diag::Span& span) {
       for (const auto& [name, field] : sl::struct_fields(v)) {  // in the order written
         DEntry e;
         e.key = string_scalar(name);
-        e.value = from_starlark(field, span);
-        e.span = span;
+        e.value = from_starlark(field, {});
         n->entries.push_back(std::move(e));
       }
       return n;
@@ -558,7 +557,10 @@ DPtr from_starlark(const sl::Value& v, const diag::Span& span) {
 
 // ---- Error excerpts ----------------------------------------------------------------------
 
-std::string pos_text(const diag::Span& s) { return s.file + ":" + std::to_string(s.begin.line); }
+std::string pos_text(const diag::Span& s) {
+  if (s.begin.line <= 0) return s.file.empty() ? "?" : s.file + ":?";  // built by Starlark
+  return s.file + ":" + std::to_string(s.begin.line);
+}
 
 const SourceFile* Files::find(std::string_view path) const {
   for (const auto& f : files)
@@ -603,7 +605,11 @@ std::string excerpt(const Files& files, const std::string& label, const std::str
   std::string out = (f && !f->label.empty() ? f->label : label) + ":\n" + bar;
   for (int l : lines) {
     char num[32];
-    std::snprintf(num, sizeof num, "%*d", width + 2, l);
+    if (l <= 0) {
+      std::snprintf(num, sizeof num, "%*s", width + 2, "?");  // a node built by Starlark
+    } else {
+      std::snprintf(num, sizeof num, "%*d", width + 2, l);
+    }
     out += std::string(num) + " | " + files.line(file, l) + "\n";
   }
   out += bar;

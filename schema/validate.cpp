@@ -327,6 +327,7 @@ class Validator {
   std::string label(const diag::Span& s) {
     const SourceFile* f = files_.find(s.file);
     std::string name = f && !f->label.empty() ? f->label : s.file.str();
+    if (s.begin.line <= 0) return name.empty() ? "?" : name + ":?";  // built by Starlark
     return name + ":" + std::to_string(s.begin.line);
   }
 
