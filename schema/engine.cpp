@@ -476,7 +476,7 @@ class Engine {
       try {
         overlay_output(sets, overlays, overlay_files, thread_, files_);
       } catch (const OverlayError& e) {
-        throw YttError{multi_line_error(e.message), e.unsupported ? 2 : 1};
+        throw YttError{e.message, e.unsupported ? 2 : 1};  // run() lays it out
       }
     }
     std::string out;

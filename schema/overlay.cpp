@@ -1021,8 +1021,9 @@ void overlay_document(DPtr& left, const DDoc& right, sl::Thread& thread, const F
     }
     op.apply(left, right.value, defaults);
   } catch (Fail& f) {
-    // The caller puts its stage ("Overlaying data values (...):") in front.
-    throw YttError{multi_line_error("@: " + where + f.message).substr(2)};
+    // The caller puts its stage ("Overlaying data values (...):") in front; run() lays the
+    // whole message out.
+    throw YttError{" " + where + f.message};
   }
 }
 
