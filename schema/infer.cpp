@@ -436,7 +436,7 @@ class Inferrer {
       SchemaError wrong{.summary = "Invalid schema - @schema/examples has wrong type"};
       std::vector<std::pair<std::string, DPtr>> values;
       for (const auto& [text, value] : example_values) {
-        DPtr val = from_starlark(value, span);
+        DPtr val = from_starlark(value, span, InnerSpan::kSame);
         DPtr checked = val;  // checked only: ytt shows an example as written, without defaults
         std::vector<TypeProblem> problems;
         check_and_fill(checked, t, problems);
@@ -465,7 +465,7 @@ class Inferrer {
     }
     const sl::Value& value = default_annotation(
         files_, *d, span, expected_name(t) + " (by " + pos_text(t.declared) + ")");
-    DPtr dv = from_starlark(value, span);
+    DPtr dv = from_starlark(value, span, InnerSpan::kSame);
     std::vector<TypeProblem> problems;
     check_and_fill(dv, t, problems);
     if (!problems.empty()) {

@@ -124,7 +124,10 @@ std::string go_key_text(const Scalar& k);      // `%s` of a key: %!s(int=8080) f
 std::string_view ytt_type_name(yaml::Kind k);  // "integer", "string", "boolean", ...
 
 // Starlark <-> tree.
-DPtr from_starlark(const sl::Value& v, const diag::Span& span);
+// Where the nodes inside a built value point: nowhere (template values, as ytt's overlay sees
+// them: "?") or at `span` too (schema annotations' defaults and examples).
+enum class InnerSpan { kNone, kSame };
+DPtr from_starlark(const sl::Value& v, const diag::Span& span, InnerSpan inner = InnerSpan::kNone);
 sl::Value to_starlark(const DPtr& n);  // maps/arrays become yamlfragment values
 sl::Value to_struct_value(const DPtr& n);
 sl::Value to_plain(const DPtr& n);   // maps become dicts, arrays lists (named rules)  //

@@ -479,9 +479,10 @@ yaml::Node yaml_key_from_starlark(const sl::Value& k) {
 Scalar key_from_starlark(const sl::Value& k) { return scalar_of(yaml_key_from_starlark(k)); }
 }  // namespace
 
-// Only the value itself takes `span`: what Starlark built inside it has no place in a file
-// (ytt shows such positions as "?").
-DPtr from_starlark(const sl::Value& v, const diag::Span& span) {
+// The value itself takes `span`; what Starlark built inside it takes `span` too or no place
+// in a file (ytt shows such positions as "?"), as `inner` says.
+DPtr from_starlark(const sl::Value& v, const diag::Span& span, InnerSpan inner) {
+  const diag::Span inner_span = inner == InnerSpan::kSame ? span : diag::Span{};
   if (auto f = fragment_node(v)) {
     auto c = deep_copy(*f);
     return c;
@@ -522,7 +523,8 @@ DPtr from_starlark(const sl::Value& v, const diag::Span& span) {
       auto n = make_node(yaml::Kind::kArray, span);
       for (const auto& it : v.items()) {
         DEntry e;
-        e.value = from_starlark(it, {});
+        e.value = from_starlark(it, inner_span, inner);
+        e.span = inner_span;
         n->entries.push_back(std::move(e));
       }
       return n;
@@ -532,7 +534,8 @@ DPtr from_starlark(const sl::Value& v, const diag::Span& span) {
       for (const auto& [k, val] : v.dict_items()) {
         DEntry e;
         e.key = key_from_starlark(k);
-        e.value = from_starlark(val, {});
+        e.value = from_starlark(val, inner_span, inner);
+        e.span = inner_span;
         n->entries.push_back(std::move(e));
       }
       return n;
@@ -542,7 +545,8 @@ DPtr from_starlark(const sl::Value& v, const diag::Span& span) {
       for (const auto& [name, field] : sl::struct_fields(v)) {  // in the order written
         DEntry e;
         e.key = string_scalar(name);
-        e.value = from_starlark(field, {});
+        e.value = from_starlark(field, inner_span, inner);
+        e.span = inner_span;
         n->entries.push_back(std::move(e));
       }
       return n;
