@@ -478,6 +478,10 @@ class Engine {
       } catch (const OverlayError& e) {
         throw YttError{e.message, e.unsupported ? 2 : 1};  // run() lays it out
       }
+      // ytt's overlay reads every document back as YAML nodes: a dict or list a document
+      // value computed is then a map or array like any other, empty ones included.
+      for (auto& set : sets)
+        for (auto& d : set) d.computed = false;
     }
     std::string out;
     bool first = true;
@@ -491,6 +495,7 @@ class Engine {
           }
           continue;
         }
+        if (doc_empty(d)) continue;  // ytt's printer skips them (an overlay may empty one)
         if (!first) out += "---\n";
         first = false;
         out += d.value ? emit_yaml(*d.value) : "null\n";

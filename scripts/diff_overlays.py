@@ -1,0 +1,332 @@
+#!/usr/bin/env python3
+"""Differential check of ytt overlays: random overlays through the reference ytt and hintkit.
+
+Each case is one or two template files of Kubernetes-like documents (some written as YAML,
+some computed from Starlark dicts, the odd empty one) and one or two overlay files whose
+documents carry `#@overlay/match` with a random matcher (`overlay.subset`, `map_key`, `all`,
+`index`, `and_op`/`or_op`/`not_op`, a lambda), a random count check (`expects` as int, "N+",
+list or function, `missing_ok`, `when`), `#@overlay/match-child-defaults`, and random
+operations at every level (merge, remove, replace with `via`/`or_add`, insert before/after
+with `via`, append, assert with `via`). Some cases apply overlays in Starlark with
+`overlay.apply` instead. Deliberate mistakes (unknown keywords, wrong types) come up too.
+
+Both programs run in the same folder with the same arguments; a case agrees when exit code,
+stdout and stderr (program name normalised) are identical. Prints the agreement rate, silent
+wrong answers (hintkit exit 0 with another answer) and the first disagreements.
+
+usage: YTT=/path/to/ytt scripts/diff_overlays.py [HINTKIT] [--count N] [--seed S] [--show K]
+"""
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+KINDS = ["Deployment", "Service", "ConfigMap"]
+NAMES = ["web", "db", "cache"]
+CONTAINERS = ["app", "sidecar", "init"]
+
+
+class Gen:
+    def __init__(self, rnd):
+        self.r = rnd
+        # ytt hands document matchers an index over its template files in Go map order (random
+        # from run to run): index matchers only when there is one template file
+        self.one_left_file = True
+
+    def chance(self, p):
+        return self.r.random() < p
+
+    # ---- left side: template documents ------------------------------------------------------
+
+    def yaml_doc(self, out, kind, name):
+        r = self.r
+        out.append("---")
+        out.append(f"kind: {kind}")
+        out.append("metadata:")
+        out.append(f"  name: {name}")
+        if self.chance(0.7):
+            out.append("  labels:")
+            out.append(f"    app: {name}")
+            if self.chance(0.5):
+                out.append(f"    tier: {r.choice(['front', 'back'])}")
+        if self.chance(0.3):
+            out.append("  annotations: null")
+        out.append("spec:")
+        out.append(f"  replicas: {r.randint(1, 3)}")
+        out.append("  containers:")
+        for c in r.sample(CONTAINERS, r.randint(1, 3)):
+            out.append(f"  - name: {c}")
+            out.append(f"    image: {c}:{r.randint(1, 9)}")
+            if self.chance(0.4):
+                out.append("    ports:")
+                out.append(f"    - {r.randint(80, 90)}")
+        if self.chance(0.3):
+            out.append("  tags: [a, b, c]")
+
+    def computed_doc(self, out, kind, name):
+        r = self.r
+        labels = '{"app": "%s"}' % name if self.chance(0.7) else "None"
+        cs = ", ".join('{"name": "%s", "image": "%s:1"}' % (c, c)
+                       for c in r.sample(CONTAINERS, r.randint(1, 2)))
+        out.append(f'--- #@ {{"kind": "{kind}", "metadata": {{"name": "{name}", "labels": '
+                   f'{labels}}}, "spec": {{"replicas": {r.randint(1, 3)}, "containers": [{cs}]}}}}')
+
+    def template_file(self):
+        r = self.r
+        out = []
+        for _ in range(r.randint(1, 4)):
+            x = r.random()
+            kind, name = r.choice(KINDS), r.choice(NAMES)
+            if x < 0.7:
+                self.yaml_doc(out, kind, name)
+            elif x < 0.9:
+                self.computed_doc(out, kind, name)
+            else:
+                out.append(r.choice(["--- {}", "--- #@ {}", "--- #@ []", "---", "--- 5"]))
+        return "\n".join(out) + "\n"
+
+    # ---- right side: overlays ---------------------------------------------------------------
+
+    def doc_matcher(self):
+        r = self.r
+        return r.choice([
+            lambda: 'overlay.subset({"kind": "%s"})' % r.choice(KINDS),
+            lambda: 'overlay.subset({"metadata": {"name": "%s"}})' % r.choice(NAMES),
+            lambda: "overlay.all",
+            lambda: "overlay.index(%d)" % r.randint(0, 3) if self.one_left_file else "overlay.all",
+            lambda: 'overlay.and_op(overlay.subset({"kind": "%s"}), overlay.not_op(overlay.subset('
+                    '{"metadata": {"name": "%s"}})))' % (r.choice(KINDS), r.choice(NAMES)),
+            lambda: 'overlay.or_op(overlay.subset({"kind": "%s"}), overlay.subset({"kind": "%s"}))'
+                    % (r.choice(KINDS), r.choice(KINDS)),
+            lambda: 'lambda i, l, r: "metadata" in l and l["metadata"]["name"] == "%s"'
+                    % r.choice(NAMES),
+            lambda: "lambda i, l, r: i %% 2 == %d" % r.randint(0, 1) if self.one_left_file
+                    else "lambda i, l, r: True",
+        ])()
+
+    def count_kwarg(self):
+        r = self.r
+        x = r.random()
+        if x < 0.15:
+            return ""
+        if x < 0.6:
+            return r.choice([', expects="0+"', ', expects="1+"', ", missing_ok=True"])
+        if x < 0.9:
+            return r.choice([
+                lambda: ", expects=%d" % r.randint(0, 3),
+                lambda: ", expects=[0, %d]" % r.randint(1, 3),
+                lambda: ", expects=lambda n: n %s %d" % (r.choice([">", "<", "=="]), r.randint(0, 2)),
+                lambda: ", when=%d" % r.randint(0, 2),
+                lambda: ', when="1+"',
+            ])()
+        return r.choice([", expects=%s" % r.choice(['"x"', "1.5", '"+"', "True"]),
+                         ", missing_ok=True, expects=1", ", bogus=1"])
+
+    def item_count_kwarg(self):
+        r = self.r
+        return r.choice(["", "", "", "missing_ok=True", "expects=%d" % r.randint(0, 2),
+                         'expects="0+"', "when=1", "when=0"])
+
+    # The keys each level of the left documents holds (others get `missing_ok` mostly).
+    LEVEL_KEYS = {"metadata": ["name", "labels", "annotations"], "spec": ["replicas", "containers",
+                  "tags"], "labels": ["app", "tier"]}
+
+    def map_items(self, out, pad, depth, level):
+        r = self.r
+        known = self.LEVEL_KEYS.get(level, ["name", "image"])
+        for key in r.sample(known, r.randint(1, len(known))) + (["extra"] if self.chance(0.3) else []):
+            x = r.random()
+            kw = self.item_count_kwarg()
+            if key not in known and not kw and self.chance(0.8):
+                kw = "missing_ok=True"
+            if kw:
+                out.append(f"{pad}#@overlay/match {kw}")
+            if x < 0.1:
+                out.append(f"{pad}#@overlay/remove")
+                out.append(f"{pad}{key}: null")
+            elif x < 0.25:
+                via = r.choice(["", " via=lambda l, r: r", " via=lambda l, r: str(l) + \"-\" + str(r)",
+                                " or_add=True", " via=lambda l, r: {\"from\": l}"])
+                out.append(f"{pad}#@overlay/replace{via}")
+                out.append(f"{pad}{key}: {r.choice(['x', '7', '[1, 2]', '{a: 1}', 'null'])}")
+            elif x < 0.32:
+                out.append(f"{pad}#@overlay/assert" + r.choice(["", " via=lambda l, r: l != r",
+                                                                 " via=lambda l, r: (False, \"no\")"]))
+                out.append(f"{pad}{key}: {r.choice(['1', 'web', '2'])}")
+            elif x < 0.34:
+                out.append(f"{pad}#@overlay/{r.choice(['insert before=True', 'append'])}")
+                out.append(f"{pad}{key}: 1")
+            elif key in ("labels",) and depth < 3:
+                if self.chance(0.3):
+                    out.append(f"{pad}#@overlay/match-child-defaults missing_ok=True")
+                out.append(f"{pad}{key}:")
+                self.map_items(out, pad + "  ", depth + 1, key)
+            elif key in ("containers", "tags") and depth < 3:
+                out.append(f"{pad}{key}:")
+                self.array_items(out, pad, depth + 1)
+            else:
+                out.append(f"{pad}{key}: {r.choice(['v', '3', 'true', 'null', '[x]', '{k: v}'])}")
+
+    def array_items(self, out, pad, depth):
+        r = self.r
+        for _ in range(r.randint(1, 2)):
+            by = r.choice(['by="name"', 'by=overlay.subset({"name": "%s"})' % r.choice(CONTAINERS),
+                           "by=overlay.index(%d)" % r.randint(0, 2), "by=overlay.all",
+                           "by=lambda i, l, r: i == %d" % r.randint(0, 2)])
+            kw = self.item_count_kwarg()
+            x = r.random()
+            ann = f"{pad}#@overlay/match {by}" + (", " + kw if kw else "")
+            if x < 0.15:
+                out.append(f"{pad}- name: {r.choice(CONTAINERS)}")  # appended, no match
+                continue
+            out.append(ann)
+            if x < 0.3:
+                out.append(f"{pad}#@overlay/remove")
+            elif x < 0.45:
+                out.append(f"{pad}#@overlay/replace" + r.choice(["", " via=lambda l, r: r", " or_add=True"]))
+            elif x < 0.6:
+                out.append(f"{pad}#@overlay/insert " + r.choice(
+                    ["before=True", "after=True", "after=True, via=lambda l, r: l"]))
+            elif x < 0.65:
+                out.append(f"{pad}#@overlay/append")
+            out.append(f"{pad}- name: {r.choice(CONTAINERS)}")
+            if depth < 3 and self.chance(0.6):  # tags are strings: a map here is a type error
+                out.append(f"{pad}  image: new:{r.randint(1, 9)}")
+            if depth < 3 and self.chance(0.3):
+                out.append(f"{pad}  #@overlay/match missing_ok=True")
+                out.append(f"{pad}  env: [{r.randint(0, 9)}]")
+
+    def overlay_doc(self, out):
+        r = self.r
+        if self.chance(0.2):
+            out.append("#@overlay/match-child-defaults missing_ok=True")
+        out.append(f"#@overlay/match by={self.doc_matcher()}{self.count_kwarg()}")
+        x = r.random()
+        if x < 0.12:
+            out.append("#@overlay/remove")
+            out.append("---")
+            return
+        if x < 0.24:
+            out.append("#@overlay/replace" + r.choice(["", " via=lambda l, r: r", " or_add=True"]))
+        elif x < 0.32:
+            out.append("#@overlay/insert " + r.choice(["before=True", "after=True"]))
+        elif x < 0.36:
+            out.append("#@overlay/append")
+        elif x < 0.42:
+            out.append("#@overlay/assert")
+        out.append("---")
+        if self.chance(0.1):
+            return  # an empty document
+        if self.chance(0.3):
+            out.append("#@overlay/match missing_ok=True")
+            out.append(f"kind: {r.choice(KINDS)}")
+        if self.chance(0.8):
+            out.append("#@overlay/match missing_ok=True" if self.chance(0.3) else "metadata:")
+            if out[-1].startswith("#@"):
+                out.append("metadata:")
+            self.map_items(out, "  ", 1, "metadata")
+        if self.chance(0.6):
+            if self.chance(0.3):
+                out.append("#@overlay/match-child-defaults missing_ok=True")
+            out.append("spec:")
+            self.map_items(out, "  ", 1, "spec")
+
+    def overlay_file(self):
+        out = ['#@ load("@ytt:overlay", "overlay")']
+        for _ in range(self.r.randint(1, 3)):
+            self.overlay_doc(out)
+        return "\n".join(out) + "\n"
+
+    def apply_file(self):
+        # overlay.apply in Starlark: the left documents and the overlays as fragments
+        left = self.template_file()
+        right = self.overlay_file().split("\n", 1)[1]
+        out = ['#@ load("@ytt:overlay", "overlay")', "#@ def left():"]
+        out += left.rstrip("\n").split("\n")
+        out += ["#@ end", "#@ def right():"]
+        out += right.rstrip("\n").split("\n")
+        out += ["#@ end", "#@ for d in overlay.apply(left(), right()):", "--- #@ d", "#@ end"]
+        return "\n".join(out) + "\n"
+
+    def case(self):
+        r = self.r
+        if self.chance(0.2):
+            return {"apply.yml": self.apply_file()}
+        files = {}
+        nleft = 1 if self.chance(0.8) else 2
+        self.one_left_file = nleft == 1
+        for i in range(nleft):
+            files[f"t{i}.yml"] = self.template_file()
+        for i in range(r.randint(1, 2)):
+            files[f"o{i}.yml"] = self.overlay_file()
+        return files
+
+
+def run(argv, cwd):
+    try:
+        p = subprocess.run(argv, cwd=cwd, capture_output=True, timeout=60)
+        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        return -999, "", "timeout"
+
+
+def normalise(err, prog):
+    return err.replace(prog + ": ", "PROG: ")
+
+
+def main():
+    args = sys.argv[1:]
+    count, seed, show = 300, 1, 3
+    for flag in ("--count", "--seed", "--show"):
+        if flag in args:
+            i = args.index(flag)
+            val = int(args[i + 1])
+            del args[i:i + 2]
+            if flag == "--count":
+                count = val
+            elif flag == "--seed":
+                seed = val
+            else:
+                show = val
+    hintkit = os.path.abspath(args[0] if args else "build/hintkit")
+    ytt = os.environ.get("YTT")
+    if not ytt:
+        sys.exit("set YTT to the reference ytt binary")
+    rnd = random.Random(seed)
+    agree = silent = ok = 0
+    bad = []
+    for n in range(count):
+        files = Gen(rnd).case()
+        with tempfile.TemporaryDirectory() as tmp:
+            argv = []
+            for name, text in files.items():
+                with open(os.path.join(tmp, name), "w") as f:
+                    f.write(text)
+                argv += ["-f", name]
+            r = run([ytt] + argv, tmp)
+            h = run([hintkit, "values"] + argv, tmp)
+        ok += r[0] == 0
+        same = r[0] == h[0] and r[1] == h[1] and normalise(r[2], "ytt") == normalise(h[2], "hintkit")
+        # where ytt panics, hintkit refuses (exit 2): that counts as agreeing
+        if same or (r[2].startswith("panic:") and h[0] == 2 and "crashes" in h[2]):
+            agree += 1
+            continue
+        if h[0] == 0 and (r[0] != 0 or r[1] != h[1]):
+            silent += 1
+        bad.append((n, files, r, h))
+    for n, files, r, h in bad[:show]:
+        print(f"=== case {n} (ytt rc {r[0]}, hintkit rc {h[0]})")
+        for name, text in files.items():
+            print(f"--- {name}")
+            print(text, end="")
+        print("--- ytt")
+        print(r[1][:1500] + r[2][:1500])
+        print("--- hintkit")
+        print(h[1][:1500] + h[2][:1500])
+    print(f"overlays: {count} cases (seed {seed}, {ok} where ytt succeeds), {agree} agree ({100.0 * agree / max(count, 1):.1f}%), "
+          f"{silent} silent wrong answers (hintkit exit 0, different from ytt)")
+
+
+if __name__ == "__main__":
+    main()
