@@ -133,6 +133,7 @@ sl::Value to_struct_value(const DPtr& n);
 sl::Value to_plain(const DPtr& n);   // maps become dicts, arrays lists (named rules)  //
                                      // data.values: maps become structs, arrays lists
 sl::Value make_fragment(DPtr node);  // a yamlfragment over a map/array
+sl::Value make_nil_fragment();       // what a fragment function that built nothing returns
 // The node behind a yamlfragment value, else null.
 DPtr fragment_node(const sl::Value& v);
 // A fragment of several documents (returned by a def whose body holds documents): an array
@@ -142,7 +143,6 @@ struct DDoc;
 sl::Value make_docset_fragment(std::vector<DDoc> docs);
 // The documents of a docset fragment, else null.
 const std::vector<DDoc>* fragment_docs(const sl::Value& v);
-
 
 // ---- Templates -----------------------------------------------------------------------------
 

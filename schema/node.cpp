@@ -301,29 +301,68 @@ class Fragment : public sl::HostObject {
   std::string_view type_name() const override { return "yamlfragment"; }
   std::string repr() const override {
     if (docset_) return "yamlfragment(*yamlmeta.DocumentSet)";
+    if (node_->is_null()) return "yamlfragment(<nil>)";
     return node_->is_map() ? "yamlfragment(*yamlmeta.Map)" : "yamlfragment(*yamlmeta.Array)";
   }
   std::optional<size_t> len() const override { return node_->entries.size(); }
+  bool truth() const override { return !node_->entries.empty(); }
+  // Indexing is Starlark's mapping lookup (ytt's fragment is a Mapping first).
   sl::Result<sl::Value> index(const sl::Value& key) const override {
+    auto found = get(key);
+    if (!found.ok()) return found.error();
+    if (!*found) return sl::fail_error("key " + key.repr() + " not in yamlfragment");
+    return **found;
+  }
+  std::optional<bool> contains(const sl::Value& key) const override {
+    auto found = get(key);
+    return found.ok() && found->has_value();
+  }
+  // ytt's StarlarkFragment.Get: arrays and document sets by int index (no negative ones),
+  // maps by a key equal in Go type and value (YAML int keys are Go ints, Starlark ints are
+  // int64: they never match).
+  sl::Result<std::optional<sl::Value>> get(const sl::Value& key) const {
     if (node_->is_array()) {
       auto i = key.to_int64();
       if (!key.is(sl::Kind::kInt) || !i) {
-        return sl::fail_error("yamlfragment index: got " + std::string(key.type_name()) +
-                              ", want int");
+        if (docset_) {
+          return sl::fail_error(key.str() +
+                                ".Get: Expected document set index to be an int64, but was "
+                                "yamlfragment");
+        }
+        return sl::fail_error("yamlfragment.Get: Expected array index to be an int64, but was " +
+                              go_type(key));
       }
-      int64_t n = static_cast<int64_t>(node_->entries.size());
-      int64_t idx = *i;
-      if (idx < 0) return sl::fail_error("key " + std::to_string(*i) + " not in yamlfragment");
-      if (idx >= n) {
-        return sl::fail_error("index " + std::to_string(*i) + " out of range: sequence has " +
-                              std::to_string(n) + " elements");
+      if (*i < 0 || *i >= static_cast<int64_t>(node_->entries.size())) {
+        return std::optional<sl::Value>();
       }
-      return to_starlark(node_->entries[static_cast<size_t>(idx)].value);
+      return std::optional<sl::Value>(to_starlark(node_->entries[static_cast<size_t>(*i)].value));
     }
     for (const auto& e : node_->entries) {
-      if (key_matches(e.key, key)) return to_starlark(e.value);
+      if (key_matches(e.key, key)) return std::optional<sl::Value>(to_starlark(e.value));
     }
-    return sl::fail_error("key " + key.repr() + " not in yamlfragment");
+    return std::optional<sl::Value>();
+  }
+  static std::string go_type(const sl::Value& v) {
+    switch (v.kind()) {
+      case sl::Kind::kNone:
+        return "<nil>";
+      case sl::Kind::kBool:
+        return "bool";
+      case sl::Kind::kInt:
+        return v.to_int64() ? "int64" : "uint64";
+      case sl::Kind::kFloat:
+        return "float64";
+      case sl::Kind::kString:
+        return "string";
+      case sl::Kind::kDict:
+      case sl::Kind::kStruct:
+        return "*orderedmap.Map";
+      case sl::Kind::kList:
+      case sl::Kind::kTuple:
+        return "[]interface {}";
+      default:
+        return std::string(v.type_name());
+    }
   }
   std::optional<std::vector<sl::Value>> iterate() const override {
     std::vector<sl::Value> out;
@@ -340,16 +379,17 @@ class Fragment : public sl::HostObject {
     }
     return out;
   }
-  bool equals(const sl::HostObject& other) const override {
-    auto* o = dynamic_cast<const Fragment*>(&other);
-    return o && yaml::equal(to_yaml(*node_), to_yaml(*o->node_));
+  sl::Result<bool> equals(const sl::HostObject&) const override {
+    return sl::fail_error("yamlfragment.CompareSameType: Not implemented");
   }
   static bool key_matches(const Scalar& k, const sl::Value& key) {
     switch (k.kind) {
       case yaml::Kind::kString:
         return key.is(sl::Kind::kString) && key.as_string() == k.text;
       case yaml::Kind::kInt:
-        return key.is(sl::Kind::kInt) && key.to_int64() == k.int_value;
+        return false;  // Go int (from YAML) vs int64 (from Starlark)
+      case yaml::Kind::kFloat:
+        return key.is_float() && key.as_float() == k.float_value;
       case yaml::Kind::kBool:
         return key.is_bool() && key.as_bool() == k.bool_value;
       case yaml::Kind::kNull:
@@ -366,6 +406,8 @@ class Fragment : public sl::HostObject {
 }  // namespace
 
 sl::Value make_fragment(DPtr node) { return sl::Value(new Fragment(std::move(node))); }
+
+sl::Value make_nil_fragment() { return sl::Value(new Fragment(make_node(yaml::Kind::kNull))); }
 
 sl::Value make_docset_fragment(std::vector<DDoc> docs) {
   // Seen as a value (indexing, defaults), a docset is the array of its documents' values.

@@ -660,7 +660,7 @@ class TemplateRuntime {
   }
 
   sl::Value root_value(EvalCtx& ctx) {
-    if (!ctx.root_init) return ctx.text ? sl::Value::from_string("") : sl::Value::none();
+    if (!ctx.root_init) return ctx.text ? sl::Value::from_string("") : make_nil_fragment();
     const ENode& r = ctx.root;
     switch (r.kind) {
       case NodeKind::kTextRoot: {
@@ -1019,7 +1019,10 @@ class TemplateRuntime {
         return "[]interface {}";
       default:
         if (is_docset(v)) return "*yamlmeta.DocumentSet";
-        if (auto n = fragment_node(v)) return n->is_map() ? "*yamlmeta.Map" : "*yamlmeta.Array";
+        if (auto n = fragment_node(v)) {
+          if (n->is_null()) return "<nil>";
+          return n->is_map() ? "*yamlmeta.Map" : "*yamlmeta.Array";
+        }
         return std::string(v.type_name());
     }
   }

@@ -369,7 +369,11 @@ class HostObject : public Object {
   virtual std::optional<size_t> len() const { return std::nullopt; }
   virtual Result<Value> index(const Value& key) const;
   virtual std::optional<std::vector<Value>> iterate() const { return std::nullopt; }
-  virtual bool equals(const HostObject& other) const { return this == &other; }
+  // `x in obj` for mapping-like objects (Starlark asks their Get and ignores its errors);
+  // nullopt: membership by iteration.
+  virtual std::optional<bool> contains(const Value&) const { return std::nullopt; }
+  // `==` between two objects of the same type (an error: the type defines no equality).
+  virtual Result<bool> equals(const HostObject& other) const { return this == &other; }
   virtual void freeze() {}
 };
 

@@ -636,9 +636,14 @@ bool values_equal(const Value& a, const Value& b) {
       // ytt's structs and modules define no equality: only the same object is equal
       return a.object() == b.object();
     }
-    case Kind::kHost:
-      return static_cast<const HostObject*>(a.object())
-          ->equals(*static_cast<const HostObject*>(b.object()));
+    case Kind::kHost: {
+      const auto& x = *static_cast<const HostObject*>(a.object());
+      const auto& y = *static_cast<const HostObject*>(b.object());
+      if (x.type_name() != y.type_name()) return false;
+      auto eq = x.equals(y);
+      if (!eq.ok()) throw_error(eq.error().message);
+      return *eq;
+    }
     default:
       return a.object() == b.object();
   }
@@ -1240,6 +1245,7 @@ bool contains(const Value& c, const Value& x) {
       }
       break;
     case Kind::kHost: {
+      if (auto has = static_cast<const HostObject*>(c.object())->contains(x)) return *has;
       auto items = static_cast<const HostObject*>(c.object())->iterate();
       if (items) {
         for (const auto& v : *items) {
