@@ -209,6 +209,9 @@ class Files {
   // Compiled templates by file name: errors show the generated line's source (or the line
   // itself, marked "(generated)").
   std::map<std::string, std::shared_ptr<const CompiledTemplate>> compiled;
+  // `template.replace` of each YAML template by file name: as in ytt, the function a file
+  // loads acts on that file's evaluation contexts (template.cpp).
+  std::map<std::string, sl::Value> template_replace;
 };
 
 // A template file's YAML as loaded, before templating; its problems are reported (as ytt

@@ -572,6 +572,7 @@ struct ENode {
   DPtr coll;                                       // kMap/kArray; items: their parent
   std::shared_ptr<std::vector<std::string>> text;  // kTextRoot, kText
   size_t index = 0;                                // kDoc, kMapItem, kArrayItem, kText
+  bool removed = false;                            // template.replace took it out of its parent
 };
 
 struct EvalCtx {
@@ -623,6 +624,204 @@ class TemplateRuntime {
       out.push_back(c_->op(n));
     }
     return out;
+  }
+
+  // `template.replace(value)` (ytt's EvaluationCtx.Replace for the yaml dialect): the node on
+  // top of the innermost context gives way, at once, to the items of `value` in its parent
+  // (documents in a document set, map items in a map, array items in an array). The call
+  // returns a no-op value that `set_node` ignores.
+  sl::Result<sl::Value> replace(const sl::Call& c) {
+    if (c.args.size() != 1) return sl::fail_error("expected exactly one argument");
+    if (auto hint = conversion_hint(c.args[0])) {
+      return sl::fail_error("Unable to convert value: " + *hint);
+    }
+    if (ctxs_.empty()) return sl::fail_error("expected to find an evaluation context");
+    EvalCtx& ctx = ctxs_.back();
+    if (ctx.text) return sl::fail_error("unsupported operation");
+    if (ctx.parents.empty()) {
+      return sl::fail_error(
+          "expected to replace document value, map item or array item, but found null");
+    }
+    ENode& top = ctx.parents.back();
+    const ENode* parent = ctx.parents.size() >= 2 ? &ctx.parents[ctx.parents.size() - 2] : nullptr;
+    auto parent_is = [&](NodeKind k, std::string_view what) -> std::string {
+      if (!parent) return "expected to find " + std::string(what) + ", but was not enough parents";
+      if (parent->kind == k) return {};
+      if (k == NodeKind::kDocSet) {
+        return "expected to find document set, but was " + std::string(go_type_name(parent->kind));
+      }
+      return "expected parent of " + std::string(go_type_name(top.kind)) + " to be " +
+             (k == NodeKind::kMap ? "a map" : "an array") + ", but was a " +
+             std::string(go_type_name(parent->kind));
+    };
+    std::string err;
+    switch (top.kind) {
+      case NodeKind::kDoc:
+        err = parent_is(NodeKind::kDocSet, "document set");
+        if (err.empty()) err = replace_doc(*parent, top, c.args[0]);
+        break;
+      case NodeKind::kMapItem:
+        err = parent_is(NodeKind::kMap, "map");
+        if (err.empty()) err = replace_map_item(*parent, top, c.args[0]);
+        break;
+      case NodeKind::kArrayItem:
+        err = parent_is(NodeKind::kArray, "array");
+        if (err.empty()) err = replace_array_item(*parent, top, c.args[0]);
+        break;
+      default:
+        return sl::fail_error(
+            "expected to replace document value, map item or array item, but found " +
+            std::string(go_type_name(top.kind)));
+    }
+    if (!err.empty()) return sl::fail_error(err);
+    return sl::Value(new Noop());
+  }
+
+  // What template.replace returns (ytt's StarlarkNoop).
+  class Noop : public sl::HostObject {
+   public:
+    std::string_view type_name() const override { return "noop"; }
+    std::string repr() const override { return "noop"; }
+    bool truth() const override { return false; }
+  };
+  static bool is_noop(const sl::Value& v) {
+    return v.is(sl::Kind::kHost) && dynamic_cast<const Noop*>(v.object()) != nullptr;
+  }
+
+  // The replaced node left its parent but stays on the stack, as in ytt (where the removed
+  // node is still referenced): later writes to it land in a container of its own, and
+  // replacing it again finds no placeholder.
+  static void detach(ENode& top, DDoc doc) {
+    top.docs = std::make_shared<std::vector<DDoc>>();
+    top.docs->push_back(std::move(doc));
+    top.index = 0;
+    top.removed = true;
+  }
+  static void detach(ENode& top, DEntry entry, yaml::Kind kind) {
+    top.coll = make_node(kind, entry.span);
+    top.coll->entries.push_back(std::move(entry));
+    top.index = 0;
+    top.removed = true;
+  }
+
+  // yamlmeta.TypeName of what ytt's AsGoValue makes of `v`.
+  static std::string replace_type_name(const sl::Value& v) {
+    if (is_docset(v)) return "document set";
+    if (DPtr n = fragment_node(v)) return n->is_map() ? "map" : "array";
+    switch (v.kind()) {
+      case sl::Kind::kNone:
+        return "null";
+      case sl::Kind::kBool:
+        return "boolean";
+      case sl::Kind::kInt:
+        return "integer";
+      case sl::Kind::kFloat:
+        return "float";
+      case sl::Kind::kString:
+        return "string";
+      case sl::Kind::kDict:
+      case sl::Kind::kStruct:
+        return "*orderedmap.Map";
+      case sl::Kind::kList:
+      case sl::Kind::kTuple:
+      case sl::Kind::kSet:
+        return "[]interface {}";
+      default:
+        return std::string(v.type_name());
+    }
+  }
+
+  static bool is_sequence(const sl::Value& v) {
+    return !fragment_node(v) &&
+           (v.is(sl::Kind::kList) || v.is(sl::Kind::kTuple) || v.is(sl::Kind::kSet));
+  }
+
+  std::string replace_doc(const ENode& parent, ENode& top, const sl::Value& with) {
+    std::vector<DDoc> docs;
+    if (const auto* ds = fragment_docs(with)) {
+      docs = *ds;
+    } else if (is_sequence(with)) {
+      for (const auto& it : with.items()) {
+        DDoc d;
+        d.value = from_starlark(it, {});
+        d.file = file_;
+        docs.push_back(std::move(d));
+      }
+    } else {
+      return "expected value to be document set, but was " + replace_type_name(with);
+    }
+    if (top.removed) return "expected to find placeholder document in document set";
+    auto& all = *parent.docs;
+    const auto at = static_cast<std::ptrdiff_t>(top.index);
+    DDoc placeholder = std::move(all[top.index]);
+    all.erase(all.begin() + at);
+    all.insert(all.begin() + at, docs.begin(), docs.end());
+    detach(top, std::move(placeholder));
+    return {};
+  }
+
+  std::string replace_map_item(const ENode& parent, ENode& top, const sl::Value& with) {
+    DNode& map = *parent.coll;
+    const diag::Span span = top.coll->entries[top.index].span;
+    std::vector<DEntry> items;
+    bool carries_meta = false;  // fragment items keep their annotations: a repeated key is an error
+    if (DPtr frag = fragment_node(with); frag && frag->is_map()) {
+      items = frag->entries;
+      carries_meta = true;
+    } else if (!fragment_node(with) && (with.is(sl::Kind::kDict) || with.is(sl::Kind::kStruct))) {
+      items = from_starlark(with, span)->entries;
+      for (auto& it : items) it.span = span;
+    } else {
+      return "expected value to be map, but was " + replace_type_name(with);
+    }
+    std::optional<size_t> at;  // the placeholder's place in the map
+    if (!top.removed) at = top.index;
+    // ytt's MapItemOverride: an item with the key of one already in the map removes that one
+    // (the last with that key), unless the item came with a fragment and is not annotated.
+    for (const auto& it : items) {
+      std::optional<size_t> prev;
+      for (size_t i = 0; i < map.entries.size(); ++i) {
+        if (same_entry_key(map.entries[i], it)) prev = i;
+      }
+      if (!prev) continue;
+      if (carries_meta && !find_ann(it.anns, "yaml/map-key-override")) {
+        return "expected key '" + go_key_text(it.key) +
+               "' to not be specified again (unless 'yaml/map-key-override' annotation is added)";
+      }
+      if (at && *prev == *at) {
+        at.reset();
+      } else if (at && *prev < *at) {
+        --*at;
+      }
+      map.entries.erase(map.entries.begin() + static_cast<std::ptrdiff_t>(*prev));
+    }
+    if (!at) return "expected to find placeholder map item in map";
+    DEntry placeholder = std::move(map.entries[*at]);
+    const auto pos = map.entries.begin() + static_cast<std::ptrdiff_t>(*at);
+    map.entries.insert(map.entries.erase(pos), items.begin(), items.end());
+    detach(top, std::move(placeholder), yaml::Kind::kMap);
+    return {};
+  }
+
+  std::string replace_array_item(const ENode& parent, ENode& top, const sl::Value& with) {
+    DNode& arr = *parent.coll;
+    const diag::Span span = top.coll->entries[top.index].span;
+    std::vector<DEntry> items;
+    if (DPtr frag = fragment_node(with); frag && frag->is_array()) {
+      items = frag->entries;
+    } else if (is_sequence(with)) {
+      items = from_starlark(with, span)->entries;
+      for (auto& it : items) it.span = span;
+    } else {
+      return "expected value to be array, but was " + replace_type_name(with);
+    }
+    if (top.removed) return "expected to find placeholder array item in array";
+    const auto at = static_cast<std::ptrdiff_t>(top.index);
+    DEntry placeholder = std::move(arr.entries[top.index]);
+    const auto pos = arr.entries.erase(arr.entries.begin() + at);
+    arr.entries.insert(pos, items.begin(), items.end());
+    detach(top, std::move(placeholder), yaml::Kind::kArray);
+    return {};
   }
 
   // The documents of the file once the program ran.
@@ -976,6 +1175,7 @@ class TemplateRuntime {
     if (ctx.parents.empty()) return op_error(*c_, "set_node", "no node started");
     const ENode& top = ctx.parents.back();
     if (c.args.size() > 1) {
+      if (is_noop(c.args[1])) return sl::Value::none();  // template.replace did the work
       if (auto hint = conversion_hint(c.args[1])) {
         return op_error(*c_, "set_node", "Unable to convert value: " + *hint);
       }
@@ -1532,6 +1732,12 @@ std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread
                                     compiled->op("set_node")};
   auto prog = sl::compile(file.path, compiled->code_text(), co);
   if (!prog.ok()) throw TemplateError{starlark_error_text(files, prog.error())};
+  files.template_replace[file.path] =
+      sl::make_builtin("template.replace", [rt](const sl::Call& c) -> sl::Result<sl::Value> {
+        auto r = rt->replace(c);
+        if (!r.ok()) return sl::fail_error("template.replace: " + r.error().message);
+        return r;
+      });
   files.running.push_back(file.path);
   auto res = thread.exec(*prog, rt->builtins(rt));
   files.running.pop_back();

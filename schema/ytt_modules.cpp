@@ -227,6 +227,26 @@ sl::Value data_module(Files& files, const std::string& folder) {
   return sl::make_struct("module", "data", {{"list", list}, {"read", read}, {"values", values}});
 }
 
+// @ytt:template: `replace` acts on the evaluation of the file that loads the module.
+sl::Value template_module(Files& files) {
+  sl::Value replace;
+  if (!files.running.empty()) {
+    if (auto it = files.template_replace.find(files.running.back());
+        it != files.template_replace.end()) {
+      replace = it->second;
+    }
+  }
+  if (replace.is(sl::Kind::kNone)) {
+    // ytt panics when a .star file calls it (that file has no evaluation context).
+    replace =
+        sl::make_builtin("template.replace", [&files](const sl::Call&) -> sl::Result<sl::Value> {
+          files.unsupported = "template.replace called from a .star file";
+          return sl::fail_error("template.replace: " + files.unsupported);
+        });
+  }
+  return sl::make_struct("module", "template", {{"replace", replace}});
+}
+
 // What a module builder may need: the file set and the loading file's folder.
 struct ModuleContext {
   Files& files;
@@ -250,14 +270,14 @@ const ModuleEntry kModules[] = {
     {"regexp", [](const ModuleContext&) { return regexp_module(); }},
     {"sha256", [](const ModuleContext&) { return sha256_module(); }},
     {"struct", [](const ModuleContext&) { return struct_module(); }},
+    {"template", [](const ModuleContext& c) { return template_module(c.files); }},
     {"url", [](const ModuleContext&) { return url_module(); }},
     {"version", [](const ModuleContext&) { return version_module(); }},
     {"yaml", [](const ModuleContext&) { return yaml_module(); }},
 };
 
 // ytt modules hintkit does not implement: loading one is refused (exit 2), not "no such module".
-constexpr std::string_view kUnsupportedModules[] = {"library", "math", "module", "template",
-                                                    "toml"};
+constexpr std::string_view kUnsupportedModules[] = {"library", "math", "module", "toml"};
 
 }  // namespace
 
