@@ -32,6 +32,9 @@ enum class NodeKind : uint8_t { kDocSet, kDoc, kMap, kMapItem, kArray, kArrayIte
 
 constexpr int kRootTag = -100;
 
+// `#@comment text`: documentation, dropped like `#!` comments (ytt's AnnotationComment).
+constexpr std::string_view kCommentAnnotation = "comment";
+
 std::string trim(std::string_view s) {
   size_t b = s.find_first_not_of(" \t");
   if (b == std::string_view::npos) return {};
@@ -176,7 +179,13 @@ class TemplateCompiler {
     int set_tag = add({NodeKind::kDocSet, kRootTag, 0, 0, {}, {}, nullptr, nullptr, {}, false});
     body.push_back({c_.op("start_node") + "(" + std::to_string(set_tag) +
                     ") # *yamlmeta.DocumentSet"});
-    for (size_t i = 0; i < docs.size(); ++i) build_doc(docs[i], i == 0, set_tag, body);
+    // Comments below every node of the file go to a document the loader adds at the end
+    // (ytt injects one with an unknown position). When it is the only one, ytt's parser had
+    // still produced the file's first, empty document ahead of it.
+    if (!docs.empty() && injected(docs[0])) build_doc(yaml::Document{}, true, set_tag, body);
+    for (size_t i = 0; i < docs.size(); ++i) {
+      build_doc(docs[i], i == 0 && !injected(docs[i]), set_tag, body);
+    }
     c_.code.push_back({c_.op("set_ctx_type") + "(\"yaml\")"});
     c_.code.push_back({c_.op("start_ctx") + "(\"yaml\")"});
     for (auto& l : body) c_.code.push_back(std::move(l));
@@ -242,6 +251,7 @@ class TemplateCompiler {
         size_t sp = rest.find(' ');
         meta.name = std::string(rest.substr(0, sp));
         if (sp != std::string_view::npos) meta.content = std::string(rest.substr(sp + 1));
+        if (meta.name == kCommentAnnotation) continue;  // documentation: digested, no code
         if (meta.name.empty()) {
           meta.kind = node_line > 0 && ln == node_line ? Meta::Kind::kValue : Meta::Kind::kCode;
         } else {
@@ -412,6 +422,12 @@ class TemplateCompiler {
     for (const auto& a : m.annotations)
       if (a.name == "yaml/text-templated-strings") return true;
     return false;
+  }
+
+  // Only documents that start with `---` own comments of their own: one without that holds
+  // some is the loader's document of trailing comments.
+  bool injected(const yaml::Document& d) const {
+    return !starts_with_marker(d) && (!d.annotations.empty() || !d.comments.empty());
   }
 
   bool starts_with_marker(const yaml::Document& d) const {
@@ -1275,12 +1291,23 @@ bool is_star(std::string_view f) { return f.size() > 5 && f.substr(f.size() - 5)
 
 using LoadedDocs = std::shared_ptr<std::vector<yaml::Document>>;
 
+// Whether some annotation is more than a `#@comment` (ytt's comments are not templating).
+bool templating_annotations(const std::vector<yaml::Annotation>& anns) {
+  for (const auto& a : anns) {
+    if (a.name != kCommentAnnotation) return true;
+  }
+  return false;
+}
+
 bool node_templated(const yaml::Node& n) {
   for (const auto& it : n.items) {
-    if (!it.annotations.empty() || node_templated(it.key) || node_templated(it.value)) return true;
+    if (templating_annotations(it.annotations) || node_templated(it.key) ||
+        node_templated(it.value)) {
+      return true;
+    }
   }
   for (const auto& el : n.elements) {
-    if (!el.annotations.empty() || node_templated(el)) return true;
+    if (templating_annotations(el.annotations) || node_templated(el)) return true;
   }
   return false;
 }
@@ -1288,7 +1315,7 @@ bool node_templated(const yaml::Node& n) {
 // ytt's HasTemplating: some `#@` comment (code or annotation) anywhere in the file.
 bool has_templating(const std::vector<yaml::Document>& docs) {
   for (const auto& d : docs) {
-    if (!d.annotations.empty() || node_templated(d.root)) return true;
+    if (templating_annotations(d.annotations) || node_templated(d.root)) return true;
   }
   return false;
 }

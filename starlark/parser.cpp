@@ -6,6 +6,12 @@
 namespace hintkit::starlark {
 namespace {
 
+// Tokens of the words Starlark keeps for itself (the reserved ones scan as kIllegal).
+constexpr Tok kKeywordToks[] = {Tok::kAnd,  Tok::kBreak,  Tok::kContinue, Tok::kDef,
+                                Tok::kElif, Tok::kElse,   Tok::kFor,      Tok::kIf,
+                                Tok::kIn,   Tok::kLambda, Tok::kLoad,     Tok::kNot,
+                                Tok::kOr,   Tok::kPass,   Tok::kReturn,   Tok::kWhile};
+
 struct SyntaxError {
   Pos pos;
   std::string message;
@@ -45,6 +51,16 @@ class Parser {
     return t;
   }
   [[noreturn]] void fail(Pos p, std::string msg) { throw SyntaxError{p, std::move(msg)}; }
+  // ytt's parseIdent: a keyword or reserved word gets its own message.
+  [[noreturn]] void not_ident() {
+    bool keyword = tok() == Tok::kIllegal;
+    for (const auto& k : kKeywordToks) keyword = keyword || tok() == k;
+    if (keyword) {
+      fail(pos(),
+           "use of reserved keyword '" + cur().text + "' is not allowed (expected identifier)");
+    }
+    fail(pos(), "not an identifier");
+  }
   [[noreturn]] void want(std::string_view what) {
     fail(pos(), "got " + describe(tok()) + ", want " + std::string(what));
   }
@@ -300,7 +316,7 @@ class Parser {
     Pos p = pos();
     next();
     auto d = std::make_unique<DefStmt>(p);
-    if (tok() != Tok::kIdent) want("identifier");
+    if (tok() != Tok::kIdent) not_ident();
     Token name = next();
     d->name = std::make_unique<Ident>(name.pos, name.text);
     d->fn->name = name.text;
@@ -325,10 +341,10 @@ class Parser {
       } else if (tok() == Tok::kStarStar) {
         next();
         prm.kind = Param::kStarStar;
-        if (tok() != Tok::kIdent) want("identifier");
+        if (tok() != Tok::kIdent) not_ident();
         prm.name = next().text;
       } else {
-        if (tok() != Tok::kIdent) want("parameter");
+        if (tok() != Tok::kIdent) not_ident();
         prm.name = next().text;
         if (tok() == Tok::kEq) {
           next();
@@ -626,7 +642,7 @@ class Parser {
       switch (tok()) {
         case Tok::kDot: {
           next();
-          if (tok() != Tok::kIdent) want("identifier");
+          if (tok() != Tok::kIdent) not_ident();
           Token id = next();
           x = std::make_unique<DotExpr>(id.pos, std::move(x), id.text);
           break;

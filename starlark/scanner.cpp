@@ -496,7 +496,16 @@ std::vector<Token> scan(std::string_view source) {
         return error_at(t.pos, "use of reserved keyword 'pass' is not allowed");
       case Tok::kIdent:
         if (t.text == "end") {
-          if (!outdent(prev)) return error_at(t.pos, "unexpected end");
+          if (open.empty()) {
+            // ytt reports where its scanner stands: past the newline it swallowed after `end`
+            Pos at = t.pos;
+            if (i + 1 < raw.size()) {
+              at = raw[i + 1].pos;
+              if (raw[i + 1].kind == Tok::kNewline) at = Pos{t.pos.line + 1, 1};
+            }
+            return error_at(at, "unexpected end");
+          }
+          outdent(prev);
           if (i + 1 < raw.size() && raw[i + 1].kind == Tok::kNewline) ++i;
           continue;
         }
