@@ -333,7 +333,14 @@ sl::Value json_module() {
 sl::Value yaml_module() {
   auto encode = sl::make_builtin("yaml.encode", [](const sl::Call& c) -> sl::Result<sl::Value> {
     if (auto e = check_arg_count(c, 1, 1)) return *e;
-    return sl::Value::from_string(yaml_text(c.args[0]));
+    // ytt prints through its document printer, which skips empty documents: None and YAML
+    // maps or arrays without items (fragments: a dict or list is never empty to it) give "".
+    const sl::Value& v = c.args[0];
+    DPtr frag = fragment_node(v);
+    if (v.is_none() || (frag && !frag->is_scalar() && frag->entries.empty())) {
+      return sl::Value::from_string("");
+    }
+    return sl::Value::from_string(yaml_text(v));
   });
   auto decode = sl::make_builtin("yaml.decode", [](const sl::Call& c) -> sl::Result<sl::Value> {
     if (auto e = check_arg_count(c, 1, 1)) return *e;

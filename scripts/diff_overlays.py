@@ -147,7 +147,9 @@ class Gen:
                 out.append(f"{pad}{key}: null")
             elif x < 0.25:
                 via = r.choice(["", " via=lambda l, r: r", " via=lambda l, r: str(l) + \"-\" + str(r)",
-                                " or_add=True", " via=lambda l, r: {\"from\": l}"])
+                                " or_add=True", " via=lambda l, r: {\"from\": l}",
+                                " via=lambda l, r: [type(l), type(r)]",
+                                " via=lambda l, r: yaml.encode(l)", " or_add=True, via=lambda l, r: l"])
                 out.append(f"{pad}#@overlay/replace{via}")
                 out.append(f"{pad}{key}: {r.choice(['x', '7', '[1, 2]', '{a: 1}', 'null'])}")
             elif x < 0.32:
@@ -233,7 +235,7 @@ class Gen:
             self.map_items(out, "  ", 1, "spec")
 
     def overlay_file(self):
-        out = ['#@ load("@ytt:overlay", "overlay")']
+        out = ['#@ load("@ytt:overlay", "overlay")', '#@ load("@ytt:yaml", "yaml")']
         for _ in range(self.r.randint(1, 3)):
             self.overlay_doc(out)
         return "\n".join(out) + "\n"
@@ -241,18 +243,38 @@ class Gen:
     def apply_file(self):
         # overlay.apply in Starlark: the left documents and the overlays as fragments
         left = self.template_file()
-        right = self.overlay_file().split("\n", 1)[1]
-        out = ['#@ load("@ytt:overlay", "overlay")', "#@ def left():"]
+        right = self.overlay_file().split("\n", 2)[2]
+        out = ['#@ load("@ytt:overlay", "overlay")', '#@ load("@ytt:yaml", "yaml")', "#@ def left():"]
         out += left.rstrip("\n").split("\n")
         out += ["#@ end", "#@ def right():"]
         out += right.rstrip("\n").split("\n")
         out += ["#@ end", "#@ for d in overlay.apply(left(), right()):", "--- #@ d", "#@ end"]
         return "\n".join(out) + "\n"
 
+    def apply_value_file(self):
+        # overlay.apply on maps and arrays (dicts, lists and fragments) inside a template
+        r = self.r
+        out = ['#@ load("@ytt:overlay", "overlay")', '#@ load("@ytt:yaml", "yaml")', "#@ def frag():"]
+        self.map_items(out, "", 1, r.choice(["metadata", "spec", "labels"]))
+        out.append("#@ end")
+        left = r.choice(['{"name": "web", "labels": {"app": "web"}, "annotations": None}',
+                         '{"replicas": 2, "containers": [{"name": "app"}, {"name": "init"}], '
+                         '"tags": ["a"]}', '{"app": "x", "tier": "back"}', "frag()", "[1, 2]"])
+        out.append(f"#@ v = overlay.apply({left}, frag())")
+        out.append("result: #@ v")
+        out.append("kinds: #@ [type(v)]")
+        out.append("text: #@ yaml.encode(v)")
+        return "\n".join(out) + "\n"
+
     def case(self):
         r = self.r
-        if self.chance(0.2):
+        if self.chance(0.15):
             return {"apply.yml": self.apply_file()}
+        if self.chance(0.15):
+            return {"value.yml": self.apply_value_file()}
+        if self.chance(0.1):
+            # overlays in the same file as the documents they change
+            return {"mixed.yml": self.template_file() + self.overlay_file()}
         files = {}
         nleft = 1 if self.chance(0.8) else 2
         self.one_left_file = nleft == 1
