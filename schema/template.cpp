@@ -356,7 +356,9 @@ class TemplateCompiler {
     bool marker = starts_with_marker(d);
     int doc_line = marker ? d.span.begin.line : (first ? 1 : 0);
     bool has_value = !d.empty && holds_value(d.root);
-    Metas m = metas(d.annotations, d.comments, doc_line, has_value);
+    // ytt's parser places the implicit first document at line 1 only after it has given out
+    // the comments: no `#@` on line 1 is that document's value.
+    Metas m = metas(d.annotations, d.comments, marker ? doc_line : 0, has_value);
     TplNode n{NodeKind::kDoc, parent, 0, doc_line, d.span, {}, nullptr, nullptr, {}, !marker};
     if (d.root.is_scalar()) n.scalar = from_yaml(d.root);
     n.span.begin.line = doc_line;
@@ -1612,6 +1614,8 @@ std::string position_lines(const Files& files, const std::string& file, int line
                            const std::string& pad) {
   auto it = files.compiled.find(file);
   if (it == files.compiled.end() || !it->second) {
+    // ytt's unavailableSource: code not in the file set (the lambdas of @ytt:assert)
+    if (!files.find(file)) return pad + file + ":" + std::to_string(line) + " | (unavailable)";
     return pad + (is_star(file) ? "" : file + ":") + std::to_string(line) + " | " +
            files.line(file, line);
   }

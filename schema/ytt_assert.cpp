@@ -1,6 +1,13 @@
 // `@ytt:assert`: fail, equals, try_to, and the named-rule constructors (min, max, min_len,
 // max_len, not_null, one_not_null, one_of). As in ytt, a constructor returns an assertion
-// object (type "@ytt:assert.assertion") whose `.check(value)` fails with the rule's message.
+// object (type "@ytt:assert.assertion", a struct with `check`) whose `.check(value)` fails with
+// the rule's message. Most checks are one-line Starlark lambdas compiled under the
+// constructor's name ("assert.max"), so their failures show the frame ytt shows
+// (`assert.max:1 | (unavailable)`) and comparisons fail with the interpreter's own messages.
+
+#include <cmath>
+#include <map>
+#include <mutex>
 
 #include "schema/ytt_modules.h"
 
@@ -8,133 +15,166 @@ namespace hintkit::schema {
 
 namespace {
 
-// The checks that compare or measure values are written in Starlark, so comparisons and `len`
-// fail with the interpreter's own messages ("string >= int not implemented") as ytt's do.
-constexpr std::string_view kChecks = R"(
-def min(m):
-  return lambda val: val >= m or fail("value < " + str(m))
-end
-def max(m):
-  return lambda val: val <= m or fail("value > " + str(m))
-end
-def min_len(m):
-  return lambda val: len(val) >= m or fail("length = " + str(len(val)))
-end
-def max_len(m):
-  return lambda val: len(val) <= m or fail("length = " + str(len(val)))
-end
-def not_null():
-  return lambda val: val != None or fail("value is null")
-end
-def one_of(vals):
-  return lambda val: val in vals or fail("not one of allowed values")
-end
-)";
-
-const sl::Program& checks_program() {
-  static const sl::Program program = [] {
-    auto p = sl::compile("@ytt:assert", kChecks);
-    return p.ok() ? *p : sl::Program{};
-  }();
-  return program;
-}
-
-// Runs the Starlark constructor `name(args...)`, giving the check function.
-sl::Result<sl::Value> make_check_fn(sl::Thread& thread, std::string_view name,
-                                    std::vector<sl::Value> args) {
-  const sl::Program& program = checks_program();
-  if (!program.impl) return sl::fail_error("@ytt:assert: internal checks failed to compile");
-  auto module = thread.exec(program);
-  if (!module.ok()) return module.error();
-  auto ctor = module->get(name);
-  if (!ctor) return sl::fail_error("@ytt:assert: no check " + std::string(name));
-  return thread.call(*ctor, args);
-}
-
 sl::Value assertion(sl::Value check) {
   return sl::make_struct("@ytt:assert.assertion", "assertion", {{"check", std::move(check)}});
 }
 
-sl::Value named_rule(std::string name, size_t want_args) {
-  return sl::make_builtin("assert." + name,
-                          [name, want_args](const sl::Call& c) -> sl::Result<sl::Value> {
-                            if (auto e = check_arg_count(c, want_args, static_cast<int>(want_args)))
-                              return *e;
-                            auto fn = make_check_fn(c.thread, name, {c.args.begin(), c.args.end()});
-                            if (!fn.ok()) return fn.error();
-                            return assertion(*fn);
-                          });
+// An assertion whose check is the lambda `src`, evaluated with the names of `env` bound.
+sl::Result<sl::Value> assertion_from_source(sl::Thread& thread, const std::string& name,
+                                            std::string_view src, sl::Predeclared env) {
+  static std::map<std::string, sl::Program> programs;  // by constructor: one source each
+  static std::mutex mu;
+  std::unique_lock lock(mu);
+  auto it = programs.find(name);
+  if (it == programs.end()) {
+    sl::CompileOptions co;
+    for (const auto& [n, v] : env) co.predeclared.push_back(n);
+    auto prog = sl::compile(name, "__check = " + std::string(src), co);
+    if (!prog.ok()) return sl::fail_error(name + ": internal check failed to compile");
+    it = programs.emplace(name, *prog).first;
+  }
+  const sl::Program program = it->second;
+  lock.unlock();
+  auto module = thread.exec(program, env);
+  if (!module.ok()) return module.error();
+  auto check = module->get("__check");
+  if (!check) return sl::fail_error(name + ": internal check missing");
+  return assertion(*check);
 }
 
-std::string prefixed(std::string_view prefix, const sl::Error& e) {
-  return std::string(prefix) + ": " + e.message;
+// ytt's yaml.decode(yaml.encode(v)): the plain Starlark value a YAML round trip gives.
+sl::Result<sl::Value> yaml_round_trip(sl::Thread& thread, const sl::Value& v) {
+  static const sl::Value decode = *yaml_module().attr("decode");
+  if (auto hint = conversion_hint(v)) return sl::fail_error(*hint);
+  return thread.call(decode, std::vector<sl::Value>{sl::Value::from_string(yaml_text(v))});
 }
 
-sl::Value one_not_null() {
-  return sl::make_builtin("assert.one_not_null", [](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (auto e = check_arg_count(c, 0, 1)) return *e;
-    std::optional<std::vector<sl::Value>> keys;
-    if (!c.args.empty() && !c.args[0].is_none()) keys = c.args[0].items();
-    auto check = sl::make_builtin("check", [keys](const sl::Call& k) -> sl::Result<sl::Value> {
-      if (auto e = check_arg_count(k, 1, 1)) return *e;
-      const sl::Value& v = k.args[0];
-      std::vector<std::pair<sl::Value, sl::Value>> items;
-      if (v.is(sl::Kind::kDict)) {
-        items = v.dict_items();
-      } else if (DPtr n = fragment_node(v); n && n->is_map()) {
-        items = to_plain(n).dict_items();
-      } else {
-        return sl::fail_error("check: value must be a map or dict, but was '" +
-                              std::string(v.type_name()) + "'");
-      }
-      auto lookup = [&](const sl::Value& key) -> sl::Value {
-        for (const auto& [ik, iv] : items)
-          if (ik == key) return iv;
-        return sl::Value::none();
-      };
-      std::vector<sl::Value> set;
-      if (keys) {
-        for (const auto& key : *keys)
-          if (!lookup(key).is_none()) set.push_back(key);
-      } else {
-        for (const auto& [ik, iv] : items)
-          if (!iv.is_none()) set.push_back(ik);
-      }
-      if (set.empty()) return sl::fail_error("check: all values are null");
-      if (set.size() > 1) {
-        return sl::fail_error("check: " + sl::make_list(set).repr() + " are not null");
-      }
-      return sl::Value::from_bool(true);
-    });
-    return assertion(check);
-  });
+bool is_callable(const sl::Value& v) {
+  return v.is(sl::Kind::kFunction) || v.is(sl::Kind::kBuiltin);
+}
+
+bool is_sequence(const sl::Value& v) {
+  return v.is(sl::Kind::kList) || v.is(sl::Kind::kTuple) || v.is(sl::Kind::kSet);
+}
+
+// min/max/one_of: the lambda of ytt's source, with `yaml` and the rule's value bound.
+sl::Value value_rule(std::string rule, std::string var, std::string src) {
+  return sl::make_builtin(
+      "assert." + rule, [rule, var, src](const sl::Call& c) -> sl::Result<sl::Value> {
+        if (auto e = check_arg_count(c, 1, 1)) return *e;
+        return assertion_from_source(c.thread, "assert." + rule, src,
+                                     {{var, c.args[0]}, {"yaml", yaml_module()}});
+      });
+}
+
+// min_len/max_len: the bound must be a number (a float is truncated, as NumberToInt does).
+sl::Value length_rule(std::string rule, std::string var, std::string src) {
+  return sl::make_builtin(
+      "assert." + rule, [rule, var, src](const sl::Call& c) -> sl::Result<sl::Value> {
+        if (auto e = check_arg_count(c, 1, 1)) return *e;
+        sl::Value bound = c.args[0];
+        if (bound.is(sl::Kind::kFloat)) {
+          const double d = bound.as_float();
+          if (!std::isfinite(d) || std::fabs(d) >= 9.2e18) {
+            return ytt_fail(c, "cannot convert float " + bound.repr() + " to integer");
+          }
+          bound = sl::Value::from_int(static_cast<int64_t>(d));
+        } else if (!bound.is(sl::Kind::kInt)) {
+          return ytt_fail(
+              c, "expected value to be an number, but was " + std::string(bound.type_name()));
+        }
+        return assertion_from_source(c.thread, "assert." + rule, src, {{var, bound}});
+      });
+}
+
+// one_not_null's check (a builtin, so its errors carry no prefix but the "check: " it writes).
+sl::Value one_not_null_check(std::optional<sl::Value> keys) {
+  return sl::make_builtin(
+      "assert.one_not_null", [keys](const sl::Call& k) -> sl::Result<sl::Value> {
+        if (k.args.size() != 1) {
+          return sl::fail_error("check: got " + std::to_string(k.args.size()) +
+                                " arguments, want 1");
+        }
+        auto val = yaml_round_trip(k.thread, k.args[0]);
+        if (!val.ok()) return val.error();
+        if (!val->is(sl::Kind::kDict)) {
+          return sl::fail_error("check: value must be a map or dict, but was '" +
+                                std::string(val->type_name()) + "'");
+        }
+        const auto items = val->dict_items();
+        std::vector<sl::Value> to_check;
+        if (!keys) {
+          for (const auto& [ik, iv] : items) to_check.push_back(ik);
+        } else {
+          for (const auto& key : keys->items()) {
+            auto kv = yaml_round_trip(k.thread, key);
+            if (!kv.ok()) return kv.error();
+            to_check.push_back(*kv);
+          }
+        }
+        std::vector<sl::Value> not_nulls;
+        for (const auto& key : to_check) {
+          bool null = true;
+          for (const auto& [ik, iv] : items) {
+            if (ik == key) {
+              null = iv.is_none();
+              break;
+            }
+          }
+          if (!null) not_nulls.push_back(key);
+        }
+        if (not_nulls.empty()) {
+          return sl::fail_error(items.empty() ? "check: value is empty"
+                                              : "check: all values are null");
+        }
+        if (not_nulls.size() > 1) {
+          return sl::fail_error("check: " + sl::make_list(not_nulls).repr() + " are not null");
+        }
+        return sl::Value::from_bool(true);
+      });
+}
+
+// ytt compares the YAML encodings, so a dict equals a yamlfragment of the same content.
+sl::Result<sl::Value> equals(const sl::Call& c) {
+  if (c.args.size() != 2) {
+    return ytt_fail(c, "got " + std::to_string(c.args.size()) + " arguments, want 2");
+  }
+  for (const auto& v : c.args) {
+    if (is_callable(v)) {
+      return ytt_fail(c, "expected argument not to be a function, but was " + go_type_name(v));
+    }
+  }
+  for (const auto& v : c.args) {
+    if (auto hint = conversion_hint(v)) return ytt_fail(c, *hint);
+  }
+  std::string want = yaml_text(c.args[0]), got = yaml_text(c.args[1]);
+  if (want == got) return sl::Value::none();
+  return ytt_fail(c, "Not equal:\n(expected type: " + std::string(c.args[0].type_name()) + ")\n" +
+                         want + "\n\n(was type: " + std::string(c.args[1].type_name()) + ")\n" +
+                         got);
 }
 
 }  // namespace
 
+bool is_assertion(const sl::Value& v) {
+  return v.is(sl::Kind::kStruct) && v.type_name() == "@ytt:assert.assertion";
+}
+
 sl::Value assert_module() {
   auto fail = sl::make_builtin("assert.fail", [](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (auto e = check_arg_count(c, 1, 1)) return *e;
-    if (!c.args[0].is(sl::Kind::kString)) {
-      return sl::fail_error("assert.fail: expected a string, but was " +
-                            std::string(c.args[0].type_name()));
+    if (c.args.size() != 1) {
+      return ytt_fail(c, "got " + std::to_string(c.args.size()) + " arguments, want 1");
     }
-    return sl::fail_error("assert.fail: fail: " + std::string(c.args[0].as_string()));
-  });
-  auto equals = sl::make_builtin("assert.equals", [](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (auto e = check_arg_count(c, 2, 2)) return *e;
-    // ytt compares the YAML encodings, so a dict equals a yamlfragment of the same content
-    std::string want = yaml_text(c.args[0]), got = yaml_text(c.args[1]);
-    if (want == got) return sl::Value::none();
-    return sl::fail_error(
-        "assert.equals: Not equal:\n(expected type: " + std::string(c.args[0].type_name()) + ")\n" +
-        want + "\n\n(was type: " + std::string(c.args[1].type_name()) + ")\n" + got);
+    std::string_view msg;
+    if (auto e = want_string(c, c.args[0], msg)) return *e;
+    return ytt_fail(c, "fail: " + std::string(msg));
   });
   auto try_to = sl::make_builtin("assert.try_to", [](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (auto e = check_arg_count(c, 1, 1)) return *e;
-    if (!c.args[0].is(sl::Kind::kFunction) && !c.args[0].is(sl::Kind::kBuiltin)) {
-      return sl::fail_error("assert.try_to: expected argument to be a function, but was " +
-                            go_type_name(c.args[0]));
+    if (c.args.size() != 1) {
+      return ytt_fail(c, "got " + std::to_string(c.args.size()) + " arguments, want 1");
+    }
+    if (!is_callable(c.args[0])) {
+      return ytt_fail(c, "expected argument to be a function, but was " + go_type_name(c.args[0]));
     }
     auto r = c.thread.call(c.args[0]);
     if (r.ok()) return sl::make_tuple({*r, sl::Value::none()});
@@ -143,33 +183,71 @@ sl::Value assert_module() {
   });
   auto not_null =
       sl::make_builtin("assert.not_null", [](const sl::Call& c) -> sl::Result<sl::Value> {
-        if (auto e = check_arg_count(c, 0, 1)) return *e;
-        auto fn = make_check_fn(c.thread, "not_null", {});
-        if (!fn.ok()) return fn.error();
-        if (c.args.empty()) return assertion(*fn);
-        auto r = c.thread.call(*fn, c.args);
-        if (!r.ok()) return sl::fail_error(prefixed("assert.not_null", r.error()));
-        return sl::Value::from_bool(true);
+        if (c.args.size() > 1) {
+          return ytt_fail(c, "got " + std::to_string(c.args.size()) + " arguments, want at most 1");
+        }
+        auto a =
+            assertion_from_source(c.thread, "assert.not_null",
+                                  R"(lambda value: value != None or fail("value is null"))", {});
+        if (!a.ok() || c.args.empty()) return a;
+        // the shorthand assert.not_null(value) checks at once
+        auto r = c.thread.call(*a->attr("check"), c.args);
+        if (!r.ok()) return ytt_fail(c, r.error().message);
+        return r;
+      });
+  auto one_not_null =
+      sl::make_builtin("assert.one_not_null", [](const sl::Call& c) -> sl::Result<sl::Value> {
+        if (c.args.size() > 1) {
+          return ytt_fail(c, "got " + std::to_string(c.args.size()) + " arguments, want 1");
+        }
+        if (c.args.empty()) return assertion(one_not_null_check(std::nullopt));
+        const sl::Value& keys = c.args[0];
+        if (keys.is(sl::Kind::kBool)) {
+          if (keys.as_bool()) return assertion(one_not_null_check(std::nullopt));
+          return ytt_fail(c, "one_not_null() cannot be False");
+        }
+        if (!is_sequence(keys) && !keys.is(sl::Kind::kDict)) {
+          return ytt_fail(
+              c, "expected a sequence of keys, but was a '" + std::string(keys.type_name()) + "'");
+        }
+        return assertion(one_not_null_check(keys));
       });
   auto one_of = sl::make_builtin("assert.one_of", [](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (auto e = check_arg_count(c, 1, -1)) return *e;
+    if (c.args.empty()) return ytt_fail(c, "got 0 arguments, want at least 1");
     sl::Value vals =
         c.args.size() == 1 ? c.args[0] : sl::make_tuple({c.args.begin(), c.args.end()});
-    auto fn = make_check_fn(c.thread, "one_of", {vals});
-    if (!fn.ok()) return fn.error();
-    return assertion(*fn);
+    if (!is_sequence(vals) && !vals.is(sl::Kind::kDict)) {
+      return ytt_fail(c, "expected a sequence, but was a '" + std::string(vals.type_name()) + "'");
+    }
+    return assertion_from_source(
+        c.thread, "assert.one_of",
+        R"(lambda val: yaml.decode(yaml.encode(val)) in yaml.decode(yaml.encode(enum)) or fail("not one of allowed values"))",
+        {{"enum", vals}, {"yaml", yaml_module()}});
   });
-  return sl::make_struct("module", "assert",
-                         {{"equals", equals},
-                          {"fail", fail},
-                          {"max", named_rule("max", 1)},
-                          {"max_len", named_rule("max_len", 1)},
-                          {"min", named_rule("min", 1)},
-                          {"min_len", named_rule("min_len", 1)},
-                          {"not_null", not_null},
-                          {"one_not_null", one_not_null()},
-                          {"one_of", one_of},
-                          {"try_to", try_to}});
+  return sl::make_struct(
+      "module", "assert",
+      {{"equals", sl::make_builtin("assert.equals", equals)},
+       {"fail", fail},
+       {"max",
+        value_rule(
+            "max", "max",
+            R"(lambda val: yaml.decode(yaml.encode(val)) <= yaml.decode(yaml.encode(max)) or fail("value > {}".format(yaml.decode(yaml.encode(max)))))")},
+       {"max_len",
+        length_rule(
+            "max_len", "maximum",
+            R"(lambda sequence: True if len(sequence) <= maximum else fail ("length = {}".format(len(sequence))))")},
+       {"min",
+        value_rule(
+            "min", "min",
+            R"(lambda val: yaml.decode(yaml.encode(val)) >= yaml.decode(yaml.encode(min)) or fail("value < {}".format(yaml.decode(yaml.encode(min)))))")},
+       {"min_len",
+        length_rule(
+            "min_len", "minimum",
+            R"(lambda sequence: True if len(sequence) >= minimum else fail ("length = {}".format(len(sequence))))")},
+       {"not_null", not_null},
+       {"one_not_null", one_not_null},
+       {"one_of", one_of},
+       {"try_to", try_to}});
 }
 
 }  // namespace hintkit::schema

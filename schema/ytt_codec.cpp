@@ -303,7 +303,22 @@ sl::Result<formats::Regex> compile_regexp(const sl::Call& c, std::string_view pa
 
 }  // namespace
 
-std::string yaml_text(const sl::Value& v) { return emit_yaml(*from_starlark(v, {})); }
+// A document set (a fragment of documents) prints as ytt's DocumentSet.AsBytes: its non-empty
+// documents (Document.IsEmpty; a computed {} is not empty) joined by `---` lines.
+std::string yaml_text(const sl::Value& v) {
+  const std::vector<DDoc>* docs = fragment_docs(v);
+  if (!docs) return emit_yaml(*from_starlark(v, {}));
+  std::string out;
+  bool first = true;
+  for (const auto& d : *docs) {
+    const DNode* n = d.value.get();
+    if (!n || n->is_null() || (!d.computed && !n->is_scalar() && n->entries.empty())) continue;
+    if (!first) out += "---\n";
+    first = false;
+    out += emit_yaml(*n);
+  }
+  return out;
+}
 
 sl::Value json_module() {
   auto encode = sl::make_builtin("json.encode", [](const sl::Call& c) -> sl::Result<sl::Value> {

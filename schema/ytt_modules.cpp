@@ -145,32 +145,32 @@ sl::Value struct_module() {
     for (const auto& kw : c.kwargs) fields.emplace_back(std::string(kw.name), kw.value);
     return new_struct(std::move(fields));
   });
-  // bind(fn, *args, **kwargs): fn with leading arguments fixed.
-  auto bind_fn = [](sl::Value fn, std::vector<sl::Value> bound,
-                    std::vector<std::pair<std::string, sl::Value>> bound_kw) {
-    return sl::make_builtin("struct.bind",
-                            [fn, bound, bound_kw](const sl::Call& c) -> sl::Result<sl::Value> {
+  // bind(fn, *args): fn with leading arguments fixed (ytt ignores keyword arguments here).
+  auto bind_fn = [](sl::Value fn, std::vector<sl::Value> bound) {
+    return sl::make_builtin("struct.bind_result",
+                            [fn, bound](const sl::Call& c) -> sl::Result<sl::Value> {
                               std::vector<sl::Value> args = bound;
                               args.insert(args.end(), c.args.begin(), c.args.end());
-                              std::vector<sl::Kwarg> kwargs;
-                              for (const auto& [k, v] : bound_kw) kwargs.push_back({k, v});
-                              kwargs.insert(kwargs.end(), c.kwargs.begin(), c.kwargs.end());
-                              return c.thread.call(fn, args, kwargs);
+                              auto r = c.thread.call(fn, args, c.kwargs);
+                              if (!r.ok()) return ytt_fail(c, r.error().message);
+                              return r;
                             });
   };
   auto bind =
       sl::make_builtin("struct.bind", [bind_fn](const sl::Call& c) -> sl::Result<sl::Value> {
-        if (auto e = check_arg_count(c, 1, -1)) return *e;
-        std::vector<std::pair<std::string, sl::Value>> kw;
-        for (const auto& k : c.kwargs) kw.emplace_back(std::string(k.name), k.value);
-        return bind_fn(c.args[0], {c.args.begin() + 1, c.args.end()}, std::move(kw));
+        if (c.args.size() < 2) return ytt_fail(c, "expected at least two arguments");
+        return bind_fn(c.args[0], {c.args.begin() + 1, c.args.end()});
       });
+  // make_and_bind(obj, **fields): a struct whose callable fields get `obj` bound first.
   auto make_and_bind = sl::make_builtin(
       "struct.make_and_bind", [bind_fn](const sl::Call& c) -> sl::Result<sl::Value> {
-        if (auto e = check_arg_count(c, 1, 1)) return *e;
+        if (c.args.size() != 1) return ytt_fail(c, "expected at exactly one argument");
         std::vector<std::pair<std::string, sl::Value>> fields;
-        for (const auto& kw : c.kwargs)
-          fields.emplace_back(std::string(kw.name), bind_fn(kw.value, {c.args[0]}, {}));
+        for (const auto& kw : c.kwargs) {
+          const bool callable = kw.value.is(sl::Kind::kFunction) || kw.value.is(sl::Kind::kBuiltin);
+          fields.emplace_back(std::string(kw.name),
+                              callable ? bind_fn(kw.value, {c.args[0]}) : kw.value);
+        }
         return new_struct(std::move(fields));
       });
   auto encode = sl::make_builtin("struct.encode", [](const sl::Call& c) -> sl::Result<sl::Value> {
@@ -347,6 +347,9 @@ std::optional<std::string> conversion_hint(const sl::Value& v, int depth) {
       }
       return std::nullopt;
     case sl::Kind::kStruct:
+      if (is_assertion(v)) {
+        return "@ytt:assert.assertion does not encode (did you mean to call check()?)";
+      }
       for (const auto& [n, val] : sl::struct_fields(v))
         if (auto h = conversion_hint(val, depth + 1)) return h;
       return std::nullopt;

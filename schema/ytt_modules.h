@@ -43,6 +43,8 @@ sl::Value make_module_value(std::string type,
 // ytt's conversion hint when `v` is or holds a module value ("@ytt:url.value does not
 // automatically encode (hint: use .string())"), else nullopt.
 std::optional<std::string> conversion_hint(const sl::Value& v, int depth = 0);
+// An assertion object of @ytt:assert (what assert.min(...) etc. return).
+bool is_assertion(const sl::Value& v);
 // ytt's YAML encoding of a Starlark value (`yaml.encode`, `assert.equals`).
 std::string yaml_text(const sl::Value& v);
 

@@ -338,6 +338,15 @@ Value eval_call(Env& env, const CallExpr& c) {
             }
             break;
           }
+          if (v.kind() == Kind::kStruct && v.type_name() != "module") {
+            // ytt's structs are mappings of their field names (modules are not)
+            for (const auto& [name, val] : struct_fields(v)) {
+              Value k = Value::from_string(name);
+              kw_names.push_back(k);
+              heap_kwargs.push_back(Kwarg{str_ref(k), val});
+            }
+            break;
+          }
           if (v.kind() != Kind::kDict)
             throw_error("argument after ** must be a mapping, not " + std::string(v.type_name()));
           for (const auto& e : as_dict(v)->table.entries()) {
