@@ -1,0 +1,526 @@
+#!/usr/bin/env python3
+"""Differential check of the Starlark dialect: random programs through the reference ytt and hintkit.
+
+Each case is one small random Starlark program inside a ytt template (`tpl.yml`): a few code
+lines and a handful of map items whose values are Starlark expressions, sometimes passed through
+`repr()`/`str()` so that the interpreter's own formatting is compared rather than the YAML
+emitter's. The program is placed at the template's top level, inside a `def` that the template
+calls (so runtime errors carry a traceback), or in a `.star` module the template loads.
+
+The expressions exercise the language, not the template: arithmetic over ints (including
+overflow into big ints), floats, strings, lists, tuples, dicts and sets with mixed and wrong
+types; every string/list/dict/set method with random arguments (wrong types, wrong counts,
+unknown keywords); slicing with negative and huge steps; comprehensions, lambdas, conditional
+expressions; user functions with defaults, keyword-only parameters, `*args`/`**kwargs` called
+with wrong arguments; `%` formatting and `str.format`; the universe builtins (sorted with
+key/reverse, enumerate, zip, range, min/max, any/all, hasattr/getattr/dir, type, len, bool,
+int with bases, float parsing, chr/ord, hash of short strings); and compile errors (syntax
+and resolver mistakes) whose wording and positions are compared as ytt prints them.
+
+A case agrees when exit code, stdout and stderr (program name normalised) are identical.
+Prints the agreement rate, the number of silent wrong answers (hintkit exits 0 with output
+ytt does not give), and the first disagreements.
+
+usage: YTT=/path/to/ytt scripts/diff_starlark.py [HINTKIT] [--count N] [--seed S] [--show K]
+"""
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+WORDS = ["a", "ab", "abc", "Hello", "hello world", "x-y", "", " pad ", "a,b,,c", "ÄÖ", "1", "42",
+         "Title Case", "UPPER", "a\\nb", "tab\\there", "é€"]
+
+STRING_METHODS = {
+    "capitalize": 0, "codepoint_ords": 0, "codepoints": 0, "count": 3, "elem_ords": 0,
+    "elems": 0, "endswith": 3, "find": 3, "format": 3, "index": 3, "isalnum": 0, "isalpha": 0,
+    "isdigit": 0, "islower": 0, "isspace": 0, "istitle": 0, "isupper": 0, "join": 1,
+    "lower": 0, "lstrip": 1, "partition": 1, "replace": 3, "rfind": 3, "rindex": 3,
+    "rpartition": 1, "rsplit": 2, "rstrip": 1, "split": 2, "splitlines": 1, "startswith": 3,
+    "strip": 1, "title": 0, "upper": 0,
+}
+LIST_METHODS = {"append": 1, "clear": 0, "extend": 1, "index": 3, "insert": 2, "pop": 1,
+                "remove": 1}
+DICT_METHODS = {"clear": 0, "get": 2, "items": 0, "keys": 0, "pop": 2, "popitem": 0,
+                "setdefault": 2, "update": 1, "values": 0}
+SET_METHODS = {"union": 1}
+KEYWORDS = ["x", "sep", "maxsplit", "key", "reverse", "start", "end", "default", "keepends",
+            "base", "bogus", "chars", "count", "old", "new", "sub", "a", "b", "kw"]
+BUILTINS = ["any", "all", "bool", "chr", "dict", "dir", "enumerate", "float", "getattr",
+            "hasattr", "hash", "int", "len", "list", "max", "min", "ord", "range", "repr",
+            "reversed", "set", "sorted", "str", "tuple", "type", "zip"]
+
+
+class Gen:
+    def __init__(self, rnd):
+        self.r = rnd
+        self.names = []  # variables bound so far: (name, kind)
+        self.funcs = []  # user functions: (name, params source)
+        self.uid = 0
+
+    def fresh(self, prefix="v"):
+        self.uid += 1
+        return "%s%d" % (prefix, self.uid)
+
+    # ---- literals -------------------------------------------------------------------------
+    def int_lit(self):
+        r = self.r
+        return r.choice([
+            lambda: str(r.randint(-3, 10)),
+            lambda: str(r.randint(-1000, 1000)),
+            lambda: r.choice(["2147483647", "-2147483648", "9223372036854775807",
+                              "-9223372036854775808", "9223372036854775808",
+                              "18446744073709551616", "123456789012345678901234567890"]),
+            lambda: r.choice(["0x1F", "0o17", "0b101", "0XfF", "017", "00", "0"]),
+        ])()
+
+    def float_lit(self):
+        r = self.r
+        return r.choice(["0.0", "1.5", "-2.25", "1e3", "1e20", "1e21", "1.0e-5", "0.1", "3.0",
+                         "1e100", "123456789.125", "2.5e-10", ".5", "5.", "1e16", "-0.0",
+                         "float('inf')", "float('-inf')", "float('nan')", "1e308 * 10",
+                         "0.30000000000000004", "100.0", "1234567.0", "1e-7"])
+
+    def str_lit(self):
+        r = self.r
+        w = r.choice(WORDS)
+        q = r.choice(['"', '"', "'"])
+        if r.random() < 0.05:
+            return 'r"a\\\\b\\n"'
+        if r.random() < 0.05:
+            return '"""multi\\nline"""'
+        if r.random() < 0.05:
+            return '"\\x41\\u00e9\\U0001F600\\101"'
+        return q + w + q
+
+    def lit(self, depth=0):
+        r = self.r
+        k = r.random()
+        if depth > 2:
+            k = k * 0.6
+        if k < 0.22:
+            return self.int_lit()
+        if k < 0.32:
+            return self.float_lit()
+        if k < 0.5:
+            return self.str_lit()
+        if k < 0.56:
+            return r.choice(["None", "True", "False"])
+        if k < 0.7:
+            return "[" + ", ".join(self.lit(depth + 1) for _ in range(r.randint(0, 4))) + "]"
+        if k < 0.78:
+            n = r.randint(0, 3)
+            items = [self.lit(depth + 1) for _ in range(n)]
+            return "(" + ", ".join(items) + ("," if n == 1 else "") + ")"
+        if k < 0.9:
+            return "{" + ", ".join("%s: %s" % (self.hashable(), self.lit(depth + 1))
+                                   for _ in range(r.randint(0, 3))) + "}"
+        if k < 0.96:
+            return "set([" + ", ".join(self.hashable() for _ in range(r.randint(0, 4))) + "])"
+        return r.choice(["range(%d)" % r.randint(0, 5), "range(1, 10, 3)", "range(5, 0, -2)",
+                         "lambda x: x", "len", "\"\".join", "[].append"])
+
+    def hashable(self):
+        r = self.r
+        return r.choice([self.int_lit, self.str_lit, self.float_lit,
+                         lambda: r.choice(["None", "True", "(1, 2)", "(\"a\",)"]),
+                         lambda: self.int_lit()])()
+
+    def operand(self, depth):
+        r = self.r
+        if self.names and r.random() < 0.35:
+            return r.choice(self.names)
+        if depth < 2 and r.random() < 0.3:
+            return self.expr(depth + 1)
+        return self.lit(depth + 1)
+
+    def args(self, n_max, depth, kw_ok=True):
+        r = self.r
+        n = r.randint(0, n_max)
+        if r.random() < 0.12:
+            n += 1  # one too many
+        out = [self.arg(depth) for _ in range(n)]
+        if kw_ok and r.random() < 0.12:
+            out.append("%s=%s" % (r.choice(KEYWORDS), self.arg(depth)))
+        return ", ".join(out)
+
+    def arg(self, depth):
+        r = self.r
+        if r.random() < 0.45:
+            return r.choice(["0", "1", "-1", "2", "-2", "3", "100", "-100", "None", "\"a\"",
+                             "\",\"", "\"b\"", "\"\"", "\"ab\"", "1.0", "True", "[1, 2]", "(\"a\", \"b\")"])
+        return self.operand(depth + 1)
+
+    # ---- expressions ----------------------------------------------------------------------
+    def expr(self, depth=0):
+        r = self.r
+        kinds = [
+            (10, self.binop), (4, self.unop), (6, self.compare), (10, self.method_call),
+            (10, self.builtin_call), (5, self.index_or_slice), (3, self.comprehension),
+            (4, self.percent), (4, self.format_call), (3, self.conditional), (2, self.lambda_call),
+            (4, self.user_call), (3, lambda d: self.lit(d)), (2, self.attr),
+        ]
+        total = sum(w for w, _ in kinds)
+        x = r.uniform(0, total)
+        for w, fn in kinds:
+            x -= w
+            if x <= 0:
+                return fn(depth)
+        return self.lit(depth)
+
+    def binop(self, depth):
+        r = self.r
+        op = r.choice(["+", "-", "*", "/", "//", "%", "|", "&", "^", "<<", ">>", "+", "*",
+                       "in", "not in", "and", "or"])
+        a, b = self.operand(depth), self.operand(depth)
+        if r.random() < 0.25:  # int-heavy arithmetic
+            a, b = self.int_lit(), r.choice([self.int_lit(), self.float_lit()])
+        return "(%s %s %s)" % (a, op, b)
+
+    def unop(self, depth):
+        return "(%s%s)" % (self.r.choice(["-", "+", "~", "not "]), self.operand(depth))
+
+    def compare(self, depth):
+        r = self.r
+        op = r.choice(["==", "!=", "<", "<=", ">", ">="])
+        return "(%s %s %s)" % (self.operand(depth), op, self.operand(depth))
+
+    def method_call(self, depth):
+        r = self.r
+        k = r.random()
+        if k < 0.5:
+            recv, table = self.str_lit(), STRING_METHODS
+        elif k < 0.72:
+            recv, table = "[" + ", ".join(self.lit(2) for _ in range(r.randint(0, 4))) + "]", LIST_METHODS
+        elif k < 0.92:
+            recv, table = "{" + ", ".join("%s: %s" % (self.hashable(), self.lit(2))
+                                          for _ in range(r.randint(0, 3))) + "}", DICT_METHODS
+        else:
+            recv, table = "set([1, 2])", SET_METHODS
+        if self.names and r.random() < 0.2:
+            recv = r.choice(self.names)
+        name = r.choice(list(table))
+        if r.random() < 0.03:
+            name = r.choice(["nosuch", "upper", "append", "keys", "lower", "sort"])
+        n = table.get(name, 1)
+        if name == "format":
+            return self.format_call(depth)
+        return "%s.%s(%s)" % (recv, name, self.args(n, depth))
+
+    def builtin_call(self, depth):
+        r = self.r
+        name = r.choice(BUILTINS)
+        special = {
+            "sorted": lambda: "sorted(%s%s%s)" % (
+                self.operand(depth),
+                r.choice(["", ", key=lambda x: -x", ", key=len", ", key=str", ", key=1"]),
+                r.choice(["", ", reverse=True", ", reverse=1", ""])),
+            "int": lambda: "int(%s)" % r.choice([
+                "\"0x1f\", 0", "\"0b11\", 0", "\"0o17\", 0", "\"017\", 0", "\"12\", 0", "\"-0x10\", 0",
+                "\"ff\", 16", "\"z\", 36", "\"12\", 1", "\"12\", 37", "\" 12 \"", "\"1_000\"",
+                "\"+5\"", "\"\"", "3.9", "-3.9", "1e30", "True", "\"0x10\", 16", "\"10\", base=2",
+                "float('inf')", "\"abc\"", "None", "\"9223372036854775808\"", "x=1",
+                self.operand(depth)]),
+            "float": lambda: "float(%s)" % r.choice([
+                "\"1.5\"", "\"1e3\"", "\"inf\"", "\"-Inf\"", "\"nan\"", "\"abc\"", "\" 2 \"",
+                "\"1_0.0\"", "10", "123456789012345678901234567890", "True", "\"\"", "None",
+                "1e400", "\"1e400\"", "\"0x10\"", self.operand(depth)]),
+            "range": lambda: "range(%s)" % self.args(3, depth, kw_ok=False),
+            "getattr": lambda: "getattr(%s, %s%s)" % (
+                self.operand(depth), r.choice(["\"upper\"", "\"nope\"", "\"append\"", "1", "\"keys\""]),
+                r.choice(["", ", None", ", 5"])),
+            "hasattr": lambda: "hasattr(%s, %s)" % (
+                self.operand(depth), r.choice(["\"upper\"", "\"nope\"", "\"append\"", "\"get\""])),
+            "hash": lambda: "hash(%s)" % r.choice(["\"abc\"", "\"\"", "1", "[1]", "\"hello\"",
+                                                   "(1, 2)", "None"]),
+            "chr": lambda: "chr(%s)" % r.choice(["65", "0x1F600", "-1", "0x110000", "\"a\"", "233"]),
+            "ord": lambda: "ord(%s)" % r.choice(["\"a\"", "\"é\"", "\"ab\"", "\"\"", "65"]),
+            "zip": lambda: "zip(%s)" % self.args(3, depth, kw_ok=False),
+            "enumerate": lambda: "enumerate(%s%s)" % (self.operand(depth),
+                                                      r.choice(["", ", 1", ", start=5", ", \"x\""])),
+            "dict": lambda: "dict(%s)" % r.choice([
+                "[(1, 2), (3, 4)]", "a=1, b=2", "[(1, 2)], c=3", "[1, 2]", "[[1, 2, 3]]", "{1: 2}",
+                "1", "[(\"a\", 1)], a=2", "None", ""]),
+            "max": lambda: "%s(%s)" % (r.choice(["max", "min"]), r.choice([
+                "[3, 1, 2]", "[]", "1, 2", "\"abc\"", "[1, \"a\"]", "[\"b\", \"ab\"], key=len",
+                "3", "1, 2, key=lambda x: -x", "[1.5, 1]", self.operand(depth)])),
+        }
+        if name in special:
+            return special[name]()
+        return "%s(%s)" % (name, self.args(2, depth))
+
+    def index_or_slice(self, depth):
+        r = self.r
+        base = r.choice([self.str_lit(), "[0, 1, 2, 3, 4, 5]", "(1, 2, 3)", "{\"a\": 1, 1: 2}",
+                         "range(10)", "\"hello\""] + self.names)
+        if r.random() < 0.4:
+            return "%s[%s]" % (base, r.choice(["0", "-1", "5", "-7", "1.0", "\"a\"", "1", "None",
+                                              "True", "100"]))
+        parts = [r.choice(["", "0", "1", "-2", "100", "-100", "None", "\"a\""]) for _ in range(2)]
+        s = "%s[%s:%s" % (base, parts[0], parts[1])
+        if r.random() < 0.6:
+            s += ":" + r.choice(["", "2", "-1", "-2", "0", "3", "9223372036854775807",
+                                 "-9223372036854775808", "None", "1.5"])
+        return s + "]"
+
+    def comprehension(self, depth):
+        r = self.r
+        src = r.choice(["range(5)", "[1, 2, 3]", "\"abc\"", "{\"a\": 1, \"b\": 2}",
+                        "[(1, 2), (3, 4)]", "5", self.operand(depth)])
+        body = r.choice(["x", "x * 2", "str(x)", "(x, x)", "[x]"])
+        cond = r.choice(["", " if x", " if x != 2", " for y in [1, 2]", " if type(x) == \"int\""])
+        k = r.random()
+        if k < 0.55:
+            return "[%s for x in %s%s]" % (body, src, cond)
+        if k < 0.85:
+            return "{%s: %s for x in %s%s}" % (r.choice(["x", "str(x)", "[x]"]), body, src, cond)
+        return "[a + b for a, b in %s]" % r.choice(["[(1, 2), (3, 4)]", "[(1, 2, 3)]", "[1, 2]",
+                                                   "{\"a\": \"b\"}.items()", "zip([1], [2])"])
+
+    def percent(self, depth):
+        r = self.r
+        fmt = r.choice(["%d", "%s", "%r", "%x", "%X", "%o", "%e", "%f", "%g", "%E", "%G", "%c",
+                        "%5d", "%%", "%(a)s", "%d %s", "%i", "%.2f", "%-5s|", "%s %s %s", "%z",
+                        "%", "%F", "%5.1f", "%0d"])
+        arg = r.choice(["1", "3.7", "\"x\"", "(1, 2)", "(1,)", "{\"a\": 5}", "[1, 2]", "None",
+                        "65", "-12", "1e20", "True", "(\"a\", 2.5)", "123456789012345678901234",
+                        "float('nan')", "0.000012345", "()"])
+        return "(\"%s\" %% %s)" % (fmt, arg)
+
+    def format_call(self, depth):
+        r = self.r
+        fmt = r.choice(["{}", "{} {}", "{0} {1} {0}", "{a}", "{!r}", "{!s}", "{0!r}", "{:d}", "{{}}",
+                        "{", "}", "{} {1}", "{x.y}", "{0[1]}", "{2}", "{!z}", "a{}b{}c", "{ }",
+                        "{00}", "{-1}"])
+        args = r.choice(["1", "\"s\"", "1, 2", "[1, 2], \"q\"", "a=1", "1, a=2", "", "None, 3.5",
+                         "(1, 2)", "\"x\", \"y\", \"z\""])
+        return "\"%s\".format(%s)" % (fmt, args)
+
+    def conditional(self, depth):
+        return "(%s if %s else %s)" % (self.operand(depth), self.operand(depth), self.operand(depth))
+
+    def lambda_call(self, depth):
+        r = self.r
+        params, args = r.choice([
+            ("x", "1"), ("x, y=2", "1"), ("x, y=2", "1, 2, 3"), ("*a", "1, 2"),
+            ("**k", "a=1"), ("x", ""), ("x, *a, **k", "1, 2, b=3"), ("", "1"), ("x", "y=1"),
+            ("x, *, y", "1, y=2"), ("x, *, y", "1, 2"), ("x=1, *a", "x=2"), ("x", "x=1, x=2"),
+        ])
+        body = r.choice(["x", "[x]", "(x, y)", "a", "k", "None", "x * 2", "len(a)"])
+        return "(lambda %s: %s)(%s)" % (params, body, args)
+
+    def user_call(self, depth):
+        r = self.r
+        if not self.funcs:
+            return self.lambda_call(depth)
+        name, _ = r.choice(self.funcs)
+        args = r.choice(["", "1", "1, 2", "1, 2, 3", "1, 2, 3, 4", "a=1", "1, b=2", "1, c=5",
+                         "b=2", "1, a=1", "*[1, 2]", "**{\"a\": 1}", "1, *[2, 3]", "*1",
+                         "**[1]", "**{1: 2}", "1, d=4, e=5"])
+        return "%s(%s)" % (name, args)
+
+    def attr(self, depth):
+        r = self.r
+        return "%s.%s" % (r.choice(["\"s\"", "[1]", "{}", "1", "None", "(1,)", "set()"]),
+                          r.choice(["upper", "append", "keys", "real", "foo", "union", "split"]))
+
+    # ---- statements -----------------------------------------------------------------------
+    def func_def(self, out, ind):
+        r = self.r
+        name = self.fresh("f")
+        params = r.choice(["a", "a, b", "a, b=2", "a, b=2, *rest", "a, *, b", "a, *, b=3",
+                           "a, **kw", "*args, **kw", "a=1, b=2", "a, b, c=None"])
+        body = r.choice(["return a", "return [a, b]", "return (a, rest)", "return (a, b)",
+                         "return kw", "return (args, kw)", "return [a, b, c]",
+                         "return a + b", "a = a + 1\n{ind}  return a"])
+        body = body.replace("{ind}", ind)
+        out.append("%sdef %s(%s):" % (ind, name, params))
+        for line in body.split("\n"):
+            out.append("%s  %s" % (ind, line.strip()))
+        out.append("%send" % ind)
+        self.funcs.append((name, params))
+
+    def statement(self, out, ind):
+        r = self.r
+        k = r.random()
+        if k < 0.4:
+            name = self.fresh()
+            out.append("%s%s = %s" % (ind, name, self.expr()))
+            self.names.append(name)
+        elif k < 0.5 and self.names:
+            name = r.choice(self.names)
+            out.append("%s%s %s= %s" % (ind, name, r.choice(["+", "-", "*", "//", "%", "|"]),
+                                        self.operand(1)))
+        elif k < 0.6:
+            self.func_def(out, ind)
+        elif k < 0.7:
+            name = self.fresh()
+            out.append("%s%s = []" % (ind, name))
+            out.append("%sfor %s in %s:" % (ind, r.choice(["i", "i, j"]),
+                                            r.choice(["range(3)", "[1, 2]", "{\"a\": 1}.items()",
+                                                      "\"ab\"", "[(1, 2)]", self.operand(1)])))
+            out.append("%s  %s.append(i)" % (ind, name))
+            if r.random() < 0.3:
+                out.append("%s  if i: break" % ind if r.random() < 0.5 else
+                           "%s  if i:\n%s    continue\n%s  end" % (ind, ind, ind))
+            out.append("%send" % ind)
+            self.names.append(name)
+        elif k < 0.78:
+            name = self.fresh()
+            out.append("%s%s, %s = %s" % (ind, name, name + "b",
+                                          r.choice(["1, 2", "[1, 2]", "(1, 2, 3)", "\"ab\"",
+                                                    "1", "{\"a\": 1, \"b\": 2}", "[1]"])))
+            self.names.append(name)
+        elif k < 0.84:
+            name = self.fresh()
+            out.append("%s%s = {}" % (ind, name))
+            out.append("%s%s[%s] = %s" % (ind, name, self.hashable(), self.lit(1)))
+            self.names.append(name)
+        elif k < 0.9:
+            out.append("%sif %s:" % (ind, self.operand(1)))
+            name = self.fresh()
+            out.append("%s  %s = %s" % (ind, name, self.expr(1)))
+            out.append("%selse:" % ind)
+            out.append("%s  %s = None" % (ind, name))
+            out.append("%send" % ind)
+            self.names.append(name)
+        else:
+            name = self.fresh()
+            out.append("%s%s = %s" % (ind, name, self.lit()))
+            self.names.append(name)
+
+    def mistake(self):
+        """A compile-time (scanner, parser or resolver) mistake, or a runtime fail()."""
+        r = self.r
+        return r.choice([
+            "x = (1 + 2", "x = [1, 2", "x = 1 +", "x = }", "x = 1 2", "x = undefined_name",
+            "x = 'unterminated", "x = 1 if 2", "break", "continue", "return 1", "x = f(a=1, 2)",
+            "def g(a, a):\n  return a\nend", "def g(a=1, b):\n  return a\nend",
+            "def g(**k, a):\n  return a\nend", "def g(*a, *b):\n  return a\nend",
+            "x = 08", "x = 1 = 2", "x = lambda: (yield)", "x = [x for x in]", "x = a.b.",
+            "x = 1.2.3", "x = 0x", "x = 1e", "x = \"\\q\"", "x = {1: 2, 3}", "x, = 1, 2",
+            "x = 3 < 2 < 1", "x = not", "x = len(*[1], *[2])", "x = f(**{}, **{})",
+            "x = f(**{}, *[])", "fail(\"boom\")", "fail(\"a\", 1, None)", "fail()",
+            "x = 1 @ 2", "x = 1 ! 2", "x = `a`", "x = 1;; y = 2", "def g():\nend",
+            "if True:\n  x = 1", "x = [1 for]", "x = (yield 1)", "x = 1 is 2", "import os",
+            "class C: pass", "x = True and", "del x", "x = 1\n  y = 2", "x = y = 3",
+            "while:\n  pass\nend", "x = 1 if True else", "x = {*[1]}", "x = [*[1]]",
+            "global x", "x = 1 not 2", "x = 1 < > 2", "x = 'a' 'b'", "x = 0b102", "x = 0o8",
+        ])
+
+    def program(self):
+        r = self.r
+        out = []
+        for _ in range(r.randint(0, 3)):
+            self.statement(out, "")
+        if r.random() < 0.1:
+            out.extend(self.mistake().split("\n"))
+        results = []
+        for _ in range(r.randint(1, 4)):
+            e = self.expr()
+            w = r.random()
+            if w < 0.45:
+                e = "repr(%s)" % e
+            elif w < 0.6:
+                e = "str(%s)" % e
+            elif w < 0.7:
+                e = "type(%s)" % e
+            results.append(e)
+        return out, results
+
+    def case(self):
+        """Returns {filename: text} for one case."""
+        r = self.r
+        lines, results = self.program()
+        where = r.random()
+        files = {}
+        if where < 0.65:
+            tpl = ["#@ " + line for line in lines]
+            tpl.append("---")
+            for i, e in enumerate(results):
+                tpl.append("r%d: #@ %s" % (i, e))
+        elif where < 0.85:
+            tpl = ["#@ def prog():"] + ["#@   " + line for line in lines]
+            tpl.append("#@   return [%s]" % ", ".join(results))
+            tpl.append("#@ end")
+            tpl.append("---")
+            tpl.append("out: #@ prog()")
+        else:
+            star = list(lines)
+            star.append("def prog():")
+            star.append("  return [%s]" % ", ".join(results))
+            star.append("end")
+            files["prog.star"] = "\n".join(star) + "\n"
+            tpl = ['#@ load("prog.star", "prog")', "---", "out: #@ prog()"]
+        files["tpl.yml"] = "\n".join(tpl) + "\n"
+        return files
+
+
+def run(argv, cwd):
+    try:
+        p = subprocess.run(argv, cwd=cwd, capture_output=True, timeout=60)
+        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        return -999, "", "timeout"
+
+
+def normalise(err, prog):
+    return err.replace(prog + ": ", "PROG: ")
+
+
+def main():
+    args = sys.argv[1:]
+    count, seed, show = 300, 1, 3
+    for flag in ("--count", "--seed", "--show"):
+        if flag in args:
+            i = args.index(flag)
+            val = int(args[i + 1])
+            del args[i:i + 2]
+            if flag == "--count":
+                count = val
+            elif flag == "--seed":
+                seed = val
+            else:
+                show = val
+    hintkit = os.path.abspath(args[0] if args else "build/hintkit")
+    ytt = os.environ.get("YTT")
+    if not ytt:
+        sys.exit("set YTT to the reference ytt binary")
+    rnd = random.Random(seed)
+    agree = 0
+    silent = 0
+    bad = []
+    for case in range(count):
+        files = Gen(rnd).case()
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, text in files.items():
+                with open(os.path.join(tmp, name), "w") as f:
+                    f.write(text)
+            argv = []
+            for name in sorted(files):
+                argv += ["-f", name]
+            r = run([ytt] + argv, tmp)
+            h = run([hintkit, "values"] + argv, tmp)
+        same = r[0] == h[0] and r[1] == h[1] and normalise(r[2], "ytt") == normalise(h[2], "hintkit")
+        if same:
+            agree += 1
+        else:
+            if h[0] == 0 and (r[0] != 0 or r[1] != h[1]):
+                silent += 1
+            bad.append((case, files, r, h))
+    for case, files, r, h in bad[:show]:
+        print(f"=== case {case} (ytt rc {r[0]}, hintkit rc {h[0]})")
+        for name, text in sorted(files.items()):
+            print(f"--- {name}")
+            print(text, end="")
+        print("--- ytt")
+        print(r[1][:1500] + r[2][:1500])
+        print("--- hintkit")
+        print(h[1][:1500] + h[2][:1500])
+    print(f"starlark: {count} cases (seed {seed}), {agree} agree ({100.0 * agree / max(count, 1):.1f}%), "
+          f"{silent} silent wrong answers (hintkit exit 0, different from ytt)")
+
+
+if __name__ == "__main__":
+    main()
