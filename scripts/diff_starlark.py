@@ -451,8 +451,8 @@ class Gen:
             star.append("def prog():")
             star.append("  return [%s]" % ", ".join(results))
             star.append("end")
-            files["prog.star"] = "\n".join(star) + "\n"
-            tpl = ['#@ load("prog.star", "prog")', "---", "out: #@ prog()"]
+            files["zprog.star"] = "\n".join(star) + "\n"
+            tpl = ['#@ load("zprog.star", "prog")', "---", "out: #@ prog()"]
         files["tpl.yml"] = "\n".join(tpl) + "\n"
         return files
 

@@ -28,6 +28,30 @@ int64_t want_int(const Call& c, const Value& v, std::string_view param);
 // Fails with "for parameter P: got T, want iterable" unless `v` can be iterated.
 void want_iterable(const Call& c, const Value& v, std::string_view param);
 
+// ---- starlark-go's argument unpacking, slot by slot ----
+// What a parameter accepts, with the conversion errors of starlark-go's unpackOneArg:
+// "got T, want string", "got T, want int" / "N out of range" (ints must fit 32 bits),
+// "got T, want iterable" (strings are not iterable), "got T, want callable".
+enum class Want { kAny, kString, kBool, kInt32, kIterable, kCallable };
+struct ArgSlot {
+  std::string_view name;  // a trailing '?' marks an optional parameter (unpack_args only)
+  Value* out;
+  Want want = Want::kAny;
+};
+
+// The conversion error for `v` against `want`, or empty when it converts.
+std::string conversion_error(const Value& v, Want want);
+bool is_iterable(const Value& v);
+// An int known to fit 32 bits (after a kInt32 conversion).
+inline int64_t small_int(const Value& v) { return *v.to_int64(); }
+
+// UnpackPositionalArgs: no keywords ("unexpected keyword arguments"), between `min` and
+// params.size() arguments, each converted ("for parameter 2: got T, want int").
+void unpack_positional(const Call& c, size_t min, std::initializer_list<ArgSlot> params);
+// UnpackArgs: positional then keyword arguments bound to names; conversion errors name the
+// parameter ("for parameter sep: ..."); missing required ones: "missing argument for x".
+void unpack_args(const Call& c, std::initializer_list<ArgSlot> params);
+
 Value make_bound(std::string_view name, BuiltinFn fn, const Value& recv);
 Value make_internal_builtin(std::string name, BuiltinFn fn);
 

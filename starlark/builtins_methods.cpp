@@ -22,34 +22,40 @@ bool is_space(char ch) {
 
 // ---- String methods --------------------------------------------------------------------------
 
-// Optional [start, end] slice arguments shared by find/count/startswith/...
-void str_bounds(const Call& c, size_t first, size_t n, size_t* lo, size_t* hi) {
+// starlark-go's indices(): optional start/end arguments (None or absent = the default),
+// negative ones counted from the end, both clamped to [0, len]. Errors carry the method name:
+// "find: invalid start index: got string, want int".
+void indices(const Call& c, const Value& start_v, const Value& end_v, size_t n, size_t* lo,
+             size_t* hi) {
   int64_t len = static_cast<int64_t>(n);
-  int64_t a = 0, b = len;
-  auto get = [&](size_t i, int64_t dflt) -> int64_t {
-    if (c.args.size() <= i || c.args[i].is_none()) return dflt;
-    int64_t v;
-    if (!as_index(c.args[i], &v)) {
-      if (c.args[i].kind() != Kind::kInt)
-        bfail(c, "for parameter " + std::to_string(i + 1) + ": got " +
-                     std::string(c.args[i].type_name()) + ", want int");
-      v = c.args[i].to_double() > 0 ? len : -len - 1;
-    }
-    if (v < 0) v += len;
-    return std::clamp<int64_t>(v, 0, len);
+  auto get = [&](const Value& v, int64_t dflt, std::string_view which) -> int64_t {
+    if (!given(v) || v.is_none()) return dflt;
+    if (!conversion_error(v, Want::kInt32).empty())
+      bfail(c, "invalid " + std::string(which) + " index: got " + std::string(v.type_name()) +
+                   ", want int");
+    int64_t i = small_int(v);
+    if (i < 0) i += len;
+    return std::clamp<int64_t>(i, 0, len);
   };
-  a = get(first, 0);
-  b = get(first + 1, len);
+  int64_t a = get(start_v, 0, "start");
+  int64_t b = get(end_v, len, "end");
   *lo = static_cast<size_t>(a);
   *hi = static_cast<size_t>(std::max(a, b));
 }
 
+size_t count_runes(std::string_view s) {
+  size_t n = 0;
+  for (size_t i = 0; i < s.size(); i += runes::decode(s, i).width) ++n;
+  return n;
+}
+
 Value str_find_impl(const Call& c, bool reverse, bool must) {
-  unpack_positional(c, 1, 3);
+  Value sub_v, start, end;
+  unpack_positional(c, 1, {{"sub", &sub_v, Want::kString}, {"start", &start}, {"end", &end}});
   const std::string& s = recv_str(c);
-  const std::string& sub = want_string(c, c.args[0], "1");
+  const std::string& sub = str_ref(sub_v);
   size_t lo, hi;
-  str_bounds(c, 1, s.size(), &lo, &hi);
+  indices(c, start, end, s.size(), &lo, &hi);
   std::string_view window = std::string_view(s).substr(lo, hi - lo);
   size_t p = reverse ? window.rfind(sub) : window.find(sub);
   if (p == std::string_view::npos) {
@@ -65,154 +71,183 @@ Value s_index(const Call& c) { return str_find_impl(c, false, true); }
 Value s_rindex(const Call& c) { return str_find_impl(c, true, true); }
 
 Value s_count(const Call& c) {
-  unpack_positional(c, 1, 3);
+  Value sub_v, start, end;
+  unpack_positional(c, 1, {{"sub", &sub_v, Want::kString}, {"start", &start}, {"end", &end}});
   const std::string& s = recv_str(c);
-  const std::string& sub = want_string(c, c.args[0], "1");
+  const std::string& sub = str_ref(sub_v);
   size_t lo, hi;
-  str_bounds(c, 1, s.size(), &lo, &hi);
+  indices(c, start, end, s.size(), &lo, &hi);
   std::string_view w = std::string_view(s).substr(lo, hi - lo);
-  if (sub.empty()) return Value::from_int(static_cast<int64_t>(w.size() + 1));
+  // Go's strings.Count: an empty substring matches before every code point and at the end.
+  if (sub.empty()) return Value::from_int(static_cast<int64_t>(count_runes(w) + 1));
   int64_t n = 0;
   for (size_t p = w.find(sub); p != std::string_view::npos; p = w.find(sub, p + sub.size())) ++n;
   return Value::from_int(n);
 }
 
 Value starts_ends(const Call& c, bool ends) {
-  unpack_positional(c, 1, 3);
+  Value x, start, end;
+  unpack_positional(c, 1, {{"x", &x}, {"start", &start}, {"end", &end}});
   const std::string& s = recv_str(c);
   size_t lo, hi;
-  str_bounds(c, 1, s.size(), &lo, &hi);
+  indices(c, start, end, s.size(), &lo, &hi);
   std::string_view w = std::string_view(s).substr(lo, hi - lo);
-  auto test = [&](const Value& v) {
-    if (v.kind() != Kind::kString)
-      bfail(c, "for parameter 1: got " + std::string(v.type_name()) +
-                   ", want string or tuple of strings");
-    return ends ? w.ends_with(str_ref(v)) : w.starts_with(str_ref(v));
-  };
-  if (c.args[0].kind() == Kind::kTuple) {
-    for (const auto& v : as_tuple(c.args[0])->items) {
-      if (test(v)) return Value::from_bool(true);
+  auto test = [&](std::string_view t) { return ends ? w.ends_with(t) : w.starts_with(t); };
+  if (x.kind() == Kind::kTuple) {
+    const auto& items = as_tuple(x)->items;
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (items[i].kind() != Kind::kString)
+        bfail(c, "want string, got " + std::string(items[i].type_name()) + ", for element " +
+                     std::to_string(i));
+      if (test(str_ref(items[i]))) return Value::from_bool(true);
     }
     return Value::from_bool(false);
   }
-  return Value::from_bool(test(c.args[0]));
+  if (x.kind() != Kind::kString)
+    bfail(c, "got " + std::string(x.type_name()) + ", want string or tuple of string");
+  return Value::from_bool(test(str_ref(x)));
 }
 Value s_startswith(const Call& c) { return starts_ends(c, false); }
 Value s_endswith(const Call& c) { return starts_ends(c, true); }
 
+// Go's strings.Trim/TrimSpace family: code points in `chars` (Unicode spaces when empty).
 Value strip_impl(const Call& c, bool left, bool right) {
-  unpack_positional(c, 0, 1);
+  Value chars_v;
+  unpack_positional(c, 0, {{"chars", &chars_v, Want::kString}});
   const std::string& s = recv_str(c);
-  bool custom = !c.args.empty() && !c.args[0].is_none();
-  std::string chars = custom ? want_string(c, c.args[0], "1") : std::string();
-  auto strip_me = [&](char ch) {
-    return custom ? chars.find(ch) != std::string::npos : is_space(ch);
+  std::string chars = c.args.empty() ? std::string() : str_ref(chars_v);
+  std::vector<uint32_t> set;
+  for (size_t i = 0; i < chars.size();) {
+    runes::Rune r = runes::decode(chars, i);
+    set.push_back(r.cp);
+    i += r.width;
+  }
+  auto strip_me = [&](uint32_t cp) {
+    return chars.empty() ? runes::is_space(cp)
+                         : std::find(set.begin(), set.end(), cp) != set.end();
   };
-  size_t a = 0, b = s.size();
+  std::vector<std::pair<size_t, runes::Rune>> rs;
+  for (size_t i = 0; i < s.size();) {
+    runes::Rune r = runes::decode(s, i);
+    rs.emplace_back(i, r);
+    i += r.width;
+  }
+  size_t a = 0, b = rs.size();
   if (left) {
-    while (a < b && strip_me(s[a])) ++a;
+    while (a < b && strip_me(rs[a].second.cp)) ++a;
   }
   if (right) {
-    while (b > a && strip_me(s[b - 1])) --b;
+    while (b > a && strip_me(rs[b - 1].second.cp)) --b;
   }
-  return str_value(s.substr(a, b - a));
+  size_t from = a < rs.size() ? rs[a].first : s.size();
+  size_t to = b > 0 && b > a ? rs[b - 1].first + rs[b - 1].second.width : from;
+  return str_value(s.substr(from, to - from));
 }
 Value s_strip(const Call& c) { return strip_impl(c, true, true); }
 Value s_lstrip(const Call& c) { return strip_impl(c, true, false); }
 Value s_rstrip(const Call& c) { return strip_impl(c, false, true); }
 
-Value split_impl(const Call& c, bool reverse) {
-  Value sep, maxsplit;
-  unpack_args(c, {"sep?", "maxsplit?"}, {&sep, &maxsplit});
-  const std::string& s = recv_str(c);
-  int64_t max = -1;
-  if (given(maxsplit) && !maxsplit.is_none()) max = want_int(c, maxsplit, "maxsplit");
-  std::vector<Value> out;
-  if (!given(sep) || sep.is_none()) {
-    // Whitespace splitting: runs of spaces separate, no empty fields.
-    std::vector<std::pair<size_t, size_t>> fields;
-    if (!reverse) {
-      size_t i = 0;
-      while (i < s.size()) {
-        while (i < s.size() && is_space(s[i])) ++i;
-        if (i >= s.size()) break;
-        if (max >= 0 && static_cast<int64_t>(fields.size()) == max) {
-          size_t e = s.size();
-          while (e > i && is_space(s[e - 1])) --e;
-          fields.emplace_back(i, e);
-          break;
-        }
-        size_t j = i;
-        while (j < s.size() && !is_space(s[j])) ++j;
-        fields.emplace_back(i, j);
-        i = j;
-      }
-    } else {
-      size_t i = s.size();
-      while (i > 0) {
-        while (i > 0 && is_space(s[i - 1])) --i;
-        if (i == 0) break;
-        if (max >= 0 && static_cast<int64_t>(fields.size()) == max) {
-          size_t b = 0;
-          while (b < i && is_space(s[b])) ++b;
-          fields.emplace_back(b, i);
-          break;
-        }
-        size_t j = i;
-        while (j > 0 && !is_space(s[j - 1])) --j;
-        fields.emplace_back(j, i);
-        i = j;
-      }
-      std::reverse(fields.begin(), fields.end());
-    }
-    for (auto [a, b] : fields) out.push_back(str_value(s.substr(a, b - a)));
-    return list_value(std::move(out));
+// Go's strings.Fields / starlark-go's splitspace and rsplitspace (Unicode spaces).
+std::vector<std::string> split_space(const std::string& s, int64_t max, bool reverse) {
+  std::vector<std::pair<size_t, runes::Rune>> rs;
+  for (size_t i = 0; i < s.size();) {
+    runes::Rune r = runes::decode(s, i);
+    rs.emplace_back(i, r);
+    i += r.width;
   }
-  const std::string& sp = want_string(c, sep, "sep");
-  if (sp.empty()) bfail(c, "empty separator");
+  std::vector<std::string> res;
   if (!reverse) {
+    int64_t start = -1;
+    for (const auto& [i, r] : rs) {
+      if (runes::is_space(r.cp)) {
+        if (start >= 0) {
+          if (static_cast<int64_t>(res.size()) == max) break;
+          res.push_back(s.substr(static_cast<size_t>(start), i - static_cast<size_t>(start)));
+          start = -1;
+        }
+      } else if (start == -1) {
+        start = static_cast<int64_t>(i);
+      }
+    }
+    if (start >= 0) res.push_back(s.substr(static_cast<size_t>(start)));
+    return res;
+  }
+  int64_t end = -1;
+  for (size_t k = rs.size(); k > 0; --k) {
+    const auto& [i, r] = rs[k - 1];
+    size_t after = i + r.width;
+    if (runes::is_space(r.cp)) {
+      if (end >= 0) {
+        if (static_cast<int64_t>(res.size()) == max) break;
+        res.push_back(s.substr(after, static_cast<size_t>(end) - after));
+        end = -1;
+      }
+    } else if (end < 0) {
+      end = static_cast<int64_t>(after);
+    }
+  }
+  if (end >= 0) res.push_back(s.substr(0, static_cast<size_t>(end)));
+  std::reverse(res.begin(), res.end());
+  return res;
+}
+
+Value split_impl(const Call& c, bool reverse) {
+  Value sep, maxsplit_v;
+  unpack_positional(c, 0, {{"sep", &sep}, {"maxsplit", &maxsplit_v, Want::kInt32}});
+  const std::string& s = recv_str(c);
+  int64_t max = c.args.size() > 1 ? small_int(maxsplit_v) : -1;
+  std::vector<std::string> res;
+  if (c.args.empty() || sep.is_none()) {
+    res = split_space(s, max < 0 ? INT64_MAX : max, reverse && max >= 0);
+  } else if (sep.kind() == Kind::kString) {
+    const std::string& sp = str_ref(sep);
+    if (sp.empty()) throw_error("split: empty separator");
+    std::vector<std::string> all;
     size_t start = 0;
-    int64_t n = 0;
-    while (max < 0 || n < max) {
+    for (;;) {
+      if (!reverse && max >= 0 && static_cast<int64_t>(all.size()) == max) break;
       size_t p = s.find(sp, start);
       if (p == std::string::npos) break;
-      out.push_back(str_value(s.substr(start, p - start)));
+      all.push_back(s.substr(start, p - start));
       start = p + sp.size();
-      ++n;
     }
-    out.push_back(str_value(s.substr(start)));
+    all.push_back(s.substr(start));
+    if (reverse && max >= 0) {
+      int64_t excess = static_cast<int64_t>(all.size()) - max;
+      if (excess > 0) {
+        std::string head;
+        for (int64_t i = 0; i < excess; ++i) {
+          if (i) head += sp;
+          head += all[static_cast<size_t>(i)];
+        }
+        std::vector<std::string> kept{head};
+        kept.insert(kept.end(), all.begin() + excess, all.end());
+        all = std::move(kept);
+      }
+    }
+    res = std::move(all);
   } else {
-    size_t end = s.size();
-    int64_t n = 0;
-    std::vector<Value> rev;
-    while (max < 0 || n < max) {
-      if (end < sp.size()) break;
-      size_t p = s.rfind(sp, end - sp.size());
-      if (p == std::string::npos) break;
-      rev.push_back(str_value(s.substr(p + sp.size(), end - p - sp.size())));
-      end = p;
-      ++n;
-    }
-    rev.push_back(str_value(s.substr(0, end)));
-    out.assign(rev.rbegin(), rev.rend());
+    throw_error("split: got " + std::string(sep.type_name()) + " for separator, want string");
   }
-  check_collection_size(out.size());
+  check_collection_size(res.size());
+  std::vector<Value> out;
+  out.reserve(res.size());
+  for (auto& r : res) out.push_back(str_value(std::move(r)));
   return list_value(std::move(out));
 }
 Value s_split(const Call& c) { return split_impl(c, false); }
 Value s_rsplit(const Call& c) { return split_impl(c, true); }
 
 Value s_join(const Call& c) {
-  unpack_positional(c, 1, 1);
+  Value it;
+  unpack_positional(c, 1, {{"iterable", &it, Want::kIterable}});
   const std::string& sep = recv_str(c);
   std::string out;
   bool first = true;
-  const Value& it = c.args[0];
-  want_iterable(c, it, "1");
   for_each(it, [&](const Value& v) {
+    if (!first) out += sep;
     if (v.kind() != Kind::kString)
       bfail(c, "in list, want string, got " + std::string(v.type_name()));
-    if (!first) out += sep;
     first = false;
     out += str_ref(v);
     check_string_size(out.size());
@@ -221,21 +256,27 @@ Value s_join(const Call& c) {
 }
 
 Value s_replace(const Call& c) {
-  unpack_positional(c, 2, 3);
+  Value old_v, new_v, count_v;
+  unpack_positional(c, 2, {{"old", &old_v, Want::kString}, {"new", &new_v, Want::kString},
+                           {"count", &count_v, Want::kInt32}});
   const std::string& s = recv_str(c);
-  const std::string& old = want_string(c, c.args[0], "1");
-  const std::string& neu = want_string(c, c.args[1], "2");
-  int64_t max = c.args.size() == 3 ? want_int(c, c.args[2], "3") : -1;
+  const std::string& old = str_ref(old_v);
+  const std::string& neu = str_ref(new_v);
+  int64_t max = c.args.size() == 3 ? small_int(count_v) : -1;
   std::string out;
   int64_t n = 0;
   size_t i = 0;
   if (old.empty()) {
-    // Inserts `neu` around every byte, like Go's strings.Replace.
-    for (; i <= s.size(); ++i) {
-      if (max >= 0 && n >= max) break;
+    // Go's strings.Replace: `neu` before every code point and at the end.
+    while (max < 0 || n < max) {
       out += neu;
       ++n;
-      if (i < s.size()) out.push_back(s[i]);
+      if (i >= s.size()) {
+        break;
+      }
+      size_t w = runes::decode(s, i).width;
+      out.append(s, i, w);
+      i += w;
       check_string_size(out.size());
     }
     if (i < s.size()) out += s.substr(i);
@@ -358,24 +399,25 @@ Value s_istitle(const Call& c) {
 }
 
 Value partition_impl(const Call& c, bool reverse) {
-  unpack_positional(c, 1, 1);
+  Value sep_v;
+  unpack_positional(c, 1, {{"sep", &sep_v, Want::kString}});
   const std::string& s = recv_str(c);
-  const std::string& sep = want_string(c, c.args[0], "1");
+  const std::string& sep = str_ref(sep_v);
   if (sep.empty()) bfail(c, "empty separator");
   size_t p = reverse ? s.rfind(sep) : s.find(sep);
   if (p == std::string::npos) {
     Value e = Value::from_string("");
     return reverse ? tuple_value({e, e, *c.receiver}) : tuple_value({*c.receiver, e, e});
   }
-  return tuple_value({str_value(s.substr(0, p)), c.args[0], str_value(s.substr(p + sep.size()))});
+  return tuple_value({str_value(s.substr(0, p)), sep_v, str_value(s.substr(p + sep.size()))});
 }
 Value s_partition(const Call& c) { return partition_impl(c, false); }
 Value s_rpartition(const Call& c) { return partition_impl(c, true); }
 
 Value s_splitlines(const Call& c) {
   Value keepends;
-  unpack_args(c, {"keepends?"}, {&keepends});
-  bool keep = given(keepends) && truth(keepends);
+  unpack_positional(c, 0, {{"keepends", &keepends, Want::kBool}});
+  bool keep = !c.args.empty() && keepends.as_bool();
   const std::string& s = recv_str(c);
   std::vector<Value> out;
   size_t i = 0;
@@ -392,39 +434,50 @@ Value s_splitlines(const Call& c) {
 
 Value s_format(const Call& c) { return str_value(str_format(recv_str(c), c.args, c.kwargs)); }
 
-Value s_elems(const Call& c) {
-  unpack_positional(c, 0, 0);
-  std::vector<Value> out;
-  for (char ch : recv_str(c)) out.push_back(str_value(std::string(1, ch)));
-  return list_value(std::move(out));
-}
-
-Value s_elem_ords(const Call& c) {
-  unpack_positional(c, 0, 0);
-  std::vector<Value> out;
-  for (char ch : recv_str(c)) out.push_back(Value::from_int(static_cast<unsigned char>(ch)));
-  return list_value(std::move(out));
-}
-
-Value s_codepoints(const Call& c) {
-  unpack_positional(c, 0, 0);
-  const std::string& s = recv_str(c);
-  std::vector<Value> out;
-  for (size_t i = 0, n = 0; i < s.size(); i += n) {
-    decode_utf8(s, i, &n);
-    out.push_back(str_value(s.substr(i, n)));
+// The iterable views `s.elems()`, `s.elem_ords()`, `s.codepoints()`, `s.codepoint_ords()`:
+// not lists (no len, no index), iterable, shown as the call that made them.
+class StringIterable : public HostObject {
+ public:
+  StringIterable(std::string s, bool ords, bool codepoints)
+      : s_(std::move(s)), ords_(ords), codepoints_(codepoints) {}
+  std::string_view type_name() const override { return codepoints_ ? "codepoints" : "elems"; }
+  std::string repr() const override {
+    std::string out = repr_of(Value::from_string(s_));
+    out += codepoints_ ? ".codepoint" : ".elem";
+    out += ords_ ? "_ords()" : "s()";
+    return out;
   }
-  return list_value(std::move(out));
-}
+  std::optional<Value> attr(std::string_view) const override { return std::nullopt; }
+  std::optional<std::vector<Value>> iterate() const override {
+    std::vector<Value> out;
+    for (size_t i = 0; i < s_.size();) {
+      if (!codepoints_) {
+        unsigned char b = static_cast<unsigned char>(s_[i]);
+        out.push_back(ords_ ? Value::from_int(b) : str_value(std::string(1, s_[i])));
+        ++i;
+        continue;
+      }
+      size_t n = 0;
+      uint32_t cp = decode_utf8(s_, i, &n);
+      out.push_back(ords_ ? Value::from_int(cp) : str_value(s_.substr(i, n)));
+      i += n;
+    }
+    return out;
+  }
 
-Value s_codepoint_ords(const Call& c) {
+ private:
+  std::string s_;
+  bool ords_, codepoints_;
+};
+
+Value string_iterable(const Call& c, bool ords, bool codepoints) {
   unpack_positional(c, 0, 0);
-  const std::string& s = recv_str(c);
-  std::vector<Value> out;
-  for (size_t i = 0, n = 0; i < s.size(); i += n)
-    out.push_back(Value::from_int(decode_utf8(s, i, &n)));
-  return list_value(std::move(out));
+  return Value(new StringIterable(recv_str(c), ords, codepoints));
 }
+Value s_elems(const Call& c) { return string_iterable(c, false, false); }
+Value s_elem_ords(const Call& c) { return string_iterable(c, true, false); }
+Value s_codepoints(const Call& c) { return string_iterable(c, false, true); }
+Value s_codepoint_ords(const Call& c) { return string_iterable(c, true, true); }
 
 // ---- List methods ----------------------------------------------------------------------------
 
@@ -439,10 +492,11 @@ void mutate(const Call& c, std::string_view verb) {
 }
 
 Value l_append(const Call& c) {
-  unpack_positional(c, 1, 1);
+  Value x;
+  unpack_positional(c, 1, {{"x", &x}});
   mutate(c, "append to");
   auto& items = recv_list(c)->items;
-  items.push_back(c.args[0]);
+  items.push_back(x);
   if (items.size() > kMaxCollectionLen) check_collection_size(items.size());
   return Value();
 }
@@ -455,10 +509,9 @@ Value l_clear(const Call& c) {
 }
 
 Value l_extend(const Call& c) {
-  unpack_positional(c, 1, 1);
+  Value x;
+  unpack_positional(c, 1, {{"iterable", &x, Want::kIterable}});
   mutate(c, "extend");
-  const Value& x = c.args[0];
-  want_iterable(c, x, "1");
   std::vector<Value> extra = to_vector(x);
   auto& items = recv_list(c)->items;
   check_collection_size(items.size() + extra.size());
@@ -467,40 +520,50 @@ Value l_extend(const Call& c) {
 }
 
 Value l_index(const Call& c) {
-  unpack_positional(c, 1, 3);
+  Value x, start, end;
+  unpack_positional(c, 1, {{"x", &x}, {"start", &start}, {"end", &end}});
   auto& items = recv_list(c)->items;
   size_t lo, hi;
-  str_bounds(c, 1, items.size(), &lo, &hi);
-  for (size_t i = lo; i < hi; ++i) {
-    if (values_equal(items[i], c.args[0])) return Value::from_int(static_cast<int64_t>(i));
+  indices(c, start, end, items.size(), &lo, &hi);
+  for (size_t i = lo; i < hi && i < items.size(); ++i) {
+    bool eq;
+    try {
+      eq = values_equal(items[i], x);
+    } catch (EvalError& e) {
+      if (e.kind == ErrorKind::kLimit) throw;
+      bfail(c, e.message);
+    }
+    if (eq) return Value::from_int(static_cast<int64_t>(i));
   }
   bfail(c, "value not in list");
 }
 
 Value l_insert(const Call& c) {
-  unpack_positional(c, 2, 2);
+  Value index, x;
+  unpack_positional(c, 2, {{"index", &index, Want::kInt32}, {"x", &x}});
   mutate(c, "insert into");
   auto& items = recv_list(c)->items;
-  int64_t i = want_int(c, c.args[0], "1");
+  int64_t i = small_int(index);
   int64_t n = static_cast<int64_t>(items.size());
   if (i < 0) i += n;
   i = std::clamp<int64_t>(i, 0, n);
-  items.insert(items.begin() + i, c.args[1]);
+  items.insert(items.begin() + i, x);
   check_collection_size(items.size());
   return Value();
 }
 
 Value l_pop(const Call& c) {
-  unpack_positional(c, 0, 1);
+  Value index;
+  unpack_positional(c, 0, {{"index", &index, Want::kInt32}});
   auto& items = recv_list(c)->items;
   int64_t n = static_cast<int64_t>(items.size());
-  int64_t i = c.args.empty() ? -1 : want_int(c, c.args[0], "1");
+  int64_t i = c.args.empty() ? n - 1 : small_int(index);
   int64_t orig = i;
   if (i < 0) i += n;
   if (i < 0 || i >= n) {
     if (n == 0) bfail(c, "index " + std::to_string(orig) + " out of range: empty list");
-    bfail(c, "index " + std::to_string(orig) + " out of range [" + std::to_string(-n) + ":" +
-                 std::to_string(n - 1) + "]");
+    bfail(c, "list index " + std::to_string(orig) + " out of range [" + std::to_string(-n) +
+                 ":" + std::to_string(n - 1) + "]");
   }
   mutate(c, "pop from");
   Value v = items[static_cast<size_t>(i)];
@@ -509,11 +572,19 @@ Value l_pop(const Call& c) {
 }
 
 Value l_remove(const Call& c) {
-  unpack_positional(c, 1, 1);
+  Value x;
+  unpack_positional(c, 1, {{"x", &x}});
   mutate(c, "remove from");
   auto& items = recv_list(c)->items;
   for (size_t i = 0; i < items.size(); ++i) {
-    if (values_equal(items[i], c.args[0])) {
+    bool eq;
+    try {
+      eq = values_equal(items[i], x);
+    } catch (EvalError& e) {
+      if (e.kind == ErrorKind::kLimit) throw;
+      bfail(c, e.message);
+    }
+    if (eq) {
       items.erase(items.begin() + static_cast<long>(i));
       return Value();
     }
@@ -617,12 +688,7 @@ Value d_setdefault(const Call& c) {
 Value d_update(const Call& c) {
   bool inserts = !c.kwargs.empty() || (!c.args.empty() && length_of(c.args[0]) != 0);
   if (inserts) mutate(c, "insert into");
-  try {
-    dict_update_from(c, *c.receiver);
-  } catch (EvalError& e) {
-    if (e.message.rfind("update: ", 0) == 0 || e.kind == ErrorKind::kLimit) throw;
-    bfail(c, e.message);
-  }
+  dict_update_from(c, *c.receiver);
   return Value();
 }
 
@@ -630,17 +696,17 @@ Value d_update(const Call& c) {
 
 Value set_union(const Call& c) {
   Value iterable;
-  unpack_args(c, {"iterable"}, {&iterable});
+  unpack_positional(c, 0, {{"iterable", &iterable, Want::kIterable}});
+  // ytt's starlark dereferences the missing iterable (a Go runtime error, reported as is).
+  if (c.args.empty()) throw_error("runtime error: invalid memory address or nil pointer dereference");
   Value s = new_set();
   try {
     for (const auto& e : as_set(*c.receiver)->table.entries()) {
       if (e.live) as_set(s)->table.insert(e.key, Value());
     }
-    if (length_of(iterable) < 0 || iterable.kind() == Kind::kString)
-      bfail(c, "got " + std::string(iterable.type_name()) + ", want iterable");
     for_each(iterable, [&](const Value& v) { as_set(s)->table.insert(v, Value()); });
   } catch (EvalError& e) {
-    if (e.message.rfind("union: ", 0) == 0 || e.kind == ErrorKind::kLimit) throw;
+    if (e.kind == ErrorKind::kLimit) throw;
     bfail(c, e.message);
   }
   return s;
