@@ -128,6 +128,9 @@ std::string_view ytt_type_name(yaml::Kind k);  // "integer", "string", "boolean"
 // them: "?") or at `span` too (schema annotations' defaults and examples).
 enum class InnerSpan { kNone, kSame };
 DPtr from_starlark(const sl::Value& v, const diag::Span& span, InnerSpan inner = InnerSpan::kNone);
+// Why ytt cannot turn `v` into a YAML value (it panics: ranges, functions, builtins, ints
+// beyond 64 bits, ... anywhere inside), or nullopt when it can.
+std::optional<std::string> unconvertible_to_yaml(const sl::Value& v);
 sl::Value to_starlark(const DPtr& n);  // maps/arrays become yamlfragment values
 sl::Value to_struct_value(const DPtr& n);
 sl::Value to_plain(const DPtr& n);   // maps become dicts, arrays lists (named rules)  //

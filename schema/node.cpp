@@ -521,6 +521,55 @@ yaml::Node yaml_key_from_starlark(const sl::Value& k) {
 Scalar key_from_starlark(const sl::Value& k) { return scalar_of(yaml_key_from_starlark(k)); }
 }  // namespace
 
+std::optional<std::string> unconvertible_to_yaml(const sl::Value& v) {
+  if (fragment_node(v)) return std::nullopt;
+  auto unknown = [](std::string_view go_type) {
+    return "(p) unknown type " + std::string(go_type) + " for conversion to go value";
+  };
+  switch (v.kind()) {
+    case sl::Kind::kInt: {
+      if (v.to_int64()) return std::nullopt;
+      const std::string digits = v.int_text();  // beyond int64: uint64 is still fine
+      constexpr std::string_view kMaxUint64 = "18446744073709551615";
+      bool fits =
+          digits[0] != '-' && (digits.size() < kMaxUint64.size() ||
+                               (digits.size() == kMaxUint64.size() && digits <= kMaxUint64));
+      if (fits) return std::nullopt;
+      return std::string("(p) not sure how to get int");
+    }
+    case sl::Kind::kRange:
+      return unknown("starlark.rangeValue");
+    case sl::Kind::kFunction:
+      return unknown("*starlark.Function");
+    case sl::Kind::kBuiltin:
+      return unknown("*starlark.Builtin");
+    case sl::Kind::kList:
+    case sl::Kind::kTuple:
+    case sl::Kind::kSet:
+      for (const auto& it : v.items()) {
+        if (auto e = unconvertible_to_yaml(it)) return e;
+      }
+      return std::nullopt;
+    case sl::Kind::kDict:
+      for (const auto& [k, val] : v.dict_items()) {
+        if (auto e = unconvertible_to_yaml(k)) return e;
+        if (auto e = unconvertible_to_yaml(val)) return e;
+      }
+      return std::nullopt;
+    case sl::Kind::kStruct:
+      for (const auto& [name, field] : sl::struct_fields(v)) {
+        if (auto e = unconvertible_to_yaml(field)) return e;
+      }
+      return std::nullopt;
+    case sl::Kind::kHost:
+      if (v.type_name() == "elems" || v.type_name() == "codepoints")
+        return unknown("starlark.stringIterable");
+      return std::nullopt;
+    default:
+      return std::nullopt;
+  }
+}
+
 // The value itself takes `span`; what Starlark built inside it takes `span` too or no place
 // in a file (ytt shows such positions as "?"), as `inner` says.
 DPtr from_starlark(const sl::Value& v, const diag::Span& span, InnerSpan inner) {

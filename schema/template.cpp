@@ -1272,6 +1272,8 @@ class TemplateRuntime {
                                     v.is(sl::Kind::kTuple) || v.is(sl::Kind::kSet) ||
                                     v.is(sl::Kind::kStruct));
         }
+        // ytt panics on values it cannot convert; refuse them rather than print something.
+        if (auto why = unconvertible_to_yaml(v)) return *why;
         DPtr& slot = value_slot(top);
         diag::Span span = slot ? slot->span : diag::Span{};
         slot = from_starlark(v, span);

@@ -4,6 +4,7 @@
 
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "starlark/runtime.h"
 
@@ -51,6 +52,7 @@ void unpack_positional(const Call& c, size_t min, std::initializer_list<ArgSlot>
 // UnpackArgs: positional then keyword arguments bound to names; conversion errors name the
 // parameter ("for parameter sep: ..."); missing required ones: "missing argument for x".
 void unpack_args(const Call& c, std::initializer_list<ArgSlot> params);
+void unpack_args_v(const Call& c, const std::vector<ArgSlot>& params);
 
 Value make_bound(std::string_view name, BuiltinFn fn, const Value& recv);
 Value make_internal_builtin(std::string name, BuiltinFn fn);

@@ -123,8 +123,7 @@ Value strip_impl(const Call& c, bool left, bool right) {
     i += r.width;
   }
   auto strip_me = [&](uint32_t cp) {
-    return chars.empty() ? runes::is_space(cp)
-                         : std::find(set.begin(), set.end(), cp) != set.end();
+    return chars.empty() ? runes::is_space(cp) : std::find(set.begin(), set.end(), cp) != set.end();
   };
   std::vector<std::pair<size_t, runes::Rune>> rs;
   for (size_t i = 0; i < s.size();) {
@@ -257,8 +256,10 @@ Value s_join(const Call& c) {
 
 Value s_replace(const Call& c) {
   Value old_v, new_v, count_v;
-  unpack_positional(c, 2, {{"old", &old_v, Want::kString}, {"new", &new_v, Want::kString},
-                           {"count", &count_v, Want::kInt32}});
+  unpack_positional(c, 2,
+                    {{"old", &old_v, Want::kString},
+                     {"new", &new_v, Want::kString},
+                     {"count", &count_v, Want::kInt32}});
   const std::string& s = recv_str(c);
   const std::string& old = str_ref(old_v);
   const std::string& neu = str_ref(new_v);
@@ -562,8 +563,8 @@ Value l_pop(const Call& c) {
   if (i < 0) i += n;
   if (i < 0 || i >= n) {
     if (n == 0) bfail(c, "index " + std::to_string(orig) + " out of range: empty list");
-    bfail(c, "list index " + std::to_string(orig) + " out of range [" + std::to_string(-n) +
-                 ":" + std::to_string(n - 1) + "]");
+    bfail(c, "list index " + std::to_string(orig) + " out of range [" + std::to_string(-n) + ":" +
+                 std::to_string(n - 1) + "]");
   }
   mutate(c, "pop from");
   Value v = items[static_cast<size_t>(i)];
@@ -698,7 +699,8 @@ Value set_union(const Call& c) {
   Value iterable;
   unpack_positional(c, 0, {{"iterable", &iterable, Want::kIterable}});
   // ytt's starlark dereferences the missing iterable (a Go runtime error, reported as is).
-  if (c.args.empty()) throw_error("runtime error: invalid memory address or nil pointer dereference");
+  if (c.args.empty())
+    throw_error("runtime error: invalid memory address or nil pointer dereference");
   Value s = new_set();
   try {
     for (const auto& e : as_set(*c.receiver)->table.entries()) {

@@ -31,29 +31,10 @@ void unpack_positional(const Call& c, size_t min, size_t max) {
 
 void unpack_args(const Call& c, std::initializer_list<std::string_view> names,
                  std::initializer_list<Value*> out) {
-  std::vector<Value*> outs(out);
-  std::vector<std::string_view> ns(names);
-  for (Value* o : outs) *o = unbound();
-  if (c.args.size() > ns.size()) {
-    bfail(c, "got " + std::to_string(c.args.size()) + " arguments, want at most " +
-                 std::to_string(ns.size()));
-  }
-  auto base = [](std::string_view n) { return n.ends_with('?') ? n.substr(0, n.size() - 1) : n; };
-  for (size_t i = 0; i < c.args.size(); ++i) *outs[i] = c.args[i];
-  for (const auto& kw : c.kwargs) {
-    size_t i = 0;
-    for (; i < ns.size(); ++i) {
-      if (base(ns[i]) == kw.name) break;
-    }
-    if (i == ns.size()) bfail(c, "unexpected keyword argument " + std::string(kw.name));
-    if (given(*outs[i]))
-      bfail(c, "got multiple values for keyword argument " + std::string(kw.name));
-    *outs[i] = kw.value;
-  }
-  for (size_t i = 0; i < ns.size(); ++i) {
-    if (!ns[i].ends_with('?') && !given(*outs[i]))
-      bfail(c, "missing argument for " + std::string(ns[i]));
-  }
+  std::vector<ArgSlot> slots;
+  auto o = out.begin();
+  for (std::string_view n : names) slots.push_back({n, *o++});
+  unpack_args_v(c, slots);
 }
 
 const std::string& want_string(const Call& c, const Value& v, std::string_view param) {
@@ -138,7 +119,11 @@ void unpack_positional(const Call& c, size_t min, std::initializer_list<ArgSlot>
 }
 
 void unpack_args(const Call& c, std::initializer_list<ArgSlot> params) {
-  std::vector<ArgSlot> ps(params);
+  unpack_args_v(c, std::vector<ArgSlot>(params));
+}
+
+// Keyword names appear in these messages as starlark-go prints them there: quoted.
+void unpack_args_v(const Call& c, const std::vector<ArgSlot>& ps) {
   for (const ArgSlot& p : ps) *p.out = unbound();
   auto base = [](std::string_view n) { return n.ends_with('?') ? n.substr(0, n.size() - 1) : n; };
   if (c.args.size() > ps.size()) {
@@ -155,11 +140,11 @@ void unpack_args(const Call& c, std::initializer_list<ArgSlot> params) {
     for (; i < ps.size(); ++i) {
       if (base(ps[i].name) == kw.name) break;
     }
-    if (i == ps.size()) bfail(c, "unexpected keyword argument " + std::string(kw.name));
-    if (given(*ps[i].out))
-      bfail(c, "got multiple values for keyword argument " + std::string(kw.name));
+    std::string quoted = repr_of(Value::from_string(kw.name));
+    if (i == ps.size()) bfail(c, "unexpected keyword argument " + quoted);
+    if (given(*ps[i].out)) bfail(c, "got multiple values for keyword argument " + quoted);
     std::string err = conversion_error(kw.value, ps[i].want);
-    if (!err.empty()) bfail(c, "for parameter " + std::string(kw.name) + ": " + err);
+    if (!err.empty()) bfail(c, "for parameter " + quoted + ": " + err);
     *ps[i].out = kw.value;
   }
   for (size_t i = c.args.size(); i < ps.size(); ++i) {
@@ -300,8 +285,7 @@ void dict_update(const Value& d, std::span<const Value> args, std::span<const Kw
       }
       for (const auto& [k, v] : items) t.insert(k, v);
     } else {
-      if (!is_iterable(src))
-        throw_error("got " + std::string(src.type_name()) + ", want iterable");
+      if (!is_iterable(src)) throw_error("got " + std::string(src.type_name()) + ", want iterable");
       Iter it(src);
       Value pair;
       for (int64_t i = 0; it.next(pair); ++i) {
@@ -315,8 +299,8 @@ void dict_update(const Value& d, std::span<const Value> args, std::span<const Kw
                       " has unknown length (" + std::string(pair.type_name()) + ")");
         }
         if (n != 2) {
-          throw_error("dictionary update sequence element #" + std::to_string(i) +
-                      " has length " + std::to_string(n) + ", want 2");
+          throw_error("dictionary update sequence element #" + std::to_string(i) + " has length " +
+                      std::to_string(n) + ", want 2");
         }
         std::vector<Value> kv = to_vector(pair);
         t.insert(kv[0], kv[1]);
@@ -590,7 +574,10 @@ Value parse_int_string(const Call& c, const std::string& orig, int b) {
   if (s.size() > 1 && s[0] == '0') {
     if (s.size() > 2) {
       char p = s[1];
-      prefix = (p == 'o' || p == 'O') ? 8 : (p == 'x' || p == 'X') ? 16 : (p == 'b' || p == 'B') ? 2 : 0;
+      prefix = (p == 'o' || p == 'O')   ? 8
+               : (p == 'x' || p == 'X') ? 16
+               : (p == 'b' || p == 'B') ? 2
+                                        : 0;
       if (prefix) s.remove_prefix(2);
     }
     if (prefix == 0 && b == 0) {
@@ -617,8 +604,7 @@ Value b_int(const Call& c) {
     if (given(base)) {
       bool ok = conversion_error(base, Want::kInt32).empty();
       int64_t v = ok ? small_int(base) : -1;
-      if (!ok || (v != 0 && (v < 2 || v > 36)))
-        bfail(c, "base must be an integer >= 2 && <= 36");
+      if (!ok || (v != 0 && (v < 2 || v > 36))) bfail(c, "base must be an integer >= 2 && <= 36");
       b = static_cast<int>(v);
     }
     return parse_int_string(c, str_ref(x), b);
@@ -750,8 +736,8 @@ Value b_print(const Call& c) {
 
 Value b_range(const Call& c) {
   Value a, b, s;
-  unpack_positional(c, 1, {{"start", &a, Want::kInt32}, {"stop", &b, Want::kInt32},
-                           {"step", &s, Want::kInt32}});
+  unpack_positional(
+      c, 1, {{"start", &a, Want::kInt32}, {"stop", &b, Want::kInt32}, {"step", &s, Want::kInt32}});
   int64_t start = 0, stop, step = 1;
   if (c.args.size() == 1) {
     stop = small_int(a);
@@ -824,8 +810,7 @@ class GoStableSort {
   bool less(int i, int j) {
     if (reverse_) std::swap(i, j);
     try {
-      return compare_values(keys_[static_cast<size_t>(i)], keys_[static_cast<size_t>(j)], "<") <
-             0;
+      return compare_values(keys_[static_cast<size_t>(i)], keys_[static_cast<size_t>(j)], "<") < 0;
     } catch (EvalError& e) {
       if (e.kind == ErrorKind::kLimit) throw;
       error = e;
@@ -834,7 +819,8 @@ class GoStableSort {
   }
   void swap(int i, int j) {
     std::swap(keys_[static_cast<size_t>(i)], keys_[static_cast<size_t>(j)]);
-    if (&keys_ != &values_) std::swap(values_[static_cast<size_t>(i)], values_[static_cast<size_t>(j)]);
+    if (&keys_ != &values_)
+      std::swap(values_[static_cast<size_t>(i)], values_[static_cast<size_t>(j)]);
   }
   void insertion(int a, int b) {
     for (int i = a + 1; i < b; ++i) {

@@ -1395,16 +1395,26 @@ bool as_index(const Value& v, int64_t* out) {
 
 namespace {
 
-int64_t seq_index(const Value& x, const Value& i, int64_t n) {
+// starlark-go's AsInt32: the error text when `i` is not an int that fits 32 bits.
+std::string int32_error(const Value& i) {
+  if (!is_int(i)) return "got " + std::string(i.type_name()) + ", want int";
   int64_t k;
-  if (!is_int(i)) {
-    throw_error(std::string(x.type_name()) + " index: got " + std::string(i.type_name()) +
-                ", want int");
-  }
-  if (!as_index(i, &k)) k = INT64_MAX;
+  if (!as_index(i, &k) || k < INT32_MIN || k > INT32_MAX) return i.int_text() + " out of range";
+  return {};
+}
+
+// An index into a sequence of length n; `for_get` selects getIndex's "T index: " prefix for
+// conversion errors (assignment reports them bare).
+int64_t seq_index(const Value& x, const Value& i, int64_t n, bool for_get = true) {
+  std::string err = int32_error(i);
+  if (!err.empty()) throw_error(for_get ? std::string(x.type_name()) + " index: " + err : err);
+  int64_t k = *i.to_int64();
   int64_t orig = k;
   if (k < 0) k += n;
   if (k < 0 || k >= n) {
+    if (n == 0)
+      throw_error("index " + std::to_string(orig) + " out of range: empty " +
+                  std::string(x.type_name()));
     throw_error(std::string(x.type_name()) + " index " + std::to_string(orig) + " out of range [" +
                 std::to_string(-n) + ":" + std::to_string(n - 1) + "]");
   }
@@ -1417,11 +1427,6 @@ Value index_value(const Value& x, const Value& i) {
   switch (x.kind()) {
     case Kind::kList: {
       auto& items = as_list(x)->items;
-      if (items.empty() && is_int(i)) {
-        int64_t k = 0;
-        as_index(i, &k);
-        throw_error("index " + std::to_string(k) + " out of range: empty list");
-      }
       return items[static_cast<size_t>(seq_index(x, i, static_cast<int64_t>(items.size())))];
     }
     case Kind::kTuple: {
@@ -1470,7 +1475,7 @@ void set_index(const Value& x, const Value& i, const Value& v) {
     case Kind::kList: {
       check_mutable(x, "assign to element of");
       auto& items = as_list(x)->items;
-      items[static_cast<size_t>(seq_index(x, i, static_cast<int64_t>(items.size())))] = v;
+      items[static_cast<size_t>(seq_index(x, i, static_cast<int64_t>(items.size()), false))] = v;
       return;
     }
     case Kind::kDict:
@@ -1484,32 +1489,33 @@ void set_index(const Value& x, const Value& i, const Value& v) {
 
 namespace {
 
-// Resolves slice bounds like Python: returns start, stop, step over length n.
+// starlark-go's slice bounds: a 32-bit step ("got T for slice step, want int"), then start and
+// end as 32-bit indices, clamped to the sequence for the step's direction.
 void slice_indices(const Value& lo, const Value& hi, const Value& st, int64_t n, int64_t* start,
                    int64_t* stop, int64_t* step) {
   *step = 1;
   if (!st.is_none()) {
-    if (!is_int(st))
-      throw_error("invalid slice step: got " + std::string(st.type_name()) + ", want int");
-    if (!as_index(st, step)) *step = st.to_double() > 0 ? INT64_MAX : INT64_MIN + 1;
+    if (!int32_error(st).empty())
+      throw_error("got " + std::string(st.type_name()) + " for slice step, want int");
+    *step = *st.to_int64();
     if (*step == 0) throw_error("zero is not a valid slice step");
   }
-  auto bound = [&](const Value& v, int64_t dflt) -> int64_t {
+  auto bound = [&](const Value& v, int64_t dflt, const char* which) -> int64_t {
     if (v.is_none()) return dflt;
-    if (!is_int(v))
-      throw_error("invalid start index: got " + std::string(v.type_name()) + ", want int");
-    int64_t k;
-    if (!as_index(v, &k)) k = v.to_double() > 0 ? INT64_MAX / 2 : INT64_MIN / 2;
+    if (!int32_error(v).empty())
+      throw_error(std::string("invalid ") + which + " index: got " + std::string(v.type_name()) +
+                  ", want int");
+    int64_t k = *v.to_int64();
     if (k < 0) k += n;
     if (*step > 0) return std::clamp<int64_t>(k, 0, n);
     return std::clamp<int64_t>(k, -1, n - 1);
   };
   if (*step > 0) {
-    *start = bound(lo, 0);
-    *stop = bound(hi, n);
+    *start = bound(lo, 0, "start");
+    *stop = bound(hi, n, "end");
   } else {
-    *start = bound(lo, n - 1);
-    *stop = bound(hi, -1);
+    *start = bound(lo, n - 1, "start");
+    *stop = bound(hi, -1, "end");
   }
 }
 
