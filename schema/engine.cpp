@@ -93,11 +93,6 @@ class Engine {
         preloader_.reset();
         return out;
       }
-      // ytt parses every input file before templating any: a syntax error anywhere wins over
-      // a problem found while templating (flags and missing files are checked before both).
-      if (templating_started_) {
-        if (auto syntax = first_yaml_error()) e.text = *syntax;
-      }
       out.exit_code = e.exit_code;
       e.text = multi_line_error(e.text);
       out.err = err_ + "Error: " + e.text + (e.text.empty() || e.text.back() != '\n' ? "\n" : "");
@@ -135,19 +130,21 @@ class Engine {
     files_.files.push_back(std::move(f));
   }
 
-  const std::vector<DDoc>& docs_of(size_t i, const std::string& stage,
-                                   const std::vector<std::string>& order) {
-    auto it = evaluated_.find(i);
-    if (it != evaluated_.end()) return it->second;
+  // The YAML of input file `i` as classification loaded it (once; a file templated twice, as
+  // a schema and a data values file, is loaded again).
+  std::optional<LoadedYaml> take_loaded(size_t i) {
+    auto node = loaded_.extract(i);
+    if (node.empty()) return std::nullopt;
+    return std::move(node.mapped());
+  }
+
+  // Templates a schema or data values file (ytt's EvalYAML in those phases, where
+  // data.values is still empty); `stage` and `order` name the phase in errors.
+  std::vector<DDoc> docs_of(size_t i, const std::string& stage,
+                            const std::vector<std::string>& order) {
     const SourceFile& f = files_.files[i];
-    std::optional<LoadedYaml> loaded = preloader_ ? preloader_->take(i) : std::nullopt;
-    if (!loaded) loaded = load_yaml(f.path, f.text());
-    if (!loaded->diags.has_errors()) {
-      check_document_annotations(*loaded, "data/values-schema");
-      check_document_annotations(*loaded, "data/values");
-    }
     try {
-      return evaluated_[i] = eval_template(files_, f, thread_, std::move(loaded));
+      return eval_template(files_, f, thread_, take_loaded(i));
     } catch (const TemplateError& e) {
       if (e.compile) {
         throw YttError{multi_line_error(stage + " (in following order: " + join(order) +
@@ -167,9 +164,7 @@ class Engine {
     // Flags are read before any file is templated, as ytt does, so their errors come first.
     std::vector<ValuesSource> flag_sources;
     add_flag_sources(flag_sources);
-    templating_started_ = true;
     classify_files();
-    start_preloading(schema_files_, value_files_);
     build_schema();
     if (opts_.schema_inspect) {
       // ytt prints the schema as it is: no data values are read, no rule is run.
@@ -178,7 +173,6 @@ class Engine {
             "Data values schema export only supported in OpenAPI v3 format; specify "
             "format with --output=openapi-v3 flag"};
       }
-      if (auto syntax = first_yaml_error()) throw YttError{*syntax};
       if (format_ == "json" && type_ && has_non_string_key(*type_)) {
         throw Unsupported{"JSON output of a schema with non-string keys"};
       }
@@ -192,24 +186,12 @@ class Engine {
     merge_values(std::move(flag_sources));
     if (!opts_.disable_validation) validate();
     if (opts_.inspect) {
-      // ytt parses every input file, even those the inspect modes never template.
-      if (auto syntax = first_yaml_error()) throw YttError{*syntax};
-      // ytt prints nothing when there are no data values at all (no schema, no documents).
-      if (!type_ && sources_.empty()) return {};
       if (format_ == "pos") throw Unsupported{"-o pos"};
       return inspect_output(*values_);
     }
     if (format_ == "pos") throw Unsupported{"-o pos"};
     files_.data_values = to_struct_value(values_);
-    std::string out = render_templates();
-    if (!unused_library_values_.empty()) {
-      std::string list;
-      for (const auto& u : unused_library_values_) list += (list.empty() ? "" : ", ") + u;
-      throw YttError{
-          "Expected all provided library data values documents to be used but found unused:\n  " +
-          list};
-    }
-    return out;
+    return render_templates();
   }
 
   // ytt's OutputType (parse_args has split the list): the file format and the schema type.
@@ -222,14 +204,51 @@ class Engine {
     schema_format_ = opts_.output_openapi ? "openapi-v3" : "";
   }
 
-  // Which files hold schema / data values documents (decided from their text; each file's
-  // documents are then classified by their annotations).
+  // ytt's filesByAnnotation: every YAML template is parsed (as plain YAML, not templated) in
+  // file order; it is a schema file, or a data values file, when one of its documents carries
+  // that annotation. A file that does not parse stops the run here, before any templating.
+  // ytt looks for data values documents only after the schema is built, so a misplaced
+  // `@data/values` is reported then (`values_problem_`).
   void classify_files() {
+    std::vector<YamlPreloader::Input> order;
+    std::vector<size_t> yaml_inputs;
     for (size_t i = 0; i < input_count_; ++i) {
       const auto& f = files_.files[i];
       if (!is_yaml(f.path)) continue;
-      if (f.text().find("data/values-schema") != std::string::npos) schema_files_.push_back(i);
-      if (f.text().find("data/values") != std::string::npos) value_files_.push_back(i);
+      yaml_inputs.push_back(i);
+      order.push_back({i, f.path, f.text()});
+    }
+    not_for_output_.assign(input_count_, false);
+    preloader_ = std::make_unique<YamlPreloader>(std::move(order), opts_.after_loading_thread);
+    for (size_t i : yaml_inputs) {
+      const SourceFile& f = files_.files[i];
+      std::optional<LoadedYaml> y = preloader_->take(i);
+      if (!y) y = load_yaml(f.path, f.text());
+      throw_syntax_error(*y, f);
+      if (annotated_documents(*y, "data/values-schema")) {
+        schema_files_.push_back(i);
+        not_for_output_[i] = true;
+      }
+      try {
+        if (annotated_documents(*y, "data/values")) {
+          value_files_.push_back(i);
+          not_for_output_[i] = true;
+        }
+      } catch (const YttError& e) {
+        if (!values_problem_) values_problem_ = e;
+      }
+      loaded_.emplace(i, std::move(*y));
+    }
+  }
+
+  // "Unmarshaling YAML template 'x.yaml': yaml: line 3: ..." when `y` is not valid YAML.
+  static void throw_syntax_error(const LoadedYaml& y, const SourceFile& f) {
+    for (const auto& d : y.diags.items()) {
+      // Duplicate keys are not syntax errors to ytt (templating reports them, if at all).
+      if (d.severity == diag::Severity::kError && d.code != "HK002") {
+        throw YttError{"Unmarshaling YAML template '" + f.path +
+                       "': " + go_yaml_error(d, f.text(), true)};
+      }
     }
   }
 
@@ -237,74 +256,107 @@ class Engine {
   void build_schema() {
     std::vector<std::string> order;
     for (size_t i : schema_files_) order.push_back(files_.files[i].path);
-    const std::string stage = "Overlaying data values schema";
+    const std::string stage =
+        "Overlaying data values schema (in following order: " + join(order) + "):";
+    // ytt's collectSchemaDocs: each file templated and checked, each of its schema documents
+    // addressed (`@library/ref`) and typed on its own, before any is merged.
     std::vector<DDoc> docs;
+    std::vector<TypePtr> types;
     for (size_t i : schema_files_) {
-      for (const auto& d : docs_of(i, stage, order)) {
+      std::vector<DDoc> file_docs = docs_of(i, "Overlaying data values schema", order);
+      for (const auto& d : file_docs) {
         check_placement(d);
         if (!d.ann("data/values-schema") && !doc_empty(d)) {
           const std::string& p = files_.files[i].path;
-          throw YttError{stage + " (in following order: " + join(order) +
-                         "):\n  Templating file '" + p + "':\n    Expected schema file '" + p +
-                         "' to only have schema documents"};
+          throw YttError{stage + "\n  Templating file '" + p + "':\n    Expected schema file '" +
+                         p + "' to only have schema documents"};
         }
-        if (d.ann("data/values-schema")) docs.push_back(d);
+      }
+      for (auto& d : file_docs) {
+        if (!d.ann("data/values-schema")) continue;
+        std::vector<LibraryRef> ref;
+        try {
+          ref = library_ref_of(d.anns);
+        } catch (YttError& e) {
+          e.text = stage + " " + e.text;
+          throw;
+        }
+        try {
+          TypePtr t = infer_document(d, files_);
+          if (!ref.empty()) {
+            // Meant for a library: hintkit evaluates none, so ytt would find it unused.
+            unused_schemas_.push_back("Schema belonging to library '" + library_ref_text(ref) +
+                                      "' on line " + pos_text(d.span));
+            continue;
+          }
+          types.push_back(std::move(t));
+          docs.push_back(std::move(d));
+        } catch (YttError& e) {
+          e.text = stage + e.text;
+          throw;
+        }
       }
     }
     if (docs.empty()) return;
-    try {
-      DDoc merged = docs[0];
-      for (size_t k = 1; k < docs.size(); ++k) {
-        (void)infer_document(docs[k], files_);  // each must be valid on its own
-        overlay_document(merged.value, docs[k], thread_, files_, false, false, true);
+    if (docs.size() == 1) {
+      type_ = std::move(types[0]);
+    } else {
+      types.clear();
+      try {
+        DDoc merged = docs[0];
+        for (size_t k = 1; k < docs.size(); ++k) {
+          overlay_document(merged.value, docs[k], thread_, files_, false, false, true);
+        }
+        type_ = infer_document(merged, files_);
+      } catch (YttError& e) {
+        e.text = stage + e.text;
+        throw;
       }
-      type_ = infer_document(merged, files_);
-    } catch (YttError& e) {
-      e.text = stage + " (in following order: " + join(order) + "):" + e.text;
-      throw;
     }
     values_ = default_of(*type_);
     root_span_ = type_->declared;
-    // The type holds all the schema documents still say: let their trees go before the
-    // data values are loaded (a schema file's other documents stay for the later phases).
-    docs.clear();
-    for (size_t i : schema_files_) {
-      std::erase_if(evaluated_[i], [](const DDoc& d) {
-        return d.ann("data/values-schema") && !d.ann("data/values");
-      });
-    }
   }
 
   // ytt's DataValuesPreProcessing: data values documents in file order, then the flags, each
   // overlaid onto the result so far and type-checked.
   void merge_values(std::vector<ValuesSource> flag_sources) {
+    if (values_problem_) throw *values_problem_;
     std::vector<std::string> order;
+    for (size_t i : value_files_) order.push_back(files_.files[i].path);
+    if (!flag_sources.empty()) order.push_back("additional data values");
+    const std::string stage = "Overlaying data values (in following order: " + join(order) + "):";
+    // ytt's collectDataValuesDocs: each file templated and checked, each of its data values
+    // documents addressed to a library or to this one, before any is overlaid.
     for (size_t i : value_files_) {
-      const auto& docs = docs_of(i, "Overlaying data values", {files_.files[i].path});
-      bool any_values = false;
-      for (const auto& d : docs) any_values = any_values || d.ann("data/values");
-      if (!any_values) continue;
+      std::vector<DDoc> docs = docs_of(i, "Overlaying data values", order);
+      const std::string& p = files_.files[i].path;
       for (const auto& d : docs) {
-        if (!d.ann("data/values") && !d.ann("data/values-schema") && !doc_empty(d)) {
-          const std::string& p = files_.files[i].path;
-          throw YttError{"Overlaying data values (in following order: " + p +
-                         "):\n  Templating file '" + p + "':\n    Expected data values file '" + p +
+        if (!d.ann("data/values") && !doc_empty(d)) {
+          throw YttError{stage + "\n  Templating file '" + p +
+                         "':\n    Expected data values file '" + p +
                          "' to only have data values documents"};
         }
       }
-      for (const auto& d : docs) {
+      for (auto& d : docs) {
         check_placement(d);
-        if (d.ann("data/values")) {
-          sources_.push_back({d, false, false, files_.files[i].path});
-          if (std::find(order.begin(), order.end(), files_.files[i].path) == order.end()) {
-            order.push_back(files_.files[i].path);
-          }
+        if (!d.ann("data/values")) continue;
+        std::vector<LibraryRef> ref;
+        try {
+          ref = data_values_library_ref(d.anns);
+        } catch (YttError& e) {
+          e.text = stage + " " + e.text;
+          throw;
         }
+        if (!ref.empty()) {
+          // Meant for a library: hintkit evaluates none, so ytt would find it unused.
+          unused_file_values_.push_back("Data Value belonging to library '" +
+                                        library_ref_text(ref) + "' on line " + pos_text(d.span));
+          continue;
+        }
+        sources_.push_back({std::move(d), false, false, p});
       }
     }
-    if (!flag_sources.empty()) order.push_back("additional data values");
     for (auto& src : flag_sources) sources_.push_back(std::move(src));
-    const std::string stage = "Overlaying data values (in following order: " + join(order) + "):";
     for (auto& src : sources_) {
       if (!type_ && !values_) {
         // Without a schema the first document is the start: its own rules stay with it.
@@ -346,53 +398,25 @@ class Engine {
     if (!failures.empty()) throw YttError{"Validating final data values:\n" + failures};
   }
 
+  // ytt prints the values as one document, and its printer skips an empty one (null, `{}`).
   std::string inspect_output(const DNode& values) {
-    if (values.is_null()) return {};
+    if (values.is_null() || (!values.is_scalar() && values.entries.empty())) return {};
     if (format_ == "json") return has_non_finite(values) ? std::string() : json_output(values);
     return emit_yaml(values);
   }
 
-  // "Unmarshaling YAML template 'x.yaml': yaml: line 3: ..." for the first input file (in -f
-  // order) that is not valid YAML; files already templated are known to be valid.
-  std::optional<std::string> first_yaml_error() {
-    for (size_t i = 0; i < input_count_; ++i) {
-      const SourceFile& f = files_.files[i];
-      if (!is_yaml(f.path) || evaluated_.count(i)) continue;
-      diag::Diagnostics diags;
-      (void)yaml::load(f.text(), f.path, diags);
-      for (const auto& d : diags.items()) {
-        // Duplicate keys are not syntax errors to ytt (templating reports them, if at all).
-        if (d.severity == diag::Severity::kError && d.code != "HK002") {
-          return "Unmarshaling YAML template '" + f.path + "': " + go_yaml_error(d, f.text(), true);
-        }
-      }
-    }
-    return std::nullopt;
-  }
-
-  // Schema files, then data values files: the order `docs_of` will ask for them.
-  void start_preloading(const std::vector<size_t>& schema_files,
-                        const std::vector<size_t>& value_files) {
-    std::vector<YamlPreloader::Input> order;
-    auto add = [&](size_t i) {
-      for (const auto& in : order)
-        if (in.file_index == i) return;
-      order.push_back({i, files_.files[i].path, files_.files[i].text()});
-    };
-    for (size_t i : schema_files) add(i);
-    for (size_t i : value_files) add(i);
-    preloader_ = std::make_unique<YamlPreloader>(std::move(order), opts_.after_loading_thread);
-  }
-
-  // ytt's DocExtractor, on a file's annotations as written: `@name` only on documents, once
-  // per document.
-  static void check_document_annotations(const LoadedYaml& file, const std::string& name) {
+  // ytt's DocExtractor on a file as parsed: `@name` on documents only, once per document.
+  // True when some document carries it.
+  static bool annotated_documents(const LoadedYaml& file, const std::string& name) {
     for (const auto& d : file.docs) check_not_on_items(d.root, name);
+    bool found = false;
     for (const auto& d : file.docs) {
       int count = 0;
       for (const auto& a : d.annotations) count += a.name == name;
       if (count > 1) throw YttError{name + " annotation may only be used once per document"};
+      found = found || count == 1;
     }
+    return found;
   }
 
   static void check_not_on_items(const yaml::Node& n, const std::string& name) {
@@ -445,18 +469,13 @@ class Engine {
         text_output = true;
         continue;
       }
-      if (!is_yaml(f.path)) continue;
-      bool needs_fresh = f.text().find("data.values") != std::string::npos;
+      if (!is_yaml(f.path) || not_for_output_[i]) continue;  // schema and data values files
       std::vector<DDoc> docs;
-      if (!needs_fresh && evaluated_.count(i)) {
-        docs = std::move(evaluated_[i]);  // last use: overlays then own the trees
-      } else {
-        try {
-          docs = eval_template(files_, f, thread_);
-        } catch (const TemplateError& e) {
-          if (e.compile) throw YttError{multi_line_error(e.text)};
-          throw YttError{"\n" + e.text};  // the text already starts with "- "
-        }
+      try {
+        docs = eval_template(files_, f, thread_, take_loaded(i));
+      } catch (const TemplateError& e) {
+        if (e.compile) throw YttError{multi_line_error(e.text)};
+        throw YttError{"\n" + e.text};  // the text already starts with "- "
       }
       std::vector<DDoc> kept;
       bool has_overlays = false;
@@ -472,6 +491,7 @@ class Engine {
       if (has_overlays) overlay_files.push_back(f.path);
       if (!kept.empty()) sets.push_back(std::move(kept));
     }
+    check_library_documents_used();
     if (!overlays.empty()) {
       try {
         overlay_output(sets, overlays, overlay_files, thread_, files_);
@@ -498,7 +518,7 @@ class Engine {
         if (doc_empty(d)) continue;  // ytt's printer skips them (an overlay may empty one)
         if (!first) out += "---\n";
         first = false;
-        out += d.value ? emit_yaml(*d.value) : "null\n";
+        out += emit_yaml(*d.value);
       }
     }
     if (text_output) {
@@ -508,6 +528,22 @@ class Engine {
           "--dangerous-emptied-output-directory flag.\n";
     }
     return out;
+  }
+
+  // ytt's checkUnusedDVsOrSchemas, once every template has run: documents addressed to a
+  // library that no library module took. hintkit runs no library module, so all are unused.
+  void check_library_documents_used() {
+    std::vector<std::string> unused = unused_file_values_;
+    unused.insert(unused.end(), unused_library_values_.begin(), unused_library_values_.end());
+    std::vector<std::string> kinds;
+    if (!unused.empty()) kinds.push_back("data values");
+    if (!unused_schemas_.empty()) kinds.push_back("schema");
+    unused.insert(unused.end(), unused_schemas_.begin(), unused_schemas_.end());
+    if (unused.empty()) return;
+    std::string k = kinds[0];
+    if (kinds.size() > 1) k += ", and " + kinds[1];
+    throw YttError{"Expected all provided library " + k +
+                   " documents to be used but found unused: " + join(unused)};
   }
 
   // ytt's Document.IsEmpty: null, or a map or array without items.
@@ -604,14 +640,22 @@ class Engine {
 
   // A flag's data values go to the root library, or (with a library ref) are set aside: this
   // engine has no libraries, so ytt would find them unused (see `unused_library_values_`).
+  // `context` starts the flag's errors (a malformed ref is reported there).
   void add_source(std::vector<ValuesSource>& sources, ValuesSource src, const std::string& lib,
-                  const std::string& where) {
+                  const std::string& where, const std::string& context) {
     if (lib.empty()) {
       sources.push_back(std::move(src));
-    } else {
-      unused_library_values_.push_back("Data Value belonging to library '" + lib + "' on line " +
-                                       where);
+      return;
     }
+    std::vector<LibraryRef> ref;
+    try {
+      ref = parse_library_ref(lib);
+    } catch (YttError& e) {
+      e.text = context + e.text;
+      throw;
+    }
+    unused_library_values_.push_back("Data Value belonging to library '" + library_ref_text(ref) +
+                                     "' on line " + where);
   }
 
   // The files a --data-values-file path stands for, as ytt finds them: the file itself, or
@@ -690,7 +734,8 @@ class Engine {
           dd.span.file = pseudo(name, "").path;  // ytt shows no text for an implicit document
         }
         add_source(sources, {dd, true, true, path}, lib,
-                   name + ":" + std::to_string(d.span.begin.line));
+                   name + ":" + std::to_string(d.span.begin.line),
+                   "Extracting data value from file:\n  ");
       }
     }
   }
@@ -724,7 +769,7 @@ class Engine {
                    : string_node(raw, span);
       add_source(sources,
                  {kv_doc(split(name.substr(prefix.size() + 1), "__"), v, span), true, false, ""},
-                 lib, "(" + flag + " arg) " + prefix + ":1");
+                 lib, "(" + flag + " arg) " + prefix + ":1", context);
     }
   }
 
@@ -748,7 +793,7 @@ class Engine {
       throw;
     }
     add_source(sources, {kv_doc(split(key, "."), v, span), true, false, ""}, lib,
-               "(" + flag + " arg):1");
+               "(" + flag + " arg):1", context);
   }
 
   // --data-value-file key.path=file: the file's text as a string.
@@ -782,7 +827,7 @@ class Engine {
     SourceFile& pf = pseudo(label, *text);
     diag::Span span{pf.path, {1, 1}, {1, 1}};
     add_source(sources, {kv_doc(split(key, "."), string_node(*text, span), span), true, false, ""},
-               lib, label + ":1");
+               lib, label + ":1", context);
   }
 
   static std::vector<std::string> split(const std::string& s, std::string_view sep) {
@@ -836,7 +881,9 @@ class Engine {
   Files files_;
   sl::Thread thread_;
   std::string err_;
-  std::map<size_t, std::vector<DDoc>> evaluated_;
+  std::map<size_t, LoadedYaml> loaded_;  // input YAML as classification parsed it, until templated
+  std::vector<bool> not_for_output_;     // schema and data values files (by input index)
+  std::optional<YttError> values_problem_;  // a misplaced @data/values, reported in its phase
   // The pipeline's trees live here, not on the stack, so that `run` can hand them to the
   // caller (Options::free_at_end) instead of freeing them.
   TypePtr type_;
@@ -846,12 +893,13 @@ class Engine {
   std::string format_;                     // yaml or json
   std::string schema_format_;              // openapi-v3 or ""
   std::vector<std::string> unused_library_values_;  // data values flags for a library
-  std::vector<size_t> schema_files_, value_files_;  // input files by what their text holds
+  std::vector<std::string> unused_file_values_;     // data values documents for a library
+  std::vector<std::string> unused_schemas_;         // schema documents for a library
+  std::vector<size_t> schema_files_, value_files_;  // input files by their documents' annotations
   const std::vector<Ann>* root_anns_ = nullptr;     // the values document's own annotations
   diag::Span root_span_;                            // where ytt says the values document is
   std::unique_ptr<YamlPreloader> preloader_;
-  size_t input_count_ = 0;           // files_.files beyond this come from flags
-  bool templating_started_ = false;  // flags are read; input files are being templated
+  size_t input_count_ = 0;  // files_.files beyond this come from flags
 };
 
 }  // namespace

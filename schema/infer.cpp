@@ -9,6 +9,38 @@
 
 namespace hintkit::schema {
 
+// Go's %T of a Starlark value as ytt's errors print it ("starlark.Int", "*starlark.List").
+std::string starlark_type(const sl::Value& v) {
+  switch (v.kind()) {
+    case sl::Kind::kInt:
+      return "starlark.Int";
+    case sl::Kind::kBool:
+      return "starlark.Bool";
+    case sl::Kind::kString:
+      return "starlark.String";
+    case sl::Kind::kFloat:
+      return "starlark.Float";
+    case sl::Kind::kNone:
+      return "starlark.NoneType";
+    case sl::Kind::kList:
+      return "*starlark.List";
+    case sl::Kind::kDict:
+      return "*starlark.Dict";
+    case sl::Kind::kTuple:
+      return "starlark.Tuple";
+    case sl::Kind::kSet:
+      return "*starlark.Set";
+    case sl::Kind::kFunction:
+      return "*starlark.Function";
+    case sl::Kind::kBuiltin:
+      return "*starlark.Builtin";
+    case sl::Kind::kStruct:
+      return "*core.StarlarkStruct";
+    default:
+      return std::string(v.type_name());
+  }
+}
+
 namespace {
 
 types::Kind kind_of(yaml::Kind k) {
@@ -49,37 +81,6 @@ std::string type_name(types::Kind k) {
       return "null";
     default:
       return "any";
-  }
-}
-
-std::string starlark_type(const sl::Value& v) {
-  switch (v.kind()) {
-    case sl::Kind::kInt:
-      return "starlark.Int";
-    case sl::Kind::kBool:
-      return "starlark.Bool";
-    case sl::Kind::kString:
-      return "starlark.String";
-    case sl::Kind::kFloat:
-      return "starlark.Float";
-    case sl::Kind::kNone:
-      return "starlark.NoneType";
-    case sl::Kind::kList:
-      return "*starlark.List";
-    case sl::Kind::kDict:
-      return "*starlark.Dict";
-    case sl::Kind::kTuple:
-      return "starlark.Tuple";
-    case sl::Kind::kSet:
-      return "*starlark.Set";
-    case sl::Kind::kFunction:
-      return "*starlark.Function";
-    case sl::Kind::kBuiltin:
-      return "*starlark.Builtin";
-    case sl::Kind::kStruct:
-      return "*core.StarlarkStruct";
-    default:
-      return std::string(v.type_name());
   }
 }
 

@@ -335,6 +335,25 @@ sl::Value overlay_module(const Files& files);
 // capitalised clause (outside brackets), each piece indented one step further.
 std::string multi_line_error(std::string_view text);
 
+// ---- Library addressing (ytt's pkg/workspace/ref and datavalues envelopes) ------------------
+
+// Go's %T of a Starlark value as ytt's errors print it ("starlark.Int", "*starlark.List").
+std::string starlark_type(const sl::Value& v);
+
+// One step of a library reference: `@path`, `@~alias` or `@path~alias`.
+struct LibraryRef {
+  std::string path, alias;
+};
+// ytt's LibraryRefExtractor.FromStr: "@a@b~x" -> [{a}, {b, x}]. Throws YttError with ytt's text.
+std::vector<LibraryRef> parse_library_ref(std::string_view text);
+// The `@library/ref` of a document's annotations (empty without one). Throws YttError.
+std::vector<LibraryRef> library_ref_of(const std::vector<Ann>& anns);
+// "@a@b~x", as ytt describes the library a document is addressed to.
+std::string library_ref_text(const std::vector<LibraryRef>& ref);
+// ytt's parseDVLibAnnotations: the library a `@data/values` document is addressed to, with
+// its `after_library_module=` keyword checked. Throws YttError.
+std::vector<LibraryRef> data_values_library_ref(const std::vector<Ann>& anns);
+
 // ---- Errors --------------------------------------------------------------------------------
 
 // "schema.yaml:\n    |\n  4 | line\n    |\n" excerpt of the given lines.
