@@ -787,7 +787,7 @@ class TemplateRuntime {
       items = frag->entries;
       carries_meta = true;
     } else if (!fragment_node(with) && (with.is(sl::Kind::kDict) || with.is(sl::Kind::kStruct))) {
-      items = from_starlark(with, span)->entries;
+      items = from_starlark(with, span, InnerSpan::kSame)->entries;
       for (auto& it : items) it.span = span;
     } else {
       return "expected value to be map, but was " + replace_type_name(with);
@@ -828,7 +828,7 @@ class TemplateRuntime {
     if (DPtr frag = fragment_node(with); frag && frag->is_array()) {
       items = frag->entries;
     } else if (is_sequence(with)) {
-      items = from_starlark(with, span)->entries;
+      items = from_starlark(with, span, InnerSpan::kSame)->entries;
       for (auto& it : items) it.span = span;
     } else {
       return "expected value to be array, but was " + replace_type_name(with);
