@@ -111,6 +111,7 @@ struct Binary : Expr {
 
 struct Arg {
   enum Kind : uint8_t { kPositional, kNamed, kStar, kStarStar } kind = kPositional;
+  Pos pos;           // the `*`/`**`, or the keyword's name; unset for positional arguments
   std::string name;  // kNamed
   Value name_value;  // interned string of `name`
   ExprPtr value;
@@ -187,6 +188,8 @@ using Block = std::vector<StmtPtr>;
 struct Param {
   enum Kind : uint8_t { kNormal, kDefault, kStar, kStarStar } kind = kNormal;
   Pos pos;
+  Pos name_pos;      // the name (unset for a bare `*`)
+  Pos op_pos;        // the `=` of a default, the `*`/`**` of a star parameter
   std::string name;  // empty for a bare `*`
   ExprPtr default_value;
   Binding* binding = nullptr;

@@ -335,19 +335,24 @@ class Parser {
       Param prm;
       prm.pos = pos();
       if (tok() == Tok::kStar) {
-        next();
+        prm.op_pos = next().pos;
         prm.kind = Param::kStar;
-        if (tok() == Tok::kIdent) prm.name = next().text;
+        if (tok() == Tok::kIdent) {
+          prm.name_pos = pos();
+          prm.name = next().text;
+        }
       } else if (tok() == Tok::kStarStar) {
-        next();
+        prm.op_pos = next().pos;
         prm.kind = Param::kStarStar;
         if (tok() != Tok::kIdent) not_ident();
+        prm.name_pos = pos();
         prm.name = next().text;
       } else {
         if (tok() != Tok::kIdent) not_ident();
+        prm.name_pos = pos();
         prm.name = next().text;
         if (tok() == Tok::kEq) {
-          next();
+          prm.op_pos = next().pos;
           prm.kind = Param::kDefault;
           prm.default_value = parse_test();
           seen_default = true;
@@ -689,6 +694,7 @@ class Parser {
     auto c = std::make_unique<CallExpr>(p, std::move(fn));
     while (tok() != Tok::kRParen) {
       Arg a;
+      a.pos = pos();
       if (tok() == Tok::kStar) {
         next();
         a.kind = Arg::kStar;
@@ -717,41 +723,7 @@ class Parser {
       expect(Tok::kComma);
     }
     next();
-    check_args(*c);
     return c;
-  }
-
-  // Argument order rules and repeated keywords, as starlark-go checks them.
-  void check_args(const CallExpr& c) {
-    bool seen_name = false, seen_varargs = false, seen_kwargs = false;
-    std::vector<std::string_view> names;
-    for (const auto& a : c.args) {
-      Pos p = a.value->pos;
-      switch (a.kind) {
-        case Arg::kPositional:
-          if (seen_varargs) fail(p, "positional argument may not follow *args");
-          if (seen_kwargs) fail(p, "positional argument may not follow **kwargs");
-          if (seen_name) fail(p, "positional argument may not follow named");
-          break;
-        case Arg::kNamed:
-          if (seen_kwargs) fail(p, "keyword argument may not follow **kwargs");
-          for (auto n : names) {
-            if (n == a.name) fail(p, "keyword argument " + a.name + " repeated");
-          }
-          names.push_back(a.name);
-          seen_name = true;
-          break;
-        case Arg::kStar:
-          if (seen_varargs) fail(p, "multiple *args not allowed");
-          if (seen_kwargs) fail(p, "*args may not follow **kwargs");
-          seen_varargs = true;
-          break;
-        case Arg::kStarStar:
-          if (seen_kwargs) fail(p, "multiple **kwargs not allowed");
-          seen_kwargs = true;
-          break;
-      }
-    }
   }
 
   ExprPtr parse_primary() {

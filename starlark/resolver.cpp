@@ -1,5 +1,6 @@
 #include "starlark/resolver.h"
 
+#include <algorithm>
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
@@ -8,6 +9,16 @@
 
 namespace hintkit::starlark {
 namespace {
+
+// starlark-go's lexical blocks, kept only to order errors as it does: a use that is not at the
+// top level proper is resolved when the file ends, block by block (inner blocks first, then
+// the container's own uses), so its "undefined" comes after every immediate error.
+struct LexBlock {
+  LexBlock* parent = nullptr;
+  bool container = false;  // a function body or the file
+  std::vector<std::unique_ptr<LexBlock>> children;
+  std::vector<Problem> deferred;  // "undefined" uses resolved at the end, in order
+};
 
 struct FunctionScope {
   Function* fn = nullptr;
@@ -39,13 +50,106 @@ class Resolver {
     // Every name bound at top level is a global for the whole file.
     collect_globals(file_.toplevel->body);
     scope_ = &top;
+    file_block_.container = true;
+    env_ = &file_block_;
     resolve_block(file_.toplevel->body);
     finish_function(*file_.toplevel);
     scope_ = nullptr;
+    flush_deferred(file_block_);
   }
 
  private:
   void error(Pos p, std::string msg) { problems_.push_back({std::move(msg), file_.name, p}); }
+
+  void push_block(bool container) {
+    auto b = std::make_unique<LexBlock>();
+    b->parent = env_;
+    b->container = container;
+    LexBlock* raw = b.get();
+    env_->children.push_back(std::move(b));
+    env_ = raw;
+  }
+  void pop_block() { env_ = env_->parent; }
+
+  // An undefined name: reported now at the top level proper, else when the file ends.
+  void undefined(Pos p, const std::string& name) {
+    if (env_ == &file_block_) {
+      error(p, "undefined: " + name);
+      return;
+    }
+    LexBlock* c = env_;
+    while (!c->container) c = c->parent;
+    c->deferred.push_back({"undefined: " + name, file_.name, p});
+  }
+
+  void flush_deferred(LexBlock& b) {
+    for (auto& child : b.children) flush_deferred(*child);
+    for (auto& p : b.deferred) problems_.push_back(std::move(p));
+    b.deferred.clear();
+  }
+
+  // Where an expression starts (starlark-go's syntax.Start): the leftmost token.
+  static Pos expr_start(const Expr& e) {
+    switch (e.kind) {
+      case ExprKind::kBinary:
+        return expr_start(*static_cast<const Binary&>(e).x);
+      case ExprKind::kCall:
+        return expr_start(*static_cast<const CallExpr&>(e).fn);
+      case ExprKind::kIndex:
+        return expr_start(*static_cast<const IndexExpr&>(e).x);
+      case ExprKind::kSlice:
+        return expr_start(*static_cast<const SliceExpr&>(e).x);
+      case ExprKind::kDot:
+        return expr_start(*static_cast<const DotExpr&>(e).x);
+      case ExprKind::kCond:
+        return expr_start(*static_cast<const CondExpr&>(e).then);
+      default:
+        return e.pos;
+    }
+  }
+
+  // starlark-go's argument-order rules, checked as each argument is resolved.
+  void call(CallExpr& c) {
+    expr(*c.fn);
+    bool seen_varargs = false, seen_kwargs = false;
+    std::vector<std::string_view> names;
+    for (auto& a : c.args) {
+      switch (a.kind) {
+        case Arg::kStarStar:
+          if (seen_kwargs) error(a.pos, "multiple **kwargs not allowed");
+          seen_kwargs = true;
+          break;
+        case Arg::kStar:
+          if (seen_kwargs) {
+            error(a.pos, "*args may not follow **kwargs");
+          } else if (seen_varargs) {
+            error(a.pos, "multiple *args not allowed");
+          }
+          seen_varargs = true;
+          break;
+        case Arg::kNamed:
+          if (seen_kwargs) error(a.pos, "argument may not follow **kwargs");
+          if (std::find(names.begin(), names.end(), a.name) != names.end()) {
+            error(a.pos, "keyword argument " + a.name + " repeated");
+          } else {
+            names.push_back(a.name);
+          }
+          break;
+        case Arg::kPositional: {
+          Pos p = expr_start(*a.value);
+          if (seen_varargs) {
+            error(p, "argument may not follow *args");
+          } else if (seen_kwargs) {
+            error(p, "argument may not follow **kwargs");
+          } else if (!names.empty()) {
+            error(p, "positional argument may not follow named");
+          }
+          break;
+        }
+      }
+      expr(*a.value);
+    }
+  }
 
   // ---- Binding collection ----
 
@@ -197,7 +301,7 @@ class Resolver {
   void use(Ident& id) {
     id.binding = lookup(id.name);
     if (!id.binding) {
-      error(id.pos, "undefined: " + id.name);
+      undefined(id.pos, id.name);
       id.binding = &undefined_;
     }
   }
@@ -345,23 +449,18 @@ class Resolver {
     fs.parent = scope_;
     FunctionScope* saved = scope_;
     scope_ = &fs;
-    // Parameters first, in order: named, then *args, then **kwargs.
+    push_block(true);
+    // Layout: named parameters, then *args, then **kwargs.
     bool after_star = false;
     int first_default = -1;
-    std::vector<Param*> star, starstar;
-    std::vector<Param*> named;
     for (auto& p : fn.params) {
       if (p.kind == Param::kStar) {
         after_star = true;
-        if (!p.name.empty()) {
-          fn.has_varargs = true;
-          star.push_back(&p);
-        }
+        if (!p.name.empty()) fn.has_varargs = true;
         continue;
       }
       if (p.kind == Param::kStarStar) {
         fn.has_kwargs = true;
-        starstar.push_back(&p);
         continue;
       }
       if (after_star) {
@@ -369,15 +468,64 @@ class Resolver {
       } else {
         ++fn.num_positional;
         if (p.kind == Param::kDefault && first_default < 0) first_default = fn.num_positional - 1;
-        if (p.kind == Param::kNormal && first_default >= 0)
-          error(p.pos, "required parameter may not follow optional");
       }
-      named.push_back(&p);
     }
     fn.num_defaults_first = first_default < 0 ? fn.num_positional : first_default;
-    for (Param* p : named) declare_param(fs, *p);
-    for (Param* p : star) declare_param(fs, *p);
-    for (Param* p : starstar) declare_param(fs, *p);
+    // starlark-go's parameter checks, in its order and at its positions.
+    bool seen_optional = false;
+    Param* star = nullptr;
+    Param* star_star = nullptr;
+    int kwonly = 0;
+    for (auto& p : fn.params) {
+      switch (p.kind) {
+        case Param::kNormal:
+          if (star_star) {
+            error(p.name_pos, "required parameter may not follow **" + star_star->name);
+          } else if (star) {
+            ++kwonly;
+          } else if (seen_optional) {
+            error(p.name_pos, "required parameter may not follow optional");
+          }
+          declare_param(fs, p, p.name_pos);
+          break;
+        case Param::kDefault:
+          if (star_star) {
+            error(p.op_pos, "optional parameter may not follow **" + star_star->name);
+          } else if (star) {
+            ++kwonly;
+          }
+          declare_param(fs, p, p.op_pos);
+          seen_optional = true;
+          break;
+        case Param::kStar:
+          if (star_star) {
+            error(p.op_pos, "* parameter may not follow **" + star_star->name);
+          } else if (star) {
+            error(p.op_pos, "multiple * parameters not allowed");
+          } else {
+            star = &p;
+          }
+          break;
+        case Param::kStarStar:
+          if (star_star) error(p.op_pos, "multiple ** parameters not allowed");
+          star_star = &p;
+          break;
+      }
+    }
+    if (star) {
+      if (!star->name.empty()) {
+        declare_param(fs, *star, star->name_pos);
+      } else if (kwonly == 0) {
+        error(star->op_pos, "bare * must be followed by keyword-only parameters");
+      }
+    }
+    for (auto& p : fn.params) {  // extra star parameters still get slots
+      if (p.kind == Param::kStar && &p != star && !p.name.empty()) declare_param(fs, p, p.name_pos);
+    }
+    if (star_star) declare_param(fs, *star_star, star_star->name_pos);
+    for (auto& p : fn.params) {
+      if (p.kind == Param::kStarStar && &p != star_star) declare_param(fs, p, p.name_pos);
+    }
     // Then every name the body binds.
     std::vector<std::string> names;
     collect_names(fn.body, names);
@@ -385,13 +533,14 @@ class Resolver {
       if (!fs.locals.count(n)) fs.locals[n] = new_local(fn, n);
     }
     resolve_block(fn.body);
+    pop_block();
     scope_ = saved;
     finish_function(fn);
   }
 
-  void declare_param(FunctionScope& fs, Param& p) {
+  void declare_param(FunctionScope& fs, Param& p, Pos at) {
     if (fs.locals.count(p.name)) {
-      error(p.pos, "duplicate parameter: " + p.name);
+      error(at, "duplicate parameter: " + p.name);
       p.binding = fs.locals[p.name];
       return;
     }
@@ -508,12 +657,9 @@ class Resolver {
         expr(*b.y);
         return;
       }
-      case ExprKind::kCall: {
-        auto& c = static_cast<CallExpr&>(e);
-        expr(*c.fn);
-        for (auto& a : c.args) expr(*a.value);
+      case ExprKind::kCall:
+        call(static_cast<CallExpr&>(e));
         return;
-      }
       case ExprKind::kIndex: {
         auto& i = static_cast<IndexExpr&>(e);
         expr(*i.x);
@@ -573,6 +719,7 @@ class Resolver {
   void comprehension(Comprehension& c) {
     // The first iterable is evaluated in the enclosing scope.
     expr(*c.clauses.front().x);
+    push_block(false);
     scope_->comprehensions.emplace_back();
     declare_comprehension_vars(*c.clauses.front().vars);
     for (size_t i = 1; i < c.clauses.size(); ++i) {
@@ -583,11 +730,14 @@ class Resolver {
     expr(*c.body);
     if (c.dict_value) expr(*c.dict_value);
     scope_->comprehensions.pop_back();
+    pop_block();
   }
 
   File& file_;
   std::vector<Problem>& problems_;
   FunctionScope* scope_ = nullptr;
+  LexBlock file_block_;
+  LexBlock* env_ = nullptr;
   std::unordered_map<std::string, Binding*> globals_;
   std::unordered_set<std::string> bound_;  // globals bound so far, in text order
   std::unordered_map<std::string, Binding*> predeclared_;

@@ -57,7 +57,8 @@ class TemplateCtxPass {
         if (!uses_.empty()) {
           if (uses_.back()) {
             auto call = end_ctx_call(r.pos);
-            if (r.result) call->args.push_back(Arg{Arg::kPositional, {}, {}, std::move(r.result)});
+            if (r.result)
+              call->args.push_back(Arg{Arg::kPositional, {}, {}, {}, std::move(r.result)});
             r.result = std::move(call);
           }
         } else if (r.result) {
@@ -165,7 +166,7 @@ class TemplateCtxPass {
       auto start =
           std::make_unique<CallExpr>(fn.pos, std::make_unique<Ident>(fn.pos, ops_.start_ctx));
       start->args.push_back(
-          Arg{Arg::kPositional, {}, {}, std::make_unique<Literal>(fn.pos, ctx_type_)});
+          Arg{Arg::kPositional, {}, {}, {}, std::make_unique<Literal>(fn.pos, ctx_type_)});
       Block body;
       body.push_back(std::make_unique<ExprStmt>(fn.pos, std::move(start)));
       for (auto& s : fn.body) body.push_back(std::move(s));

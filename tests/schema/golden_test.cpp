@@ -12,3 +12,9 @@ TEST(SchemaGolden, EveryCaseMatchesYttsOutput) {
 TEST(ModulesGolden, EveryCaseMatchesYttsOutputOrIsRefused) {
   hintkit::testing::run_golden_cases({"modules"}, {"values"});
 }
+
+// The Starlark dialect inside templates: fixtures/starlark/<case>/ (the .star chunk files beside
+// them are tests/starlark's); recorded from ytt, except where ytt panics (hintkit's own).
+TEST(StarlarkGolden, EveryCaseMatchesYttsOutput) {
+  hintkit::testing::run_golden_cases({"starlark"}, {"values"});
+}
