@@ -199,7 +199,8 @@ struct Param {
 struct Function {
   std::string name;  // "lambda" for lambdas
   Pos pos;
-  Pos entry_pos;  // where a frame of this function points before its first operation
+  Pos entry_pos;              // where a frame of this function points before its first operation
+  bool ctx_inserted = false;  // a template fragment function: start_ctx/end_ctx were added
   std::vector<Param> params;
   Block body;  // lambdas: a single return statement
   // Filled by the resolver:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -559,12 +560,107 @@ class Resolver {
       }
     }
     fn.entry_pos = fn.pos;
-    if (!fn.body.empty()) {
+    if (fn.ctx_inserted) {
+      // ytt's inserted start_ctx call has no position and its lookup clears the def's, so a
+      // frame of the function that fails before its first operation (argument binding)
+      // points at the first operation of the original body that has one, or nowhere.
+      fn.entry_pos = Pos{};
+      for (size_t i = 1; i < fn.body.size(); ++i) {
+        if (auto p = first_pos(*fn.body[i])) {
+          fn.entry_pos = *p;
+          break;
+        }
+      }
+    } else if (!fn.body.empty()) {
       if (const Ident* id = first_leaf_stmt(*fn.body.front())) {
         if (id->binding && id->binding->scope != Scope::kUniverse &&
             id->binding->scope != Scope::kUnresolved)
           fn.entry_pos = id->pos;
       }
+    }
+  }
+
+  // The position of the first operation that has one, in compile order: a lookup of a
+  // non-builtin name, or a call, an operator, an attribute or an index.
+  static std::optional<Pos> first_pos(const Block& b) {
+    for (const auto& s : b) {
+      if (auto p = first_pos(*s)) return p;
+    }
+    return std::nullopt;
+  }
+
+  static std::optional<Pos> first_pos(const Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::kExpr:
+        return first_pos(static_cast<const ExprStmt&>(s).x.get());
+      case StmtKind::kAssign:
+      case StmtKind::kAugAssign: {
+        auto& a = static_cast<const AssignStmt&>(s);
+        if (auto p = first_pos(a.rhs.get())) return p;
+        return first_pos(a.lhs.get());
+      }
+      case StmtKind::kReturn:
+        return first_pos(static_cast<const ReturnStmt&>(s).result.get());
+      case StmtKind::kIf: {
+        auto& i = static_cast<const IfStmt&>(s);
+        if (auto p = first_pos(i.cond.get())) return p;
+        if (auto p = first_pos(i.then)) return p;
+        return first_pos(i.els);
+      }
+      case StmtKind::kFor: {
+        auto& f = static_cast<const ForStmt&>(s);
+        if (auto p = first_pos(f.x.get())) return p;
+        return f.pos;
+      }
+      case StmtKind::kWhile: {
+        auto& w = static_cast<const WhileStmt&>(s);
+        if (auto p = first_pos(w.cond.get())) return p;
+        return first_pos(w.body);
+      }
+      default:
+        return std::nullopt;
+    }
+  }
+
+  static std::optional<Pos> first_pos(const Expr* e) {
+    if (!e) return std::nullopt;
+    switch (e->kind) {
+      case ExprKind::kIdent: {
+        auto* id = static_cast<const Ident*>(e);
+        if (id->binding && id->binding->scope == Scope::kUniverse) return std::nullopt;
+        return id->pos;
+      }
+      case ExprKind::kLiteral:
+        return std::nullopt;
+      case ExprKind::kParen:
+        return first_pos(static_cast<const ParenExpr*>(e)->x.get());
+      case ExprKind::kList:
+      case ExprKind::kTuple:
+        for (const auto& x : static_cast<const ListExpr*>(e)->items) {
+          if (auto p = first_pos(x.get())) return p;
+        }
+        return std::nullopt;
+      case ExprKind::kCall: {
+        auto* c = static_cast<const CallExpr*>(e);
+        if (auto p = first_pos(c->fn.get())) return p;
+        for (const auto& a : c->args) {
+          if (auto p = first_pos(a.value.get())) return p;
+        }
+        return c->pos;
+      }
+      case ExprKind::kDot:
+        if (auto p = first_pos(static_cast<const DotExpr*>(e)->x.get())) return p;
+        return e->pos;
+      case ExprKind::kIndex:
+        if (auto p = first_pos(static_cast<const IndexExpr*>(e)->x.get())) return p;
+        if (auto p = first_pos(static_cast<const IndexExpr*>(e)->index.get())) return p;
+        return e->pos;
+      case ExprKind::kBinary:
+        if (auto p = first_pos(static_cast<const Binary*>(e)->x.get())) return p;
+        if (auto p = first_pos(static_cast<const Binary*>(e)->y.get())) return p;
+        return e->pos;
+      default:
+        return e->pos;
     }
   }
 

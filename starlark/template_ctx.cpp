@@ -163,6 +163,7 @@ class TemplateCtxPass {
     for (auto& p : fn.params) expr(p.default_value.get());
     block(fn.body);
     if (uses_.back()) {
+      fn.ctx_inserted = true;
       auto start =
           std::make_unique<CallExpr>(fn.pos, std::make_unique<Ident>(fn.pos, ops_.start_ctx));
       start->args.push_back(
