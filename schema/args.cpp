@@ -57,7 +57,7 @@ constexpr Flag kFlags[] = {
     {"bulk-in", 0, FlagKind::kString, "bulk input"},
     {"bulk-out", 0, FlagKind::kBool, "bulk output"},
     // file_marks.go
-    {"file-mark", 0, FlagKind::kString, "file marks"},
+    {"file-mark", 0, FlagKind::kString, nullptr},
 };
 
 // Go's strconv.ParseBool.
@@ -86,6 +86,8 @@ void apply(const Flag& f, const std::string& value, bool on, Options& o,
   std::string_view n = f.name;
   if (n == "file")
     o.files.push_back(value);
+  else if (n == "file-mark")
+    o.file_marks.push_back(value);
   else if (n == "data-values-file")
     o.data_values_files.push_back(value);
   else if (n == "data-values-env")

@@ -105,8 +105,13 @@ class Engine {
   // The -f inputs as ytt's file set (file_set.cpp). Files of private libraries (`_ytt_lib`)
   // are left out: ytt uses them only through library modules, which hintkit refuses.
   void read_inputs() {
-    for (auto& f : read_file_set(opts_.files)) {
-      if (is_in_private_library(f.path)) continue;
+    std::vector<SourceFile> read = read_file_set(opts_.files);
+    apply_file_marks(read, opts_.file_marks);
+    for (auto& f : read) {
+      if (is_in_private_library(f.path)) {
+        files_.private_libraries.push_back(f.path.substr(0, f.path.rfind('/')));
+        continue;
+      }
       files_.files.push_back(std::move(f));
     }
   }

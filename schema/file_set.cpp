@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <regex>
 
 namespace hintkit::schema {
 
@@ -142,6 +143,19 @@ std::unique_ptr<Library> library_tree(const Files& files) {
     }
     lib->files.push_back(&f);
   }
+  // Private libraries hold no file of the set, but finding a path through one says so.
+  for (const auto& dir : files.private_libraries) {
+    Library* lib = root.get();
+    for (const auto& piece : split_slash(dir)) {
+      Library* c = lib->child(piece);
+      if (!c) {
+        lib->children.push_back(std::make_unique<Library>());
+        lib->children.back()->name = piece;
+        c = lib->children.back().get();
+      }
+      lib = c;
+    }
+  }
   return root;
 }
 
@@ -266,6 +280,83 @@ std::vector<SourceFile> read_file_set(const std::vector<std::string>& args) {
     for (auto& f : group) all.push_back(std::move(f));
   }
   return all;
+}
+
+namespace {
+
+// fileMarkMatches: the quoted pattern with its first `**/*` and first `*` widened.
+bool file_mark_matches(std::string_view pattern, std::string_view path) {
+  std::string quoted;
+  for (char ch : pattern) {
+    if (std::string_view("\\.+*?()|[]{}^$").find(ch) != std::string_view::npos) quoted += '\\';
+    quoted += ch;
+  }
+  auto widen = [&](std::string_view what, std::string_view with) {
+    if (size_t at = quoted.find(what); at != std::string::npos)
+      quoted.replace(at, what.size(), with);
+  };
+  widen("\\*\\*/\\*", ".+");
+  widen("\\*", "[^/]+");
+  return std::regex_match(path.begin(), path.end(), std::regex(quoted));
+}
+
+}  // namespace
+
+void apply_file_marks(std::vector<SourceFile>& files, const std::vector<std::string>& marks) {
+  std::vector<std::string> original;  // OriginalRelativePath: marks match the paths as read
+  for (const auto& f : files) original.push_back(f.path);
+  for (const auto& mark : marks) {
+    const size_t colon = mark.find(':');
+    if (colon == std::string::npos) {
+      throw YttError{"Expected file mark '" + mark + "' to be in format path:key=value"};
+    }
+    const std::string pattern = mark.substr(0, colon), kv = mark.substr(colon + 1);
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos) {
+      throw YttError{"Expected file mark '" + mark +
+                     "' key-value portion to be in format key=value"};
+    }
+    const std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
+    bool matched = false;
+    std::vector<bool> keep(files.size(), true);
+    for (size_t i = 0; i < files.size(); ++i) {
+      if (!file_mark_matches(pattern, original[i])) continue;
+      matched = true;
+      if (key == "path") {
+        files[i].path = value;
+      } else if (key == "exclude") {
+        if (value != "true") throw YttError{"Unknown value in file mark '" + mark + "'"};
+        keep[i] = false;
+      } else if (key == "type" || key == "for-output" || key == "exclusive-for-output") {
+        static const std::vector<std::string_view> kTypes = {
+            "yaml-template", "yaml-plain", "text-template", "text-plain", "starlark", "data"};
+        const bool known = key == "type"
+                               ? std::find(kTypes.begin(), kTypes.end(), value) != kTypes.end()
+                               : value == "true";
+        if (!known) throw YttError{"Unknown value in file mark '" + mark + "'"};
+        throw Unsupported{"file marks that set a file's " +
+                          std::string(key == "type" ? "type" : "output") + " (--file-mark " + mark +
+                          ")"};
+      } else {
+        throw YttError{"Unknown key in file mark '" + mark + "'"};
+      }
+    }
+    if (!matched) {
+      throw YttError{"Expected file mark '" + mark +
+                     "' to match at least one file by path, but did not"};
+    }
+    size_t w = 0;
+    for (size_t i = 0; i < files.size(); ++i) {
+      if (!keep[i]) continue;
+      if (w != i) {
+        files[w] = std::move(files[i]);
+        original[w] = std::move(original[i]);
+      }
+      ++w;
+    }
+    files.resize(w);
+    original.resize(w);
+  }
 }
 
 const SourceFile* find_file_from(const Files& files, std::string_view from, std::string_view path,

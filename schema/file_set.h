@@ -28,6 +28,14 @@ bool is_in_private_library(std::string_view rel_path);
 // with ytt's wording for a missing or irregular file and Unsupported for HTTP inputs.
 std::vector<SourceFile> read_file_set(const std::vector<std::string>& args);
 
+// ytt's --file-mark flags (pkg/cmd/template/file_marks.go), in order, on the files read:
+// `PATTERN:exclude=true` drops the matching files, `PATTERN:path=NEW` renames them; PATTERN is
+// a path where the first `**/*` spans folders and the first `*` one name. Throws YttError with
+// ytt's wording (malformed mark, unknown key or value, a mark that matches no file) and
+// Unsupported for the marks that change a file's type or output (type=, for-output=,
+// exclusive-for-output=).
+void apply_file_marks(std::vector<SourceFile>& files, const std::vector<std::string>& marks);
+
 // The folder part of a relative path ("" at the root).
 std::string folder_of(std::string_view rel_path);
 

@@ -196,6 +196,9 @@ struct CompiledTemplate;  // template.cpp: a YAML template compiled to a Starlar
 class Files {
  public:
   std::vector<SourceFile> files;
+  // Folders of the file set named `_ytt_lib` (their files are left out): load() and
+  // data.list meet them as private libraries.
+  std::vector<std::string> private_libraries;
   const SourceFile* find(std::string_view path) const;
   std::string line(std::string_view path, int line) const;
   // Set once data values are final (templates rendered afterwards can read them).

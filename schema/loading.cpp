@@ -2,6 +2,7 @@
 // `@library:path` refused (library modules are not supported), anything else a file of the
 // file set relative to the loading file's folder ('/...' from the root), which must be a
 // library file (`.star` or `x.lib.yml`).
+#include "schema/errors.h"
 #include "schema/file_set.h"
 #include "schema/internal.h"
 
@@ -67,13 +68,23 @@ sl::Result<sl::Module> load_module(Files& files, sl::Thread& thread, std::string
   switch (file_type(f->path)) {
     case FileType::kStarlark:
       return exec_starlark(files, thread, *f, module);
-    case FileType::kYaml:
+    case FileType::kYaml: {
+      // A library file is parsed only when loaded: its syntax error names it as ytt does.
+      diag::Diagnostics diags;
+      (void)yaml::load(f->text(), f->path, diags);
+      for (const auto& d : diags.items()) {
+        if (d.severity == diag::Severity::kError && d.code != "HK002") {
+          return cannot_load(module, "Unmarshaling YAML template '" + f->path +
+                                         "': " + go_yaml_error(d, f->text(), true));
+        }
+      }
       try {
         (void)eval_template(files, *f, thread);
       } catch (const TemplateError& e) {
         return cannot_load(module, e.text);
       }
       return files.module_cache[f->path];
+    }
     case FileType::kText:
       files.unsupported = "text templates (" + f->path + ")";
       return cannot_load(module, files.unsupported);

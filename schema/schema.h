@@ -26,6 +26,7 @@ namespace hintkit::schema {
 // The flags ytt v0.48.0 accepts that this engine understands, as given on the command line.
 struct Options {
   std::vector<std::string> files;  // -f, in order
+  std::vector<std::string> file_marks;  // --file-mark PATH:KEY=VALUE, in order
   // Data value flags, each with its own position in ytt's fixed order of application.
   std::vector<std::string> data_values_files;     // --data-values-file
   std::vector<std::string> data_values_env;       // --data-values-env PREFIX

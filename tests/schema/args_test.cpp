@@ -33,18 +33,18 @@ TEST(ParseArgs, AcceptsYttFlagSpellingsAndRejectsUnknownOnes) {
 TEST(ParseArgs, KeepsEachFlagKindInOrder) {
   Options o;
   Outcome err;
-  ASSERT_TRUE(parse_args({"-f", "a.yaml", "-v", "x=1", "-f", "b.yaml", "--data-value=y=2",
-                          "--dangerous-data-values-disable-validation"},
-                         o, err));
+  ASSERT_TRUE(parse_args(
+      {"-f", "a.yaml", "-v", "x=1", "-f", "b.yaml", "--data-value=y=2",
+       "--dangerous-data-values-disable-validation", "--file-mark", "a:b=c", "--file-mark=d:e=f"},
+      o, err));
   EXPECT_EQ(o.files, (std::vector<std::string>{"a.yaml", "b.yaml"}));
+  EXPECT_EQ(o.file_marks, (std::vector<std::string>{"a:b=c", "d:e=f"}));
   EXPECT_EQ(o.data_value, (std::vector<std::string>{"x=1", "y=2"}));
   EXPECT_TRUE(o.disable_validation);
 }
 
 TEST(ParseArgs, RefusesYttFlagsHintkitDoesNotImplementWithExitTwo) {
   const Case cases[] = {
-      {{"--file-mark", "a.yml:exclusive-for-output=true"},
-       "Error: hintkit values does not support file marks (--file-mark); use ytt for this\n"},
       {{"-s"}, "Error: hintkit values does not support strict YAML (--strict); use ytt for this\n"},
       {{"-o", "pos"},
        "Error: hintkit values does not support position output (-o pos); use ytt for this\n"},
