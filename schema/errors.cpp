@@ -68,7 +68,8 @@ std::string render(const Files& files, const SchemaError& e) {
 
 void throw_schema(const Files& files, const SchemaError& e) {
   // ytt prints a newline after the message; ours is added only when the text lacks one.
-  throw YttError{" " + render(files, e) + "\n"};
+  std::string text = render(files, e);
+  throw YttError{" " + text + "\n", 1, std::move(text)};
 }
 
 SchemaAssertion assertion_of(const TypeProblem& p, const diag::Span* at, std::string_view at_word) {

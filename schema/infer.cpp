@@ -286,7 +286,8 @@ class Inferrer {
     set_default(*t, anns, span, place);
     if (const Ann* a = find_ann(anns, "schema/validation")) {
       if (auto problem = validation_args_problem(*a)) {
-        throw YttError{"\n  Invalid @schema/validation annotation - " + *problem};
+        const std::string text = "Invalid @schema/validation annotation - " + *problem;
+        throw YttError{"\n  " + text, 1, text};
       }
       t->validations = {with_int_lengths(*a)};
       t->validation_span = a->span;
@@ -311,6 +312,15 @@ class Inferrer {
       t->default_value = v;
       t->declared = span;
       reject_schema_annotations_within(*v);
+    } else if (nullable) {
+      // ytt infers the value's type inside the nullable annotation's own type: what goes
+      // wrong there is quoted by an "Invalid schema" error of its own.
+      try {
+        t = from_value(v, span, place);
+      } catch (const YttError& e) {
+        throw_schema(files_, {.summary = "Invalid schema",
+                              .misc = (e.raw.empty() ? e.text : e.raw) + " \n"});
+      }
     } else {
       t = from_value(v, span, place);
     }

@@ -24,6 +24,9 @@ namespace sl = hintkit::starlark;
 struct YttError {
   std::string text;
   int exit_code = 1;  // 2: something hintkit does not do (the text names it and says to use ytt)
+  // The error's own message as ytt's err.Error() gives it, before any layout, when an
+  // enclosing error quotes it (a schema error under @schema/nullable); empty: `text`.
+  std::string raw = {};
 };
 
 // Something of ytt's that hintkit does not do (library modules, text templates, ...): the run

@@ -429,7 +429,9 @@ class Op {
   // Applies `right` onto the value in `left`. True when the caller should put `right` in
   // left's place instead (a scalar or null on the right).
   bool apply(DPtr& left, const DPtr& right, const Expects& defaults) {
-    if (mode_.plain && left && (left->kind != right->kind || right->is_array())) return true;
+    // A plain data values file (ytt's AnnotateForPlainMerge): arrays and scalars replace,
+    // maps merge.
+    if (mode_.plain && right->is_array()) return true;
     if (right->is_map()) {
       if (!left || !left->is_map()) throw Fail{"Expected map, but was " + left_type(left)};
       DNode& l = own(left);
@@ -682,7 +684,9 @@ class Op {
           if (le.value && !le.value->is_null()) {
             replace = apply(le.value, re.value, child);
           }
-          if (replace) {
+          if (replace && mode_.plain && !re.value->is_map()) {
+            le = copy_of(re, re.value);  // replaced whole, the left item's rules too
+          } else if (replace) {
             take_value(le, re);
           } else {
             carry_rules(le, re);  // a merged collection keeps its own position
@@ -706,10 +710,9 @@ class Op {
         for (size_t i : idx) {
           DEntry& le = left.entries[i];
           DPtr v = edited_value(e, &le.value, re.value);
-          auto kept = without_overlay_anns(anns_of(re));
-          DEntry ne = copy_of(re, v);
-          if (kept.empty()) ne.anns = le.anns;  // data values keep the rules they had
-          le = std::move(ne);
+          // The right item takes the left one's place whole: the left item's rules
+          // (`@assert/validate` on a data value) go with it, as in ytt.
+          le = copy_of(re, v);
         }
         if (idx.empty() && e.or_add) {
           left.entries.push_back(copy_of(re, edited_value(e, nullptr, re.value)));
@@ -1008,10 +1011,14 @@ void overlay_document(DPtr& left, const DDoc& right, sl::Thread& thread, const F
     Expects root;
     if (default_missing_ok) root.missing_ok = sl::Value::from_bool(true);
     Expects defaults = child_defaults(right.anns, root);
+    if (!right.value) {  // an empty document replaces whatever was there (ytt's mergeDocument)
+      left = make_node(yaml::Kind::kNull, right.span);
+      return;
+    }
     const DNode& r = *right.value;
-    if (r.is_null()) return;
-    // The first document is taken as it is (shared, copy-on-write); a scalar replaces
-    // whatever was there (a plain file's array too); collections merge into their own kind.
+    // The first document is taken as it is (shared, copy-on-write); a scalar (null too)
+    // replaces whatever was there (a plain file's array too); collections merge into their
+    // own kind.
     if (!left || left->is_null() || r.is_scalar() || (plain && r.is_array() && left->is_array())) {
       left = right.value;
       return;
