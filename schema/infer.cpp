@@ -312,7 +312,7 @@ class Inferrer {
       t->default_value = v;
       t->declared = span;
       reject_schema_annotations_within(*v);
-    } else if (nullable) {
+    } else if (nullable && !v->is_null()) {
       // ytt infers the value's type inside the nullable annotation's own type: what goes
       // wrong there is quoted by an "Invalid schema" error of its own.
       try {

@@ -9,6 +9,24 @@
 namespace hintkit::schema {
 
 namespace {
+// Starlark's type name of a YAML scalar as ytt decodes it.
+std::string_view starlark_scalar_type(yaml::Kind k) {
+  switch (k) {
+    case yaml::Kind::kString:
+      return "string";
+    case yaml::Kind::kInt:
+      return "int";
+    case yaml::Kind::kFloat:
+      return "float";
+    case yaml::Kind::kBool:
+      return "bool";
+    default:
+      return "NoneType";
+  }
+}
+}  // namespace
+
+namespace {
 
 const char* kHelpers =
     "def ge(a, b):\n  return a >= b\nend\n"
@@ -280,7 +298,12 @@ class Validator {
       }
       if (!(all && !onn->as_bool())) {
         if (!v->is_map() || v->entries.empty()) {
-          fails.push_back({must, "value must be a map or dict, but was 'NoneType'", a.span});
+          // ytt looks at the value after a YAML round trip: an empty map or array is None.
+          std::string_view type = "NoneType";
+          if (v->is_array() && !v->entries.empty()) type = "list";
+          if (v->is_scalar()) type = starlark_scalar_type(v->kind);
+          fails.push_back(
+              {must, "value must be a map or dict, but was '" + std::string(type) + "'", a.span});
         } else {
           std::vector<std::string> not_null_keys;
           for (const auto& e : v->entries) {
