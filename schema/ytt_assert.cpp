@@ -160,7 +160,7 @@ bool is_assertion(const sl::Value& v) {
   return v.is(sl::Kind::kStruct) && v.type_name() == "@ytt:assert.assertion";
 }
 
-sl::Value assert_module() {
+sl::Value assert_module(Files& files) {
   auto fail = sl::make_builtin("assert.fail", [](const sl::Call& c) -> sl::Result<sl::Value> {
     if (c.args.size() != 1) {
       return ytt_fail(c, "got " + std::to_string(c.args.size()) + " arguments, want 1");
@@ -169,18 +169,21 @@ sl::Value assert_module() {
     if (auto e = want_string(c, c.args[0], msg)) return *e;
     return ytt_fail(c, "fail: " + std::string(msg));
   });
-  auto try_to = sl::make_builtin("assert.try_to", [](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (c.args.size() != 1) {
-      return ytt_fail(c, "got " + std::to_string(c.args.size()) + " arguments, want 1");
-    }
-    if (!is_callable(c.args[0])) {
-      return ytt_fail(c, "expected argument to be a function, but was " + go_type_name(c.args[0]));
-    }
-    auto r = c.thread.call(c.args[0]);
-    if (r.ok()) return sl::make_tuple({*r, sl::Value::none()});
-    if (r.error().kind == sl::ErrorKind::kLimit) return r.error();  // runaway code stays fatal
-    return sl::make_tuple({sl::Value::none(), sl::Value::from_string(r.error().message)});
-  });
+  auto try_to =
+      sl::make_builtin("assert.try_to", [&files](const sl::Call& c) -> sl::Result<sl::Value> {
+        if (c.args.size() != 1) {
+          return ytt_fail(c, "got " + std::to_string(c.args.size()) + " arguments, want 1");
+        }
+        if (!is_callable(c.args[0])) {
+          return ytt_fail(c,
+                          "expected argument to be a function, but was " + go_type_name(c.args[0]));
+        }
+        auto r = c.thread.call(c.args[0]);
+        if (r.ok()) return sl::make_tuple({*r, sl::Value::none()});
+        if (r.error().kind == sl::ErrorKind::kLimit) return r.error();  // runaway code stays fatal
+        if (!files.unsupported.empty()) return r.error();  // so does what hintkit refuses
+        return sl::make_tuple({sl::Value::none(), sl::Value::from_string(r.error().message)});
+      });
   auto not_null =
       sl::make_builtin("assert.not_null", [](const sl::Call& c) -> sl::Result<sl::Value> {
         if (c.args.size() > 1) {

@@ -260,7 +260,7 @@ struct ModuleEntry {
 
 // ytt v0.48.0's standard library (pkg/yttlibrary/all.go and the toml extension).
 const ModuleEntry kModules[] = {
-    {"assert", [](const ModuleContext&) { return assert_module(); }},
+    {"assert", [](const ModuleContext& c) { return assert_module(c.files); }},
     {"base64", [](const ModuleContext&) { return base64_module(); }},
     {"data", [](const ModuleContext& c) { return data_module(c.files, c.folder); }},
     {"ip", [](const ModuleContext&) { return ip_module(); }},
@@ -271,13 +271,14 @@ const ModuleEntry kModules[] = {
     {"sha256", [](const ModuleContext&) { return sha256_module(); }},
     {"struct", [](const ModuleContext&) { return struct_module(); }},
     {"template", [](const ModuleContext& c) { return template_module(c.files); }},
+    {"toml", [](const ModuleContext& c) { return toml_module(c.files); }},
     {"url", [](const ModuleContext&) { return url_module(); }},
     {"version", [](const ModuleContext&) { return version_module(); }},
     {"yaml", [](const ModuleContext&) { return yaml_module(); }},
 };
 
 // ytt modules hintkit does not implement: loading one is refused (exit 2), not "no such module".
-constexpr std::string_view kUnsupportedModules[] = {"library", "math", "module", "toml"};
+constexpr std::string_view kUnsupportedModules[] = {"library", "math", "module"};
 
 }  // namespace
 

@@ -14,7 +14,7 @@
 
 namespace hintkit::schema {
 
-sl::Value assert_module();
+sl::Value assert_module(Files& files);  // try_to does not catch refusals
 sl::Value json_module();
 sl::Value yaml_module();
 sl::Value regexp_module();
@@ -24,7 +24,7 @@ sl::Value sha256_module();
 sl::Value url_module();  // ytt_url_ip.cpp: url, ip
 sl::Value ip_module();
 sl::Value version_module();  // ytt_version.cpp
-sl::Value toml_module();     // ytt_toml.cpp
+sl::Value toml_module(Files& files);  // ytt_toml.cpp (a refusal is recorded in `files`)
 
 // Helpers shared by the module files.
 // "name: got N arguments, want M" when the count of positional arguments is outside

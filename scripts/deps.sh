@@ -2,7 +2,7 @@
 # Installs the Debian packages hintkit builds with, when any is missing (root or sudo).
 set -euo pipefail
 packages=(g++ cmake make pkg-config libyaml-cpp-dev libre2-dev libcli11-dev libboost-dev
-          libmimalloc-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev python3 python3-yaml
+          libmimalloc-dev nlohmann-json3-dev libtoml11-dev libgtest-dev libbenchmark-dev python3 python3-yaml
           python3-jsonschema neovim clang libclang-rt-dev)  # clang: sanitizer builds and libFuzzer (scripts/fuzz.sh)
 missing=()
 for p in "${packages[@]}"; do
