@@ -229,6 +229,7 @@ struct LoadedYaml {
   std::string path;
   std::vector<yaml::Document> docs;
   diag::Diagnostics diags;
+  bool has_marker = true;  // the text holds "#@" somewhere (else no node can be templated)
 };
 // Loads one file's YAML. Touches nothing shared, so it may run on another thread.
 LoadedYaml load_yaml(std::string path, std::string_view text);

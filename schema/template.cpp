@@ -1377,7 +1377,8 @@ CheckedDocs checked_docs(LoadedYaml&& loaded) {
                           std::to_string(d.span.begin.line)};
     }
   }
-  out.templated = has_templating(loaded.docs);
+  // Every annotation is a `#@` comment: without one in the text there is nothing to walk for.
+  out.templated = loaded.has_marker && has_templating(loaded.docs);
   if (!out.templated && out.duplicates) {
     for (auto& d : loaded.docs) override_map_keys(d.root);
   }
@@ -1721,6 +1722,7 @@ LoadedYaml load_yaml(std::string path, std::string_view text) {
   options.keep_comments = true;        // a template rejects plain `#` comments
   options.keep_duplicate_keys = true;  // a template judges repeated keys after evaluation
   out.docs = yaml::load(text, out.path, out.diags, options);
+  out.has_marker = text.find("#@") != std::string_view::npos;
   return out;
 }
 
