@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 
+#include "diag/stack.h"
 #include "schema/errors.h"
 #include "schema/file_set.h"
 #include "schema/phases.h"
@@ -910,9 +911,14 @@ class Engine {
 }  // namespace
 
 Outcome run(const Options& options) {
-  auto engine = std::make_shared<Engine>(options);
-  Outcome out = engine->run();
-  if (!options.free_at_end) out.retained = std::move(engine);
+  // Templates may recurse as deeply as ytt lets them (10,000 calls and more) and build values
+  // as deeply nested: the whole run, freeing included, gets a stack as large as Go's.
+  Outcome out;
+  diag::run_with_big_stack([&] {
+    auto engine = std::make_shared<Engine>(options);
+    out = engine->run();
+    if (!options.free_at_end) out.retained = std::move(engine);
+  });
   return out;
 }
 

@@ -130,6 +130,15 @@ std::string_view ytt_type_name(yaml::Kind k);  // "integer", "string", "boolean"
 // Where the nodes inside a built value point: nowhere (template values, as ytt's overlay sees
 // them: "?") or at `span` too (schema annotations' defaults and examples).
 enum class InnerSpan { kNone, kSame };
+// Deeper nesting in a value that becomes YAML is runaway construction: ytt prints 20,000 levels,
+// and each later stage (checks, overlays, output) recurses once per level on the engine's big
+// stack (`diag::run_with_big_stack`), a few hundred bytes a level.
+inline constexpr int kMaxValueDepth = 100'000;
+// A Starlark value as a tree; an error names the cycle of a value that contains itself, or says
+// it nests deeper than `kMaxValueDepth`. Native functions return that error to Starlark.
+sl::Result<DPtr> convert_starlark(const sl::Value& v, const diag::Span& span,
+                                  InnerSpan inner = InnerSpan::kNone);
+// `convert_starlark` for engine code outside Starlark: its error is thrown as a `YttError`.
 DPtr from_starlark(const sl::Value& v, const diag::Span& span, InnerSpan inner = InnerSpan::kNone);
 // Why ytt cannot turn `v` into a YAML value (it panics: ranges, functions, builtins, ints
 // beyond 64 bits, ... anywhere inside), or nullopt when it can.

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <type_traits>
+#include <unordered_set>
 
+#include "diag/stack.h"
 #include "schema/internal.h"
 
 namespace hintkit::schema {
@@ -521,7 +523,196 @@ yaml::Node yaml_key_from_starlark(const sl::Value& k) {
 Scalar key_from_starlark(const sl::Value& k) { return scalar_of(yaml_key_from_starlark(k)); }
 }  // namespace
 
-std::optional<std::string> unconvertible_to_yaml(const sl::Value& v) {
+namespace {
+
+// Turns a Starlark value into a tree, refusing values that contain themselves (ytt's answer to
+// those is a crash) and nesting beyond `kMaxValueDepth`. Containers on the path from the root
+// to the value being converted are kept, so a cycle is named by where it closes.
+class StarlarkConverter {
+ public:
+  // The value itself takes `span`; what Starlark built inside it takes `span` too or no place
+  // in a file (ytt shows such positions as "?"), as `inner` says.
+  StarlarkConverter(const diag::Span& span, InnerSpan inner)
+      : span_(span), inner_span_(inner == InnerSpan::kSame ? span : diag::Span{}) {}
+
+  sl::Result<DPtr> run(const sl::Value& v) {
+    DPtr out = convert(v, span_);
+    if (error_) return sl::fail_error(*error_);
+    return out;
+  }
+
+ private:
+  struct Step {
+    const void* container;
+    std::string_view kind;
+    std::string where;  // how the child below it is reached: [0], ["k"], .field
+  };
+
+  std::string path_to(size_t depth) const {
+    std::string p;
+    for (size_t i = 0; i < depth; ++i) p += path_[i].where;
+    return p;
+  }
+
+  // The path reaching `container` again (the cycle closes there), if it is on the path.
+  bool closes_cycle(const void* container, std::string_view kind) {
+    if (!on_path_.contains(container)) return false;
+    size_t first = 0;
+    while (path_[first].container != container) ++first;
+    std::string here = path_to(path_.size());
+    std::string there =
+        first == 0 ? "the value itself" : "the " + std::string(kind) + " at " + path_to(first);
+    error_ = "value contains a reference cycle: the " + std::string(kind) + " at " + here + " is " +
+             there + " (a value that contains itself cannot be encoded)";
+    return true;
+  }
+
+  bool too_deep() {
+    if (path_.size() < static_cast<size_t>(kMaxValueDepth) && !diag::stack_exhausted())
+      return false;
+    error_ = "value is nested more than " + std::to_string(path_.size()) + " levels deep (limit " +
+             std::to_string(kMaxValueDepth) + ")";
+    return true;
+  }
+
+  // Enters a container; false (with `error_` set) when it closes a cycle or nests too deep.
+  bool enter(const sl::Value& v) {
+    const void* c = v.object();
+    std::string_view kind = v.type_name();
+    if (closes_cycle(c, kind) || too_deep()) return false;
+    path_.push_back({c, kind, ""});
+    on_path_.insert(c);
+    return true;
+  }
+  void leave() {
+    on_path_.erase(path_.back().container);
+    path_.pop_back();
+  }
+
+  DPtr child(const sl::Value& v, std::string where) {
+    path_.back().where = std::move(where);
+    return convert(v, inner_span_);
+  }
+
+  DPtr convert(const sl::Value& v, const diag::Span& span) {
+    if (error_) return make_node(yaml::Kind::kNull, span);
+    if (auto f = fragment_node(v)) return deep_copy(*f);
+    switch (v.kind()) {
+      case sl::Kind::kNone:
+        return make_node(yaml::Kind::kNull, span);
+      case sl::Kind::kBool: {
+        auto n = make_node(yaml::Kind::kBool, span);
+        n->scalar.bool_value = v.as_bool();
+        return n;
+      }
+      case sl::Kind::kInt: {
+        auto n = make_node(yaml::Kind::kInt, span);
+        if (auto i = v.to_int64()) {
+          n->scalar.int_value = *i;
+        } else {
+          n->kind = yaml::Kind::kString;  // beyond int64: keep the digits
+          n->scalar.kind = yaml::Kind::kString;
+          n->scalar.text = v.int_text();
+        }
+        return n;
+      }
+      case sl::Kind::kFloat: {
+        auto n = make_node(yaml::Kind::kFloat, span);
+        n->scalar.float_value = v.as_float();
+        return n;
+      }
+      case sl::Kind::kString: {
+        auto n = make_node(yaml::Kind::kString, span);
+        n->scalar.text = std::string(v.as_string());
+        return n;
+      }
+      case sl::Kind::kList:
+      case sl::Kind::kTuple:
+      case sl::Kind::kSet:
+      case sl::Kind::kRange: {
+        auto n = make_node(yaml::Kind::kArray, span);
+        if (!enter(v)) return n;
+        size_t i = 0;
+        for (const auto& it : v.items()) {
+          DEntry e;
+          e.value = child(it, "[" + std::to_string(i++) + "]");
+          e.span = inner_span_;
+          n->entries.push_back(std::move(e));
+          if (error_) break;
+        }
+        leave();
+        return n;
+      }
+      case sl::Kind::kDict: {
+        auto n = make_node(yaml::Kind::kMap, span);
+        if (!enter(v)) return n;
+        for (const auto& [k, val] : v.dict_items()) {
+          DEntry e;
+          e.key = key_from_starlark(k);
+          e.value = child(val, "[" + k.repr() + "]");
+          e.span = inner_span_;
+          n->entries.push_back(std::move(e));
+          if (error_) break;
+        }
+        leave();
+        return n;
+      }
+      case sl::Kind::kStruct: {
+        auto n = make_node(yaml::Kind::kMap, span);
+        if (!enter(v)) return n;
+        for (const auto& [name, field] : sl::struct_fields(v)) {  // in the order written
+          DEntry e;
+          e.key = string_scalar(name);
+          e.value = child(field, "." + name);
+          e.span = inner_span_;
+          n->entries.push_back(std::move(e));
+          if (error_) break;
+        }
+        leave();
+        return n;
+      }
+      default: {
+        auto n = make_node(yaml::Kind::kString, span);
+        n->scalar.text = v.str();
+        return n;
+      }
+    }
+  }
+
+  const diag::Span& span_;
+  const diag::Span inner_span_;
+  std::vector<Step> path_;
+  std::unordered_set<const void*> on_path_;
+  std::optional<std::string> error_;
+};
+
+}  // namespace
+
+sl::Result<DPtr> convert_starlark(const sl::Value& v, const diag::Span& span, InnerSpan inner) {
+  return StarlarkConverter(span, inner).run(v);
+}
+
+namespace {
+
+// Containers on the path from the root: a cycle or runaway depth is left to the converter,
+// which names it.
+struct UnconvertibleWalk {
+  std::unordered_set<const void*> on_path;
+
+  std::optional<std::string> check(const sl::Value& v);
+  std::optional<std::string> inside(const sl::Value& v) {
+    const void* c = v.object();
+    if (on_path.size() >= static_cast<size_t>(kMaxValueDepth) || diag::stack_exhausted() ||
+        !on_path.insert(c).second)
+      return std::nullopt;
+    auto e = check_items(v);
+    on_path.erase(c);
+    return e;
+  }
+  std::optional<std::string> check_items(const sl::Value& v);
+};
+
+std::optional<std::string> UnconvertibleWalk::check(const sl::Value& v) {
   if (fragment_node(v)) return std::nullopt;
   auto unknown = [](std::string_view go_type) {
     return "(p) unknown type " + std::string(go_type) + " for conversion to go value";
@@ -546,21 +737,9 @@ std::optional<std::string> unconvertible_to_yaml(const sl::Value& v) {
     case sl::Kind::kList:
     case sl::Kind::kTuple:
     case sl::Kind::kSet:
-      for (const auto& it : v.items()) {
-        if (auto e = unconvertible_to_yaml(it)) return e;
-      }
-      return std::nullopt;
     case sl::Kind::kDict:
-      for (const auto& [k, val] : v.dict_items()) {
-        if (auto e = unconvertible_to_yaml(k)) return e;
-        if (auto e = unconvertible_to_yaml(val)) return e;
-      }
-      return std::nullopt;
     case sl::Kind::kStruct:
-      for (const auto& [name, field] : sl::struct_fields(v)) {
-        if (auto e = unconvertible_to_yaml(field)) return e;
-      }
-      return std::nullopt;
+      return inside(v);
     case sl::Kind::kHost:
       if (v.type_name() == "elems" || v.type_name() == "codepoints")
         return unknown("starlark.stringIterable");
@@ -570,84 +749,37 @@ std::optional<std::string> unconvertible_to_yaml(const sl::Value& v) {
   }
 }
 
-// The value itself takes `span`; what Starlark built inside it takes `span` too or no place
-// in a file (ytt shows such positions as "?"), as `inner` says.
-DPtr from_starlark(const sl::Value& v, const diag::Span& span, InnerSpan inner) {
-  const diag::Span inner_span = inner == InnerSpan::kSame ? span : diag::Span{};
-  if (auto f = fragment_node(v)) {
-    auto c = deep_copy(*f);
-    return c;
-  }
+std::optional<std::string> UnconvertibleWalk::check_items(const sl::Value& v) {
   switch (v.kind()) {
-    case sl::Kind::kNone:
-      return make_node(yaml::Kind::kNull, span);
-    case sl::Kind::kBool: {
-      auto n = make_node(yaml::Kind::kBool, span);
-      n->scalar.bool_value = v.as_bool();
-      return n;
-    }
-    case sl::Kind::kInt: {
-      auto n = make_node(yaml::Kind::kInt, span);
-      if (auto i = v.to_int64()) {
-        n->scalar.int_value = *i;
-      } else {
-        n->kind = yaml::Kind::kString;  // beyond int64: keep the digits
-        n->scalar.kind = yaml::Kind::kString;
-        n->scalar.text = v.int_text();
-      }
-      return n;
-    }
-    case sl::Kind::kFloat: {
-      auto n = make_node(yaml::Kind::kFloat, span);
-      n->scalar.float_value = v.as_float();
-      return n;
-    }
-    case sl::Kind::kString: {
-      auto n = make_node(yaml::Kind::kString, span);
-      n->scalar.text = std::string(v.as_string());
-      return n;
-    }
-    case sl::Kind::kList:
-    case sl::Kind::kTuple:
-    case sl::Kind::kSet:
-    case sl::Kind::kRange: {
-      auto n = make_node(yaml::Kind::kArray, span);
-      for (const auto& it : v.items()) {
-        DEntry e;
-        e.value = from_starlark(it, inner_span, inner);
-        e.span = inner_span;
-        n->entries.push_back(std::move(e));
-      }
-      return n;
-    }
-    case sl::Kind::kDict: {
-      auto n = make_node(yaml::Kind::kMap, span);
+    case sl::Kind::kDict:
       for (const auto& [k, val] : v.dict_items()) {
-        DEntry e;
-        e.key = key_from_starlark(k);
-        e.value = from_starlark(val, inner_span, inner);
-        e.span = inner_span;
-        n->entries.push_back(std::move(e));
+        if (auto e = check(k)) return e;
+        if (auto e = check(val)) return e;
       }
-      return n;
-    }
-    case sl::Kind::kStruct: {
-      auto n = make_node(yaml::Kind::kMap, span);
-      for (const auto& [name, field] : sl::struct_fields(v)) {  // in the order written
-        DEntry e;
-        e.key = string_scalar(name);
-        e.value = from_starlark(field, inner_span, inner);
-        e.span = inner_span;
-        n->entries.push_back(std::move(e));
+      return std::nullopt;
+    case sl::Kind::kStruct:
+      for (const auto& [name, field] : sl::struct_fields(v)) {
+        if (auto e = check(field)) return e;
       }
-      return n;
-    }
-    default: {
-      auto n = make_node(yaml::Kind::kString, span);
-      n->scalar.text = v.str();
-      return n;
-    }
+      return std::nullopt;
+    default:
+      for (const auto& it : v.items()) {
+        if (auto e = check(it)) return e;
+      }
+      return std::nullopt;
   }
+}
+
+}  // namespace
+
+std::optional<std::string> unconvertible_to_yaml(const sl::Value& v) {
+  return UnconvertibleWalk{}.check(v);
+}
+
+DPtr from_starlark(const sl::Value& v, const diag::Span& span, InnerSpan inner) {
+  auto r = convert_starlark(v, span, inner);
+  if (!r.ok()) throw YttError{r.error().message};
+  return std::move(r).value();
 }
 
 // ---- Error excerpts ----------------------------------------------------------------------

@@ -949,7 +949,9 @@ class TemplateRuntime {
     auto tag = tag_of(c.args[0]);
     if (!tag || ctxs_.empty()) return op_error(*c_, "set_map_item_key", "expected a node tag");
     const TplNode* n = node(*tag);
-    ctxs_.back().pending_keys[*tag] = from_starlark(c.args[1], n ? n->span : diag::Span{});
+    auto key = convert_starlark(c.args[1], n ? n->span : diag::Span{});
+    if (!key.ok()) return key.error();
+    ctxs_.back().pending_keys[*tag] = std::move(key).value();
     return sl::Value::none();
   }
 
@@ -1197,9 +1199,7 @@ class TemplateRuntime {
       if (auto hint = conversion_hint(c.args[1])) {
         return op_error(*c_, "set_node", "Unable to convert value: " + *hint);
       }
-      std::string err = set_value(top, c.args[1]);
-      if (!err.empty()) return op_error(*c_, "set_node", err);
-      return sl::Value::none();
+      return set_value(top, c.args[1]);
     }
     auto tag = tag_of(c.args[0]);
     const TplNode* n = tag ? node(*tag) : nullptr;
@@ -1245,27 +1245,28 @@ class TemplateRuntime {
     }
   }
 
-  std::string set_value(const ENode& top, const sl::Value& v) {
+  sl::Result<sl::Value> set_value(const ENode& top, const sl::Value& v) {
+    auto fail = [&](const std::string& msg) { return op_error(*c_, "set_node", msg); };
     switch (top.kind) {
       case NodeKind::kDocSet:
-        return "cannot set value on a document set";
+        return fail("cannot set value on a document set");
       case NodeKind::kMap:
-        return "cannot set value on a map";
+        return fail("cannot set value on a map");
       case NodeKind::kArray:
-        return "cannot set value on an array";
+        return fail("cannot set value on an array");
       case NodeKind::kText:
         if (!v.is(sl::Kind::kString)) {
-          return "cannot set non-string value (" + go_value_type(v) +
-                 "), consider using str(...) to convert to string";
+          return fail("cannot set non-string value (" + go_value_type(v) +
+                    "), consider using str(...) to convert to string");
         }
         (*top.text)[top.index] = std::string(v.as_string());
-        return {};
+        return sl::Value::none();
       case NodeKind::kTextRoot:
-        return "unsupported operation";
+        return fail("unsupported operation");
       case NodeKind::kDoc:
       case NodeKind::kMapItem:
       case NodeKind::kArrayItem: {
-        if (is_docset(v)) return cannot_contain(top.kind, NodeKind::kDocSet);
+        if (is_docset(v)) return fail(cannot_contain(top.kind, NodeKind::kDocSet));
         if (top.kind == NodeKind::kDoc) {
           (*top.docs)[top.index].computed =
               !fragment_node(v) && (v.is(sl::Kind::kDict) || v.is(sl::Kind::kList) ||
@@ -1273,14 +1274,17 @@ class TemplateRuntime {
                                     v.is(sl::Kind::kStruct));
         }
         // ytt panics on values it cannot convert; refuse them rather than print something.
-        if (auto why = unconvertible_to_yaml(v)) return *why;
+        if (auto why = unconvertible_to_yaml(v)) return fail(*why);
         DPtr& slot = value_slot(top);
         diag::Span span = slot ? slot->span : diag::Span{};
-        slot = from_starlark(v, span);
-        return {};
+        // A cycle or too deep a value: the converter's own message, without the op's name.
+        auto converted = convert_starlark(v, span);
+        if (!converted.ok()) return converted.error();
+        slot = std::move(converted).value();
+        return sl::Value::none();
       }
     }
-    return {};
+    return sl::Value::none();
   }
 
   std::shared_ptr<const CompiledTemplate> c_;

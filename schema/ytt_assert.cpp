@@ -46,7 +46,9 @@ sl::Result<sl::Value> assertion_from_source(sl::Thread& thread, const std::strin
 sl::Result<sl::Value> yaml_round_trip(sl::Thread& thread, const sl::Value& v) {
   static const sl::Value decode = *yaml_module().attr("decode");
   if (auto hint = conversion_hint(v)) return sl::fail_error(*hint);
-  return thread.call(decode, std::vector<sl::Value>{sl::Value::from_string(yaml_text(v))});
+  auto text = yaml_text(v);
+  if (!text.ok()) return text.error();
+  return thread.call(decode, std::vector<sl::Value>{sl::Value::from_string(text.value())});
 }
 
 bool is_callable(const sl::Value& v) {
@@ -147,7 +149,10 @@ sl::Result<sl::Value> equals(const sl::Call& c) {
   for (const auto& v : c.args) {
     if (auto hint = conversion_hint(v)) return ytt_fail(c, *hint);
   }
-  std::string want = yaml_text(c.args[0]), got = yaml_text(c.args[1]);
+  auto want_text = yaml_text(c.args[0]), got_text = yaml_text(c.args[1]);
+  if (!want_text.ok()) return ytt_fail(c, want_text.error().message);
+  if (!got_text.ok()) return ytt_fail(c, got_text.error().message);
+  const std::string &want = want_text.value(), &got = got_text.value();
   if (want == got) return sl::Value::none();
   return ytt_fail(c, "Not equal:\n(expected type: " + std::string(c.args[0].type_name()) + ")\n" +
                          want + "\n\n(was type: " + std::string(c.args[1].type_name()) + ")\n" +

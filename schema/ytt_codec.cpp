@@ -305,9 +305,13 @@ sl::Result<formats::Regex> compile_regexp(const sl::Call& c, std::string_view pa
 
 // A document set (a fragment of documents) prints as ytt's DocumentSet.AsBytes: its non-empty
 // documents (Document.IsEmpty; a computed {} is not empty) joined by `---` lines.
-std::string yaml_text(const sl::Value& v) {
+sl::Result<std::string> yaml_text(const sl::Value& v) {
   const std::vector<DDoc>* docs = fragment_docs(v);
-  if (!docs) return emit_yaml(*from_starlark(v, {}));
+  if (!docs) {
+    auto tree = convert_starlark(v, {});
+    if (!tree.ok()) return tree.error();
+    return emit_yaml(*tree.value());
+  }
   std::string out;
   bool first = true;
   for (const auto& d : *docs) {
@@ -333,7 +337,9 @@ sl::Value json_module() {
       }
       indent = static_cast<int>(std::clamp<int64_t>(*i, 0, 64));
     }
-    yaml::Node n = to_yaml(*from_starlark(c.args[0], {}));
+    auto tree = convert_starlark(c.args[0], {});
+    if (!tree.ok()) return sl::fail_error("json.encode: " + tree.error().message);
+    yaml::Node n = to_yaml(*tree.value());
     sort_keys(n);
     return sl::Value::from_string(yaml::emit_json(n, indent));
   });
@@ -355,7 +361,9 @@ sl::Value yaml_module() {
     if (v.is_none() || (frag && !frag->is_scalar() && frag->entries.empty())) {
       return sl::Value::from_string("");
     }
-    return sl::Value::from_string(yaml_text(v));
+    auto text = yaml_text(v);
+    if (!text.ok()) return sl::fail_error("yaml.encode: " + text.error().message);
+    return sl::Value::from_string(text.value());
   });
   auto decode = sl::make_builtin("yaml.decode", [](const sl::Call& c) -> sl::Result<sl::Value> {
     if (auto e = check_arg_count(c, 1, 1)) return *e;

@@ -46,6 +46,6 @@ std::optional<std::string> conversion_hint(const sl::Value& v, int depth = 0);
 // An assertion object of @ytt:assert (what assert.min(...) etc. return).
 bool is_assertion(const sl::Value& v);
 // ytt's YAML encoding of a Starlark value (`yaml.encode`, `assert.equals`).
-std::string yaml_text(const sl::Value& v);
+sl::Result<std::string> yaml_text(const sl::Value& v);
 
 }  // namespace hintkit::schema

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "diag/stack.h"
 #include "starlark/parser.h"
 #include "starlark/resolver.h"
 
@@ -181,6 +182,11 @@ Value call_function(FunctionObj& f, std::span<const Value> args, std::span<const
     --t.depth;
     throw_limit("Starlark call stack exceeded the maximum depth (" +
                 std::to_string(t.options.limits.max_call_depth) + ")");
+  }
+  if (diag::stack_exhausted()) {
+    --t.depth;
+    throw_limit("Starlark call stack exceeded the thread's stack at depth " +
+                std::to_string(t.depth + 1) + " (hosts run deep programs with a larger stack)");
   }
   struct DepthGuard {
     ThreadState& t;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "diag/stack.h"
 #include "starlark/runtime.h"
 
 namespace hintkit::starlark {
@@ -307,8 +308,21 @@ std::string Value::int_text() const {
 }
 
 bool Value::truth() const { return starlark::truth(*this); }
-std::string Value::str() const { return str_of(*this); }
-std::string Value::repr() const { return repr_of(*this); }
+// The host API cannot fail: a value too large or too deep to print says so in its text.
+std::string Value::str() const {
+  try {
+    return str_of(*this);
+  } catch (const EvalError& e) {
+    return "<" + e.message + ">";
+  }
+}
+std::string Value::repr() const {
+  try {
+    return repr_of(*this);
+  } catch (const EvalError& e) {
+    return "<" + e.message + ">";
+  }
+}
 
 size_t Value::len() const {
   int64_t n = length_of(*this);
@@ -798,6 +812,34 @@ void quote(std::string& out, std::string_view s) {
   out.push_back('"');
 }
 
+// The lists and dicts being printed, outermost first: one met again inside itself prints as
+// `[...]` or `{...}`, as in starlark-go. Nesting is bounded only by the stack (ytt prints
+// 20,000 levels), so entering a level checks that enough of it is left.
+class PrintPath {
+ public:
+  explicit PrintPath(const Value& v) {
+    if (diag::stack_exhausted()) throw_limit("value is nested too deeply to print");
+    path().push_back(v.object());
+  }
+  ~PrintPath() { path().pop_back(); }
+  PrintPath(const PrintPath&) = delete;
+  PrintPath& operator=(const PrintPath&) = delete;
+  static bool contains(const Value& v) {
+    const auto& p = path();
+    return std::find(p.begin(), p.end(), v.object()) != p.end();
+  }
+
+ private:
+  static std::vector<const Object*>& path() {
+    thread_local std::vector<const Object*> p;
+    return p;
+  }
+};
+
+// A printed value is a string: it stops at the string limit instead of growing without bound
+// (a list holding one 16 MiB string a thousand times).
+void check_printed_size(const std::string& out) { check_string_size(out.size()); }
+
 void append_value(std::string& out, const Value& v, bool repr) {
   switch (v.kind()) {
     case Kind::kNone:
@@ -821,20 +863,29 @@ void append_value(std::string& out, const Value& v, bool repr) {
       return;
     case Kind::kList:
     case Kind::kTuple: {
-      DepthGuard g;
       bool list = v.kind() == Kind::kList;
+      if (list && PrintPath::contains(v)) {
+        out += "[...]";
+        return;
+      }
+      PrintPath enter(v);
       const auto& items = list ? as_list(v)->items : as_tuple(v)->items;
       out.push_back(list ? '[' : '(');
       for (size_t i = 0; i < items.size(); ++i) {
         if (i) out += ", ";
         append_value(out, items[i], true);
+        check_printed_size(out);
       }
       if (!list && items.size() == 1) out.push_back(',');
       out.push_back(list ? ']' : ')');
       return;
     }
     case Kind::kDict: {
-      DepthGuard g;
+      if (PrintPath::contains(v)) {
+        out += "{...}";
+        return;
+      }
+      PrintPath enter(v);
       out.push_back('{');
       bool first = true;
       for (const auto& e : as_dict(v)->table.entries()) {
@@ -844,6 +895,7 @@ void append_value(std::string& out, const Value& v, bool repr) {
         append_value(out, e.key, true);
         out += ": ";
         append_value(out, e.value, true);
+        check_printed_size(out);
       }
       out.push_back('}');
       return;
@@ -856,6 +908,7 @@ void append_value(std::string& out, const Value& v, bool repr) {
         if (!first) out += ", ";
         first = false;
         append_value(out, e.key, true);
+        check_printed_size(out);
       }
       out += "])";
       return;
@@ -883,7 +936,6 @@ void append_value(std::string& out, const Value& v, bool repr) {
       return;
     }
     case Kind::kStruct: {
-      DepthGuard g;
       auto* s = static_cast<const StructObj*>(v.object());
       if (s->type_name == "module") {
         out += "<module \"" + s->name + "\">";

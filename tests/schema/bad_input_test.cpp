@@ -85,4 +85,74 @@ TEST_F(BadInput, FiftyMegabyteValuesFileIsHandled) {
   EXPECT_GT(r.out.size(), 50u << 20);
 }
 
+// ytt crashes on a value that contains itself; hintkit names the cycle where it closes.
+TEST_F(BadInput, ValueThatContainsItselfIsAnErrorNamingTheCycle) {
+  struct Case {
+    std::string_view name, expr, want;
+  };
+  const Case cases[] = {
+      {"template value", "a",
+       "- value contains a reference cycle: the list at [1][\"k\"] is the "
+       "value itself (a value that contains itself cannot be encoded)"},
+      {"json.encode", "json.encode(a)",
+       "- json.encode: value contains a reference cycle: the list "
+       "at [1][\"k\"] is the value itself"},
+      {"yaml.encode", "yaml.encode({\"top\": a})",
+       "- yaml.encode: value contains a reference cycle: the list at [\"top\"][1][\"k\"] is the "
+       "list at [\"top\"]"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    write("t.yaml",
+          "#@ load(\"@ytt:json\", \"json\")\n#@ load(\"@ytt:yaml\", \"yaml\")\n"
+          "#@ a = [1, {}]\n#@ a[1][\"k\"] = a\nx: #@ " +
+              std::string(c.expr) + "\n");
+    auto r = run_hintkit({"values", "-f", "t.yaml"}, dir_.string());
+    EXPECT_EQ(r.rc, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_TRUE(has(r.err, std::string(c.want))) << r.err;
+    EXPECT_TRUE(has(r.err, "t.yaml:5 | x: #@ ")) << r.err;
+  }
+}
+
+TEST_F(BadInput, DeepValuesConvertUpToTheirLimit) {
+  auto deep = [&](int levels, std::string_view use) {
+    write("t.yaml", "#@ load(\"@ytt:json\", \"json\")\n#@ v = {}\n#@ for i in range(" +
+                        std::to_string(levels) + "):\n#@   v = {\"a\": v}\n#@ end\nx: #@ " +
+                        std::string(use) + "\n");
+    return run_hintkit({"values", "-f", "t.yaml"}, dir_.string());
+  };
+  // 99,999 wrappings around {} are 100,000 levels: the limit, still converted.
+  auto ok = deep(99'999, "len(json.encode(v))");
+  EXPECT_EQ(ok.rc, 0) << ok.err;
+  EXPECT_EQ(ok.out, "x: 599996\n");
+  auto over = deep(100'000, "json.encode(v)");
+  EXPECT_EQ(over.rc, 1);
+  EXPECT_TRUE(has(over.err,
+                  "- json.encode: value is nested more than 100000 levels deep (limit "
+                  "100000)"))
+      << over.err;
+  // Lists print as ytt prints them, 20,000 levels deep on one line.
+  write("t.yaml", "#@ v = []\n#@ for i in range(20000):\n#@   v = [v]\n#@ end\nx: #@ v\n");
+  auto list = run_hintkit({"values", "-f", "t.yaml"}, dir_.string());
+  EXPECT_EQ(list.rc, 0) << list.err;
+  std::string want = "x:\n";
+  for (int i = 0; i < 20000; ++i) want += "- ";
+  want += "[]\n";
+  EXPECT_EQ(list.out, want);
+}
+
+TEST_F(BadInput, RecursionTenThousandCallsDeepWorksAsInYtt) {
+  write("t.yaml",
+        "#@ def f(n):\n#@   return 0 if n == 0 else 1 + f(n-1)\n#@ end\nx: #@ f(10000)\n");
+  auto r = run_hintkit({"values", "-f", "t.yaml"}, dir_.string());
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "x: 10000\n");
+  write("t.yaml", "#@ def f(n):\n#@   return f(n+1)\n#@ end\nx: #@ f(0)\n");
+  r = run_hintkit({"values", "-f", "t.yaml"}, dir_.string());
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(has(r.err, "- Starlark call stack exceeded the maximum depth (50000)\n    in f\n"))
+      << r.err.substr(0, 300);
+}
+
 }  // namespace

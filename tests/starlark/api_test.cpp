@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <regex>
 
+#include "diag/stack.h"
 #include "starlark/starlark.h"
 
 namespace hintkit::starlark {
@@ -250,17 +251,20 @@ TEST(Limits, RunawayProgramsStopWithAClearErrorWithinTheStepBudget) {
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
-    auto program = compile("test.star", c.src);
-    ASSERT_TRUE(program.ok()) << program.error().to_string();
-    Thread thread;
-    auto r = thread.exec(*program);
-    ASSERT_FALSE(r.ok());
-    const Error& e = r.error();
-    EXPECT_EQ(e.kind, ErrorKind::kLimit) << e.to_string();
-    EXPECT_TRUE(std::regex_search(e.message, std::regex(std::string(c.want)))) << e.message;
-    EXPECT_GT(thread.steps(), 0);
-    // The step that crosses the budget is counted, then evaluation stops.
-    EXPECT_LE(thread.steps(), thread.options().limits.max_steps + 1);
+    // Hosts run programs on a big stack, where the depth limit is what stops them.
+    diag::run_with_big_stack([&] {
+      auto program = compile("test.star", c.src);
+      ASSERT_TRUE(program.ok()) << program.error().to_string();
+      Thread thread;
+      auto r = thread.exec(*program);
+      ASSERT_FALSE(r.ok());
+      const Error& e = r.error();
+      EXPECT_EQ(e.kind, ErrorKind::kLimit) << e.to_string();
+      EXPECT_TRUE(std::regex_search(e.message, std::regex(std::string(c.want)))) << e.message;
+      EXPECT_GT(thread.steps(), 0);
+      // The step that crosses the budget is counted, then evaluation stops.
+      EXPECT_LE(thread.steps(), thread.options().limits.max_steps + 1);
+    });
   }
 }
 
@@ -280,8 +284,53 @@ TEST(Limits, DeeplyNestedValuesDoNotCrash) {
   // Building and dropping a 100k-deep list must not overflow the C++ stack.
   Module m = run_ok("x = []\nfor i in range(100000):\n  x = [x]\nend\n");
   EXPECT_EQ(m.get("x")->len(), 1u);
+  // Printing it recurses once per level: on a big stack it prints, as in ytt...
+  diag::run_with_big_stack([] {
+    Module printed = run_ok("x = []\nfor i in range(100000):\n  x = [x]\nend\ny = len(str(x))\n");
+    EXPECT_EQ(printed.get("y")->to_int64(), 200002);
+  });
+  // ...and on a small one (the test's main thread) it stops before the stack runs out.
   Error e = run_err("x = []\nfor i in range(100000):\n  x = [x]\nend\ny = str(x)\n");
-  EXPECT_NE(e.message.find("maximum recursion depth"), std::string::npos) << e.message;
+  EXPECT_EQ(e.kind, ErrorKind::kLimit);
+  EXPECT_EQ(e.message, "value is nested too deeply to print");
+}
+
+TEST(Limits, RecursionAsDeepAsYttAllowsWorksOnABigStack) {
+  // ytt (Go, growable stack) evaluates this; so must a host that runs on a big stack.
+  diag::run_with_big_stack([] {
+    Module m = run_ok(
+        "def f(n):\n  return 0 if n == 0 else 1 + f(n - 1)\nend\nx = f(10000)\ny = f(49000)\n");
+    EXPECT_EQ(m.get("x")->to_int64(), 10000);
+    EXPECT_EQ(m.get("y")->to_int64(), 49000);
+    Error e = run_err("def f(n):\n  return 0 if n == 0 else 1 + f(n - 1)\nend\nx = f(50000)\n");
+    EXPECT_EQ(e.kind, ErrorKind::kLimit);
+    EXPECT_EQ(e.message, "Starlark call stack exceeded the maximum depth (50000)");
+  });
+}
+
+TEST(Limits, RecursionOnASmallStackStopsBeforeItOverflows) {
+  // The test's main thread has a few MiB of stack: far less than kMaxCallDepth calls need.
+  Error e = run_err("def f(n):\n  return 0 if n == 0 else 1 + f(n - 1)\nend\nx = f(90000)\n");
+  EXPECT_EQ(e.kind, ErrorKind::kLimit);
+  EXPECT_NE(e.message.find("Starlark call stack exceeded the thread's stack at depth "),
+            std::string::npos)
+      << e.message;
+}
+
+TEST(Limits, ValuesThatContainThemselvesPrintAsStarlarkGoPrintsThem) {
+  Module m = run_ok(
+      "a = [1]\na.append(a)\nd = {'k': 1}\nd['self'] = d\nt = (a, d)\n"
+      "x = str(a)\ny = repr(d)\nz = str(t)\n");
+  EXPECT_EQ(m.get("x")->as_string(), "[1, [...]]");
+  EXPECT_EQ(m.get("y")->as_string(), "{\"k\": 1, \"self\": {...}}");
+  EXPECT_EQ(m.get("z")->as_string(), "([1, [...]], {\"k\": 1, \"self\": {...}})");
+}
+
+TEST(Limits, PrintingStopsAtTheStringLimit) {
+  // One 16 MB string held ten times would print as 160 MB.
+  Error e = run_err("s = 'x' * 16000000\ny = str([s] * 10)\n");
+  EXPECT_EQ(e.kind, ErrorKind::kLimit);
+  EXPECT_NE(e.message.find("string too large"), std::string::npos) << e.message;
 }
 
 TEST(Limits, DeeplyNestedSourceIsACompileError) {

@@ -1,0 +1,27 @@
+// Stack headroom for deeply recursive code: `run_with_big_stack(work)` runs work on a thread
+// whose stack is large enough for recursion as deep as ytt's (Go grows its stacks up to 1 GB),
+// and `stack_exhausted()` lets a recursive function stop with an error before it would
+// overflow whatever stack it runs on.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+
+namespace hintkit::diag {
+
+// Reserved, not committed: only the pages a run touches cost memory. 1 GiB is Go's own cap,
+// so a Starlark program recurses as deep here as it can in ytt.
+inline constexpr size_t kBigStackBytes = size_t{1} << 30;
+// Left free below the deepest recursion for error reporting, libraries and signal handlers.
+inline constexpr size_t kStackReserveBytes = size_t{512} << 10;
+
+// Runs `work` to completion on a new thread with a `kBigStackBytes` stack and returns once it
+// has ended; exceptions thrown by `work` reach the caller. When no such thread can be made
+// (address space limits), `work` runs on the calling thread, still guarded by
+// `stack_exhausted()`.
+void run_with_big_stack(const std::function<void()>& work);
+
+// True when the calling thread has less than `kStackReserveBytes` of stack left.
+bool stack_exhausted();
+
+}  // namespace hintkit::diag
