@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "diag/stack.h"
+#include "starlark/cycles.h"
 #include "starlark/parser.h"
 #include "starlark/resolver.h"
 
@@ -178,6 +179,7 @@ void bind_args(Env& env, FunctionObj& f, std::span<const Value> args,
 Value call_function(FunctionObj& f, std::span<const Value> args, std::span<const Kwarg> kwargs) {
   ThreadState& t = *g_thread;
   const Function& fn = *f.fn;
+  if (f.module->released) throw_error("function " + fn.name + " outlived its module");
   if (++t.depth > t.options.limits.max_call_depth) {
     --t.depth;
     throw_limit("Starlark call stack exceeded the maximum depth (" +
@@ -251,6 +253,7 @@ Value make_function(Env& env, const std::shared_ptr<Function>& fn) {
   Value result(f);
   f->fn = fn;
   f->module = env.closure->module;  // the top level runs with a closure too
+  if (!fn->freevars.empty()) track_closure(f);  // may hold itself through a cell
   return result;
 }
 
@@ -815,7 +818,14 @@ std::optional<Value> Module::get(std::string_view name) const {
 
 Thread::Thread(ThreadOptions options)
     : state_(std::make_unique<ThreadState>(*this, std::move(options))) {}
-Thread::~Thread() = default;
+Thread::~Thread() {
+  state_.reset();
+  collect_cycles();
+}
+
+FunctionObj::~FunctionObj() {
+  if (tracked) untrack_closure(this);
+}
 int64_t Thread::steps() const { return state_->steps; }
 void Thread::reset_steps() { state_->steps = 0; }
 const ThreadOptions& Thread::options() const { return state_->options; }
@@ -824,6 +834,7 @@ Result<Module> Thread::exec(const Program& program, const Predeclared& predeclar
   ThreadScope scope(state_.get());
   const File& file = *program.impl->file;
   auto module = std::make_shared<ModuleEnv>();
+  track_module(module);
   module->program = program.impl;
   module->globals.assign(file.globals.size(), unbound());
   for (const auto& name : program.impl->predeclared) {
@@ -862,6 +873,10 @@ Result<Module> Thread::exec(const Program& program, const Predeclared& predeclar
     return to_error(e);
   }
   Module m;
+  m.free_cycles_on_drop_ =
+      std::shared_ptr<void>(nullptr, [weak = std::weak_ptr<ModuleEnv>(module)](void*) {
+        if (auto env = weak.lock()) collect_cycles(env);
+      });
   for (size_t i = 0; i < file.globals.size(); ++i) {
     Value& v = module->globals[i];
     if (is_unbound(v)) continue;

@@ -115,14 +115,17 @@ struct ModuleEnv {
   std::shared_ptr<const ProgramImpl> program;
   std::vector<Value> globals;
   std::vector<Value> predeclared;
+  bool released = false;  // the cycle collector dropped the globals (starlark/cycles.h)
 };
 
 struct FunctionObj : Object {
   FunctionObj() : Object(Kind::kFunction) {}
+  ~FunctionObj() override;
   std::shared_ptr<Function> fn;
   std::shared_ptr<ModuleEnv> module;
   std::vector<Value> defaults;  // one per parameter with a default, in order
   std::vector<CellPtr> freevars;
+  bool tracked = false;  // a closure known to the cycle collector
 };
 
 // Internal builtins are plain function pointers; host ones a NativeFn.

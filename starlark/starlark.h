@@ -141,6 +141,8 @@ class Object {
   Object(const Object&) = delete;
   Object& operator=(const Object&) = delete;
   Kind kind() const { return kind_; }
+  // References held to this object (for the interpreter's cycle collector).
+  uint32_t use_count() const { return refs_; }
 
  protected:
   explicit Object(Kind kind) : kind_(kind) {}
@@ -421,6 +423,9 @@ class Module {
   std::optional<Value> get(std::string_view name) const;
   const std::vector<std::pair<std::string, Value>>& globals() const { return globals_; }
 
+  // When the last copy of an executed module goes, the cycles between its functions and its
+  // globals are freed (declared first: runs after `globals_` has let go).
+  std::shared_ptr<void> free_cycles_on_drop_;
   std::vector<std::pair<std::string, Value>> globals_;  // set by the interpreter
 };
 
