@@ -64,7 +64,8 @@ diag::Result<ProcessResult> run_process(const std::vector<std::string>& argv,
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   pollfd fds[2] = {{out.fd[0], POLLIN, 0}, {err.fd[0], POLLIN, 0}};
   bool timed_out = false;
-  while (fds[0].fd >= 0 || fds[1].fd >= 0) {
+  bool overflowed = false;
+  while (!overflowed && (fds[0].fd >= 0 || fds[1].fd >= 0)) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
@@ -79,15 +80,25 @@ diag::Result<ProcessResult> run_process(const std::vector<std::string>& argv,
       char buf[8192];
       ssize_t got = ::read(fds[i].fd, buf, sizeof buf);
       if (got > 0) {
-        (i == 0 ? result.out : result.err).append(buf, static_cast<size_t>(got));
+        std::string& sink = i == 0 ? result.out : result.err;
+        if (sink.size() + static_cast<size_t>(got) > kMaxProcessOutputBytes) {
+          overflowed = true;
+          break;
+        }
+        sink.append(buf, static_cast<size_t>(got));
       } else if (got == 0 || errno != EINTR) {
         fds[i].fd = -1;
       }
     }
   }
-  if (timed_out) ::kill(-pid, SIGKILL);
+  if (timed_out || overflowed) ::kill(-pid, SIGKILL);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (overflowed) {
+    return diag::Error{"`" + argv[0] + "` wrote more than " +
+                           std::to_string(kMaxProcessOutputBytes) + " bytes and was stopped",
+                       {}};
   }
   if (timed_out) {
     return diag::Error{"`" + argv[0] + "` did not finish within " +

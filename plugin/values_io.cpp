@@ -12,7 +12,17 @@ diag::Result<yaml::Node> load_values(const std::string& path, std::istream& in,
   std::string label = path;
   if (path == "-") {
     label = "<stdin>";
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    // Bounded while reading: `< /dev/zero` stops at the input limit instead of filling memory.
+    char buf[1 << 16];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+      const auto n = static_cast<size_t>(in.gcount());
+      if (text.size() + n > yaml::kMaxFileBytes) {
+        return diag::Error{"cannot read standard input: input is over the limit of " +
+                               std::to_string(yaml::kMaxFileBytes) + " bytes",
+                           {}};
+      }
+      text.append(buf, n);
+    }
     if (in.bad()) return diag::Error{"cannot read standard input", {}};
   } else {
     auto read = yaml::read_file(path);

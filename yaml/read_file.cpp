@@ -3,8 +3,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
 
 #include "yaml/yaml.h"
 
@@ -16,6 +19,45 @@ struct Fd {
   ~Fd() {
     if (fd >= 0) ::close(fd);
   }
+};
+
+// Bytes reserved by reads in progress, process-wide. A read reserves what it may hold (a
+// regular file its size, anything else the whole limit) and waits while the budget is taken,
+// so `lint -j N` over N endless inputs holds at most a few limits' worth, not N. A read that
+// needs more than the whole budget goes ahead alone (no read waits for one that waits).
+class ReadBudget {
+ public:
+  size_t acquire(size_t n) {
+    std::unique_lock lock(mu_);
+    freed_.wait(lock, [&] { return used_ == 0 || used_ + n <= kMaxBytesInFlight; });
+    used_ += n;
+    return n;
+  }
+  void release(size_t n) {
+    {
+      std::lock_guard lock(mu_);
+      used_ -= n;
+    }
+    freed_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable freed_;
+  size_t used_ = 0;
+};
+
+ReadBudget& read_budget() {
+  static auto* b = new ReadBudget();  // never destroyed: reads may run at exit
+  return *b;
+}
+
+struct Reservation {
+  size_t n;
+  explicit Reservation(size_t bytes) : n(read_budget().acquire(bytes)) {}
+  ~Reservation() { read_budget().release(n); }
+  Reservation(const Reservation&) = delete;
+  Reservation& operator=(const Reservation&) = delete;
 };
 
 diag::Error cannot_read(const std::string& path, const std::string& why) {
@@ -33,6 +75,8 @@ diag::Result<std::string> read_file(const std::string& path, size_t max_bytes) {
   if (::fstat(f.fd, &st) != 0) return cannot_read(path, std::strerror(errno));
   if (S_ISDIR(st.st_mode)) return cannot_read(path, "is a directory");
   std::string text;
+  Reservation reserved(S_ISREG(st.st_mode) ? std::min(static_cast<size_t>(st.st_size), max_bytes)
+                                           : max_bytes);
   if (S_ISREG(st.st_mode)) {
     if (static_cast<size_t>(st.st_size) > max_bytes) {
       return cannot_read(path, "file is " + std::to_string(st.st_size) +
@@ -49,11 +93,11 @@ diag::Result<std::string> read_file(const std::string& path, size_t max_bytes) {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return cannot_read(path, std::strerror(errno));
     if (n == 0) break;
-    text.append(buf, static_cast<size_t>(n));
-    if (text.size() > max_bytes) {
+    if (text.size() + static_cast<size_t>(n) > max_bytes) {
       return cannot_read(path,
                          "input is over the limit of " + std::to_string(max_bytes) + " bytes");
     }
+    text.append(buf, static_cast<size_t>(n));
   }
   return text;
 }

@@ -38,6 +38,9 @@ namespace hintkit::yaml {
 
 // Named limits; each breach is a diagnostic, never a crash.
 inline constexpr size_t kMaxFileBytes = 64u << 20;    // 64 MiB: config files, not data dumps
+// Reads in progress at once hold at most this much (`read_file` waits for room): parallel
+// reads of endless inputs cost two limits of memory, not one per thread.
+inline constexpr size_t kMaxBytesInFlight = 2 * kMaxFileBytes;
 inline constexpr int kMaxDepth = 512;                 // deeper nesting is machine-made or hostile
 inline constexpr size_t kMaxAliasExpansions = 10000;  // "billion laughs" guard
 // Scalar text that aliases may copy, all aliases of a file together: as much as the largest
