@@ -19,7 +19,8 @@ struct ProcessResult {
 // A program's output is an input like a file: it gets the same limit (yaml::kMaxFileBytes).
 inline constexpr size_t kMaxProcessOutputBytes = size_t{64} << 20;
 
-// Looks `argv[0]` up on PATH. Output beyond `kMaxProcessOutputBytes` stops the program. Failing to start or timing out is an `Error`.
+// Looks `argv[0]` up on PATH. Output beyond `kMaxProcessOutputBytes` stops the program. Failing to
+// start or timing out is an `Error`.
 diag::Result<ProcessResult> run_process(const std::vector<std::string>& argv,
                                         std::chrono::milliseconds timeout);
 

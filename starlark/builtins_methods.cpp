@@ -161,6 +161,7 @@ std::vector<std::string> split_space(const std::string& s, int64_t max, bool rev
       if (runes::is_space(r.cp)) {
         if (start >= 0) {
           if (static_cast<int64_t>(res.size()) == max) break;
+          check_collection_size(res.size() + 1);  // before building it
           res.push_back(s.substr(static_cast<size_t>(start), i - static_cast<size_t>(start)));
           start = -1;
         }
@@ -178,6 +179,7 @@ std::vector<std::string> split_space(const std::string& s, int64_t max, bool rev
     if (runes::is_space(r.cp)) {
       if (end >= 0) {
         if (static_cast<int64_t>(res.size()) == max) break;
+        check_collection_size(res.size() + 1);  // before building it
         res.push_back(s.substr(after, static_cast<size_t>(end) - after));
         end = -1;
       }
@@ -207,6 +209,7 @@ Value split_impl(const Call& c, bool reverse) {
       if (!reverse && max >= 0 && static_cast<int64_t>(all.size()) == max) break;
       size_t p = s.find(sp, start);
       if (p == std::string::npos) break;
+      check_collection_size(all.size() + 1);  // before building it
       all.push_back(s.substr(start, p - start));
       start = p + sp.size();
     }
@@ -427,6 +430,7 @@ Value s_splitlines(const Call& c) {
     size_t j = s.find('\n', i);
     size_t eol = j == std::string::npos ? s.size() : j;
     size_t next = j == std::string::npos ? s.size() : j + 1;
+    check_collection_size(out.size() + 1);
     out.push_back(str_value(s.substr(i, (keep ? next : eol) - i)));
     i = next;
   }
@@ -450,8 +454,11 @@ class StringIterable : public HostObject {
   }
   std::optional<Value> attr(std::string_view) const override { return std::nullopt; }
   std::optional<std::vector<Value>> iterate() const override {
+    // One element per byte at most: refuse before building (a codepoint is 1 to 4 bytes).
+    if (!codepoints_) check_collection_size(s_.size());
     std::vector<Value> out;
     for (size_t i = 0; i < s_.size();) {
+      if (codepoints_) check_collection_size(out.size() + 1);
       if (!codepoints_) {
         unsigned char b = static_cast<unsigned char>(s_[i]);
         out.push_back(ords_ ? Value::from_int(b) : str_value(std::string(1, s_[i])));

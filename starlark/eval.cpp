@@ -225,6 +225,7 @@ Value call_function(FunctionObj& f, std::span<const Value> args, std::span<const
 Value call_builtin(BuiltinObj& b, std::span<const Value> args, std::span<const Kwarg> kwargs) {
   ThreadState& t = *g_thread;
   t.step();
+  if (b.bound && b.receiver.kind() == Kind::kString) charge_bytes(str_ref(b.receiver).size());
   Call c{t.thread, b.name, b.bound ? &b.receiver : nullptr, args, kwargs};
   if (b.fn) return b.fn(c);
   Result<Value> r = b.native(c);
@@ -252,7 +253,7 @@ Value make_function(Env& env, const std::shared_ptr<Function>& fn) {
   auto* f = new FunctionObj();
   Value result(f);
   f->fn = fn;
-  f->module = env.closure->module;  // the top level runs with a closure too
+  f->module = env.closure->module;              // the top level runs with a closure too
   if (!fn->freevars.empty()) track_closure(f);  // may hold itself through a cell
   return result;
 }
@@ -376,6 +377,7 @@ Value eval_call(Env& env, const CallExpr& c) {
   if (method) {
     ThreadState& t = *g_thread;
     t.step();
+    if (recv.kind() == Kind::kString) charge_bytes(str_ref(recv).size());
     Call call{t.thread, method_name, &recv, args, kwargs};
     return method(call);
   }
@@ -759,6 +761,25 @@ Value call_value(const Value& fn, std::span<const Value> args, std::span<const K
 }
 
 ThreadState& current_thread() { return *g_thread; }
+
+void charge_bytes(size_t n) {
+  if (g_thread && n >= kBytesPerStep) g_thread->charge(static_cast<int64_t>(n / kBytesPerStep));
+}
+
+void charge_elements(size_t n) {
+  if (g_thread && n > 0) g_thread->charge(static_cast<int64_t>(n));
+}
+
+void charge_new_string(size_t n) {
+  if (!g_thread) return;
+  charge_bytes(n);
+  const size_t max = g_thread->options.limits.max_live_string_bytes;
+  const size_t live = live_string_bytes() + n;
+  if (live > max) {
+    throw_limit("Starlark memory budget exceeded: live strings would hold " + std::to_string(live) +
+                " bytes (limit " + std::to_string(max) + ")");
+  }
+}
 
 void check_string_size(size_t n) {
   size_t max = g_thread ? g_thread->options.limits.max_string_bytes : kMaxStringBytes;

@@ -23,8 +23,11 @@ struct ThreadState {
   int64_t steps = 0;
   int depth = 0;
 
-  void step() {
-    if (++steps > options.limits.max_steps) {
+  void step() { charge(1); }
+  // Charges `n` steps at once: work proportional to a size (see kBytesPerStep).
+  void charge(int64_t n) {
+    steps += n;
+    if (steps > options.limits.max_steps) {
       throw_limit("Starlark computation cancelled: too many steps (limit " +
                   std::to_string(options.limits.max_steps) + ")");
     }

@@ -32,8 +32,12 @@ struct EvalError {
 
 // ---- Objects ---------------------------------------------------------------------------------
 
+// Bytes held by every live StringObj (for the memory budget, `kMaxLiveStringBytes`).
+size_t live_string_bytes();
+
 struct StringObj : Object {
-  explicit StringObj(std::string s) : Object(Kind::kString), str(std::move(s)) {}
+  explicit StringObj(std::string s);
+  ~StringObj() override;
   std::string str;
   mutable uint32_t hash = 0;
   mutable bool hashed = false;
@@ -162,7 +166,12 @@ inline bool is_unbound(const Value& v) { return v.is_object() && v.object() == u
 
 // ---- Value construction ----------------------------------------------------------------------
 
-Value str_value(std::string s);              // checks the string size limit
+Value str_value(std::string s);  // checks the string size limit and memory budget; charges steps
+// Charge the running thread (if any) for work: a step per `kBytesPerStep` bytes read or per
+// element built; a new string of `n` bytes is also held to the live-string memory budget.
+void charge_bytes(size_t n);
+void charge_elements(size_t n);
+void charge_new_string(size_t n);
 Value int_value(BigInt v);                   // normalizes to small int when it fits
 Value list_value(std::vector<Value> items);  // checks the collection limit
 Value tuple_value(std::vector<Value> items);

@@ -46,11 +46,21 @@ inline constexpr size_t kMaxIntBits = 32768;  // ~9900 digits; schoolbook math s
 inline constexpr int kMaxNesting = 200;       // parser nesting of brackets/blocks; bounds recursion
 inline constexpr size_t kMaxSourceBytes = size_t{8} << 20;  // one program's source text
 
+// String and list work costs steps in proportion to its size: a step per this many bytes a
+// string method reads or a string holds when built, a step per element of a list or tuple
+// built. A step is about 0.1 us of evaluation; copying and scanning 16 bytes is less, and a
+// 16 MiB `replace` (a million steps) can no longer run a hundred times under the step limit.
+inline constexpr size_t kBytesPerStep = 16;
+// Bytes of Starlark strings alive at once, process-wide: 200 distinct 16 MiB strings would
+// take 3.2 GB. Templates hold kilobytes; the largest data values files are 64 MiB.
+inline constexpr size_t kMaxLiveStringBytes = size_t{256} << 20;
+
 struct Limits {
   int64_t max_steps = kMaxSteps;
   int max_call_depth = kMaxCallDepth;
   size_t max_string_bytes = kMaxStringBytes;
   size_t max_collection_len = kMaxCollectionLen;
+  size_t max_live_string_bytes = kMaxLiveStringBytes;
 };
 
 // ---- Errors ----------------------------------------------------------------------------------

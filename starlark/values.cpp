@@ -1,5 +1,6 @@
 // Values: the object model, hashing, equality, ordering, str/repr and the operators.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -95,8 +96,20 @@ std::optional<Value> Value::parse_int(std::string_view decimal) {
   return int_value(*b);
 }
 
+namespace {
+std::atomic<size_t> g_live_string_bytes{0};
+}  // namespace
+
+size_t live_string_bytes() { return g_live_string_bytes.load(std::memory_order_relaxed); }
+
+StringObj::StringObj(std::string s) : Object(Kind::kString), str(std::move(s)) {
+  g_live_string_bytes.fetch_add(str.size(), std::memory_order_relaxed);
+}
+StringObj::~StringObj() { g_live_string_bytes.fetch_sub(str.size(), std::memory_order_relaxed); }
+
 Value str_value(std::string s) {
   check_string_size(s.size());
+  charge_new_string(s.size());
   return Value(new StringObj(std::move(s)));
 }
 
@@ -116,10 +129,12 @@ BigInt to_bigint(const Value& v) {
 
 Value list_value(std::vector<Value> items) {
   check_collection_size(items.size());
+  charge_elements(items.size());
   return Value(new ListObj(std::move(items)));
 }
 Value tuple_value(std::vector<Value> items) {
   check_collection_size(items.size());
+  charge_elements(items.size());
   return Value(new TupleObj(std::move(items)));
 }
 Value new_dict() { return Value(new DictObj()); }

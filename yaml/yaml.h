@@ -37,7 +37,7 @@
 namespace hintkit::yaml {
 
 // Named limits; each breach is a diagnostic, never a crash.
-inline constexpr size_t kMaxFileBytes = 64u << 20;    // 64 MiB: config files, not data dumps
+inline constexpr size_t kMaxFileBytes = 64u << 20;  // 64 MiB: config files, not data dumps
 // Reads in progress at once hold at most this much (`read_file` waits for room): parallel
 // reads of endless inputs cost two limits of memory, not one per thread.
 inline constexpr size_t kMaxBytesInFlight = 2 * kMaxFileBytes;

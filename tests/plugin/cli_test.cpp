@@ -70,6 +70,34 @@ TEST_F(Cli, HugeFileGetsALimitDiagnosticOrLoads) {
   EXPECT_TRUE(has(r.out, "over the limit")) << r.out;
 }
 
+TEST_F(Cli, EndlessStandardInputStopsAtTheInputLimit) {
+  // `< /dev/zero` used to grow until the process was killed.
+  fs::path dir = write("rd/tazuna.hint.yaml", "vars:\n  a:\n    type: string\n").parent_path();
+  auto r = run_hintkit({"resolve", "--dir", dir.string(), "--values", "-"}, ".", "/dev/zero");
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_TRUE(has(r.err, "cannot read standard input: input is over the limit of 67108864 bytes"))
+      << r.err;
+}
+
+TEST_F(Cli, ParallelLintOfEndlessInputsEndsWithALimitErrorForEach) {
+  // Sixteen hint files that never end (symlinks to /dev/zero) read under one shared budget.
+  std::vector<std::string> args = {"lint", "-j", "16"};
+  for (int i = 0; i < 16; ++i) {
+    fs::path d = dir_ / ("z" + std::to_string(i));
+    fs::create_directories(d);
+    fs::create_symlink("/dev/zero", d / "tazuna.hint.yaml");
+    args.push_back((d / "tazuna.hint.yaml").string());
+  }
+  auto r = run_hintkit(args);
+  EXPECT_EQ(r.rc, 1);
+  size_t errors = 0;
+  for (size_t at = 0;
+       (at = r.out.find("input is over the limit of 67108864 bytes", at)) != std::string::npos;
+       ++at)
+    ++errors;
+  EXPECT_EQ(errors, 16u) << r.out.substr(0, 2000);
+}
+
 TEST_F(Cli, DeepNestingIsRejectedWithoutCrashing) {
   const std::string flow = "vars: " + std::string(10000, '[') + std::string(10000, ']') + "\n";
   // Block nesting on one line: each "- " opens a sequence inside the previous one.

@@ -333,6 +333,121 @@ TEST(Limits, PrintingStopsAtTheStringLimit) {
   EXPECT_NE(e.message.find("string too large"), std::string::npos) << e.message;
 }
 
+// Step counts, not seconds: string and list work is charged by size.
+Error run_counting(std::string_view src, int64_t* steps, ThreadOptions opts = {}) {
+  auto program = compile("test.star", src);
+  EXPECT_TRUE(program.ok());
+  if (!program.ok()) return program.error();
+  Thread thread(std::move(opts));
+  auto r = thread.exec(*program);
+  EXPECT_FALSE(r.ok());
+  *steps = thread.steps();
+  return r.ok() ? Error{} : r.error();
+}
+
+TEST(Limits, StringWorkIsChargedByItsSize) {
+  int64_t steps = 0;
+  // One replace over 16 MB reads and builds 16 MB: about two million steps, so a hundred of
+  // them stop at the step limit after a handful (they used to be one step each).
+  Error e = run_counting(
+      "s = 'a' * 16000000\nfor i in range(100):\n  t = s.replace('a', 'b')\nend\n", &steps);
+  EXPECT_EQ(e.kind, ErrorKind::kLimit);
+  EXPECT_NE(e.message.find("too many steps"), std::string::npos) << e.message;
+  EXPECT_LE(steps, kMaxSteps + static_cast<int64_t>(16000000 / kBytesPerStep));
+  // A short loop of the same work fits, and its count shows the charge.
+  auto program = compile("test.star", "s = 'a' * 1600000\nt = s.replace('a', 'b')\n");
+  ASSERT_TRUE(program.ok());
+  Thread thread;
+  ASSERT_TRUE(thread.exec(*program).ok());
+  EXPECT_GE(thread.steps(), static_cast<int64_t>(3 * 1600000 / kBytesPerStep));
+}
+
+TEST(Limits, CollectionsFromStringsAreSizeCheckedBeforeBuilding) {
+  for (const char* method : {"elems()", "elem_ords()", "codepoints()", "codepoint_ords()",
+                             "split('x')", "split()", "splitlines()"}) {
+    SCOPED_TRACE(method);
+    // 10 MB whose pieces (bytes, code points, fields, lines) number 5 million or more.
+    std::string unit = std::string(method) == "splitlines()" ? "x\\n" : "x ";
+    std::string src = "s = '" + unit + "' * 5000000\nl = s." + method + "\n";
+    int64_t steps = 0;
+    Error e = run_counting(src, &steps);
+    EXPECT_EQ(e.kind, ErrorKind::kLimit);
+    EXPECT_NE(e.message.find("collection too large"), std::string::npos) << e.message;
+    // Building the string and reading it cost 1,250,000 steps; the refused list adds nothing.
+    EXPECT_EQ(steps, 1'250'003);
+  }
+}
+
+TEST(Limits, LiveStringsHaveAMemoryBudget) {
+  // 200 distinct 16 MB strings would hold 3.2 GB. With steps to spare, the memory budget stops
+  // them; by default the step charge stops them even sooner.
+  const char* src = "l = []\nfor i in range(200):\n  l.append(('x' * 16000000) + str(i))\nend\n";
+  ThreadOptions opts;
+  opts.limits.max_steps = int64_t{1} << 40;
+  int64_t steps = 0;
+  Error e = run_counting(src, &steps, opts);
+  EXPECT_EQ(e.kind, ErrorKind::kLimit);
+  EXPECT_NE(e.message.find("Starlark memory budget exceeded: live strings would hold "),
+            std::string::npos)
+      << e.message;
+  e = run_counting(src, &steps);
+  EXPECT_EQ(e.kind, ErrorKind::kLimit);
+}
+
+// A host object that says when it is freed.
+class Probe : public HostObject {
+ public:
+  explicit Probe(bool* freed) : freed_(freed) {}
+  ~Probe() override { *freed_ = true; }
+  std::string_view type_name() const override { return "probe"; }
+
+ private:
+  bool* freed_;
+};
+
+TEST(Cycles, FunctionsAndTheirModuleAreFreed) {
+  struct Case {
+    std::string_view name, src;
+  };
+  const Case cases[] = {
+      {"def reads a global", "keep = probe\ndef f():\n  return keep\nend\n"},
+      {"recursive def", "keep = [probe]\ndef f(n):\n  return f(n - 1) if n else keep\nend\nf(3)\n"},
+      {"lambda", "keep = probe\ng = lambda: keep\n"},
+      {"closure holding itself",
+       "def outer(h):\n  def inner():\n    return [h, inner]\n  end\n  return inner\nend\n"
+       "outer(probe)\n"},
+      {"list that holds its module's function", "def f():\n  return probe\nend\nl = [f]\n"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    bool freed = false;
+    {
+      Value probe(new Probe(&freed));
+      CompileOptions co;
+      co.predeclared = {"probe"};
+      auto program = compile("test.star", c.src, co);
+      ASSERT_TRUE(program.ok()) << program.error().to_string();
+      Thread thread;
+      auto m = thread.exec(*program, {{"probe", probe}});
+      ASSERT_TRUE(m.ok()) << m.error().to_string();
+    }
+    EXPECT_TRUE(freed);
+  }
+}
+
+TEST(Cycles, AFunctionKeptByTheHostStillWorks) {
+  Value f;
+  {
+    auto m = exec_file("test.star", "base = 40\ndef f(n):\n  return base + n\nend\n");
+    ASSERT_TRUE(m.ok());
+    f = *m->get("f");
+  }  // module handle and thread gone; the host still holds f
+  Thread thread;
+  auto r = thread.call(f, std::vector<Value>{Value::from_int(2)});
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->to_int64(), 42);
+}
+
 TEST(Limits, DeeplyNestedSourceIsACompileError) {
   std::string src = "x = " + std::string(1000, '(') + "1" + std::string(1000, ')') + "\n";
   auto p = compile("t.star", src);
