@@ -9,6 +9,7 @@
 namespace hintkit::starlark {
 
 std::string encode_utf8(uint32_t cp);
+uint32_t decode_utf8(std::string_view s, size_t i, size_t* len);
 
 namespace {
 
@@ -78,50 +79,50 @@ std::string int_in_base(const Value& v, int base, bool upper) {
 
 }  // namespace
 
+// starlark-go's interpolate: `format % x`, where a tuple supplies the arguments one by one and
+// anything else is the single argument (or the mapping of `%(key)s`). Every conversion but
+// "%%" consumes an argument slot, `%(key)` ones included.
 Value percent_format(const Value& format, const Value& args) {
-  const std::string& f = str_ref(format);
-  std::vector<Value> argv;
-  bool is_tuple = args.kind() == Kind::kTuple;
-  if (is_tuple) {
-    argv = as_tuple(args)->items;
-  } else {
-    argv.push_back(args);
-  }
-  size_t next = 0;
+  std::string_view f = str_ref(format);
+  const bool is_tuple = args.kind() == Kind::kTuple;
+  const size_t nargs = is_tuple ? as_tuple(args)->items.size() : 1;
+  size_t index = 0;
   std::string out;
-  for (size_t i = 0; i < f.size(); ++i) {
-    char ch = f[i];
-    if (ch != '%') {
-      out.push_back(ch);
+  for (;;) {
+    size_t pct = f.find('%');
+    if (pct == std::string_view::npos) {
+      out += f;
+      break;
+    }
+    out += f.substr(0, pct);
+    f.remove_prefix(pct + 1);
+    if (!f.empty() && f[0] == '%') {
+      out.push_back('%');
+      f.remove_prefix(1);
       continue;
     }
-    ++i;
     Value arg;
-    bool have_arg = false;
-    if (i < f.size() && f[i] == '(') {
-      size_t close = f.find(')', i);
-      if (close == std::string::npos) throw_error("incomplete format key");
-      std::string key = f.substr(i + 1, close - i - 1);
+    if (!f.empty() && f[0] == '(') {
+      f.remove_prefix(1);
+      size_t close = f.find(')');
+      if (close == std::string_view::npos) throw_error("incomplete format key");
+      std::string key(f.substr(0, close));
       if (args.kind() != Kind::kDict) throw_error("format requires a mapping");
-      Value* v = as_dict(args)->table.find(Value::from_string(key));
+      Value* v = nullptr;
+      try {
+        v = as_dict(args)->table.find(Value::from_string(key));
+      } catch (EvalError& e) {
+        if (e.kind == ErrorKind::kLimit) throw;
+      }
       if (!v) throw_error("key not found: " + key);
       arg = *v;
-      have_arg = true;
-      i = close + 1;
+      f.remove_prefix(close + 1);
+    } else {
+      if (index >= nargs) throw_error("not enough arguments for format string");
+      arg = is_tuple ? as_tuple(args)->items[index] : args;
     }
-    if (i >= f.size()) {
-      if (!have_arg && next >= argv.size()) throw_error("not enough arguments for format string");
-      throw_error("incomplete format");
-    }
-    char c = f[i];
-    if (c == '%') {
-      out.push_back('%');
-      continue;
-    }
-    if (!have_arg) {
-      if (next >= argv.size()) throw_error("not enough arguments for format string");
-      arg = argv[next++];
-    }
+    if (f.empty()) throw_error("incomplete format");
+    char c = f[0];
     switch (c) {
       case 's':
         append_str(out, arg);
@@ -136,10 +137,14 @@ Value percent_format(const Value& format, const Value& args) {
       case 'X': {
         Value iv = arg;
         if (arg.is_float()) {
-          double d = std::trunc(arg.as_float());
-          if (!std::isfinite(d))
+          double d = arg.as_float();
+          if (std::isinf(d))
             throw_error("%" + std::string(1, c) +
-                        " format requires integer: cannot convert float to int");
+                        " format requires integer: cannot convert float infinity to integer");
+          if (std::isnan(d))
+            throw_error("%" + std::string(1, c) +
+                        " format requires integer: cannot convert float NaN to integer");
+          d = std::trunc(d);
           if (std::fabs(d) < 9e18) {
             iv = Value::from_int(static_cast<int64_t>(d));
           } else {
@@ -170,34 +175,37 @@ Value percent_format(const Value& format, const Value& args) {
         break;
       }
       case 'c': {
-        if (arg.kind() == Kind::kString) {
+        if (arg.kind() == Kind::kInt) {
+          auto cp = arg.to_int64();
+          if (!cp || *cp < INT32_MIN || *cp > INT32_MAX || *cp < 0 || *cp > 0x10FFFF)
+            throw_error("%c format requires a valid Unicode code point, got " + arg.int_text());
+          uint32_t r = static_cast<uint32_t>(*cp);
+          if (r >= 0xD800 && r <= 0xDFFF) r = 0xFFFD;  // Go's WriteRune of a surrogate
+          out += encode_utf8(r);
+        } else if (arg.kind() == Kind::kString) {
           const std::string& s = str_ref(arg);
           size_t n = 0;
-          if (!s.empty()) {
-            unsigned char u = static_cast<unsigned char>(s[0]);
-            n = u < 0x80 ? 1 : (u >> 5) == 6 ? 2 : (u >> 4) == 14 ? 3 : 4;
-          }
+          if (!s.empty()) decode_utf8(s, 0, &n);
           if (s.empty() || n != s.size())
             throw_error("%c format requires a single-character string");
           out += s;
-        } else if (arg.kind() == Kind::kInt) {
-          auto cp = arg.to_int64();
-          if (!cp || *cp < 0 || *cp > 0x10FFFF)
-            throw_error("%c format requires a valid Unicode code point, got " + arg.int_text());
-          out += encode_utf8(static_cast<uint32_t>(*cp));
         } else {
-          throw_error("%c format requires a string or int, not " + std::string(arg.type_name()));
+          throw_error("%c format requires int or single-character string, not " +
+                      std::string(arg.type_name()));
         }
         break;
       }
+      case '%':
+        out.push_back('%');
+        break;
       default:
         throw_error("unknown conversion %" + std::string(1, c));
     }
     check_string_size(out.size());
+    f.remove_prefix(1);
+    ++index;
   }
-  if (is_tuple && next < argv.size()) throw_error("too many arguments for format string");
-  if (!is_tuple && next == 0 && args.kind() != Kind::kDict)
-    throw_error("too many arguments for format string");
+  if (index < nargs) throw_error("too many arguments for format string");
   return str_value(std::move(out));
 }
 

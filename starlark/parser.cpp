@@ -427,7 +427,8 @@ class Parser {
 
   // ---- Expressions ----
 
-  // expr_list = test {',' test} [','] (a tuple when there is a comma)
+  // expr_list = test {',' test} (a tuple when there is a comma). Outside brackets a trailing
+  // comma is an error, as in starlark-go's parseExpr(inParens=false).
   ExprPtr parse_expr_list() {
     Pos p = pos();
     ExprPtr x = parse_test();
@@ -435,13 +436,14 @@ class Parser {
     auto t = std::make_unique<ListExpr>(ExprKind::kTuple, p);
     t->items.push_back(std::move(x));
     while (tok() == Tok::kComma) {
-      next();
-      if (terminates_list()) break;
+      Pos comma = next().pos;
+      if (terminates_list()) fail(comma, "unparenthesized tuple with trailing comma");
       t->items.push_back(parse_test());
     }
     return t;
   }
 
+  // starlark-go's terminatesExprList.
   bool terminates_list() const {
     switch (toks_[i_].kind) {
       case Tok::kNewline:
@@ -451,13 +453,9 @@ class Parser {
       case Tok::kRBrack:
       case Tok::kRBrace:
       case Tok::kSemi:
-      case Tok::kColon:
-      case Tok::kIn:
         return true;
-      default: {
-        BinOp op;
-        return aug_op(toks_[i_].kind, &op);
-      }
+      default:
+        return false;
     }
   }
 

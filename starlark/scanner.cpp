@@ -1,6 +1,8 @@
 #include "starlark/scanner.h"
 
+#include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <unordered_map>
 
 #include "starlark/bigint.h"
@@ -200,62 +202,104 @@ class RawScanner {
     return t;
   }
 
+  // starlark-go's scanNumber: consumes only the digits valid for the literal's form (so
+  // `0b102` is 0b10 then 2), with its errors and their positions.
   Token number(Pos start) {
     size_t b = i_;
-    auto is_alnum = [](char ch) {
-      return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+    auto digit = [&](int base) {
+      char ch = at_end() ? '\0' : peek();
+      if (base == 16) return std::isxdigit(static_cast<unsigned char>(ch)) != 0;
+      return ch >= '0' && ch < static_cast<char>('0' + base);
     };
-    bool is_float = false;
-    if (peek() == '0' && (peek(1) == 'x' || peek(1) == 'X' || peek(1) == 'o' || peek(1) == 'O' ||
-                          peek(1) == 'b' || peek(1) == 'B')) {
-      char p = static_cast<char>(peek(1) | 0x20);
-      advance();
-      advance();
-      size_t db = i_;
-      while (!at_end() && is_alnum(peek())) advance();
-      std::string_view digits = src_.substr(db, i_ - db);
-      int base = p == 'x' ? 16 : p == 'o' ? 8 : 2;
-      auto v = BigInt::parse(digits, base);
-      if (!v) return error(start, "invalid int literal");
-      Token t;
-      t.kind = Tok::kInt;
-      t.pos = start;
-      t.literal = int_value(*v);
-      return t;
-    }
-    while (!at_end() && peek() >= '0' && peek() <= '9') advance();
+    auto skip = [&](int base) {
+      while (!at_end() && digit(base)) advance();
+    };
+    bool fraction = false, exponent = false;
+    int prefixed = 0;  // 16, 8 or 2 after 0x/0o/0b
     if (peek() == '.') {
-      is_float = true;
+      fraction = true;
+    } else if (peek() == '0') {
       advance();
-      while (!at_end() && peek() >= '0' && peek() <= '9') advance();
-    }
-    if (peek() == 'e' || peek() == 'E') {
-      size_t save_i = i_;
-      int save_col = col_;
-      advance();
-      if (peek() == '+' || peek() == '-') advance();
-      if (peek() >= '0' && peek() <= '9') {
-        is_float = true;
-        while (!at_end() && peek() >= '0' && peek() <= '9') advance();
+      char c = at_end() ? '\0' : peek();
+      if (c == '.') {
+        fraction = true;
+      } else if (c == 'x' || c == 'X' || c == 'o' || c == 'O' || c == 'b' || c == 'B') {
+        prefixed = (c == 'x' || c == 'X') ? 16 : (c == 'o' || c == 'O') ? 8 : 2;
+        advance();
+        if (!digit(prefixed)) {
+          return error(prefixed == 16 ? start : pos(), prefixed == 16  ? "invalid hex literal"
+                                                       : prefixed == 8 ? "invalid octal literal"
+                                                                       : "invalid binary literal");
+        }
+        skip(prefixed);
       } else {
-        i_ = save_i;
-        col_ = save_col;
+        bool all_zeros = true, octal = true;
+        while (!at_end() && digit(10)) {
+          if (peek() != '0') all_zeros = false;
+          if (peek() > '7') octal = false;
+          advance();
+        }
+        c = at_end() ? '\0' : peek();
+        if (c == '.') {
+          fraction = true;
+        } else if (c == 'e' || c == 'E') {
+          exponent = true;
+        } else if (octal && !all_zeros) {
+          return error(pos(), "obsolete form of octal literal; use 0o" +
+                                  std::string(src_.substr(b + 1, i_ - b - 1)));
+        }
       }
+    } else {
+      skip(10);
+      char c = at_end() ? '\0' : peek();
+      if (c == '.') {
+        fraction = true;
+      } else if (c == 'e' || c == 'E') {
+        exponent = true;
+      }
+    }
+    if (fraction) {
+      advance();  // the '.'
+      skip(10);
+      if (!at_end() && (peek() == 'e' || peek() == 'E')) exponent = true;
+    }
+    if (exponent) {
+      advance();  // the 'e'
+      if (!at_end() && (peek() == '+' || peek() == '-')) {
+        advance();
+        if (!digit(10)) return error(pos(), "invalid float literal");
+      }
+      skip(10);
     }
     std::string text(src_.substr(b, i_ - b));
     Token t;
     t.pos = start;
-    if (is_float) {
+    if (fraction || exponent) {
+      // Go's strconv.ParseFloat: a missing exponent or an overflow is an invalid literal.
+      char* end = nullptr;
+      double d = std::strtod(text.c_str(), &end);
+      bool ok = end == text.c_str() + text.size() && !std::isinf(d) &&
+                !(text.back() == 'e' || text.back() == 'E');
+      if (!ok) return error(pos(), "invalid float literal");
       t.kind = Tok::kFloat;
-      t.literal = Value::from_float(std::strtod(text.c_str(), nullptr));
+      t.literal = Value::from_float(d);
       return t;
     }
-    if (text.size() > 1 && text[0] == '0') {
-      bool all_zero = text.find_first_not_of('0') == std::string::npos;
-      if (!all_zero) return error(start, "obsolete form of octal literal; use 0o" + text.substr(1));
+    std::optional<BigInt> v;
+    if (prefixed == 8 || prefixed == 2) {
+      v = BigInt::parse(text.substr(2), prefixed);  // Go's ParseInt: no big fallback here
+      if (v && !int_value(*v).to_int64()) v.reset();
+    } else if (prefixed == 16) {
+      v = BigInt::parse(text.substr(2), 16);
+    } else if (text.size() > 1 && text[0] == '0') {
+      v = BigInt::parse(text.substr(1), 8);  // ParseInt base 0: a leading 0 means octal
+      if (text.find_first_of("89") != std::string::npos) v.reset();
+    } else {
+      v = BigInt::parse(text, 10);
     }
+    if (!v) return error(start, "invalid int literal");
     t.kind = Tok::kInt;
-    t.literal = int_value(*BigInt::parse(text, 10));
+    t.literal = int_value(*v);
     return t;
   }
 

@@ -575,11 +575,15 @@ uint32_t hash_value(const Value& v) {
       for (const auto& x : as_tuple(v)->items) h = h * 1000003 ^ hash_value(x);
       return h;
     }
+    case Kind::kRange:  // starlark-go's own wording for these two
+      throw_error("unhashable: range");
+    case Kind::kHost:
+      if (v.type_name() == "elems" || v.type_name() == "codepoints")
+        throw_error("unhashable: " + std::string(v.type_name()));
+      return mix(reinterpret_cast<uintptr_t>(v.object()));
     case Kind::kFunction:
     case Kind::kBuiltin:
-    case Kind::kRange:
     case Kind::kStruct:
-    case Kind::kHost:
       return mix(reinterpret_cast<uintptr_t>(v.object()));
     default:
       throw_error("unhashable type: " + std::string(v.type_name()));
@@ -1125,6 +1129,14 @@ namespace {
 
 bool is_int(const Value& v) { return v.is_small_int() || v.is(Kind::kInt); }
 
+// starlark-go's AsInt32: the error text when `i` is not an int that fits 32 bits.
+std::string int32_error(const Value& i) {
+  if (!is_int(i)) return "got " + std::string(i.type_name()) + ", want int";
+  int64_t k;
+  if (!as_index(i, &k) || k < INT32_MIN || k > INT32_MAX) return i.int_text() + " out of range";
+  return {};
+}
+
 Value int_arith(BinOp op, const Value& x, const Value& y) {
   if (x.is_small_int() && y.is_small_int()) {
     int64_t a = x.as_small_int(), b = y.as_small_int(), r;
@@ -1241,8 +1253,13 @@ Value float_arith(BinOp op, const Value& x, const Value& y) {
 }
 
 Value repeat(const Value& seq, const Value& count) {
+  bool empty = seq.kind() == Kind::kString ? str_ref(seq).empty()
+               : seq.kind() == Kind::kList ? as_list(seq)->items.empty()
+                                           : as_tuple(seq)->items.empty();
+  if (empty) return seq.kind() == Kind::kList ? list_value({}) : seq;
   auto n = count.to_int64();
-  if (!n) throw_limit("repeat count too large");
+  if (!n || *n < INT32_MIN || *n > INT32_MAX)
+    throw_error("repeat count " + count.int_text() + " too large");
   int64_t k = *n < 0 ? 0 : *n;
   if (seq.kind() == Kind::kString) {
     const std::string& s = str_ref(seq);
@@ -1284,17 +1301,28 @@ bool contains(const Value& c, const Value& x) {
       }
       return false;
     case Kind::kDict:
-      return as_dict(c)->table.find(x) != nullptr;
+      // starlark-go ignores lookup errors here: an unhashable key is simply not in the dict.
+      try {
+        return as_dict(c)->table.find(x) != nullptr;
+      } catch (EvalError& e) {
+        if (e.kind == ErrorKind::kLimit) throw;
+        return false;
+      }
     case Kind::kSet:
       return as_set(c)->table.find(x) != nullptr;
     case Kind::kRange: {
-      auto i = x.to_int64();
-      if (!i) {
-        if (x.is_float() && x.as_float() == std::floor(x.as_float()))
-          i = static_cast<int64_t>(x.as_float());
-        else
-          return false;
+      // An int, or a float truncated toward zero; then it must fit 32 bits.
+      std::optional<int64_t> i;
+      if (is_int(x)) {
+        i = x.to_int64();
+      } else if (x.is_float() && std::isfinite(x.as_float())) {
+        double t = std::trunc(x.as_float());
+        if (std::fabs(t) < 9e18) i = static_cast<int64_t>(t);
+      } else {
+        throw_error("'in <range>' requires integer as left operand, not " +
+                    std::string(x.type_name()));
       }
+      if (!i || *i < INT32_MIN || *i > INT32_MAX) return false;
       auto* r = as_range(c);
       int64_t n = r->length();
       if (n == 0) return false;
@@ -1405,11 +1433,41 @@ Value binary_op(BinOp op, const Value& x, const Value& y) {
     case BinOp::kSlash:
       if (xn && yn) return float_arith(op, x, y);
       break;
-    case BinOp::kAmp:
-    case BinOp::kCaret:
     case BinOp::kShl:
     case BinOp::kShr:
+      if (xi) {
+        std::string err = int32_error(y);  // the count must be a 32-bit int
+        if (!err.empty()) throw_error(err);
+        return int_arith(op, x, y);
+      }
+      break;
+    case BinOp::kAmp:
       if (xi && yi) return int_arith(op, x, y);
+      if (kx == Kind::kSet && ky == Kind::kSet) {  // intersection, in the smaller set's order
+        const HashTable* a = &as_set(x)->table;
+        const HashTable* b = &as_set(y)->table;
+        if (a->size() > b->size()) std::swap(a, b);
+        Value s = new_set();
+        for (const auto& e : a->entries()) {
+          if (e.live && b->find(e.key)) as_set(s)->table.insert(e.key, Value());
+        }
+        return s;
+      }
+      break;
+    case BinOp::kCaret:
+      if (xi && yi) return int_arith(op, x, y);
+      if (kx == Kind::kSet && ky == Kind::kSet) {  // symmetric difference: x's, then y's
+        const HashTable& a = as_set(x)->table;
+        const HashTable& b = as_set(y)->table;
+        Value s = new_set();
+        for (const auto& e : a.entries()) {
+          if (e.live && !b.find(e.key)) as_set(s)->table.insert(e.key, Value());
+        }
+        for (const auto& e : b.entries()) {
+          if (e.live && !a.find(e.key)) as_set(s)->table.insert(e.key, Value());
+        }
+        return s;
+      }
       break;
     case BinOp::kPipe:
       if (xi && yi) return int_arith(op, x, y);
@@ -1461,14 +1519,6 @@ bool as_index(const Value& v, int64_t* out) {
 }
 
 namespace {
-
-// starlark-go's AsInt32: the error text when `i` is not an int that fits 32 bits.
-std::string int32_error(const Value& i) {
-  if (!is_int(i)) return "got " + std::string(i.type_name()) + ", want int";
-  int64_t k;
-  if (!as_index(i, &k) || k < INT32_MIN || k > INT32_MAX) return i.int_text() + " out of range";
-  return {};
-}
 
 // An index into a sequence of length n; `for_get` selects getIndex's "T index: " prefix for
 // conversion errors (assignment reports them bare).
