@@ -476,9 +476,17 @@ class Engine {
         continue;
       }
       if (!is_yaml(f.path) || not_for_output_[i]) continue;  // schema and data values files
+      std::optional<LoadedYaml> y = take_loaded(i);
+      if (!y) y = load_yaml(f.path, f.text());
+      // ytt hands every template data.values as structs, and panics on a map key that is not
+      // a string (core.GoValue); a plain YAML file gets no data module.
+      if (values_ && is_templated(*y) && has_non_string_key(*values_)) {
+        throw Unsupported{
+            "data values with a map key that is not a string in templates (ytt panics)"};
+      }
       std::vector<DDoc> docs;
       try {
-        docs = eval_template(files_, f, thread_, take_loaded(i));
+        docs = eval_template(files_, f, thread_, std::move(y));
       } catch (const TemplateError& e) {
         if (e.compile) throw YttError{multi_line_error(e.text)};
         throw YttError{"\n" + e.text};  // the text already starts with "- "

@@ -242,6 +242,8 @@ struct LoadedYaml {
 };
 // Loads one file's YAML. Touches nothing shared, so it may run on another thread.
 LoadedYaml load_yaml(std::string path, std::string_view text);
+// ytt's HasTemplating: some `#@` comment in the file (else ytt takes it as plain YAML).
+bool is_templated(const LoadedYaml& y);
 
 // Evaluates `file` as a ytt template (from `loaded` when its YAML was loaded ahead of time).
 // On a YAML or Starlark failure throws TemplateError.

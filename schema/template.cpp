@@ -7,9 +7,9 @@
 // `@data/*`, `@overlay/*` annotations) skip the program: see "Fast path" below.
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <unordered_map>
 
 #include "schema/internal.h"
@@ -28,7 +28,16 @@ namespace {
 // appends an `end` after the node). Each generated line remembers the source line it came
 // from (none for purely generated lines), so errors print as ytt prints them.
 
-enum class NodeKind : uint8_t { kDocSet, kDoc, kMap, kMapItem, kArray, kArrayItem, kTextRoot, kText };
+enum class NodeKind : uint8_t {
+  kDocSet,
+  kDoc,
+  kMap,
+  kMapItem,
+  kArray,
+  kArrayItem,
+  kTextRoot,
+  kText
+};
 
 constexpr int kRootTag = -100;
 
@@ -177,8 +186,8 @@ class TemplateCompiler {
     file_ = &file;
     std::vector<CodeLine> body;
     int set_tag = add({NodeKind::kDocSet, kRootTag, 0, 0, {}, {}, nullptr, nullptr, {}, false});
-    body.push_back({c_.op("start_node") + "(" + std::to_string(set_tag) +
-                    ") # *yamlmeta.DocumentSet"});
+    body.push_back(
+        {c_.op("start_node") + "(" + std::to_string(set_tag) + ") # *yamlmeta.DocumentSet"});
     // Comments below every node of the file go to a document the loader adds at the end
     // (ytt injects one with an unknown position). When it is the only one, ytt's parser had
     // still produced the file's first, empty document ahead of it.
@@ -279,8 +288,11 @@ class TemplateCompiler {
           }
           std::string prefix = left_space(meta.content);
           static const std::pair<std::string_view, std::string_view> kShorthands[] = {
-              {"if/end", "if"},   {"else/end", "else"}, {"elif/end", "elif"},
-              {"for/end", "for"}, {"def/end", "def"}};
+              {"if/end", "if"},
+              {"else/end", "else"},
+              {"elif/end", "elif"},
+              {"for/end", "for"},
+              {"def/end", "def"}};
           for (const auto& [kw, repl] : kShorthands) {
             std::string from = prefix + std::string(kw);
             if (meta.content.rfind(from, 0) == 0) {
@@ -310,8 +322,8 @@ class TemplateCompiler {
       if (a.name == "yaml/text-templated-strings") templated = true;
       c_.ann_spans[{tag, a.name}] = a.span;
       out.push_back(line(c_.op("start_node_annotation") + "(" + std::to_string(tag) + ", \"" +
-                             a.name + "\", " + c_.op("collect_node_annotation") + "(" +
-                             a.content + ")) # " + debug,
+                             a.name + "\", " + c_.op("collect_node_annotation") + "(" + a.content +
+                             ")) # " + debug,
                          a.line));
     }
     if (templated && templated_key && templated_key->kind == yaml::Kind::kString) {
@@ -321,9 +333,9 @@ class TemplateCompiler {
         line(c_.op("start_node") + "(" + std::to_string(tag) + ") # " + debug, node_line));
     if (!m.values.empty()) {
       for (const auto& v : m.values) {
-        out.push_back(line(c_.op("set_node") + "(" + std::to_string(tag) + ", (" + v.content +
-                               ")) # " + debug,
-                           v.line));
+        out.push_back(line(
+            c_.op("set_node") + "(" + std::to_string(tag) + ", (" + v.content + ")) # " + debug,
+            v.line));
       }
     } else {
       children(templated);
@@ -364,16 +376,23 @@ class TemplateCompiler {
     n.span.begin.line = doc_line;
     int tag = add(std::move(n));
     const std::string debug = "*yamlmeta.Document";
-    build_node(tag, debug, doc_line, std::move(m), false, nullptr, out, [&](bool templated) {
-      build_value(d.root, tag, doc_line, debug, templated, out);
-    });
+    build_node(tag, debug, doc_line, std::move(m), false, nullptr, out,
+               [&](bool templated) { build_value(d.root, tag, doc_line, debug, templated, out); });
   }
 
   void build_collection(const yaml::Node& v, int parent, int parent_line, bool templated,
                         std::vector<CodeLine>& out) {
     bool is_map = v.kind == yaml::Kind::kMap;
-    TplNode n{is_map ? NodeKind::kMap : NodeKind::kArray, parent, 0, parent_line, v.span, {},
-              nullptr, nullptr, {}, false};
+    TplNode n{is_map ? NodeKind::kMap : NodeKind::kArray,
+              parent,
+              0,
+              parent_line,
+              v.span,
+              {},
+              nullptr,
+              nullptr,
+              {},
+              false};
     int tag = add(std::move(n));
     out.push_back(line(c_.op("start_node") + "(" + std::to_string(tag) + ") # " +
                            (is_map ? "*yamlmeta.Map" : "*yamlmeta.Array"),
@@ -401,9 +420,8 @@ class TemplateCompiler {
     Scalar key = n.key;
     int tag = add(std::move(n));
     bool tt = templated || has_text_templating(m);
-    build_node(tag, debug, ln, std::move(m), tt, &key, out, [&](bool t) {
-      build_value(it.value, tag, ln, debug, t, out);
-    });
+    build_node(tag, debug, ln, std::move(m), tt, &key, out,
+               [&](bool t) { build_value(it.value, tag, ln, debug, t, out); });
   }
 
   void build_array_item(const yaml::Node& el, int parent, bool templated,
@@ -415,9 +433,8 @@ class TemplateCompiler {
     int tag = add(std::move(n));
     const std::string debug = "*yamlmeta.ArrayItem idx=?";
     bool tt = templated || has_text_templating(m);
-    build_node(tag, debug, ln, std::move(m), tt, nullptr, out, [&](bool t) {
-      build_value(el, tag, ln, debug, t, out);
-    });
+    build_node(tag, debug, ln, std::move(m), tt, nullptr, out,
+               [&](bool t) { build_value(el, tag, ln, debug, t, out); });
   }
 
   static bool has_text_templating(const Metas& m) {
@@ -556,7 +573,8 @@ class TemplateCompiler {
         int k = 0;
         while (true) {
           size_t nl = code.find('\n', from);
-          std::string part = code.substr(from, nl == std::string::npos ? std::string::npos : nl - from);
+          std::string part =
+              code.substr(from, nl == std::string::npos ? std::string::npos : nl - from);
           out.push_back(sel_line(part, p.line + k, part));
           if (nl == std::string::npos) break;
           from = nl + 1;
@@ -564,8 +582,8 @@ class TemplateCompiler {
         }
       }
     }
-    CodeLine last = line(c_.op(instruction) + "(" + std::to_string(tag) + ", (" +
-                             c_.op("end_ctx") + "())) # " + debug,
+    CodeLine last = line(c_.op(instruction) + "(" + std::to_string(tag) + ", (" + c_.op("end_ctx") +
+                             "())) # " + debug,
                          node_line);
     if (last.src > 0) {
       last.has_sel = true;
@@ -620,9 +638,8 @@ class TemplateRuntime {
       // Functions of a loaded library template keep calling these after it ran: the
       // runtime lives as long as they do (it holds nothing that points back).
       std::shared_ptr<TemplateRuntime> rt = self;
-      p.emplace_back(full, sl::make_builtin(full, [rt, fn](const sl::Call& call) {
-                       return ((*rt).*fn)(call);
-                     }));
+      p.emplace_back(full, sl::make_builtin(
+                               full, [rt, fn](const sl::Call& call) { return ((*rt).*fn)(call); }));
     };
     bind("set_ctx_type", &TemplateRuntime::set_ctx_type);
     bind("start_ctx", &TemplateRuntime::start_ctx);
@@ -853,7 +870,8 @@ class TemplateRuntime {
 
   sl::Result<sl::Value> start_ctx(const sl::Call& c) {
     EvalCtx ctx;
-    ctx.text = !c.args.empty() && c.args[0].is(sl::Kind::kString) && c.args[0].as_string() == "text";
+    ctx.text =
+        !c.args.empty() && c.args[0].is(sl::Kind::kString) && c.args[0].as_string() == "text";
     ctxs_.push_back(std::move(ctx));
     return sl::Value::none();
   }
@@ -916,7 +934,8 @@ class TemplateRuntime {
   }
 
   sl::Result<sl::Value> start_node_annotation(const sl::Call& c) {
-    if (c.args.size() != 3) return op_error(*c_, "start_node_annotation", "expected exactly 3 arguments");
+    if (c.args.size() != 3)
+      return op_error(*c_, "start_node_annotation", "expected exactly 3 arguments");
     auto tag = tag_of(c.args[0]);
     if (!tag || ctxs_.empty()) return op_error(*c_, "start_node_annotation", "expected a node tag");
     Ann a;
@@ -945,7 +964,8 @@ class TemplateRuntime {
   }
 
   sl::Result<sl::Value> set_map_item_key(const sl::Call& c) {
-    if (c.args.size() != 2) return op_error(*c_, "set_map_item_key", "expected exactly 2 arguments");
+    if (c.args.size() != 2)
+      return op_error(*c_, "set_map_item_key", "expected exactly 2 arguments");
     auto tag = tag_of(c.args[0]);
     if (!tag || ctxs_.empty()) return op_error(*c_, "set_map_item_key", "expected a node tag");
     const TplNode* n = node(*tag);
@@ -1269,9 +1289,9 @@ class TemplateRuntime {
         if (is_docset(v)) return fail(cannot_contain(top.kind, NodeKind::kDocSet));
         if (top.kind == NodeKind::kDoc) {
           (*top.docs)[top.index].computed =
-              !fragment_node(v) && (v.is(sl::Kind::kDict) || v.is(sl::Kind::kList) ||
-                                    v.is(sl::Kind::kTuple) || v.is(sl::Kind::kSet) ||
-                                    v.is(sl::Kind::kStruct));
+              !fragment_node(v) &&
+              (v.is(sl::Kind::kDict) || v.is(sl::Kind::kList) || v.is(sl::Kind::kTuple) ||
+               v.is(sl::Kind::kSet) || v.is(sl::Kind::kStruct));
         }
         // ytt panics on values it cannot convert; refuse them rather than print something.
         if (auto why = unconvertible_to_yaml(v)) return fail(*why);
@@ -1295,7 +1315,6 @@ class TemplateRuntime {
 };
 
 bool is_star(std::string_view f) { return f.size() > 5 && f.substr(f.size() - 5) == ".star"; }
-
 
 using LoadedDocs = std::shared_ptr<std::vector<yaml::Document>>;
 
@@ -1613,7 +1632,6 @@ class DirectBuilder {
 
 }  // namespace
 
-
 namespace {
 
 // Where one frame or compile problem points, as ytt prints it (`pad` before each line).
@@ -1683,8 +1701,9 @@ std::string starlark_error_text(const Files& files, const sl::Error& e) {
     others = first.substr(nl + 1);
     first.resize(nl);
   }
-  std::string code_line =
-      e.frames.empty() ? std::string() : code_at(files, e.frames.front().file, e.frames.front().pos.line);
+  std::string code_line = e.frames.empty()
+                              ? std::string()
+                              : code_at(files, e.frames.front().file, e.frames.front().pos.line);
   std::string out = "- " + sl::with_ytt_hint(first, code_line);
   for (const auto& f : e.frames) {
     if (f.pos.line <= 0) continue;
@@ -1732,7 +1751,8 @@ LoadedYaml load_yaml(std::string path, std::string_view text) {
 
 std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread& thread,
                                 std::optional<LoadedYaml> loaded) {
-  CheckedDocs checked = checked_docs(loaded ? std::move(*loaded) : load_yaml(file.path, file.text()));
+  CheckedDocs checked =
+      checked_docs(loaded ? std::move(*loaded) : load_yaml(file.path, file.text()));
   LoadedDocs docs = checked.docs;
   if (!checked.templated) {  // plain YAML: ytt does not compile it
     files.module_cache[file.path] = sl::Module{};
@@ -1785,5 +1805,7 @@ std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread
   files.module_cache[file.path] = *res;
   return rt->result();
 }
+
+bool is_templated(const LoadedYaml& y) { return has_templating(y.docs); }
 
 }  // namespace hintkit::schema

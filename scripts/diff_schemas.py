@@ -51,6 +51,8 @@ class Gen:
 
     def key(self):
         self.uid += 1
+        if self.r.random() < 0.03:
+            return str(self.uid)  # an integer key
         return self.r.choice(WORDS) + str(self.uid)
 
     # ---- scalars -------------------------------------------------------------------------------
@@ -95,6 +97,8 @@ class Gen:
                                       for _ in range(r.randint(0, 3))])
         elif depth < 3 and roll < 0.38:
             n = Node("array", item=self.node(depth + 1))
+            if r.random() < 0.04:
+                n.extra_items = r.choice([0, 2])  # ytt wants exactly one
         else:
             kind = r.choice(["int", "int", "float", "str", "str", "bool", "null"])
             n = Node(kind, text=self.scalar_text(kind))
@@ -178,10 +182,24 @@ class Gen:
             lines.append(ind + prefix)
             self.render_map(n.children, ind + "  ", lines)
         elif n.kind == "array":
+            count = getattr(n, "extra_items", 1)
+            if count == 0:
+                lines.append(ind + prefix + " []")
+                return
             lines.append(ind + prefix)
-            for a in n.item.anns:
-                lines.append(ind + "#@" + a)
-            self.render_value(n.item, ind, lines, "-")
+            for _ in range(count):
+                for a in n.item.anns:
+                    lines.append(ind + "#@" + a)
+                if n.item.kind == "map" and n.item.children and self.r.random() < 0.5:
+                    # "- key: v" with the map's first item on the dash's line
+                    sub = []
+                    self.render_map(n.item.children, ind + "  ", sub)
+                    first = next(i for i, l in enumerate(sub) if not l.lstrip().startswith("#@"))
+                    if first == 0:
+                        lines.append(ind + "- " + sub[0][len(ind) + 2:])
+                        lines.extend(sub[1:])
+                        continue
+                self.render_value(n.item, ind, lines, "-")
         else:
             lines.append(ind + prefix + (" " + n.text if n.text else ""))
 
@@ -192,9 +210,25 @@ class Gen:
             self.render_value(c, ind, lines, k + ":")
 
     def schema(self):
-        root = Node("map", children=[(self.key(), self.node(0)) for _ in range(self.r.randint(1, 4))])
+        r = self.r
+        root = Node("map", children=[(self.key(), self.node(0)) for _ in range(r.randint(1, 4))])
         lines = ["#@data/values-schema", "---"]
+        if r.random() < 0.03:
+            lines.insert(0, "#@data/values-schema")  # twice on one document
         self.render_map(root.children, "", lines)
+        if r.random() < 0.15:
+            # a second schema document: overlays the first (new keys need missing_ok)
+            lines += ["", "#@data/values-schema", "---"]
+            k, c = r.choice(root.children)
+            extra = Node("map", children=[(self.key(), self.node(1))])
+            if r.random() < 0.7:
+                lines.append("#@overlay/match missing_ok=True")
+            self.render_map(extra.children, "", lines)
+            if c.kind != "map" or r.random() < 0.5:
+                self.render_map([(k, self.node(1))], "", lines)
+            root.children += extra.children
+        if r.random() < 0.03:
+            lines += ["", "---", "other: doc"]  # not a schema document
         return root, "\n".join(lines) + "\n"
 
     # ---- data values ---------------------------------------------------------------------------
@@ -222,6 +256,8 @@ class Gen:
             for k, c in kids:
                 self.values_tree(c, ind + "  ", lines, k + ":")
             if extra:
+                if r.random() < 0.4:
+                    lines.append(ind + "  #@overlay/match missing_ok=True")
                 lines.append(ind + "  " + r.choice(["nme", "prot", "unknown"]) + ": 1")
         elif n.kind == "array" and not n.any and r.random() < 0.85:
             count = r.randint(0, 2)
@@ -307,12 +343,16 @@ def make_case(rnd):
             path, n = rnd.choice(paths)
             if rnd.random() < 0.1:
                 path = path[:-1] + ["unknwn"]
-            flag = rnd.choice(["--data-value", "--data-value-yaml", "env"])
+            flag = rnd.choice(["--data-value", "--data-value-yaml", "env", "env-yaml"])
             val = g.value_text(n, rnd.random() < 0.2)
             if flag == "env":
                 env["DVS_" + "__".join(path)] = val
                 if "--data-values-env" not in args:
                     args += ["--data-values-env", "DVS"]
+            elif flag == "env-yaml":
+                env["DVY_" + "__".join(path)] = val
+                if "--data-values-env-yaml" not in args:
+                    args += ["--data-values-env-yaml", "DVY"]
             else:
                 args += [flag, ".".join(path) + "=" + val]
     mode = rnd.random()
@@ -347,9 +387,9 @@ def main():
     if not ytt:
         sys.exit("set YTT to the reference ytt binary")
     rnd = random.Random(seed)
-    agree = silent = 0
+    agree = silent = both_refuse = 0
     bad = []
-    base_env = {k: v for k, v in os.environ.items() if not k.startswith("DVS_")}
+    base_env = {k: v for k, v in os.environ.items() if not k.startswith(("DVS_", "DVY_"))}
     for case in range(count):
         files, argv, extra_env = make_case(rnd)
         env = dict(base_env, **extra_env)
@@ -365,6 +405,8 @@ def main():
             continue
         wrong_ok = h[0] == 0 and (r[0] != 0 or r[1] != h[1])
         silent += wrong_ok
+        # ytt crashed (a Go panic, exit 2) where hintkit refuses (exit 2): no answer either way.
+        both_refuse += r[0] == 2 and h[0] == 2 and "panic:" in r[2]
         bad.append((case, files, argv, extra_env, r, h, wrong_ok))
     # Silent wrong answers first: they are the worst.
     bad.sort(key=lambda b: not b[6])
@@ -380,7 +422,8 @@ def main():
         print("--- hintkit")
         print(h[1][:1500] + h[2][:1500])
     print(f"schemas: {count} cases (seed {seed}), {agree} agree ({100.0 * agree / max(count, 1):.1f}%), "
-          f"{silent} silent wrong answers (hintkit exit 0, different from ytt)")
+          f"{silent} silent wrong answers (hintkit exit 0, different from ytt), "
+          f"{both_refuse} where ytt panics and hintkit refuses")
 
 
 if __name__ == "__main__":
