@@ -189,6 +189,27 @@ class Builder : public internal::FastHandler {
     throw syntax_error(key.span.begin, ErrorKind::kMissingColon);
   }
 
+  // A block map's value on a later line than its key sits deeper than the key (a list may
+  // sit at the key's column). yaml-cpp also takes `k:` then `v  # note` at the key's column as
+  // the value; YAML reads `v` as the next key, and finds no `:` after it.
+  void require_value_indented(const Node& key, const Node& value) {
+    if (!key.is_scalar() || key.span.begin.line < 1 || value.span.begin.line < 1 ||
+        static_cast<size_t>(key.span.begin.line) > scan_.line_starts.size()) {
+      return;
+    }
+    // `? key` entries take their `:` and value on a later line.
+    size_t line_start = scan_.line_starts[static_cast<size_t>(key.span.begin.line - 1)];
+    size_t first = src_.find_first_not_of(" -", line_start);
+    if (first != std::string_view::npos && src_[first] == '?') return;
+    // An empty value's mark is where the next token starts (`null` there reads as the value).
+    if (value.kind == Kind::kNull) return;
+    if (value.kind == Kind::kArray && value.style == Style::kBlock) return;
+    if (value.span.begin.line > key.span.end.line &&
+        value.span.begin.column <= key.span.begin.column) {
+      throw syntax_error(value.span.begin, ErrorKind::kMissingColon);
+    }
+  }
+
   // A document after the first starts at `---`. yaml-cpp also starts one where a top-level
   // list or flow collection is followed by more content, or after `...`; YAML calls that an
   // error, and so do we.
@@ -753,6 +774,9 @@ class Builder : public internal::FastHandler {
     }
     f.has_key = false;
     MapItem& last = f.items.back();
+    if (f.node.style == Style::kBlock && !keys_checked_by_parser_) {
+      require_value_indented(last.key, n);
+    }
     last.span = last.key.span;
     last.span.end = last.value.span.end.line > 0 ? last.value.span.end : last.key.span.end;
     const Node& key = last.key;

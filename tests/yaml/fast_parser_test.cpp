@@ -614,5 +614,46 @@ TEST(FastParser, ForcedPathsAreReported) {
   ASSERT_EQ(docs.size(), 1u);
 }
 
+// Broken input the fast parser is sure about (go-yaml v2's first error): yaml-cpp's path must
+// stop at the same first error (code, kind, position), not accept or stop elsewhere.
+std::string first_error(ParserChoice choice, std::string_view text) {
+  LoadOptions options;
+  options.keep_comments = true;
+  diag::Diagnostics diags;
+  internal::load_with(choice, text, "in.yaml", diags, options, nullptr);
+  return testing::first_error_str(diags);
+}
+
+struct Broken {
+  std::string_view text;
+  std::string_view want;  // the first error both paths report
+};
+
+TEST(FastParser, BrokenInputStopsAtTheSameFirstErrorOnBothPaths) {
+  const Broken cases[] = {
+      // A scalar at the key's column after `key:` is the next key, and has no `:` (yaml-cpp
+      // took it as the value when a comment followed it).
+      {"k9:\n9 #@data/\nv: 1.", "HK001#11@2:1 syntax error: missing ':' after a map key"},
+      {"k9:\n9 # note\nv: 1\n", "HK001#11@2:1 syntax error: missing ':' after a map key"},
+      {"- k:\n  9 # note\n  v: 1\n", "HK001#11@2:3 syntax error: missing ':' after a map key"},
+  };
+  for (const Broken& b : cases) {
+    SCOPED_TRACE(b.text);
+    EXPECT_EQ(first_error(ParserChoice::kFastOnly, b.text), b.want);
+    EXPECT_EQ(first_error(ParserChoice::kYamlCppOnly, b.text), b.want);
+  }
+  // The fast parser leaves these to yaml-cpp's path, which stops where go-yaml does (go-yaml:
+  // "line 3: could not find expected ':'", as for the plain scalar).
+  for (std::string_view text : {"k:\n\"q\" # note\nv: 1\n", "k:\n[1] # note\nv: 1\n"}) {
+    SCOPED_TRACE(text);
+    EXPECT_EQ(first_error(ParserChoice::kFastOnly, text), "");
+    EXPECT_EQ(first_error(ParserChoice::kYamlCppOnly, text),
+              "HK001#11@2:1 syntax error: missing ':' after a map key");
+  }
+  // A list may sit at its key's column: valid on both paths.
+  EXPECT_EQ(first_error(ParserChoice::kFastOnly, "k:\n- a\n- b\n"), "");
+  EXPECT_EQ(first_error(ParserChoice::kYamlCppOnly, "k:\n- a\n- b\n"), "");
+}
+
 }  // namespace
 }  // namespace hintkit::yaml
