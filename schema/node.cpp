@@ -523,6 +523,17 @@ yaml::Node yaml_key_from_starlark(const sl::Value& k) {
 Scalar key_from_starlark(const sl::Value& k) { return scalar_of(yaml_key_from_starlark(k)); }
 }  // namespace
 
+// An int above int64's range that fits uint64, or nullopt.
+std::optional<uint64_t> uint64_of(const sl::Value& v) {
+  const std::string digits = v.int_text();
+  constexpr std::string_view kMaxUint64 = "18446744073709551615";
+  if (digits.empty() || digits[0] == '-') return std::nullopt;
+  if (digits.size() > kMaxUint64.size() ||
+      (digits.size() == kMaxUint64.size() && digits > kMaxUint64))
+    return std::nullopt;
+  return std::stoull(digits);
+}
+
 namespace {
 
 // Turns a Starlark value into a tree, refusing values that contain themselves (ytt's answer to
@@ -609,6 +620,9 @@ class StarlarkConverter {
         auto n = make_node(yaml::Kind::kInt, span);
         if (auto i = v.to_int64()) {
           n->scalar.int_value = *i;
+        } else if (auto u = uint64_of(v)) {  // ytt converts these through Go's uint64
+          n->scalar.int_value = static_cast<int64_t>(*u);
+          n->scalar.is_unsigned = true;
         } else {
           n->kind = yaml::Kind::kString;  // beyond int64: keep the digits
           n->scalar.kind = yaml::Kind::kString;
@@ -719,13 +733,7 @@ std::optional<std::string> UnconvertibleWalk::check(const sl::Value& v) {
   };
   switch (v.kind()) {
     case sl::Kind::kInt: {
-      if (v.to_int64()) return std::nullopt;
-      const std::string digits = v.int_text();  // beyond int64: uint64 is still fine
-      constexpr std::string_view kMaxUint64 = "18446744073709551615";
-      bool fits =
-          digits[0] != '-' && (digits.size() < kMaxUint64.size() ||
-                               (digits.size() == kMaxUint64.size() && digits <= kMaxUint64));
-      if (fits) return std::nullopt;
+      if (v.to_int64() || uint64_of(v)) return std::nullopt;  // beyond int64: uint64 is fine
       return std::string("(p) not sure how to get int");
     }
     case sl::Kind::kRange:

@@ -385,10 +385,57 @@ class Gen:
             out.append("%s  %s = None" % (ind, name))
             out.append("%send" % ind)
             self.names.append(name)
+        elif k < 0.93:
+            self.control(out, ind)
         else:
             name = self.fresh()
             out.append("%s%s = %s" % (ind, name, self.lit()))
             self.names.append(name)
+
+    def control(self, out, ind):
+        """Loops, closures, recursion, aliasing and mutation during iteration."""
+        r = self.r
+        name = self.fresh()
+        k = r.randint(0, 7)
+        if k == 0:
+            out += ["%s%s = 0" % (ind, name), "%swhile %s < %d:" % (ind, name, r.randint(0, 4)),
+                    "%s  %s += %s" % (ind, name, r.choice(["1", "2", "1.5"])), "%send" % ind]
+        elif k == 1:
+            out += ["%s%s = [1]" % (ind, name), "%s%sb = %s" % (ind, name, name),
+                    "%s%sb %s= %s" % (ind, name, r.choice(["+", "*", "|"]),
+                                      r.choice(["[2]", "(3,)", "2", "\"x\"", "{}"]))]
+        elif k == 2:
+            out += ["%s%s = [1, 2]" % (ind, name), "%sfor i in %s:" % (ind, name),
+                    "%s  %s.%s" % (ind, name, r.choice(["append(i)", "pop()", "clear()", "extend([])",
+                                                        "insert(0, i)", "remove(i)"])),
+                    "%send" % ind]
+        elif k == 3:
+            out += ["%s%s = {\"a\": 1}" % (ind, name), "%sfor k in %s:" % (ind, name),
+                    "%s  %s[%s] = 2" % (ind, name, r.choice(["k", "\"b\""])), "%send" % ind]
+        elif k == 4:
+            out += ["%sdef %s(n):" % (ind, name),
+                    "%s  return 1 if n < 2 else n * %s(n - 1)" % (ind, name), "%send" % ind]
+            self.funcs.append((name, "n"))
+            name2 = self.fresh()
+            out.append("%s%s = %s(%s)" % (ind, name2, name, r.choice(["5", "25", "-1", "\"a\"", "0.5"])))
+            self.names.append(name2)
+            return
+        elif k == 5:
+            out += ["%s%s = [lambda: i for i in range(3)]" % (ind, name),
+                    "%s%sr = [f() for f in %s]" % (ind, name, name)]
+            self.names.append(name + "r")
+            return
+        elif k == 6:
+            out += ["%sdef %s(x):" % (ind, name), "%s  def inner(y=x):" % ind,
+                    "%s    return [x, y]" % ind, "%s  end" % ind, "%s  return inner" % ind,
+                    "%send" % ind]
+            name2 = self.fresh()
+            out.append("%s%s = %s(%s)(%s)" % (ind, name2, name, self.arg(1), r.choice(["", "2", "y=3", "z=1"])))
+            self.names.append(name2)
+            return
+        else:
+            out += ["%s%s = [x for x in range(%d) for y in range(x) if y %% 2]" % (ind, name, r.randint(0, 5))]
+        self.names.append(name)
 
     def mistake(self):
         """A compile-time (scanner, parser or resolver) mistake, or a runtime fail()."""
@@ -435,6 +482,20 @@ class Gen:
         lines, results = self.program()
         where = r.random()
         files = {}
+        if where < 0.15:
+            tpl = ["#@ " + line for line in lines]
+            tpl += ["#@data/values-schema", "---"]
+            for i, e in enumerate(results):
+                if r.random() < 0.5:
+                    tpl.append("#@schema/validation (\"r%d\", lambda v: %s)" % (i, e))
+                    tpl.append("r%d: 0" % i)
+                else:
+                    tpl.append("#@schema/default %s" % e)
+                    tpl.append("#@schema/type any=True")
+                    tpl.append("r%d: 0" % i)
+            files["schema.yml"] = "\n".join(tpl) + "\n"
+            files["_args"] = "--data-values-inspect"
+            return files
         if where < 0.65:
             tpl = ["#@ " + line for line in lines]
             tpl.append("---")
@@ -495,11 +556,15 @@ def main():
         files = Gen(rnd).case()
         with tempfile.TemporaryDirectory() as tmp:
             for name, text in files.items():
+                if name.startswith("_"):
+                    continue
                 with open(os.path.join(tmp, name), "w") as f:
                     f.write(text)
             argv = []
             for name in sorted(files):
-                argv += ["-f", name]
+                if not name.startswith("_"):
+                    argv += ["-f", name]
+            argv += files.get("_args", "").split()
             r = run([ytt] + argv, tmp)
             h = run([hintkit, "values"] + argv, tmp)
         same = r[0] == h[0] and r[1] == h[1] and normalise(r[2], "ytt") == normalise(h[2], "hintkit")
@@ -513,7 +578,7 @@ def main():
         print(f"=== case {case} (ytt rc {r[0]}, hintkit rc {h[0]})")
         for name, text in sorted(files.items()):
             print(f"--- {name}")
-            print(text, end="")
+            print(text if name != "_args" else text + "\n", end="")
         print("--- ytt")
         print(r[1][:1500] + r[2][:1500])
         print("--- hintkit")

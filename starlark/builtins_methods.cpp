@@ -706,8 +706,11 @@ Value set_union(const Call& c) {
   Value iterable;
   unpack_positional(c, 0, {{"iterable", &iterable, Want::kIterable}});
   // ytt's starlark dereferences the missing iterable (a Go runtime error, reported as is).
-  if (c.args.empty())
-    throw_error("runtime error: invalid memory address or nil pointer dereference");
+  if (c.args.empty()) {
+    EvalError e("runtime error: invalid memory address or nil pointer dereference");
+    e.bare = true;
+    throw e;
+  }
   Value s = new_set();
   try {
     for (const auto& e : as_set(*c.receiver)->table.entries()) {

@@ -1,7 +1,6 @@
 // The tree-walking evaluator over the resolved AST, function calls and argument binding, and
 // the public Program / Thread / Module API.
 #include "starlark/eval.h"
-#include "starlark/template_ctx.h"
 
 #include <cstdio>
 #include <iostream>
@@ -10,6 +9,7 @@
 #include "starlark/cycles.h"
 #include "starlark/parser.h"
 #include "starlark/resolver.h"
+#include "starlark/template_ctx.h"
 
 namespace hintkit::starlark {
 namespace {
@@ -216,7 +216,7 @@ Value call_function(FunctionObj& f, std::span<const Value> args, std::span<const
     bind_args(env, f, args, kwargs);
     exec_block(env, fn.body);
   } catch (EvalError& e) {
-    e.frames.push_back(Frame{fn.name, f.module->program->file->name, env.pos});
+    if (!e.bare) e.frames.push_back(Frame{fn.name, f.module->program->file->name, env.pos});
     throw;
   }
   return std::move(env.ret);
@@ -813,7 +813,8 @@ Result<Program> compile(std::string_view file, std::string_view source,
                         const CompileOptions& options) {
   std::vector<Problem> problems;
   std::unique_ptr<File> f = parse(file, source, problems);
-  if (f && problems.empty() && options.template_ops) insert_template_ctxs(*f, *options.template_ops);
+  if (f && problems.empty() && options.template_ops)
+    insert_template_ctxs(*f, *options.template_ops);
   if (f) resolve(*f, options.predeclared, problems);
   if (!problems.empty()) {
     Error e;
@@ -888,7 +889,7 @@ Result<Module> Thread::exec(const Program& program, const Predeclared& predeclar
   try {
     exec_block(env, fn.body);
   } catch (EvalError& e) {
-    e.frames.push_back(Frame{"<toplevel>", file.name, env.pos});
+    if (!e.bare) e.frames.push_back(Frame{"<toplevel>", file.name, env.pos});
     // Break reference cycles between the module and its functions.
     module->globals.clear();
     return to_error(e);

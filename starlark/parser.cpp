@@ -467,7 +467,7 @@ class Parser {
       Pos p = pos();
       next();
       ExprPtr cond = parse_binop(0);
-      if (tok() != Tok::kElse) want("else");
+      if (tok() != Tok::kElse) fail(p, "conditional expression without else clause");
       next();
       ExprPtr els = parse_test();
       return std::make_unique<CondExpr>(p, std::move(cond), std::move(x), std::move(els));

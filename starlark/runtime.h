@@ -26,6 +26,7 @@ struct EvalError {
   ErrorKind kind = ErrorKind::kRuntime;
   std::vector<Frame> frames;  // filled while unwinding, innermost first
   std::shared_ptr<Error> cause;
+  bool bare = false;  // a Go runtime panic in ytt's starlark: reported without a call stack
 };
 [[noreturn]] void throw_error(std::string message);
 [[noreturn]] void throw_limit(std::string message);

@@ -710,8 +710,7 @@ int compare_values(const Value& a, const Value& b, std::string_view op) {
       return x.size() < y.size() ? -1 : x.size() > y.size() ? 1 : 0;
     }
     default:
-      if (a.object() == b.object()) return 0;
-      fail();
+      fail();  // no ordering, not even between a value and itself (starlark-go)
   }
   return 0;
 }
