@@ -762,6 +762,10 @@ std::optional<std::string> UnconvertibleWalk::check_items(const sl::Value& v) {
     case sl::Kind::kDict:
       for (const auto& [k, val] : v.dict_items()) {
         if (auto e = check(k)) return e;
+        // ytt writes these keys as YAML complex keys (`? - 1`); hintkit's trees hold scalars.
+        if (k.is(sl::Kind::kTuple)) throw Unsupported{"a map key that is a tuple"};
+        if (k.is(sl::Kind::kInt) && !k.to_int64())
+          throw Unsupported{"a map key beyond 64-bit signed integers"};
         if (auto e = check(val)) return e;
       }
       return std::nullopt;

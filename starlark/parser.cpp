@@ -597,7 +597,10 @@ class Parser {
       Tok op_tok = tok();
       int op_prec = precedence(op_tok);
       if (op_prec < min_prec || op_prec < 0) break;
-      if (op_tok == Tok::kNot && peek_tok(1) != Tok::kIn) break;
+      if (op_tok == Tok::kNot && peek_tok(1) != Tok::kIn) {
+        next();  // after an operand, `not` must start `not in` (starlark-go)
+        want("in");
+      }
       Pos op_pos = pos();
       next();
       if (op_tok == Tok::kNot) next();  // "not in"
