@@ -48,7 +48,7 @@ constexpr Flag kFlags[] = {
     {"data-values-schema-inspect", 0, FlagKind::kBool, nullptr},
     {"dangerous-data-values-disable-validation", 0, FlagKind::kBool, nullptr},
     // cmd.go
-    {"ignore-unknown-comments", 0, FlagKind::kBool, "ignoring unknown comments"},
+    {"ignore-unknown-comments", 0, FlagKind::kBool, nullptr},
     {"implicit-map-key-overrides", 0, FlagKind::kBool, "implicit map key overrides"},
     {"strict", 's', FlagKind::kBool, "strict YAML"},
     {"debug", 0, FlagKind::kBool, "debug output"},
@@ -108,6 +108,8 @@ void apply(const Flag& f, const std::string& value, bool on, Options& o,
     for (auto& t : split_commas(value)) outputs.push_back(t);
   else if (n == "dangerous-data-values-disable-validation")
     o.disable_validation = on;
+  else if (n == "ignore-unknown-comments")
+    o.ignore_unknown_comments = on;
 }
 
 }  // namespace

@@ -106,6 +106,7 @@ class Engine {
   // The -f inputs as ytt's file set (file_set.cpp). Files of private libraries (`_ytt_lib`)
   // are left out: ytt uses them only through library modules, which hintkit refuses.
   void read_inputs() {
+    files_.ignore_unknown_comments = opts_.ignore_unknown_comments;
     std::vector<SourceFile> read = read_file_set(opts_.files);
     apply_file_marks(read, opts_.file_marks);
     for (auto& f : read) {

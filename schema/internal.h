@@ -230,6 +230,8 @@ class Files {
   // `template.replace` of each YAML template by file name: as in ytt, the function a file
   // loads acts on that file's evaluation contexts (template.cpp).
   std::map<std::string, sl::Value> template_replace;
+  // --ignore-unknown-comments: templates skip plain `#` comments instead of rejecting them.
+  bool ignore_unknown_comments = false;
 };
 
 // A template file's YAML as loaded, before templating; its problems are reported (as ytt

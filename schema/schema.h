@@ -39,6 +39,7 @@ struct Options {
   std::string output;          // -o / --output file format: "", yaml, json (or an unknown type)
   bool output_openapi = false;  // -o / --output also names the schema type openapi-v3
   bool disable_validation = false;                // --dangerous-data-values-disable-validation
+  bool ignore_unknown_comments = false;  // --ignore-unknown-comments: plain `#` comments allowed
   // Environment for --data-values-env, as NAME=value strings (the process environment).
   std::vector<std::string> environment;
   // false: the run's trees are not freed but handed over in `Outcome::retained`. A process

@@ -1421,13 +1421,13 @@ bool starts_with_marker(const SourceFile& file, const yaml::Document& d) {
 }
 
 std::shared_ptr<CompiledTemplate> compile_template(const SourceFile& file, const LoadedDocs& docs,
-                                                   int number) {
+                                                   int number, bool ignore_unknown_comments) {
   auto c = std::make_shared<CompiledTemplate>();
   c->file = file.path;
   c->number = number;
   c->lines = file.lines;
   try {
-    TemplateCompiler(*c, false).compile(*docs, file);
+    TemplateCompiler(*c, ignore_unknown_comments).compile(*docs, file);
   } catch (const CompileProblem& p) {
     throw TemplateError{"Compiling YAML template '" + file.path + "': " + p.message, true};
   }
@@ -1777,7 +1777,7 @@ std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread
       return std::move(*direct);
     }
   }
-  auto compiled = compile_template(file, docs, template_number);
+  auto compiled = compile_template(file, docs, template_number, files.ignore_unknown_comments);
   files.compiled[file.path] = compiled;
   if (std::getenv("HINTKIT_DEBUG_TEMPLATE")) {
     std::fprintf(stderr, "### template %s\n%s\n", file.path.c_str(),

@@ -33,12 +33,13 @@ TEST(ParseArgs, AcceptsYttFlagSpellingsAndRejectsUnknownOnes) {
 TEST(ParseArgs, KeepsEachFlagKindInOrder) {
   Options o;
   Outcome err;
-  ASSERT_TRUE(parse_args(
-      {"-f", "a.yaml", "-v", "x=1", "-f", "b.yaml", "--data-value=y=2",
-       "--dangerous-data-values-disable-validation", "--file-mark", "a:b=c", "--file-mark=d:e=f"},
-      o, err));
+  ASSERT_TRUE(parse_args({"-f", "a.yaml", "-v", "x=1", "-f", "b.yaml", "--data-value=y=2",
+                          "--dangerous-data-values-disable-validation", "--file-mark", "a:b=c",
+                          "--file-mark=d:e=f", "--ignore-unknown-comments"},
+                         o, err));
   EXPECT_EQ(o.files, (std::vector<std::string>{"a.yaml", "b.yaml"}));
   EXPECT_EQ(o.file_marks, (std::vector<std::string>{"a:b=c", "d:e=f"}));
+  EXPECT_TRUE(o.ignore_unknown_comments);
   EXPECT_EQ(o.data_value, (std::vector<std::string>{"x=1", "y=2"}));
   EXPECT_TRUE(o.disable_validation);
 }
