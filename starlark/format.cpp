@@ -237,77 +237,76 @@ std::string str_format(std::string_view f, std::span<const Value> args,
     if (close == std::string_view::npos) throw_error("format: unmatched '{' in format");
     std::string_view field = f.substr(i + 1, close - i - 1);
     i = close;
-    std::string_view conv;
-    size_t bang = field.find('!');
-    size_t colon = field.find(':');
-    if (colon != std::string_view::npos && (bang == std::string_view::npos || colon < bang)) {
-      std::string_view spec = field.substr(colon + 1);
-      field = field.substr(0, colon);
-      if (!spec.empty())
-        throw_error("format spec features not supported in replacement fields: " +
-                    std::string(spec));
+    // starlark-go's field grammar: name[!conv][:spec]; with a '!', the ':' splits what follows
+    // it. The argument is looked up before the spec and the conversion are judged.
+    std::string_view name, conv = "s", spec;
+    if (size_t bang = field.find('!'); bang == std::string_view::npos) {
+      size_t colon = field.find(':');
+      name = field.substr(0, colon);
+      if (colon != std::string_view::npos) spec = field.substr(colon + 1);
+    } else {
+      name = field.substr(0, bang);
+      std::string_view rest = field.substr(bang + 1);
+      size_t colon = rest.find(':');
+      conv = rest.substr(0, colon);
+      if (colon != std::string_view::npos) spec = rest.substr(colon + 1);
     }
-    bang = field.find('!');
-    if (bang != std::string_view::npos) {
-      conv = field.substr(bang + 1);
-      field = field.substr(0, bang);
-      size_t c2 = conv.find(':');
-      if (c2 != std::string_view::npos) {
-        std::string_view spec = conv.substr(c2 + 1);
-        conv = conv.substr(0, c2);
-        if (!spec.empty())
-          throw_error("format spec features not supported in replacement fields: " +
-                      std::string(spec));
+    auto decimal = [](std::string_view n) -> std::optional<size_t> {
+      size_t x = 0;
+      for (char ch : n) {
+        if (ch < '0' || ch > '9') return std::nullopt;
+        if (x > (SIZE_MAX - 9) / 10) return std::nullopt;
+        x = x * 10 + static_cast<size_t>(ch - '0');
       }
-    }
+      return x;
+    };
     Value arg;
-    if (field.empty()) {
+    if (name.empty()) {
       if (manual)
         throw_error(
             "format: cannot switch from manual field specification to automatic field "
             "numbering");
-      if (static_cast<size_t>(auto_index) >= args.size())
+      ++auto_index;
+      if (static_cast<size_t>(auto_index - 1) >= args.size())
         throw_error("format: tuple index out of range");
-      arg = args[static_cast<size_t>(auto_index++)];
-    } else if (std::isdigit(static_cast<unsigned char>(field[0]))) {
-      if (field.find_first_not_of("0123456789") != std::string_view::npos) {
-        if (field.find('.') != std::string_view::npos)
-          throw_error("format: attribute syntax x.y is not supported in replacement fields: " +
-                      std::string(field));
-        throw_error("format: element syntax a[i] is not supported in replacement fields: " +
-                    std::string(field));
-      }
+      arg = args[static_cast<size_t>(auto_index - 1)];
+    } else if (auto k = decimal(name)) {
       if (auto_index > 0)
         throw_error(
             "format: cannot switch from automatic field numbering to manual field "
             "specification");
       manual = true;
-      size_t k = std::stoul(std::string(field));
-      if (k >= args.size()) throw_error("format: tuple index out of range");
-      arg = args[k];
+      if (*k >= args.size()) throw_error("format: tuple index out of range");
+      arg = args[*k];
     } else {
-      if (field.find('.') != std::string_view::npos)
-        throw_error("format: attribute syntax x.y is not supported in replacement fields: " +
-                    std::string(field));
-      if (field.find('[') != std::string_view::npos)
-        throw_error("format: element syntax a[i] is not supported in replacement fields: " +
-                    std::string(field));
       bool found = false;
       for (const auto& kw : kwargs) {
-        if (kw.name == field) {
+        if (kw.name == name) {
           arg = kw.value;
           found = true;
           break;
         }
       }
-      if (!found) throw_error("format: keyword " + std::string(field) + " not found");
+      if (!found) {
+        if (name.find('.') != std::string_view::npos)
+          throw_error("format: attribute syntax x.y is not supported in replacement fields: " +
+                      std::string(name));
+        if (name.find('[') != std::string_view::npos)
+          throw_error("format: element syntax a[i] is not supported in replacement fields: " +
+                      std::string(name));
+        if (name.find('{') != std::string_view::npos)
+          throw_error("format: nested replacement fields not supported");
+        throw_error("format: keyword " + std::string(name) + " not found");
+      }
     }
-    if (conv.empty() || conv == "s") {
+    if (!spec.empty())
+      throw_error("format spec features not supported in replacement fields: " + std::string(spec));
+    if (conv == "s") {
       append_str(out, arg);
     } else if (conv == "r") {
       append_repr(out, arg);
     } else {
-      throw_error("format: unknown conversion \"" + std::string(conv) + "\"");
+      throw_error("format: unknown conversion " + repr_of(Value::from_string(std::string(conv))));
     }
     check_string_size(out.size());
   }
