@@ -731,6 +731,9 @@ std::optional<std::string> UnconvertibleWalk::check(const sl::Value& v) {
   auto unknown = [](std::string_view go_type) {
     return "(p) unknown type " + std::string(go_type) + " for conversion to go value";
   };
+  if (v.is(sl::Kind::kStruct) && v.type_name() == "module") {
+    return unknown("*starlarkstruct.Module");  // a module (@ytt:module's make, a loaded one)
+  }
   switch (v.kind()) {
     case sl::Kind::kInt: {
       if (v.to_int64() || uint64_of(v)) return std::nullopt;  // beyond int64: uint64 is fine

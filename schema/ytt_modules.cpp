@@ -247,6 +247,24 @@ sl::Value template_module(Files& files) {
   return sl::make_struct("module", "template", {{"replace", replace}});
 }
 
+// @ytt:module: make(name, **members) builds a module value (starlarkstruct.MakeModule).
+sl::Value module_module() {
+  auto make = sl::make_builtin("module.make", [](const sl::Call& c) -> sl::Result<sl::Value> {
+    const std::string fn = "module.make: module.make";  // ErrWrapper, then the unpacking
+    if (c.args.size() != 1) {
+      return sl::fail_error(fn + ": got " + std::to_string(c.args.size()) + " arguments, want 1");
+    }
+    if (!c.args[0].is(sl::Kind::kString)) {
+      return sl::fail_error(fn + ": for parameter 1: got " + std::string(c.args[0].type_name()) +
+                            ", want string");
+    }
+    std::vector<std::pair<std::string, sl::Value>> members;
+    for (const auto& kw : c.kwargs) members.emplace_back(std::string(kw.name), kw.value);
+    return sl::make_struct("module", std::string(c.args[0].as_string()), std::move(members));
+  });
+  return sl::make_struct("module", "module", {{"make", make}});
+}
+
 // What a module builder may need: the file set and the loading file's folder.
 struct ModuleContext {
   Files& files;
@@ -266,6 +284,7 @@ const ModuleEntry kModules[] = {
     {"ip", [](const ModuleContext&) { return ip_module(); }},
     {"json", [](const ModuleContext&) { return json_module(); }},
     {"md5", [](const ModuleContext&) { return md5_module(); }},
+    {"module", [](const ModuleContext&) { return module_module(); }},
     {"overlay", [](const ModuleContext& c) { return overlay_module(c.files); }},
     {"regexp", [](const ModuleContext&) { return regexp_module(); }},
     {"sha256", [](const ModuleContext&) { return sha256_module(); }},
@@ -278,7 +297,7 @@ const ModuleEntry kModules[] = {
 };
 
 // ytt modules hintkit does not implement: loading one is refused (exit 2), not "no such module".
-constexpr std::string_view kUnsupportedModules[] = {"library", "math", "module"};
+constexpr std::string_view kUnsupportedModules[] = {"library", "math"};
 
 }  // namespace
 
