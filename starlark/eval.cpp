@@ -107,6 +107,10 @@ void bind_args(Env& env, FunctionObj& f, std::span<const Value> args,
   }
   auto set_param = [&](const Param& p, Value v) { slot(env, *p.binding) = std::move(v); };
   auto param_is_set = [&](const Param& p) { return !is_unbound(slot(env, *p.binding)); };
+  if (fn.params.empty() && args.size() + kwargs.size() > 0) {  // keywords count too
+    throw_error("function " + name + " accepts no arguments (" +
+                std::to_string(args.size() + kwargs.size()) + " given)");
+  }
 
   if (args.size() > npos && !star) {
     if (npos == 0 && fn.num_kwonly == 0 && !starstar && nnamed == 0) {
