@@ -415,6 +415,7 @@ class Engine {
   // ytt's DocExtractor on a file as parsed: `@name` on documents only, once per document.
   // True when some document carries it.
   static bool annotated_documents(const LoadedYaml& file, const std::string& name) {
+    if (!file.has_marker) return false;  // no "#@" in the text: no annotation anywhere
     for (const auto& d : file.docs) check_not_on_items(d.root, name);
     bool found = false;
     for (const auto& d : file.docs) {
