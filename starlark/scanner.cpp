@@ -408,24 +408,36 @@ class RawScanner {
             v = v * 8 + (peek() - '0');
             advance();
           }
-          if (v > 255) return error(start, "invalid escape sequence \\" + std::to_string(v));
+          if (v > 255) {  // shown as starlark-go shows it: three octal digits
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "%03o", v);
+            return error(start, std::string("invalid escape sequence \\") + buf);
+          }
           out.push_back(static_cast<char>(v));
           break;
         }
         case 'x': {  // ytt's starlark-go predates \u and \U: those stay verbatim (default)
-          int n = 2;
           advance();
+          // starlark-go unquotes the literal's whole text: fewer than two characters before the
+          // closing quote is a truncated escape; two that are not hex digits an invalid one.
+          std::string digits;
+          for (size_t k = 0; k < 2; ++k) {
+            char h = peek(k);
+            if (h == '\0' || h == quote || h == '\n') break;
+            digits.push_back(h);
+          }
+          if (digits.size() < 2) return error(start, "truncated escape sequence \\x" + digits);
           uint32_t v = 0;
-          for (int k = 0; k < n; ++k) {
-            char h = peek();
+          for (char h : digits) {
             int d = (h >= '0' && h <= '9')   ? h - '0'
                     : (h >= 'a' && h <= 'f') ? h - 'a' + 10
                     : (h >= 'A' && h <= 'F') ? h - 'A' + 10
                                              : -1;
-            if (d < 0) return error(start, std::string("invalid escape sequence \\") + e);
+            if (d < 0) return error(start, "invalid escape sequence \\x" + digits);
             v = v * 16 + static_cast<uint32_t>(d);
-            advance();
           }
+          advance();
+          advance();
           out.push_back(static_cast<char>(v));
           break;
         }
