@@ -76,6 +76,7 @@ class Engine {
       return load_module(files_, t, module);
     };
     to.print = [this](std::string_view text) { err_ += std::string(text) + "\n"; };
+    files_.warn = [this](const std::string& text) { err_ += text; };
     return to;
   }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -232,6 +233,9 @@ class Files {
   std::map<std::string, sl::Value> template_replace;
   // --ignore-unknown-comments: templates skip plain `#` comments instead of rejecting them.
   bool ignore_unknown_comments = false;
+  // Writes a warning to standard error, in order with print() output (set by the engine).
+  std::function<void(const std::string&)> warn;
+  bool math_warned = false;  // @ytt:math warns once per run
 };
 
 // A template file's YAML as loaded, before templating; its problems are reported (as ytt

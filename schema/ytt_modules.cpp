@@ -283,6 +283,7 @@ const ModuleEntry kModules[] = {
     {"data", [](const ModuleContext& c) { return data_module(c.files, c.folder); }},
     {"ip", [](const ModuleContext&) { return ip_module(); }},
     {"json", [](const ModuleContext&) { return json_module(); }},
+    {"math", [](const ModuleContext& c) { return math_module(c.files); }},
     {"md5", [](const ModuleContext&) { return md5_module(); }},
     {"module", [](const ModuleContext&) { return module_module(); }},
     {"overlay", [](const ModuleContext& c) { return overlay_module(c.files); }},
@@ -297,7 +298,7 @@ const ModuleEntry kModules[] = {
 };
 
 // ytt modules hintkit does not implement: loading one is refused (exit 2), not "no such module".
-constexpr std::string_view kUnsupportedModules[] = {"library", "math"};
+constexpr std::string_view kUnsupportedModules[] = {"library"};
 
 }  // namespace
 

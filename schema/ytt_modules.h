@@ -23,6 +23,7 @@ sl::Value md5_module();
 sl::Value sha256_module();
 sl::Value url_module();  // ytt_url_ip.cpp: url, ip
 sl::Value ip_module();
+sl::Value math_module(Files& files);  // ytt_math.cpp (warns through `files`)
 sl::Value version_module();  // ytt_version.cpp
 sl::Value toml_module(Files& files);  // ytt_toml.cpp (a refusal is recorded in `files`)
 

@@ -1,0 +1,129 @@
+// `@ytt:math` (ytt's pkg/yttlibrary/math.go). The functions whose results IEEE 754 fixes
+// exactly (ceil, floor, round, fabs, copysign, mod, remainder, sqrt, and degrees/radians,
+// which are plain arithmetic) are computed here; the transcendental ones (sin, exp, log, pow,
+// hypot, gamma, ...) are refused: Go computes them with its own routines, whose last bit may
+// differ from the C library's, and a different number is a silently different answer.
+// Like ytt, the first call warns on standard error that results are not bit-identical
+// across CPU architectures.
+
+#include <cmath>
+#include <numbers>
+
+#include "schema/ytt_modules.h"
+
+namespace hintkit::schema {
+
+namespace {
+
+void warn_once(Files& files) {
+  if (files.math_warned) return;
+  files.math_warned = true;
+  if (files.warn) {
+    files.warn(
+        "\nWarning: a function from the @ytt:math module is used in this invocation; this module "
+        "does not guarantee bit-identical results across CPU architectures.\n");
+  }
+}
+
+// core.StarlarkValue.AsFloat64.
+std::optional<double> as_float(const sl::Value& v) {
+  if (v.is(sl::Kind::kInt) || v.is(sl::Kind::kFloat)) return v.to_double();
+  return std::nullopt;
+}
+
+sl::Error not_float(std::string_view name, const sl::Value& v) {
+  return sl::fail_error(std::string(name) + ": expected float value, but was " + go_type_name(v));
+}
+
+sl::Value unary(Files& files, std::string name, double (*fn)(double)) {
+  return sl::make_builtin(name, [&files, name, fn](const sl::Call& c) -> sl::Result<sl::Value> {
+    warn_once(files);
+    if (c.args.size() != 1) return sl::fail_error(name + ": expected exactly one argument");
+    auto x = as_float(c.args[0]);
+    if (!x) return not_float(name, c.args[0]);
+    return sl::Value::from_float(fn(*x));
+  });
+}
+
+sl::Value binary(Files& files, std::string name, double (*fn)(double, double)) {
+  return sl::make_builtin(name, [&files, name, fn](const sl::Call& c) -> sl::Result<sl::Value> {
+    warn_once(files);
+    if (c.args.size() != 2) return sl::fail_error(name + ": expected exactly two arguments");
+    auto x = as_float(c.args[0]);
+    if (!x) return not_float(name, c.args[0]);
+    auto y = as_float(c.args[1]);
+    if (!y) return not_float(name, c.args[1]);
+    return sl::Value::from_float(fn(*x, *y));
+  });
+}
+
+// ceil and floor: an int stays as it is; a float becomes an int (NumberToInt).
+sl::Value rounding(Files& files, std::string name, double (*fn)(double)) {
+  return sl::make_builtin(name, [&files, name, fn](const sl::Call& c) -> sl::Result<sl::Value> {
+    warn_once(files);
+    const std::string prefix = name + ": " + name;  // ErrWrapper, then the unpacking
+    if (!c.kwargs.empty()) return sl::fail_error(prefix + ": unexpected keyword arguments");
+    if (c.args.size() != 1) {
+      return sl::fail_error(prefix + ": got " + std::to_string(c.args.size()) +
+                            " arguments, want 1");
+    }
+    const sl::Value& x = c.args[0];
+    if (x.is(sl::Kind::kInt)) return x;
+    if (!x.is(sl::Kind::kFloat)) {
+      return sl::fail_error(name + ": expected float value, but was " + go_type_name(x));
+    }
+    const double r = fn(x.as_float());
+    if (std::isinf(r)) return sl::fail_error(name + ": cannot convert float infinity to integer");
+    if (std::isnan(r)) return sl::fail_error(name + ": cannot convert float NaN to integer");
+    if (std::fabs(r) >= 9.2e18) {
+      files.unsupported = "math." + name + " of floats beyond 64-bit integers";
+      return sl::fail_error(files.unsupported);
+    }
+    return sl::Value::from_int(static_cast<int64_t>(r));
+  });
+}
+
+sl::Value refused(Files& files, std::string name) {
+  return sl::make_builtin(name, [&files, name](const sl::Call&) -> sl::Result<sl::Value> {
+    files.unsupported = "math." + name + " (Go's result may differ in the last bit)";
+    return sl::fail_error(files.unsupported);
+  });
+}
+
+double degrees(double x) { return 360 * x / (2 * std::numbers::pi); }
+double radians(double x) { return 2 * std::numbers::pi * x / 360; }
+double go_round(double x) { return std::round(x); }  // half away from zero, as Go's
+double go_mod(double x, double y) { return std::fmod(x, y); }
+double go_remainder(double x, double y) { return std::remainder(x, y); }
+double go_copysign(double x, double y) { return std::copysign(x, y); }
+double go_fabs(double x) { return std::fabs(x); }
+double go_sqrt(double x) { return std::sqrt(x); }
+double go_ceil(double x) { return std::ceil(x); }
+double go_floor(double x) { return std::floor(x); }
+
+}  // namespace
+
+sl::Value math_module(Files& files) {
+  std::vector<std::pair<std::string, sl::Value>> members = {
+      {"ceil", rounding(files, "ceil", go_ceil)},
+      {"copysign", binary(files, "copysign", go_copysign)},
+      {"fabs", unary(files, "fabs", go_fabs)},
+      {"floor", rounding(files, "floor", go_floor)},
+      {"mod", binary(files, "round", go_mod)},  // ytt names this builtin "round"
+      {"remainder", binary(files, "remainder", go_remainder)},
+      {"round", unary(files, "round", go_round)},
+      {"sqrt", unary(files, "sqrt", go_sqrt)},
+      {"degrees", unary(files, "degrees", degrees)},
+      {"radians", unary(files, "radians", radians)},
+      {"e", sl::Value::from_float(std::numbers::e)},
+      {"pi", sl::Value::from_float(std::numbers::pi)},
+  };
+  for (const char* name :
+       {"pow", "exp", "acos", "asin", "atan", "atan2", "cos", "hypot", "sin", "tan", "acosh",
+        "asinh", "atanh", "cosh", "sinh", "tanh", "log", "gamma"}) {
+    members.emplace_back(name, refused(files, name));
+  }
+  return sl::make_struct("module", "math", std::move(members));
+}
+
+}  // namespace hintkit::schema
