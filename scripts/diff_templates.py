@@ -6,8 +6,12 @@ data values file) built from the template language's mechanisms: code lines, `fo
 `else` blocks and their `/end` shorthand, fragment functions (`def`/`end` around YAML),
 document values (`--- #@ expr`), text-templated strings `(@= ... @)` in keys and values,
 duplicate keys (in `if` branches, in loops, with `@yaml/map-key-override`), backslash
-continuations, `#!` and plain `#` comments, Starlark set operators, struct/json/yaml modules,
-and the occasional deliberate mistake (a missing colon, a missing `end`, `key: v #@ expr`).
+continuations, `#!`, `#@comment` and plain `#` comments, Starlark set operators,
+struct/json/yaml modules, fragments as values (a def's map, array or document set used in
+arrays, as document values, looped over, indexed, tested with `in`, `len` and truth, and the
+empty fragment of a def that built nothing), code after the last node, and the occasional
+deliberate mistake (a missing colon, a missing `end`, `key: v #@ expr`, a reserved keyword, a
+call with a missing argument).
 
 Both programs run in the same folder with the same arguments; a case agrees when exit code,
 stdout and stderr (program name normalised) are identical. Prints the agreement rate and the
@@ -55,8 +59,17 @@ class Gen:
             lambda: "n if n > %d else s" % r.randint(0, 10),
         ]
         if self.funcs and depth == 0 and r.random() < 0.3:
-            name, _ = r.choice(self.funcs)
-            return name + "(%d)" % r.randint(0, 3)
+            name, kind = r.choice(self.funcs)
+            call = name + "(%d)" % r.randint(0, 3)
+            if kind == "docs":
+                return r.choice(["len(%s)" % call, "%d in %s" % (r.randint(-1, 3), call),
+                                 "[x for x in %s]" % call])
+            return r.choice([
+                call, call, "len(%s)" % call, "1 if %s else 0" % call, "type(%s)" % call,
+                "%s in %s" % (r.choice(["0", "1", "5", "-1", '"k"', "True", "None",
+                                        '"%s"' % r.choice(WORDS)]), call),
+                "[x for x in %s]" % call, "%s[0]" % call, '%s["k"]' % call,
+            ])
         return r.choice(choices)()
 
     def scalar(self):
@@ -114,9 +127,11 @@ class Gen:
             elif kind < 0.96:
                 out.append(f"{pad}#@yaml/map-key-override")
                 out.append(f"{pad}{key}: {self.scalar()}")
-            else:
+            elif kind < 0.98 or not self.funcs:
                 out.append(f"{pad}#@ v{self.uid} = {self.expr()}")
                 out.append(f"{pad}{key}: #@ v{self.uid}")
+            else:
+                self.fragment_use(pad, out, False)
 
     def array_body(self, ind, depth, out):
         r = self.r
@@ -130,6 +145,8 @@ class Gen:
             elif kind < 0.75:
                 out.append(f"{pad}#@ for/end x in items[:{r.randint(0, 3)}]:")
                 out.append(f"{pad}- #@ x")
+            elif kind < 0.85 and self.funcs:
+                self.fragment_use(pad, out, True)
             elif depth < 3:
                 out.append(f"{pad}- {self.name()}: {self.scalar()}")
                 out.append(f"{pad}  {self.name()}: #@ {self.expr()}")
@@ -139,18 +156,48 @@ class Gen:
     def fragment_def(self, out):
         r = self.r
         name = "frag%d" % (len(self.funcs) + 1)
-        if r.random() < 0.5:
+        kind = r.random()
+        if kind < 0.4:
             out.append(f"#@ def {name}(k):")
-            out.append(f"{self.name()}: #@ k")
+            out.append("k: #@ k")
             self.map_body(0, 2, out)
             out.append("#@ end")
             self.funcs.append((name, "map"))
-        else:
+        elif kind < 0.75:
             out.append(f"#@ def {name}(k):")
             out.append("- #@ k")
             self.array_body(0, 2, out)
             out.append("#@ end")
             self.funcs.append((name, "array"))
+        elif kind < 0.9:
+            out.append(f"#@ def {name}(k):")
+            out.append("--- #@ k")
+            out.append("---")
+            self.map_body(0, 2, out)
+            out.append("#@ end")
+            self.funcs.append((name, "docs"))
+        else:  # builds nothing: an empty fragment
+            out.append(f"#@ def {name}(k):")
+            out.append("#@ if/end k > 100:")
+            out.append(f"- #@ k")
+            out.append("#@ end")
+            self.funcs.append((name, "empty"))
+        # a document between definitions keeps the YAML of two defs apart
+        out.append("---")
+
+    def fragment_use(self, pad, out, in_array):
+        """A fragment function's result placed in the output."""
+        r = self.r
+        name, kind = r.choice(self.funcs)
+        arg = r.randint(0, 3)
+        if in_array:
+            if kind in ("array", "docs", "empty") and r.random() < 0.5:
+                out.append(f"{pad}#@ for/end x in {name}({arg}):")
+                out.append(f"{pad}- #@ x")
+            else:
+                out.append(f"{pad}- #@ {name}({arg})")
+        else:
+            out.append(f"{pad}{self.name()}: #@ {name}({arg})")
 
     def template(self):
         r = self.r
@@ -166,13 +213,21 @@ class Gen:
             out.append(f"#@ items = {list(range(r.randint(0, 5)))}")
         if r.random() < 0.4:
             self.fragment_def(out)
+            if r.random() < 0.3:
+                self.fragment_def(out)
         if r.random() < 0.15:
             out.append("#! a ytt comment")
+        if r.random() < 0.1:
+            out.append("#@comment documentation, not code")
         ndocs = r.randint(1, 3)
         for d in range(ndocs):
             if d > 0 or r.random() < 0.5:
                 if r.random() < 0.15:
                     out.append("--- #@ " + self.expr())
+                    continue
+                docsets = [f for f, k in self.funcs if k in ("docs", "empty")]
+                if docsets and r.random() < 0.3:
+                    out.append("--- #@ %s(%d)" % (r.choice(docsets), r.randint(0, 3)))
                     continue
                 out.append("---")
             if r.random() < 0.2:
@@ -182,6 +237,8 @@ class Gen:
             if r.random() < 0.15 and self.funcs:
                 name, _ = r.choice(self.funcs)
                 out.append(f"from{d}: #@ {name}({r.randint(0, 3)})")
+        if r.random() < 0.1:  # code after the last node
+            out.append(f"#@ tail = {self.expr()}")
         # an occasional mistake
         m = r.random()
         if m < 0.04:
@@ -199,6 +256,10 @@ class Gen:
             out.append("w: #@ undefined_name")
         elif m < 0.15:
             out.append("v: #@ 1 // (n - n)")
+        elif m < 0.17:
+            out.append("u: #@ struct.%s" % r.choice(["and", "if", "class", "in"]))
+        elif m < 0.19 and self.funcs:
+            out.append("t: #@ %s()" % r.choice(self.funcs)[0])
         return "\n".join(out) + "\n"
 
 

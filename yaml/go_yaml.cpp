@@ -51,6 +51,23 @@ bool follows_sequence_item(std::string_view text, int line) {
   return false;
 }
 
+// Whether the last entry before `line` (blank and comment lines skipped) is a `-` with no
+// value at `line`'s indentation: go-yaml then reads the next token as that entry's node and
+// finds no node content there, rather than a missing `-`.
+bool follows_empty_sequence_entry(std::string_view text, int line) {
+  size_t indent = indentation(line_at(text, line));
+  for (int l = line - 1; l >= 1; --l) {
+    std::string_view prev = line_at(text, l);
+    size_t first = prev.find_first_not_of(" \t");
+    if (first == std::string_view::npos || prev[first] == '#') continue;
+    if (first != indent || prev[first] != '-') return false;
+    std::string_view rest = prev.substr(first + 1);
+    size_t after = rest.find_first_not_of(" \t\r");
+    return after == std::string_view::npos || (after > 0 && rest[after] == '#');
+  }
+  return false;
+}
+
 // The innermost `[` or `{` still open before `end` (quotes and comments skipped), or 0.
 char innermost_open_bracket(std::string_view text, size_t end) {
   std::string open;
@@ -153,7 +170,9 @@ std::string go_yaml_message(const diag::Diagnostic& d, std::string_view text,
     // Parser errors: go-yaml names the line before the offending token.
     case ErrorKind::kMissingDash:
     case ErrorKind::kEndOfListNotFound:
-      return with_line(line - 1, "did not find expected '-' indicator");
+      return with_line(line - 1, follows_empty_sequence_entry(text, line)
+                                     ? "did not find expected node content"
+                                     : "did not find expected '-' indicator");
     case ErrorKind::kMissingKey:
       return with_line(line - 1, "did not find expected key");
     case ErrorKind::kMissingDocumentMarker:
