@@ -814,6 +814,8 @@ std::optional<std::string> unconvertible_to_yaml(const sl::Value& v) {
 }
 
 DPtr from_starlark(const sl::Value& v, const diag::Span& span, InnerSpan inner) {
+  // What ytt panics on (functions, ranges, ...) or writes in forms hintkit does not hold.
+  if (auto why = unconvertible_to_yaml(v)) throw YttError{*why};
   auto r = convert_starlark(v, span, inner);
   if (!r.ok()) throw YttError{r.error().message};
   return std::move(r).value();
