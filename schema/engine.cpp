@@ -11,6 +11,7 @@
 #include "schema/phases.h"
 #include "schema/preload.h"
 #include "schema/schema.h"
+#include "schema/ytt_modules.h"
 
 namespace hintkit::schema {
 
@@ -30,7 +31,38 @@ struct ValuesSource {
   bool missing_ok = false;  // flags and --data-values-file may add keys
   bool plain = false;       // --data-values-file: arrays and other kinds replace
   std::string order_name;   // for "in following order"
+  bool in_memory = false;   // library.with_data_values: ytt quotes its nodes from memory
 };
+
+// A data values or schema document addressed to a library (ytt's datavalues.Envelope and
+// SchemaEnvelope): handed down library by library until the one it names takes it.
+struct Envelope {
+  ValuesSource src;
+  std::vector<LibraryRef> ref;  // the libraries still to go through, outermost first
+  std::string desc;             // how ytt names it when no library took it
+  bool after_library_module = false;
+  bool used = false;
+};
+using EnvelopePtr = std::shared_ptr<Envelope>;
+
+// ytt's LibraryRef.Matches: a step names a library by path, by alias, or by both.
+bool ref_matches(const LibraryRef& step, const LibraryRef& lib) {
+  if (step.alias.empty()) return step.path == lib.path;
+  if (step.path.empty()) return step.alias == lib.alias;
+  return step.alias == lib.alias && step.path == lib.path;
+}
+
+// ytt's UsedInLibrary: the copy of `e` that library `lib` receives (its first step taken),
+// marking `e` used; null when `e` is meant for another library.
+EnvelopePtr used_in_library(Envelope& e, const LibraryRef& lib) {
+  if (!e.ref.empty() && !ref_matches(e.ref.front(), lib)) return nullptr;
+  e.used = true;
+  auto copy = std::make_shared<Envelope>(e);
+  copy->used = false;
+  if (copy->src.doc.value) copy->src.doc.value = deep_copy(*copy->src.doc.value);
+  if (!copy->ref.empty()) copy->ref.erase(copy->ref.begin());
+  return copy;
+}
 
 // Sets every span in a tree to `span` (values from flags all point at the flag).
 void stamp(DNode& n, const diag::Span& span) {
@@ -66,17 +98,35 @@ DDoc kv_doc(const std::vector<std::string>& parts, DPtr value, const diag::Span&
   return d;
 }
 
+const Options kLibraryOptions;  // a library has no flags of its own
+
 class Engine {
  public:
-  explicit Engine(const Options& o) : opts_(o), thread_(make_thread_options()) {}
+  explicit Engine(const Options& o) : opts_(o), thread_(make_thread_options()) {
+    files_.library_module = [this](const std::string& folder) { return library_module(folder); };
+  }
+
+  // A library execution (ytt's LibraryExecution) over the files of folder `dir`, with the
+  // documents its caller addressed to it (`values`, `schemas`: taken here, or passed on).
+  Engine(Engine& parent, std::string dir, std::vector<EnvelopePtr> values,
+         std::vector<EnvelopePtr> schemas, bool skip_validation)
+      : opts_(kLibraryOptions), thread_(make_thread_options()), root_(parent.root_) {
+    files_.library_module = [this](const std::string& folder) { return library_module(folder); };
+    files_.files = parent.files_.files;  // flag texts too: errors quote them
+    files_.library_root = std::move(dir);
+    input_count_ = parent.input_count_;
+    for (auto& e : values) (e->ref.empty() ? parent_values_ : passed_values_).push_back(e);
+    for (auto& e : schemas) (e->ref.empty() ? parent_schemas_ : passed_schemas_).push_back(e);
+    skip_validation_ = skip_validation;
+  }
 
   sl::ThreadOptions make_thread_options() {
     sl::ThreadOptions to;
     to.load = [this](sl::Thread& t, std::string_view module) -> sl::Result<sl::Module> {
       return load_module(files_, t, module);
     };
-    to.print = [this](std::string_view text) { err_ += std::string(text) + "\n"; };
-    files_.warn = [this](const std::string& text) { err_ += text; };
+    to.print = [this](std::string_view text) { root_->err_ += std::string(text) + "\n"; };
+    files_.warn = [this](const std::string& text) { root_->err_ += text; };
     return to;
   }
 
@@ -105,18 +155,13 @@ class Engine {
 
  private:
   // The -f inputs as ytt's file set (file_set.cpp). Files of private libraries (`_ytt_lib`)
-  // are left out: ytt uses them only through library modules, which hintkit refuses.
+  // stay in it (load() and data.list meet them as private) but are no templates of this
+  // library (`own`).
   void read_inputs() {
     files_.ignore_unknown_comments = opts_.ignore_unknown_comments;
     std::vector<SourceFile> read = read_file_set(opts_.files);
     apply_file_marks(read, opts_.file_marks);
-    for (auto& f : read) {
-      if (is_in_private_library(f.path)) {
-        files_.private_libraries.push_back(f.path.substr(0, f.path.rfind('/')));
-        continue;
-      }
-      files_.files.push_back(std::move(f));
-    }
+    for (auto& f : read) files_.files.push_back(std::move(f));
   }
 
   // How Go words a file that cannot be read (ytt stats files before reading them).
@@ -222,7 +267,7 @@ class Engine {
     std::vector<size_t> yaml_inputs;
     for (size_t i = 0; i < input_count_; ++i) {
       const auto& f = files_.files[i];
-      if (!is_yaml(f.path)) continue;
+      if (!is_yaml(f.path) || !own_file(i)) continue;
       yaml_inputs.push_back(i);
       order.push_back({i, f.path, f.text()});
     }
@@ -264,6 +309,7 @@ class Engine {
   void build_schema() {
     std::vector<std::string> order;
     for (size_t i : schema_files_) order.push_back(files_.files[i].path);
+    if (!parent_schemas_.empty()) order.push_back("additional data value schema");
     const std::string stage =
         "Overlaying data values schema (in following order: " + join(order) + "):";
     // ytt's collectSchemaDocs: each file templated and checked, each of its schema documents
@@ -291,10 +337,13 @@ class Engine {
         }
         try {
           TypePtr t = infer_document(d, files_);
-          if (!ref.empty()) {
-            // Meant for a library: hintkit evaluates none, so ytt would find it unused.
-            unused_schemas_.push_back("Schema belonging to library '" + library_ref_text(ref) +
-                                      "' on line " + pos_text(d.span));
+          if (!ref.empty()) {  // meant for a library this one uses
+            auto e = std::make_shared<Envelope>();
+            e->desc = "Schema belonging to library '" + library_ref_text(ref) + "' on line " +
+                      pos_text(d.span);
+            e->ref = std::move(ref);
+            e->src.doc = std::move(d);
+            child_schemas_.push_back(std::move(e));
             continue;
           }
           types.push_back(std::move(t));
@@ -303,6 +352,16 @@ class Engine {
           e.text = stage + e.text;
           throw;
         }
+      }
+    }
+    for (auto& e : passed_schemas_) child_schemas_.push_back(e);
+    for (auto& e : parent_schemas_) {
+      try {
+        types.push_back(infer_document(e->src.doc, files_));
+        docs.push_back(e->src.doc);
+      } catch (YttError& err) {
+        err.text = stage + err.text;
+        throw;
       }
     }
     if (docs.empty()) return;
@@ -331,7 +390,7 @@ class Engine {
     if (values_problem_) throw *values_problem_;
     std::vector<std::string> order;
     for (size_t i : value_files_) order.push_back(files_.files[i].path);
-    if (!flag_sources.empty()) order.push_back("additional data values");
+    if (!flag_sources.empty() || !parent_values_.empty()) order.push_back("additional data values");
     const std::string stage = "Overlaying data values (in following order: " + join(order) + "):";
     // ytt's collectDataValuesDocs: each file templated and checked, each of its data values
     // documents addressed to a library or to this one, before any is overlaid.
@@ -355,16 +414,29 @@ class Engine {
           e.text = stage + " " + e.text;
           throw;
         }
-        if (!ref.empty()) {
-          // Meant for a library: hintkit evaluates none, so ytt would find it unused.
-          unused_file_values_.push_back("Data Value belonging to library '" +
-                                        library_ref_text(ref) + "' on line " + pos_text(d.span));
+        if (!ref.empty()) {  // meant for a library this one uses
+          auto e = std::make_shared<Envelope>();
+          e->desc = "Data Value belonging to library '" + library_ref_text(ref) + "' on line " +
+                    pos_text(d.span);
+          e->ref = std::move(ref);
+          for (const auto& a : d.anns) {
+            for (const auto& [name, v] : a.kwargs) {
+              if (a.name == "data/values" && name == "after_library_module") {
+                e->after_library_module = v.as_bool();
+              }
+            }
+          }
+          e->src = {std::move(d), false, false, p};
+          child_values_.push_back(std::move(e));
           continue;
         }
         sources_.push_back({std::move(d), false, false, p});
       }
     }
     for (auto& src : flag_sources) sources_.push_back(std::move(src));
+    for (auto& e : flag_child_values_) child_values_.push_back(e);
+    for (auto& e : passed_values_) child_values_.push_back(e);
+    for (auto& e : parent_values_) sources_.push_back(e->src);
     for (auto& src : sources_) {
       if (!type_ && !values_) {
         // Without a schema the first document is the start: its own rules stay with it.
@@ -383,6 +455,11 @@ class Engine {
         std::vector<TypeProblem> problems;
         check_and_fill(values_, *type_, problems, &root_span_);
         if (!problems.empty()) {
+          for (const auto& p : problems) {
+            if (src.in_memory && p.at.file.empty()) {
+              throw Unsupported{"type errors in values given to library.with_data_values"};
+            }
+          }
           SchemaError e{.summary = "One or more data values were invalid"};
           for (const auto& p : problems) e.failures.push_back(assertion_of(p));
           throw YttError{stage + " " + render(files_, e) + "\n"};  // ytt's newline
@@ -390,6 +467,7 @@ class Engine {
       }
     }
     if (!values_) values_ = make_node(yaml::Kind::kMap);
+    values_ready_ = true;
   }
 
   // ytt's validateValues: the schema's rules and the `@assert/validate` rules on the values.
@@ -461,16 +539,18 @@ class Engine {
   // ytt's empty documents (null, `{}`, `[]`) are left out of the output.
   static bool empty_doc(const DDoc& d) { return doc_empty(d); }
 
-  // Template evaluation, then ytt's overlay post-processing: documents annotated
-  // `@overlay/match` are overlays, applied in file order to the other (non-empty) documents.
-  std::string render_templates() {
+  // Template evaluation, then ytt's overlay post-processing, into `output_`: documents
+  // annotated `@overlay/match` are overlays, applied in file order to the other (non-empty)
+  // documents. A library's `.star` and `.lib.yml` files run too, for their exports. True when
+  // text templates were met (they are not printed).
+  bool evaluate_documents() {
     std::vector<std::vector<DDoc>>& sets = output_;
     std::vector<DDoc> overlays;
     std::vector<std::string> overlay_files;
     bool text_output = false;  // ytt renders text templates to files only, and says so
     for (size_t i = 0; i < input_count_; ++i) {
       const auto& f = files_.files[i];
-      if (file_type(f.path) == FileType::kText && is_template_file(f.path)) {
+      if (file_type(f.path) == FileType::kText && is_template_file(f.path) && own_file(i)) {
         // Text without `(@` code evaluates to itself; code in text templates is not supported.
         if (f.text().find("(@") != std::string::npos) {
           throw Unsupported{"text templates with code (" + f.path + ")"};
@@ -478,7 +558,16 @@ class Engine {
         text_output = true;
         continue;
       }
-      if (!is_yaml(f.path) || not_for_output_[i]) continue;  // schema and data values files
+      if (own_file(i) && library_mode() && is_library_file(f.path)) {
+        auto m = load_found(files_, thread_, f, f.path);  // ytt evaluates each for its exports
+        if (!m.ok()) {
+          throw TemplateError{starlark_error_text(files_, m.error()), false,
+                              std::make_shared<sl::Error>(m.error())};
+        }
+        exports_.push_back({f.path.substr(files_.library_root.size() + 1), *m});
+        continue;
+      }
+      if (!is_yaml(f.path) || !own_file(i) || not_for_output_[i]) continue;  // schema, values
       std::optional<LoadedYaml> y = take_loaded(i);
       if (!y) y = load_yaml(f.path, f.text());
       // ytt hands every template data.values as structs, and panics on a map key that is not
@@ -491,6 +580,7 @@ class Engine {
       try {
         docs = eval_template(files_, f, thread_, std::move(y));
       } catch (const TemplateError& e) {
+        if (library_mode()) throw;  // the caller nests the failure in its own
         if (e.compile) throw YttError{multi_line_error(e.text)};
         throw YttError{"\n" + e.text};  // the text already starts with "- "
       }
@@ -520,6 +610,13 @@ class Engine {
       for (auto& set : sets)
         for (auto& d : set) d.computed = false;
     }
+    return text_output;
+  }
+
+  // The output documents (`evaluate_documents`) as ytt prints them.
+  std::string render_templates() {
+    std::vector<std::vector<DDoc>>& sets = output_;
+    const bool text_output = evaluate_documents();
     std::string out;
     bool first = true;
     for (const auto& set : sets) {
@@ -548,19 +645,301 @@ class Engine {
   }
 
   // ytt's checkUnusedDVsOrSchemas, once every template has run: documents addressed to a
-  // library that no library module took. hintkit runs no library module, so all are unused.
+  // library that no library module took.
   void check_library_documents_used() {
-    std::vector<std::string> unused = unused_file_values_;
-    unused.insert(unused.end(), unused_library_values_.begin(), unused_library_values_.end());
+    if (schema_crash_)
+      throw Unsupported{"a library schema addressed to a sibling library (ytt crashes)"};
+    std::vector<std::string> unused;
+    for (const auto& e : child_values_)
+      if (!e->used) unused.push_back(e->desc);
     std::vector<std::string> kinds;
     if (!unused.empty()) kinds.push_back("data values");
-    if (!unused_schemas_.empty()) kinds.push_back("schema");
-    unused.insert(unused.end(), unused_schemas_.begin(), unused_schemas_.end());
+    const size_t values_unused = unused.size();
+    for (const auto& e : child_schemas_)
+      if (!e->used) unused.push_back(e->desc);
+    if (unused.size() > values_unused) kinds.push_back("schema");
     if (unused.empty()) return;
     std::string k = kinds[0];
     if (kinds.size() > 1) k += ", and " + kinds[1];
     throw YttError{"Expected all provided library " + k +
                    " documents to be used but found unused: " + join(unused)};
+  }
+
+  // ---- Library modules (ytt's LibraryModule and libraryValue) ------------------------------
+
+  bool library_mode() const { return root_ != this; }
+
+  // Whether input `i` is a file of this library: below its folder and not inside one of its
+  // private libraries.
+  bool own_file(size_t i) const {
+    const SourceFile& f = files_.files[i];
+    if (!f.in_file_set) return false;
+    std::string_view rest = f.path;
+    const std::string& dir = files_.library_root;
+    if (!dir.empty()) {
+      if (rest.size() <= dir.size() || !rest.starts_with(dir) || rest[dir.size()] != '/') {
+        return false;
+      }
+      rest.remove_prefix(dir.size() + 1);
+    }
+    return !is_in_private_library(rest);
+  }
+
+  // A library instance: which library, and what its caller gives it.
+  struct LibraryHandle {
+    Engine* owner;
+    std::string dir;  // its folder in the file set
+    LibraryRef name;  // as library.get named it (path and alias)
+    std::vector<EnvelopePtr> values, schemas;
+    bool skip_validation = false;
+    bool ignore_unknown_comments = false;  // the caller's, unless library.get overrides it
+  };
+  using HandlePtr = std::shared_ptr<const LibraryHandle>;
+
+  struct Export {
+    std::string path;  // relative to the library's folder
+    sl::Module globals;
+  };
+
+  // `@ytt:library` for the files of folder `folder`.
+  sl::Value library_module(const std::string& folder) {
+    auto get =
+        sl::make_builtin("library.get", [this, folder](const sl::Call& c) -> sl::Result<sl::Value> {
+          if (c.args.size() != 1) return ytt_fail(c, "expected exactly one argument");
+          if (!c.args[0].is(sl::Kind::kString)) {
+            return ytt_fail(c, "expected a string, but was " + std::string(c.args[0].type_name()));
+          }
+          auto h = std::make_shared<LibraryHandle>();
+          h->owner = this;
+      h->ignore_unknown_comments = files_.ignore_unknown_comments;
+          // The run's --dangerous-data-values-disable-validation reaches every library.
+          h->skip_validation = library_mode() ? skip_validation_ : opts_.disable_validation;
+          h->name.path = std::string(c.args[0].as_string());
+          for (const auto& kw : c.kwargs) {
+            if (kw.name == "alias") {
+              if (!kw.value.is(sl::Kind::kString)) {
+                return ytt_fail(c,
+                                "expected a string, but was " + std::string(kw.value.type_name()));
+              }
+              h->name.alias = std::string(kw.value.as_string());
+            } else if (kw.name == "ignore_unknown_comments" ||
+                       kw.name == "implicit_map_key_overrides" || kw.name == "strict" ||
+                       kw.name == "dangerous_data_values_disable_validation") {
+              if (!kw.value.is(sl::Kind::kBool)) {
+                return ytt_fail(c, "expected starlark.Bool, but was " + go_type_name(kw.value));
+              }
+              if (kw.name == "dangerous_data_values_disable_validation") {
+                h->skip_validation = h->skip_validation || kw.value.as_bool();
+              } else if (kw.name == "ignore_unknown_comments") {
+                h->ignore_unknown_comments = kw.value.as_bool();
+              } else if (kw.value.as_bool()) {
+                root_->files_.unsupported = "library.get(" + std::string(kw.name) + "=True)";
+                return ytt_fail(c, root_->files_.unsupported);
+              }
+            } else {
+              return ytt_fail(c, "Unexpected kwarg '" + std::string(kw.name) + "'");
+            }
+          }
+          if (h->name.path.starts_with("@")) {
+            return ytt_fail(c,
+                            "Expected library '" + h->name.path + "' to be specified without '@'");
+          }
+          std::string error;
+          auto dir = find_accessible_library(files_, folder, h->name.path, error);
+          if (!dir) return ytt_fail(c, error);
+          h->dir = *dir;
+          if (values_ready_) {
+            h->values = child_values_;
+            h->schemas = child_schemas_;
+          }
+          return library_value(h);
+        });
+    return sl::make_struct("module", "library", {{"get", get}});
+  }
+
+  // ytt's libraryValue: immutable; with_* return new instances.
+  static sl::Value library_value(HandlePtr h) {
+    const std::string desc =
+        h->name.alias.empty() ? h->name.path : h->name.path + "~" + h->name.alias;
+    auto with_values = sl::make_builtin(
+        "library.with_data_values", [h](const sl::Call& c) -> sl::Result<sl::Value> {
+          if (c.args.size() != 1) return ytt_fail(c, "expected exactly one argument");
+          bool plain = false;
+          for (const auto& kw : c.kwargs) {
+            if (kw.name != "plain")
+              return ytt_fail(c, "invalid argument name: " + std::string(kw.name));
+            if (!kw.value.is(sl::Kind::kBool)) {
+              return ytt_fail(c, "expected starlark.Bool, but was " + go_type_name(kw.value));
+            }
+            plain = kw.value.as_bool();
+          }
+          auto e = std::make_shared<Envelope>();
+          e->src.doc.value = from_starlark(c.args[0], diag::Span{});
+          if (plain && has_node_annotations(*e->src.doc.value)) {
+            return ytt_fail(
+                c,
+                "Expected to be plain YAML, having no annotations (hint: remove comments "
+                "starting with `#@`)");
+          }
+          e->src.plain = plain;
+          e->src.missing_ok = plain;
+          e->src.in_memory = true;
+          auto next = std::make_shared<LibraryHandle>(*h);
+          next->values.push_back(std::move(e));
+          return library_value(next);
+        });
+    auto with_schema = sl::make_builtin("library.with_data_values_schema",
+                                        [h](const sl::Call& c) -> sl::Result<sl::Value> {
+                                          if (c.args.size() != 1)
+                                            return ytt_fail(c, "expected exactly one argument");
+                                          auto e = std::make_shared<Envelope>();
+                                          e->src.doc.value = from_starlark(c.args[0], diag::Span{});
+                                          auto next = std::make_shared<LibraryHandle>(*h);
+                                          next->schemas.push_back(std::move(e));
+                                          return library_value(next);
+                                        });
+    auto eval =
+        sl::make_builtin("library.eval", [h, desc](const sl::Call& c) -> sl::Result<sl::Value> {
+          if (!c.args.empty()) return ytt_fail(c, "expected no arguments");
+          std::vector<DDoc> docs;
+          auto err =
+              h->owner->run_library(c, *h, "Evaluating library '" + desc + "': ", [&](Engine& lib) {
+                lib.evaluate_documents();
+                lib.check_library_documents_used();
+                for (auto& set : lib.output_)
+                  for (auto& d : set) docs.push_back(std::move(d));
+              });
+          if (err) return *err;
+          return make_docset_fragment(std::move(docs));
+        });
+    auto data_values = sl::make_builtin(
+        "library.data_values", [h, desc](const sl::Call& c) -> sl::Result<sl::Value> {
+          if (!c.args.empty()) return ytt_fail(c, "expected no arguments");
+          sl::Value out;
+          auto err = h->owner->run_library(
+              c, *h, "Exporting from library '" + desc + "': ", [&](Engine& lib) {
+                out = to_struct_value(lib.values_);
+              });
+          if (err) return *err;
+          return out;
+        });
+    auto export_ =
+        sl::make_builtin("library.export", [h, desc](const sl::Call& c) -> sl::Result<sl::Value> {
+          const std::string prefix = "Exporting from library '" + desc + "': ";
+          if (c.args.size() != 1) return ytt_fail(c, prefix + "expected exactly one argument");
+          if (!c.args[0].is(sl::Kind::kString)) {
+            return ytt_fail(
+                c, prefix + "expected a string, but was " + std::string(c.args[0].type_name()));
+          }
+          const std::string symbol(c.args[0].as_string());
+          std::string path;
+          for (const auto& kw : c.kwargs) {
+            if (kw.name != "path") {
+              return ytt_fail(
+                  c, prefix + "Unexpected keyword argument '" + std::string(kw.name) + "'");
+            }
+            if (!kw.value.is(sl::Kind::kString)) {
+              return ytt_fail(
+                  c, prefix + "expected a string, but was " + std::string(kw.value.type_name()));
+            }
+            path = std::string(kw.value.as_string());
+          }
+          if (symbol.starts_with("_")) {
+            return ytt_fail(
+                c, prefix + "Symbols starting with '_' are private, and cannot be exported");
+          }
+          std::vector<std::pair<std::string, sl::Value>> found;
+          auto err = h->owner->run_library(c, *h, prefix, [&](Engine& lib) {
+            lib.evaluate_documents();
+            lib.check_library_documents_used();
+            for (const auto& ex : lib.exports_) {
+              auto v = ex.globals.get(symbol);
+              if (v && (path.empty() || path == ex.path)) found.emplace_back(ex.path, *v);
+            }
+          });
+          if (err) return *err;
+          if (found.empty()) {
+            return ytt_fail(
+                c, prefix + "Expected to find exported symbol '" + symbol + "', but did not");
+          }
+          if (found.size() > 1) {
+            std::string paths;
+            for (const auto& [p, v] : found) paths += (paths.empty() ? "" : ", ") + p;
+            return ytt_fail(c, prefix + "Expected to find exactly one exported symbol '" + symbol +
+                                   "', but found multiple across files: " + paths);
+          }
+          return found[0].second;
+        });
+    return sl::make_struct("module", "library",
+                           {{"with_data_values", with_values},
+                            {"with_data_values_schema", with_schema},
+                            {"eval", eval},
+                            {"export", export_},
+                            {"data_values", data_values}});
+  }
+
+  // Runs library `h` up to its final data values, then `then` on it. A failure comes back as
+  // the builtin's error: "NAME: PREFIX..." (a template's failure nested as its reason).
+  std::optional<sl::Error> run_library(const sl::Call& c, const LibraryHandle& h,
+                                       const std::string& prefix,
+                                       const std::function<void(Engine&)>& then) {
+    std::vector<EnvelopePtr> values, after, schemas;
+    bool crash = false;
+    for (const auto& e : h.schemas) {
+      if (auto copy = used_in_library(*e, h.name)) {
+        schemas.push_back(std::move(copy));
+      } else {
+        crash = true;  // ytt passes a nil schema on and dereferences it
+      }
+    }
+    std::vector<EnvelopePtr> children;
+    for (const auto& e : h.values) {
+      auto copy = used_in_library(*e, h.name);
+      if (!copy) continue;
+      if (!copy->ref.empty()) {
+        children.push_back(std::move(copy));
+      } else {
+        (copy->after_library_module ? after : values).push_back(std::move(copy));
+      }
+    }
+    // Its own values (after_library_module last), then those for its libraries.
+    for (auto* more : {&after, &children})
+      for (auto& e : *more) values.push_back(std::move(e));
+    auto lib = std::make_shared<Engine>(*this, h.dir, std::move(values), std::move(schemas),
+                                        h.skip_validation);
+    lib->schema_crash_ = crash;
+    lib->files_.ignore_unknown_comments = h.ignore_unknown_comments;
+    libraries_.push_back(lib);
+    const std::string head = std::string(c.name) + ": " + prefix;
+    try {
+      lib->classify_files();
+      lib->build_schema();
+      lib->merge_values({});
+      if (!lib->skip_validation_) lib->validate();
+      lib->files_.data_values = to_struct_value(lib->values_);
+      then(*lib);
+      return std::nullopt;
+    } catch (const Unsupported& u) {
+      root_->files_.unsupported = u.feature;
+      return sl::fail_error(head + u.feature);
+    } catch (const TemplateError& e) {
+      if (!lib->files_.unsupported.empty()) root_->files_.unsupported = lib->files_.unsupported;
+      for (const auto& [k, v] : lib->files_.compiled) files_.compiled[k] = v;
+      if (e.error && !e.compile) {
+        sl::Error out = sl::fail_error(head);
+        out.cause = e.error;
+        return out;
+      }
+      return sl::fail_error(head + e.text);
+    } catch (const OverlayError& e) {
+      if (e.unsupported) root_->files_.unsupported = e.message;
+      return sl::fail_error(head + e.message);
+    } catch (const YttError& e) {
+      if (!lib->files_.unsupported.empty()) root_->files_.unsupported = lib->files_.unsupported;
+      std::string text = e.text;
+      if (text.ends_with('\n')) text.pop_back();  // the nesting ends its last line itself
+      return sl::fail_error(head + text);
+    }
   }
 
   // ytt's Document.IsEmpty: null, or a map or array without items.
@@ -671,8 +1050,11 @@ class Engine {
       e.text = context + e.text;
       throw;
     }
-    unused_library_values_.push_back("Data Value belonging to library '" + library_ref_text(ref) +
-                                     "' on line " + where);
+    auto e = std::make_shared<Envelope>();
+    e->desc = "Data Value belonging to library '" + library_ref_text(ref) + "' on line " + where;
+    e->ref = std::move(ref);
+    e->src = std::move(src);
+    flag_child_values_.push_back(std::move(e));
   }
 
   // The files a --data-values-file path stands for, as ytt finds them: the file itself, or
@@ -858,6 +1240,12 @@ class Engine {
     }
   }
 
+  static bool has_node_annotations(const DNode& n) {
+    for (const auto& e : n.entries)
+      if (!e.anns.empty() || has_node_annotations(*e.value)) return true;
+    return false;
+  }
+
   static bool has_annotations(const yaml::Node& n) {
     for (const auto& it : n.items)
       if (!it.annotations.empty() || has_annotations(it.value)) return true;
@@ -909,9 +1297,16 @@ class Engine {
   std::vector<std::vector<DDoc>> output_;  // the output documents, one set per template file
   std::string format_;                     // yaml or json
   std::string schema_format_;              // openapi-v3 or ""
-  std::vector<std::string> unused_library_values_;  // data values flags for a library
-  std::vector<std::string> unused_file_values_;     // data values documents for a library
-  std::vector<std::string> unused_schemas_;         // schema documents for a library
+  // Documents addressed to the libraries this one uses, in ytt's order, and those its caller
+  // addressed to it (`parent_*`: its own; `passed_*`: for its libraries).
+  std::vector<EnvelopePtr> child_values_, child_schemas_, flag_child_values_;
+  std::vector<EnvelopePtr> parent_values_, parent_schemas_, passed_values_, passed_schemas_;
+  bool values_ready_ = false;     // child_values_ complete (library.get hands them on)
+  bool skip_validation_ = false;  // library.get(dangerous_data_values_disable_validation=True)
+  bool schema_crash_ = false;     // see run_library
+  Engine* root_ = this;           // the root library's engine (output, refusals)
+  std::vector<Export> exports_;   // a library's .star and .lib.yml files' globals
+  std::vector<std::shared_ptr<Engine>> libraries_;  // executions whose values may live on
   std::vector<size_t> schema_files_, value_files_;  // input files by their documents' annotations
   const std::vector<Ann>* root_anns_ = nullptr;     // the values document's own annotations
   diag::Span root_span_;                            // where ytt says the values document is

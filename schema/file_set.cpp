@@ -359,12 +359,41 @@ void apply_file_marks(std::vector<SourceFile>& files, const std::vector<std::str
   }
 }
 
+std::optional<std::string> find_accessible_library(const Files& files, std::string_view from,
+                                                   std::string_view path, std::string& error) {
+  auto root = library_tree(files);
+  Library* lib = library_at(root.get(), from);
+  Library* found = lib->child(kPrivateLibrary);
+  if (!found || !found->is_private()) {
+    error = "Could not find private library (directory '" + std::string(kPrivateLibrary) +
+            "' missing?)";
+    return std::nullopt;
+  }
+  auto pieces = split_slash(path);
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    Library* c = found->child(pieces[i]);
+    if (!c) {
+      error = "Expected to find library '" + std::string(path) + "', but did not find '" +
+              join_slash(pieces, i) + "'";
+      return std::nullopt;
+    }
+    if (c->is_private()) {
+      error = "Could not load private library '" + join_slash(pieces, i) + "'";
+      return std::nullopt;
+    }
+    found = c;
+  }
+  std::string folder(from);
+  if (!folder.empty()) folder += "/";
+  return folder + std::string(kPrivateLibrary) + "/" + join_slash(pieces, pieces.size());
+}
+
 const SourceFile* find_file_from(const Files& files, std::string_view from, std::string_view path,
                                  std::string& error) {
   auto root = library_tree(files);
   Library* lib = library_at(root.get(), from);
   if (!path.empty() && path[0] == '/') {
-    lib = root.get();
+    lib = library_at(root.get(), files.library_root);
     path.remove_prefix(1);
   }
   auto pieces = split_slash(path);
@@ -390,7 +419,7 @@ std::vector<std::string> list_files_from(const Files& files, std::string_view fr
   Library* lib = library_at(root.get(), from);
   bool from_root = !path.empty() && path[0] == '/';
   if (from_root) {
-    lib = root.get();
+    lib = library_at(root.get(), files.library_root);
     path.remove_prefix(1);
   }
   if (!path.empty()) {

@@ -5,6 +5,7 @@
 // the root of the file set for paths starting with '/'.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +39,11 @@ void apply_file_marks(std::vector<SourceFile>& files, const std::vector<std::str
 
 // The folder part of a relative path ("" at the root).
 std::string folder_of(std::string_view rel_path);
+
+// ytt's FindAccessibleLibrary: the folder of private library `path` ("a" or "a/b") seen from
+// folder `from` (its `_ytt_lib` child). On failure `error` gets ytt's text.
+std::optional<std::string> find_accessible_library(const Files& files, std::string_view from,
+                                                   std::string_view path, std::string& error);
 
 // The file that `path` names, seen from folder `from` (see above). On failure, `error` gets
 // ytt's text ("Expected to find file 'x' (hint: ...)") and the result is null.

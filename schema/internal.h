@@ -201,6 +201,8 @@ struct TemplateError {
   // A template that does not compile: `text` is one line ("Compiling YAML template 'x': ...")
   // that the caller prefixes with its stage and prints through `multi_line_error`.
   bool compile = false;
+  // The Starlark failure behind `text`, when there is one (a library's caller nests it).
+  std::shared_ptr<sl::Error> error;
 };
 
 struct CompiledTemplate;  // template.cpp: a YAML template compiled to a Starlark program
@@ -212,6 +214,11 @@ class Files {
   // Folders of the file set named `_ytt_lib` (their files are left out): load() and
   // data.list meet them as private libraries.
   std::vector<std::string> private_libraries;
+  // The folder of the library these files are evaluated for ("" for the root; else e.g.
+  // "_ytt_lib/name"): paths starting with '/' are found from there.
+  std::string library_root;
+  // `@ytt:library` for a file in `folder` (set by the engine running this library).
+  std::function<sl::Value(const std::string& folder)> library_module;
   const SourceFile* find(std::string_view path) const;
   std::string line(std::string_view path, int line) const;
   // Set once data values are final (templates rendered afterwards can read them).
@@ -258,6 +265,10 @@ std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread
 // `load(module)` from the file running innermost (Files::running): `@ytt:` modules, else a
 // `.star` or `.lib.yml` file of the file set, found as ytt finds it (loading.cpp).
 sl::Result<sl::Module> load_module(Files& files, sl::Thread& thread, std::string_view module);
+// The rest of `load(module)` once its file is found: checks it is a library file, evaluates it
+// (once per file) and returns its globals.
+sl::Result<sl::Module> load_found(Files& files, sl::Thread& thread, const SourceFile& file,
+                                  std::string_view module);
 // Text of a Starlark error as ytt prints it under "Templating file".
 std::string starlark_error_text(const Files& files, const sl::Error& e);
 

@@ -35,7 +35,8 @@ sl::Result<sl::Module> exec_starlark(Files& files, sl::Thread& thread, const Sou
 }  // namespace
 
 sl::Result<sl::Module> load_module(Files& files, sl::Thread& thread, std::string_view module) {
-  const std::string folder = files.running.empty() ? "" : folder_of(files.running.back());
+  const std::string folder =
+      files.running.empty() ? files.library_root : folder_of(files.running.back());
   if (!module.empty() && module[0] == '@') {
     size_t colon = module.find(':', 1);
     if (colon == std::string_view::npos) {
@@ -50,12 +51,27 @@ sl::Result<sl::Module> load_module(Files& files, sl::Thread& thread, std::string
       return cannot_load(module, "builtin ytt library does not have module '" + std::string(name) +
                                      "' (hint: is it available in newer version of ytt?)");
     }
-    files.unsupported = "library modules (load(\"" + std::string(module) + "\"))";
-    return cannot_load(module, files.unsupported);
+    // `@name:path`: a file of private library `name`, found from that library's root (which
+    // is then the root of '/' paths), evaluated with the loading library's data values.
+    std::string error;
+    auto lib_dir = find_accessible_library(files, folder, lib, error);
+    if (!lib_dir) return cannot_load(module, error);
+    const std::string saved_root = files.library_root;
+    files.library_root = *lib_dir;
+    const SourceFile* f = find_file_from(files, *lib_dir, name, error);
+    auto result = f ? load_found(files, thread, *f, module) : cannot_load(module, error);
+    files.library_root = saved_root;
+    return result;
   }
   std::string error;
   const SourceFile* f = find_file_from(files, folder, module, error);
   if (!f) return cannot_load(module, error);
+  return load_found(files, thread, *f, module);
+}
+
+sl::Result<sl::Module> load_found(Files& files, sl::Thread& thread, const SourceFile& file,
+                                  std::string_view module) {
+  const SourceFile* f = &file;
   if (!is_library_file(f->path)) {
     return cannot_load(module, "Expected file '" + f->path +
                                    "' to be a library file, but was not (hint: library filename "

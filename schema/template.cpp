@@ -1397,7 +1397,7 @@ CheckedDocs checked_docs(LoadedYaml&& loaded) {
       out.duplicates = true;
     } else if (d.severity == diag::Severity::kError) {
       throw TemplateError{"- " + d.message + "\n    " + loaded.path + ":" +
-                          std::to_string(d.span.begin.line)};
+                          std::to_string(d.span.begin.line), false, nullptr};
     }
   }
   // Every annotation is a `#@` comment: without one in the text there is nothing to walk for.
@@ -1429,7 +1429,7 @@ std::shared_ptr<CompiledTemplate> compile_template(const SourceFile& file, const
   try {
     TemplateCompiler(*c, ignore_unknown_comments).compile(*docs, file);
   } catch (const CompileProblem& p) {
-    throw TemplateError{"Compiling YAML template '" + file.path + "': " + p.message, true};
+    throw TemplateError{"Compiling YAML template '" + file.path + "': " + p.message, true, nullptr};
   }
   return c;
 }
@@ -1790,7 +1790,10 @@ std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread
                                     compiled->op("end_ctx"), compiled->op("start_node"),
                                     compiled->op("set_node")};
   auto prog = sl::compile(file.path, compiled->code_text(), co);
-  if (!prog.ok()) throw TemplateError{starlark_error_text(files, prog.error())};
+  if (!prog.ok()) {
+    throw TemplateError{starlark_error_text(files, prog.error()), false,
+                        std::make_shared<sl::Error>(prog.error())};
+  }
   files.template_replace[file.path] =
       sl::make_builtin("template.replace", [rt](const sl::Call& c) -> sl::Result<sl::Value> {
         auto r = rt->replace(c);
@@ -1800,7 +1803,10 @@ std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread
   files.running.push_back(file.path);
   auto res = thread.exec(*prog, rt->builtins(rt));
   files.running.pop_back();
-  if (!res.ok()) throw TemplateError{starlark_error_text(files, res.error())};
+  if (!res.ok()) {
+    throw TemplateError{starlark_error_text(files, res.error()), false,
+                        std::make_shared<sl::Error>(res.error())};
+  }
   // Remember the module for loads of this file as a library.
   files.module_cache[file.path] = *res;
   return rt->result();

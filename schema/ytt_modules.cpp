@@ -189,11 +189,31 @@ sl::Value struct_module() {
                           {"make_and_bind", make_and_bind}});
 }
 
+namespace {
+
+// Paths from '/' start at the root of the library the module was loaded in, whenever the
+// functions run (a library file's function may be called from its caller's files).
+class RootedAt {
+ public:
+  RootedAt(Files& files, const std::string& root) : files_(files), saved_(files.library_root) {
+    files_.library_root = root;
+  }
+  ~RootedAt() { files_.library_root = saved_; }
+
+ private:
+  Files& files_;
+  std::string saved_;
+};
+
+}  // namespace
+
 // data.read / data.list see the file set from the folder of the file that loaded the module.
 sl::Value data_module(Files& files, const std::string& folder) {
+  const std::string root = files.library_root;
   sl::Value values = files.data_values ? *files.data_values : new_struct({});
-  auto read =
-      sl::make_builtin("data.read", [&files, folder](const sl::Call& c) -> sl::Result<sl::Value> {
+  auto read = sl::make_builtin(
+      "data.read", [&files, folder, root](const sl::Call& c) -> sl::Result<sl::Value> {
+        RootedAt rooted(files, root);
         if (c.args.size() != 1) return sl::fail_error("data.read: expected exactly one argument");
         if (!c.args[0].is(sl::Kind::kString)) {
           return sl::fail_error("data.read: expected a string, but was " +
@@ -204,8 +224,9 @@ sl::Value data_module(Files& files, const std::string& folder) {
         if (!f) return sl::fail_error("data.read: " + error);
         return sl::Value::from_string(f->text());
       });
-  auto list =
-      sl::make_builtin("data.list", [&files, folder](const sl::Call& c) -> sl::Result<sl::Value> {
+  auto list = sl::make_builtin(
+      "data.list", [&files, folder, root](const sl::Call& c) -> sl::Result<sl::Value> {
+        RootedAt rooted(files, root);
         if (c.args.size() > 1) {
           return sl::fail_error("data.list: expected exactly zero or one argument");
         }
@@ -306,6 +327,9 @@ std::optional<sl::Module> ytt_module(Files& files, std::string_view name,
                                      const std::string& folder) {
   for (const auto& m : kModules) {
     if (m.name == name) return module_of({{std::string(name), m.build({files, folder})}});
+  }
+  if (name == "library" && files.library_module) {
+    return module_of({{"library", files.library_module(folder)}});
   }
   for (auto u : kUnsupportedModules) {
     if (u == name) files.unsupported = "the @ytt:" + std::string(name) + " module";

@@ -18,3 +18,9 @@ TEST(ModulesGolden, EveryCaseMatchesYttsOutputOrIsRefused) {
 TEST(StarlarkGolden, EveryCaseMatchesYttsOutput) {
   hintkit::testing::run_golden_cases({"starlark"}, {"values"});
 }
+
+// Library modules: `@ytt:library`, `_ytt_lib` folders, `@library/ref` documents and
+// `@lib:` flags (fixtures/library; recorded from ytt).
+TEST(LibraryGolden, EveryCaseMatchesYttsOutput) {
+  hintkit::testing::run_golden_cases({"library"}, {"values"});
+}
