@@ -9,10 +9,9 @@ scripts/deps.sh
 scripts/build.sh
 ctest --test-dir build --output-on-failure -j "$(nproc)"
 
-# Leak detection is off until the Starlark module<->function reference cycles are collected
-# (issue 9 item 3: every program with a `def` or `lambda` leaks its parse tree today, so the
-# Starlark tests and two fuzz targets would report that one known leak). HINTKIT_LSAN=1 turns
-# it on.
+# Leak detection is off until Starlark values that contain themselves (a list or dict the
+# program makes hold itself) are freed: the function<->module cycles are (starlark/cycles.cpp),
+# and that one test is the suite's last leak (README "Testing"). HINTKIT_LSAN=1 turns it on.
 leaks="${HINTKIT_LSAN:-0}"
 echo "== ASan+UBSan build (build-san): the whole suite (leak detection: $leaks)"
 cmake -S . -B build-san -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
