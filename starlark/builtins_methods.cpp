@@ -148,16 +148,13 @@ Value s_rstrip(const Call& c) { return strip_impl(c, false, true); }
 
 // Go's strings.Fields / starlark-go's splitspace and rsplitspace (Unicode spaces).
 std::vector<std::string> split_space(const std::string& s, int64_t max, bool reverse) {
-  std::vector<std::pair<size_t, runes::Rune>> rs;
-  for (size_t i = 0; i < s.size();) {
-    runes::Rune r = runes::decode(s, i);
-    rs.emplace_back(i, r);
-    i += r.width;
-  }
   std::vector<std::string> res;
   if (!reverse) {
+    // Decoded as it goes: a table of every rune would take 24 bytes per byte of `s`.
     int64_t start = -1;
-    for (const auto& [i, r] : rs) {
+    for (size_t i = 0, width = 0; i < s.size(); i += width) {
+      runes::Rune r = runes::decode(s, i);
+      width = r.width;
       if (runes::is_space(r.cp)) {
         if (start >= 0) {
           if (static_cast<int64_t>(res.size()) == max) break;
@@ -171,6 +168,12 @@ std::vector<std::string> split_space(const std::string& s, int64_t max, bool rev
     }
     if (start >= 0) res.push_back(s.substr(static_cast<size_t>(start)));
     return res;
+  }
+  std::vector<std::pair<size_t, runes::Rune>> rs;
+  for (size_t i = 0; i < s.size();) {
+    runes::Rune r = runes::decode(s, i);
+    rs.emplace_back(i, r);
+    i += r.width;
   }
   int64_t end = -1;
   for (size_t k = rs.size(); k > 0; --k) {
