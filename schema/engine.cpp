@@ -598,6 +598,21 @@ class Engine {
       if (has_overlays) overlay_files.push_back(f.path);
       if (!kept.empty()) sets.push_back(std::move(kept));
     }
+    // ytt runs every library file of the root for its exports, loaded or not (in file order
+    // with the templates; a failure among them is refused rather than worded out of order).
+    for (size_t i = 0; i < input_count_ && !library_mode(); ++i) {
+      const auto& f = files_.files[i];
+      if (own_file(i) && !library_mode() && is_library_file(f.path) &&
+          file_type(f.path) != FileType::kUnknown && file_type(f.path) != FileType::kText &&
+          !files_.module_cache.contains(f.path)) {
+        auto m = load_found(files_, thread_, f, f.path);
+        if (!m.ok()) {
+          if (!files_.unsupported.empty()) throw Unsupported{files_.unsupported};
+          throw Unsupported{"a library file no template loads that fails to evaluate (" + f.path +
+                            ")"};
+        }
+      }
+    }
     check_library_documents_used();
     if (!overlays.empty()) {
       try {
@@ -711,7 +726,7 @@ class Engine {
           }
           auto h = std::make_shared<LibraryHandle>();
           h->owner = this;
-      h->ignore_unknown_comments = files_.ignore_unknown_comments;
+          h->ignore_unknown_comments = files_.ignore_unknown_comments;
           // The run's --dangerous-data-values-disable-validation reaches every library.
           h->skip_validation = library_mode() ? skip_validation_ : opts_.disable_validation;
           h->name.path = std::string(c.args[0].as_string());
