@@ -82,6 +82,9 @@ struct DNode {
   Scalar scalar;  // scalars only
   std::vector<DEntry> entries;
   diag::Span span;
+  // A map or array made from a Starlark dict, struct, list or tuple (not from YAML nodes):
+  // ytt keeps such a value as Go data, so a fragment hands it back as a dict or list.
+  bool from_code = false;
 
   bool is_map() const { return kind == yaml::Kind::kMap; }
   bool is_array() const { return kind == yaml::Kind::kArray; }

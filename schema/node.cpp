@@ -126,6 +126,7 @@ DPtr deep_copy(const DNode& n) {
   d->kind = n.kind;
   d->span = n.span;
   d->scalar = n.scalar;
+  d->from_code = n.from_code;
   d->entries.reserve(n.entries.size());
   for (const auto& e : n.entries) {
     DEntry c;
@@ -297,6 +298,27 @@ std::string_view ytt_type_name(yaml::Kind k) {
 
 namespace {
 
+// A value inside a fragment as Starlark sees it: data a template line set from a dict or list
+// comes back as dicts and lists (down to any YAML nodes inside it); YAML nodes as fragments.
+sl::Value read_back(const DPtr& n) {
+  if (n->is_scalar() || !n->from_code) return to_starlark(n);
+  if (n->is_array()) {
+    std::vector<sl::Value> items;
+    items.reserve(n->entries.size());
+    for (const auto& e : n->entries) items.push_back(read_back(e.value));
+    return sl::make_list(std::move(items));
+  }
+  std::vector<std::pair<sl::Value, sl::Value>> items;
+  for (const auto& e : n->entries) {
+    auto k = std::make_shared<DNode>();
+    k->kind = e.key.kind;
+    k->scalar = e.key;
+    items.emplace_back(to_starlark(k), read_back(e.value));
+  }
+  auto d = sl::make_dict(std::move(items));
+  return d.ok() ? *d : sl::Value::none();
+}
+
 class Fragment : public sl::HostObject {
  public:
   explicit Fragment(DPtr n, bool docset = false) : node_(std::move(n)), docset_(docset) {}
@@ -337,10 +359,10 @@ class Fragment : public sl::HostObject {
       if (*i < 0 || *i >= static_cast<int64_t>(node_->entries.size())) {
         return std::optional<sl::Value>();
       }
-      return std::optional<sl::Value>(to_starlark(node_->entries[static_cast<size_t>(*i)].value));
+      return std::optional<sl::Value>(read_back(node_->entries[static_cast<size_t>(*i)].value));
     }
     for (const auto& e : node_->entries) {
-      if (key_matches(e.key, key)) return std::optional<sl::Value>(to_starlark(e.value));
+      if (key_matches(e.key, key)) return std::optional<sl::Value>(read_back(e.value));
     }
     return std::optional<sl::Value>();
   }
@@ -376,7 +398,7 @@ class Fragment : public sl::HostObject {
         k->scalar = e.key;
         out.push_back(to_starlark(k));
       } else {
-        out.push_back(to_starlark(e.value));
+        out.push_back(read_back(e.value));
       }
     }
     return out;
@@ -645,6 +667,7 @@ class StarlarkConverter {
       case sl::Kind::kSet:
       case sl::Kind::kRange: {
         auto n = make_node(yaml::Kind::kArray, span);
+        n->from_code = true;
         if (!enter(v)) return n;
         size_t i = 0;
         for (const auto& it : v.items()) {
@@ -659,6 +682,7 @@ class StarlarkConverter {
       }
       case sl::Kind::kDict: {
         auto n = make_node(yaml::Kind::kMap, span);
+        n->from_code = true;
         if (!enter(v)) return n;
         for (const auto& [k, val] : v.dict_items()) {
           DEntry e;
@@ -673,6 +697,7 @@ class StarlarkConverter {
       }
       case sl::Kind::kStruct: {
         auto n = make_node(yaml::Kind::kMap, span);
+        n->from_code = true;
         if (!enter(v)) return n;
         for (const auto& [name, field] : sl::struct_fields(v)) {  // in the order written
           DEntry e;
