@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: install what is missing, build, run every test with ctest; then the
-# same suite again under AddressSanitizer + UndefinedBehaviorSanitizer (leak detection: see below)
+# same suite again under AddressSanitizer + UndefinedBehaviorSanitizer with leak detection
 # (clang, in build-san/), and every fuzz target briefly on its seeds (scripts/fuzz.sh).
 # HINTKIT_FUZZ_SECONDS sets the fuzzing time per target (default 20; 0 skips fuzzing).
 set -euo pipefail
@@ -9,10 +9,9 @@ scripts/deps.sh
 scripts/build.sh
 ctest --test-dir build --output-on-failure -j "$(nproc)"
 
-# Leak detection is off until Starlark values that contain themselves (a list or dict the
-# program makes hold itself) are freed: the function<->module cycles are (starlark/cycles.cpp),
-# and that one test is the suite's last leak (README "Testing"). HINTKIT_LSAN=1 turns it on.
-leaks="${HINTKIT_LSAN:-0}"
+# Leak detection is on: Starlark's reference cycles (functions <-> module globals, closures,
+# containers that hold themselves) are freed by starlark/cycles.cpp. HINTKIT_LSAN=0 turns it off.
+leaks="${HINTKIT_LSAN:-1}"
 echo "== ASan+UBSan build (build-san): the whole suite (leak detection: $leaks)"
 cmake -S . -B build-san -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
   -DHINTKIT_SANITIZE=address,undefined -DHINTKIT_FUZZ=ON -DHINTKIT_BUILD_BENCH=OFF >/dev/null

@@ -39,6 +39,8 @@ class Collector {
  public:
   // `uses`: for a module or cell, its shared_ptr count less the caller's own references.
   void add_root(const Node& n, long uses = 0) { visit(n, false, uses); }
+  // An object the caller holds a reference to, which does not count as an outside one.
+  void add_held(const Node& n) { visit(n, true, 0); }
 
   // Counts references inside the set, then marks what outside references keep alive.
   void scan() {
@@ -73,11 +75,51 @@ class Collector {
         m->released = true;
       } else if (n.kind == Node::Kind::kCell) {
         garbage.push_back(std::move(static_cast<Cell*>(n.p)->value));
+      } else {
+        empty_dead_container(static_cast<Object*>(n.p), garbage);
       }
     }
   }
 
  private:
+  // A dead container can be part of a cycle of its own (a list appended to itself): its items
+  // go to `garbage`, so no destructor runs while the registry is locked.
+  static void empty_dead_container(Object* o, std::vector<Value>& garbage) {
+    auto take = [&](std::vector<Value>& items) {
+      for (Value& v : items) garbage.push_back(std::move(v));
+      items.clear();
+    };
+    auto take_table = [&](HashTable& t) {
+      for (const auto& e : t.entries()) {
+        if (!e.live) continue;
+        garbage.push_back(e.key);
+        garbage.push_back(e.value);
+      }
+      t.clear();  // the copies above keep every entry alive until `garbage` goes
+    };
+    switch (o->kind()) {
+      case Kind::kList:
+        take(static_cast<ListObj*>(o)->items);
+        break;
+      case Kind::kTuple:
+        take(static_cast<TupleObj*>(o)->items);
+        break;
+      case Kind::kDict:
+        take_table(static_cast<DictObj*>(o)->table);
+        break;
+      case Kind::kSet:
+        take_table(static_cast<SetObj*>(o)->table);
+        break;
+      case Kind::kStruct:
+        for (auto& field : static_cast<StructObj*>(o)->fields)
+          garbage.push_back(std::move(field.second));
+        static_cast<StructObj*>(o)->fields.clear();
+        break;
+      default:
+        break;
+    }
+  }
+
   void visit(const Node& n, bool counted, long uses) {
     auto [it, fresh] = inside_.try_emplace(n, 0);
     if (counted) ++it->second;
@@ -193,6 +235,20 @@ void collect_cycles(const std::shared_ptr<ModuleEnv>& only) {
     c.scan();
     c.cut(garbage);
   }
+  garbage.clear();
+}
+
+void collect_cycles_held(std::vector<Value>& held) {
+  std::vector<Value> garbage;
+  {
+    std::lock_guard lock(registry().mu);
+    Collector c;
+    for (const Value& v : held)
+      if (v.is_object()) c.add_held(Node{Node::Kind::kObject, v.object()});
+    c.scan();
+    c.cut(garbage);
+  }
+  held.clear();
   garbage.clear();
 }
 

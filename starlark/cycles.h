@@ -20,4 +20,8 @@ void untrack_closure(FunctionObj* closure);
 // which is cheap; else at all of them.
 void collect_cycles(const std::shared_ptr<ModuleEnv>& only = nullptr);
 
+// The same, looking at what `held` reaches (the caller's own references in `held` count as
+// inside ones), then lets go of `held`.
+void collect_cycles_held(std::vector<Value>& held);
+
 }  // namespace hintkit::starlark

@@ -899,9 +899,15 @@ Result<Module> Thread::exec(const Program& program, const Predeclared& predeclar
     return to_error(e);
   }
   Module m;
-  m.free_cycles_on_drop_ =
-      std::shared_ptr<void>(nullptr, [weak = std::weak_ptr<ModuleEnv>(module)](void*) {
+  // The module's values may hold themselves (a list appended to itself) with no function
+  // keeping the module env alive: the last handle of the module looks at them too.
+  std::vector<Value> roots;
+  for (const Value& v : module->globals)
+    if (v.is_object()) roots.push_back(v);
+  m.free_cycles_on_drop_ = std::shared_ptr<void>(
+      nullptr, [weak = std::weak_ptr<ModuleEnv>(module), roots = std::move(roots)](void*) mutable {
         if (auto env = weak.lock()) collect_cycles(env);
+        collect_cycles_held(roots);
       });
   for (size_t i = 0; i < file.globals.size(); ++i) {
     Value& v = module->globals[i];
