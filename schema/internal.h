@@ -117,6 +117,8 @@ DPtr from_yaml(const yaml::Node& n);  // deep copy of a loaded node (annotations
 DPtr from_yaml(yaml::Node&& n);
 Scalar take_scalar(yaml::Node&& n);
 DPtr deep_copy(const DNode& n);
+// A deep copy read back as YAML nodes (ytt's overlay results): nothing in it is `from_code`.
+DPtr yaml_copy(const DNode& n);
 DPtr shallow_clone(const DNode& n);  // the node and its entries; children stay shared
 DNode& own(DPtr& slot);              // clones `*slot` first when someone else holds it
 // How a key is spelled in a `types::Type` field: string keys as they are, other scalars

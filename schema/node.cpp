@@ -140,6 +140,19 @@ DPtr deep_copy(const DNode& n) {
   return d;
 }
 
+DPtr yaml_copy(const DNode& n) {
+  DPtr d = deep_copy(n);
+  std::vector<DNode*> todo{d.get()};
+  while (!todo.empty()) {  // iterative: values may nest 100,000 deep
+    DNode* x = todo.back();
+    todo.pop_back();
+    x->from_code = false;
+    for (auto& e : x->entries)
+      if (e.value) todo.push_back(e.value.get());
+  }
+  return d;
+}
+
 DPtr shallow_clone(const DNode& n) { return std::make_shared<DNode>(n); }
 
 DNode& own(DPtr& slot) {

@@ -1115,8 +1115,15 @@ sl::Result<sl::Value> apply_fn(const sl::Call& c, const Files& files) {
   } catch (Fail& f) {
     return sl::fail_error("overlay.apply: " + f.message);
   }
-  if (left.docset) return make_docset_fragment(std::move(left.docs));
-  return to_starlark(left.value);
+  // ytt hands back the result as YAML nodes: data set from dicts and lists is no longer Go data.
+  if (left.docset) {
+    for (auto& d : left.docs) {
+      if (d.value) d.value = yaml_copy(*d.value);
+      d.computed = false;
+    }
+    return make_docset_fragment(std::move(left.docs));
+  }
+  return to_starlark(yaml_copy(*left.value));
 }
 
 }  // namespace
