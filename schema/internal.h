@@ -155,6 +155,8 @@ sl::Value to_plain(const DPtr& n);   // maps become dicts, arrays lists (named r
                                      // data.values: maps become structs, arrays lists
 sl::Value make_fragment(DPtr node);  // a yamlfragment over a map/array
 sl::Value make_nil_fragment();       // what a fragment function that built nothing returns
+// Go's %T of what ytt's AsGoValue makes of a Starlark value (fragments are YAML nodes).
+std::string go_value_type(const sl::Value& v);
 // The node behind a yamlfragment value, else null.
 DPtr fragment_node(const sl::Value& v);
 // A fragment of several documents (returned by a def whose body holds documents): an array

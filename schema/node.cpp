@@ -367,7 +367,7 @@ class Fragment : public sl::HostObject {
                                 "yamlfragment");
         }
         return sl::fail_error("yamlfragment.Get: Expected array index to be an int64, but was " +
-                              go_type(key));
+                              go_value_type(key));
       }
       if (*i < 0 || *i >= static_cast<int64_t>(node_->entries.size())) {
         return std::optional<sl::Value>();
@@ -378,28 +378,6 @@ class Fragment : public sl::HostObject {
       if (key_matches(e.key, key)) return std::optional<sl::Value>(read_back(e.value));
     }
     return std::optional<sl::Value>();
-  }
-  static std::string go_type(const sl::Value& v) {
-    switch (v.kind()) {
-      case sl::Kind::kNone:
-        return "<nil>";
-      case sl::Kind::kBool:
-        return "bool";
-      case sl::Kind::kInt:
-        return v.to_int64() ? "int64" : "uint64";
-      case sl::Kind::kFloat:
-        return "float64";
-      case sl::Kind::kString:
-        return "string";
-      case sl::Kind::kDict:
-      case sl::Kind::kStruct:
-        return "*orderedmap.Map";
-      case sl::Kind::kList:
-      case sl::Kind::kTuple:
-        return "[]interface {}";
-      default:
-        return std::string(v.type_name());
-    }
   }
   std::optional<std::vector<sl::Value>> iterate() const override {
     std::vector<sl::Value> out;
@@ -441,6 +419,36 @@ class Fragment : public sl::HostObject {
 };
 
 }  // namespace
+
+std::string go_value_type(const sl::Value& v) {
+  switch (v.kind()) {
+    case sl::Kind::kNone:
+      return "<nil>";
+    case sl::Kind::kBool:
+      return "bool";
+    case sl::Kind::kInt:
+      return v.to_int64() ? "int64" : "uint64";
+    case sl::Kind::kFloat:
+      return "float64";
+    case sl::Kind::kString:
+      return "string";
+    case sl::Kind::kDict:
+    case sl::Kind::kStruct:
+      return "*orderedmap.Map";
+    case sl::Kind::kList:
+    case sl::Kind::kTuple:
+    case sl::Kind::kSet:
+      return "[]interface {}";
+    default:
+      break;
+  }
+  if (is_docset(v)) return "*yamlmeta.DocumentSet";
+  if (auto n = fragment_node(v)) {
+    if (n->is_null()) return "<nil>";
+    return n->is_map() ? "*yamlmeta.Map" : "*yamlmeta.Array";
+  }
+  return std::string(v.type_name());
+}
 
 sl::Value make_fragment(DPtr node) { return sl::Value(new Fragment(std::move(node))); }
 

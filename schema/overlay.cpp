@@ -13,6 +13,7 @@
 #include <variant>
 
 #include "schema/internal.h"
+#include "schema/ytt_modules.h"
 
 namespace hintkit::schema {
 
@@ -44,39 +45,10 @@ std::string compact(const diag::Span& s) {
   return prefix + (s.begin.line > 0 ? std::to_string(s.begin.line) : "?");
 }
 
-// Go's `%T` of a Starlark value, as ytt's messages show it.
+// Go's `%T` of a Starlark value, as ytt's messages show it; the only host values an overlay
+// sees are YAML fragments.
 std::string go_type(const sl::Value& v) {
-  switch (v.kind()) {
-    case sl::Kind::kNone:
-      return "starlark.NoneType";
-    case sl::Kind::kBool:
-      return "starlark.Bool";
-    case sl::Kind::kInt:
-      return "starlark.Int";
-    case sl::Kind::kFloat:
-      return "starlark.Float";
-    case sl::Kind::kString:
-      return "starlark.String";
-    case sl::Kind::kList:
-      return "*starlark.List";
-    case sl::Kind::kTuple:
-      return "starlark.Tuple";
-    case sl::Kind::kDict:
-      return "*starlark.Dict";
-    case sl::Kind::kSet:
-      return "*starlark.Set";
-    case sl::Kind::kRange:
-      return "starlark.rangeValue";
-    case sl::Kind::kFunction:
-      return "*starlark.Function";
-    case sl::Kind::kBuiltin:
-      return "*starlark.Builtin";
-    case sl::Kind::kStruct:
-      return "*starlarkstruct.Struct";
-    case sl::Kind::kHost:
-      return "*yamltemplate.StarlarkFragment";
-  }
-  return "?";
+  return v.is(sl::Kind::kHost) ? "*yamltemplate.StarlarkFragment" : go_type_name(v);
 }
 
 bool callable(const sl::Value& v) { return v.is(sl::Kind::kFunction) || v.is(sl::Kind::kBuiltin); }

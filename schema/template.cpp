@@ -1236,35 +1236,6 @@ class TemplateRuntime {
     return sl::Value::none();
   }
 
-  static std::string go_value_type(const sl::Value& v) {
-    switch (v.kind()) {
-      case sl::Kind::kNone:
-        return "<nil>";
-      case sl::Kind::kBool:
-        return "bool";
-      case sl::Kind::kInt:
-        return v.to_int64() ? "int64" : "uint64";
-      case sl::Kind::kFloat:
-        return "float64";
-      case sl::Kind::kString:
-        return "string";
-      case sl::Kind::kDict:
-      case sl::Kind::kStruct:
-        return "*orderedmap.Map";
-      case sl::Kind::kList:
-      case sl::Kind::kTuple:
-      case sl::Kind::kSet:
-        return "[]interface {}";
-      default:
-        if (is_docset(v)) return "*yamlmeta.DocumentSet";
-        if (auto n = fragment_node(v)) {
-          if (n->is_null()) return "<nil>";
-          return n->is_map() ? "*yamlmeta.Map" : "*yamlmeta.Array";
-        }
-        return std::string(v.type_name());
-    }
-  }
-
   sl::Result<sl::Value> set_value(const ENode& top, const sl::Value& v) {
     auto fail = [&](const std::string& msg) { return op_error(*c_, "set_node", msg); };
     switch (top.kind) {

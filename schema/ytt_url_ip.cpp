@@ -595,31 +595,11 @@ sl::Value string_fn(std::string name,
   });
 }
 
-// Go's %T of what ytt's AsGoValue makes of a Starlark value.
-std::string go_value_type(const sl::Value& v) {
-  switch (v.kind()) {
-    case sl::Kind::kNone:
-      return "<nil>";
-    case sl::Kind::kBool:
-      return "bool";
-    case sl::Kind::kInt:
-      return v.to_int64() ? "int64" : "uint64";
-    case sl::Kind::kFloat:
-      return "float64";
-    case sl::Kind::kString:
-      return "string";
-    case sl::Kind::kList:
-    case sl::Kind::kTuple:
-    case sl::Kind::kSet:
-      return "[]interface {}";
-    case sl::Kind::kDict:
-    case sl::Kind::kStruct:
-      return "*orderedmap.Map";
-    default:
-      break;
-  }
+// Go's %T of a url argument as ytt's url module converts it: fragments become Go maps and
+// slices there, not YAML nodes.
+std::string url_arg_go_type(const sl::Value& v) {
   if (DPtr n = fragment_node(v)) return n->is_map() ? "*orderedmap.Map" : "[]interface {}";
-  return std::string(v.type_name());
+  return go_value_type(v);
 }
 
 }  // namespace
@@ -653,8 +633,8 @@ sl::Value url_module() {
         if (auto hint = conversion_hint(c.args[0]))
           return ytt_fail(c, "Unable to convert value: " + *hint);
         DPtr m = from_starlark(c.args[0], {});
-        if (go_value_type(c.args[0]) != "*orderedmap.Map" || !m->is_map()) {
-          return ytt_fail(c, "expected argument to be a map, but was " + go_value_type(c.args[0]));
+        if (url_arg_go_type(c.args[0]) != "*orderedmap.Map" || !m->is_map()) {
+          return ytt_fail(c, "expected argument to be a map, but was " + url_arg_go_type(c.args[0]));
         }
         std::map<std::string, std::vector<std::string>> values;  // Encode sorts by key
         for (const auto& e : m->entries) {
