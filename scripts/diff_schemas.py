@@ -25,6 +25,9 @@ import os
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from diffkit import normalise, options, run  # noqa: E402
 import random
 
 WORDS = ["app", "name", "port", "env", "tier", "zone", "size", "mode", "kind", "team", "host"]
@@ -296,18 +299,6 @@ class Gen:
         return Node("map", children=[(self.key(), self.node(1)) for _ in range(self.r.randint(1, 3))])
 
 
-def run(argv, cwd, env):
-    try:
-        p = subprocess.run(argv, cwd=cwd, capture_output=True, timeout=30, env=env)
-        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
-    except subprocess.TimeoutExpired:
-        return -999, "", "timeout"
-
-
-def normalise(err, prog):
-    return err.replace(prog + ": ", "PROG: ")
-
-
 TEMPLATE = '#@ load("@ytt:data", "data")\n---\nvalues: #@ data.values\n'
 
 
@@ -369,23 +360,7 @@ def make_case(rnd):
 
 
 def main():
-    args = sys.argv[1:]
-    count, seed, show = 300, 1, 3
-    for flag in ("--count", "--seed", "--show"):
-        if flag in args:
-            i = args.index(flag)
-            val = int(args[i + 1])
-            del args[i:i + 2]
-            if flag == "--count":
-                count = val
-            elif flag == "--seed":
-                seed = val
-            else:
-                show = val
-    hintkit = os.path.abspath(args[0] if args else "build/hintkit")
-    ytt = os.environ.get("YTT")
-    if not ytt:
-        sys.exit("set YTT to the reference ytt binary")
+    hintkit, ytt, count, seed, show = options()
     rnd = random.Random(seed)
     agree = silent = both_refuse = 0
     bad = []

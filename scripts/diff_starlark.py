@@ -29,6 +29,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from diffkit import normalise, options, run  # noqa: E402
+
 WORDS = ["a", "ab", "abc", "Hello", "hello world", "x-y", "", " pad ", "a,b,,c", "ÄÖ", "1", "42",
          "Title Case", "UPPER", "a\\nb", "tab\\there", "é€"]
 
@@ -518,36 +521,8 @@ class Gen:
         return files
 
 
-def run(argv, cwd):
-    try:
-        p = subprocess.run(argv, cwd=cwd, capture_output=True, timeout=60)
-        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
-    except subprocess.TimeoutExpired:
-        return -999, "", "timeout"
-
-
-def normalise(err, prog):
-    return err.replace(prog + ": ", "PROG: ")
-
-
 def main():
-    args = sys.argv[1:]
-    count, seed, show = 300, 1, 3
-    for flag in ("--count", "--seed", "--show"):
-        if flag in args:
-            i = args.index(flag)
-            val = int(args[i + 1])
-            del args[i:i + 2]
-            if flag == "--count":
-                count = val
-            elif flag == "--seed":
-                seed = val
-            else:
-                show = val
-    hintkit = os.path.abspath(args[0] if args else "build/hintkit")
-    ytt = os.environ.get("YTT")
-    if not ytt:
-        sys.exit("set YTT to the reference ytt binary")
+    hintkit, ytt, count, seed, show = options()
     rnd = random.Random(seed)
     agree = 0
     silent = 0

@@ -1,0 +1,35 @@
+"""What the differential checks (scripts/diff_*.py) share: their command line and how they run
+a program. Each check generates its own inputs; this module only runs and compares."""
+import os
+import subprocess
+import sys
+
+
+def options():
+    """[HINTKIT] [--count N] [--seed S] [--show K], and the reference ytt from YTT."""
+    args = sys.argv[1:]
+    values = {"--count": 300, "--seed": 1, "--show": 3}
+    for flag in values:
+        if flag in args:
+            i = args.index(flag)
+            values[flag] = int(args[i + 1])
+            del args[i:i + 2]
+    hintkit = os.path.abspath(args[0] if args else "build/hintkit")
+    ytt = os.environ.get("YTT")
+    if not ytt:
+        sys.exit("set YTT to the reference ytt binary")
+    return hintkit, ytt, values["--count"], values["--seed"], values["--show"]
+
+
+def run(argv, cwd, env=None):
+    """(exit code, stdout, stderr); a run over 60 s counts as exit -999."""
+    try:
+        p = subprocess.run(argv, cwd=cwd, capture_output=True, timeout=60, env=env)
+        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        return -999, "", "timeout"
+
+
+def normalise(err, prog):
+    """Error text with the program's name taken out (ytt says "ytt: Error", we "hintkit: Error")."""
+    return err.replace(prog + ": ", "PROG: ")
