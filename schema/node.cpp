@@ -311,14 +311,14 @@ std::string_view ytt_type_name(yaml::Kind k) {
 
 namespace {
 
-// A value inside a fragment as Starlark sees it: data a template line set from a dict or list
-// comes back as dicts and lists (down to any YAML nodes inside it); YAML nodes as fragments.
-sl::Value read_back(const DPtr& n) {
-  if (n->is_scalar() || !n->from_code) return to_starlark(n);
+// Maps as dicts and arrays as lists; with `only_from_code`, only those a template line set from
+// Starlark data (ytt keeps them as Go data), YAML nodes below staying fragments.
+sl::Value plain_value(const DPtr& n, bool only_from_code) {
+  if (n->is_scalar() || (only_from_code && !n->from_code)) return to_starlark(n);
   if (n->is_array()) {
     std::vector<sl::Value> items;
     items.reserve(n->entries.size());
-    for (const auto& e : n->entries) items.push_back(read_back(e.value));
+    for (const auto& e : n->entries) items.push_back(plain_value(e.value, only_from_code));
     return sl::make_list(std::move(items));
   }
   std::vector<std::pair<sl::Value, sl::Value>> items;
@@ -326,11 +326,14 @@ sl::Value read_back(const DPtr& n) {
     auto k = std::make_shared<DNode>();
     k->kind = e.key.kind;
     k->scalar = e.key;
-    items.emplace_back(to_starlark(k), read_back(e.value));
+    items.emplace_back(to_starlark(k), plain_value(e.value, only_from_code));
   }
   auto d = sl::make_dict(std::move(items));
   return d.ok() ? *d : sl::Value::none();
 }
+
+// A value inside a fragment as Starlark sees it.
+sl::Value read_back(const DPtr& n) { return plain_value(n, true); }
 
 class Fragment : public sl::HostObject {
  public:
@@ -509,25 +512,7 @@ sl::Value to_starlark(const DPtr& n) {
   return sl::Value::none();
 }
 
-sl::Value to_plain(const DPtr& n) {
-  if (n->is_map()) {
-    std::vector<std::pair<sl::Value, sl::Value>> items;
-    for (const auto& e : n->entries) {
-      auto k = std::make_shared<DNode>();
-      k->kind = e.key.kind;
-      k->scalar = e.key;
-      items.emplace_back(to_starlark(k), to_plain(e.value));
-    }
-    auto d = sl::make_dict(std::move(items));
-    return d.ok() ? *d : sl::Value::none();
-  }
-  if (n->is_array()) {
-    std::vector<sl::Value> items;
-    for (const auto& e : n->entries) items.push_back(to_plain(e.value));
-    return sl::make_list(std::move(items));
-  }
-  return to_starlark(n);
-}
+sl::Value to_plain(const DPtr& n) { return plain_value(n, false); }
 
 sl::Value to_struct_value(const DPtr& n) {
   if (n->is_map()) {
