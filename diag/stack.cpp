@@ -1,6 +1,8 @@
 #include "diag/stack.h"
 
 #include <pthread.h>
+#include <sys/mman.h>
+#include <ucontext.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -11,6 +13,13 @@
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define HINTKIT_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define HINTKIT_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define HINTKIT_TSAN 1
 #endif
 #endif
 #ifdef HINTKIT_ASAN
@@ -36,9 +45,14 @@ void* run_job(void* arg) {
   return nullptr;
 }
 
-// The lowest usable address of the calling thread's stack (stacks grow down on every target
-// hintkit builds for), found once per thread.
+// While `run_with_big_stack` has switched the calling thread onto a stack of its own, that
+// stack's lowest usable address; 0 on the thread's own stack.
+thread_local uintptr_t switched_floor = 0;
+
+// The lowest usable address of the stack the caller runs on (stacks grow down on every target
+// hintkit builds for); the thread's own is found once per thread.
 uintptr_t stack_floor() {
+  if (switched_floor != 0) return switched_floor;
   thread_local uintptr_t floor = [] {
     pthread_attr_t attr;
     if (pthread_getattr_np(pthread_self(), &attr) != 0) return uintptr_t{0};
@@ -53,10 +67,8 @@ uintptr_t stack_floor() {
   return floor;
 }
 
-}  // namespace
-
-void run_with_big_stack(const std::function<void()>& work) {
-  Job job{&work, nullptr};
+// Runs the job on a new thread with a big stack; false when no such thread can be made.
+bool run_on_big_thread(Job& job) {
   pthread_attr_t attr;
   pthread_t thread;
   bool started = false;
@@ -65,11 +77,55 @@ void run_with_big_stack(const std::function<void()>& work) {
               pthread_create(&thread, &attr, run_job, &job) == 0;
     pthread_attr_destroy(&attr);
   }
-  if (started) {
-    pthread_join(thread, nullptr);
-  } else {
-    run_job(&job);
+  if (started) pthread_join(thread, nullptr);
+  return started;
+}
+
+#if !defined(HINTKIT_ASAN) && !defined(HINTKIT_TSAN)
+// The job `enter_job` runs: makecontext passes only int arguments, so the pointer goes here.
+thread_local Job* switched_job = nullptr;
+
+void enter_job() { run_job(switched_job); }
+
+// Runs the job on the calling thread after switching it onto a freshly mapped big stack, and
+// back once the job has ended; false when the stack cannot be mapped. Cheaper than a thread:
+// the allocator keeps serving the job from this thread's heap instead of starting another
+// (a second thread cost 10 MB of peak memory and 20 ms on the N=1600 values benchmark).
+bool run_on_switched_stack(Job& job) {
+  // Below the stack, a region that faults: overflowing it crashes rather than corrupting.
+  constexpr size_t kGuardBytes = size_t{64} << 10;
+  void* base = mmap(nullptr, kBigStackBytes, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (base == MAP_FAILED) return false;
+  bool ran = false;
+  ucontext_t caller;
+  ucontext_t callee;
+  if (mprotect(base, kGuardBytes, PROT_NONE) == 0 && getcontext(&callee) == 0) {
+    callee.uc_stack.ss_sp = base;
+    callee.uc_stack.ss_size = kBigStackBytes;
+    callee.uc_link = &caller;  // where the thread continues when enter_job returns
+    makecontext(&callee, enter_job, 0);
+    Job* outer_job = switched_job;
+    uintptr_t outer_floor = switched_floor;
+    switched_job = &job;
+    switched_floor = reinterpret_cast<uintptr_t>(base) + kGuardBytes;
+    ran = swapcontext(&caller, &callee) == 0;
+    switched_job = outer_job;
+    switched_floor = outer_floor;
   }
+  munmap(base, kBigStackBytes);
+  return ran;
+}
+#else
+// The sanitizers do not follow a thread onto a stack it switched to by hand: keep the thread.
+bool run_on_switched_stack(Job&) { return false; }
+#endif
+
+}  // namespace
+
+void run_with_big_stack(const std::function<void()>& work) {
+  Job job{&work, nullptr};
+  if (!run_on_switched_stack(job) && !run_on_big_thread(job)) run_job(&job);
   if (job.error) std::rethrow_exception(job.error);
 }
 

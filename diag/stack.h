@@ -1,5 +1,5 @@
-// Stack headroom for deeply recursive code: `run_with_big_stack(work)` runs work on a thread
-// whose stack is large enough for recursion as deep as ytt's (Go grows its stacks up to 1 GB),
+// Stack headroom for deeply recursive code: `run_with_big_stack(work)` runs work on a stack
+// large enough for recursion as deep as ytt's (Go grows its stacks up to 1 GB),
 // and `stack_exhausted()` lets a recursive function stop with an error before it would
 // overflow whatever stack it runs on.
 #pragma once
@@ -15,10 +15,11 @@ inline constexpr size_t kBigStackBytes = size_t{1} << 30;
 // Left free below the deepest recursion for error reporting, libraries and signal handlers.
 inline constexpr size_t kStackReserveBytes = size_t{512} << 10;
 
-// Runs `work` to completion on a new thread with a `kBigStackBytes` stack and returns once it
-// has ended; exceptions thrown by `work` reach the caller. When no such thread can be made
-// (address space limits), `work` runs on the calling thread, still guarded by
-// `stack_exhausted()`.
+// Runs `work` to completion on a `kBigStackBytes` stack and returns once it has ended;
+// exceptions thrown by `work` reach the caller. The calling thread itself switches onto a
+// freshly mapped stack and back (under ASan and TSan, which do not follow such a switch, a new
+// thread with that stack runs `work` instead). When no such stack can be had (address space
+// limits), `work` runs on the caller's stack, still guarded by `stack_exhausted()`. Nests.
 void run_with_big_stack(const std::function<void()>& work);
 
 // True when the calling thread has less than `kStackReserveBytes` of stack left.
