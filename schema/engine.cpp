@@ -1124,7 +1124,7 @@ class Engine {
       f.path = name;
       f.lines = SourceLines(std::move(*text));
       diag::Diagnostics diags;
-      auto docs = yaml::load(f.text(), f.path, diags);
+      auto docs = yaml::load(f.text(), f.path, diags, ytt_yaml_options());
       for (const auto& d : diags.items()) {
         if (d.severity == diag::Severity::kError && d.code != "HK002") {  // later key wins
           throw YttError{
@@ -1282,7 +1282,7 @@ class Engine {
                         const diag::Span& span) {
     const std::string value_file = pseudo("", text, /*whole=*/true).path;
     diag::Diagnostics diags;
-    auto docs = yaml::load(text, value_file, diags);
+    auto docs = yaml::load(text, value_file, diags, ytt_yaml_options());
     for (const auto& d : diags.items()) {
       if (d.severity == diag::Severity::kError && d.code != "HK002") {  // later key wins
         throw YttError{context + "Deserializing YAML value: " + go_yaml_error(d, text, true)};

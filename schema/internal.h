@@ -261,6 +261,9 @@ struct LoadedYaml {
   bool has_marker = true;  // the text holds "#@" somewhere (else no node can be templated)
 };
 // Loads one file's YAML. Touches nothing shared, so it may run on another thread.
+// How ytt's YAML reader (its fork of go-yaml v2) reads every file, fragment and value.
+yaml::LoadOptions ytt_yaml_options();
+
 LoadedYaml load_yaml(std::string path, std::string_view text);
 // ytt's HasTemplating: some `#@` comment in the file (else ytt takes it as plain YAML).
 bool is_templated(const LoadedYaml& y);

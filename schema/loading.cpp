@@ -87,7 +87,7 @@ sl::Result<sl::Module> load_found(Files& files, sl::Thread& thread, const Source
     case FileType::kYaml: {
       // A library file is parsed only when loaded: its syntax error names it as ytt does.
       diag::Diagnostics diags;
-      (void)yaml::load(f->text(), f->path, diags);
+      (void)yaml::load(f->text(), f->path, diags, ytt_yaml_options());
       for (const auto& d : diags.items()) {
         if (d.severity == diag::Severity::kError && d.code != "HK002") {
           return cannot_load(module, "Unmarshaling YAML template '" + f->path +

@@ -1248,7 +1248,7 @@ class TemplateRuntime {
       case NodeKind::kText:
         if (!v.is(sl::Kind::kString)) {
           return fail("cannot set non-string value (" + go_value_type(v) +
-                    "), consider using str(...) to convert to string");
+                      "), consider using str(...) to convert to string");
         }
         (*top.text)[top.index] = std::string(v.as_string());
         return sl::Value::none();
@@ -1367,8 +1367,9 @@ CheckedDocs checked_docs(LoadedYaml&& loaded) {
     if (d.code == "HK002" && d.severity != diag::Severity::kError) {
       out.duplicates = true;
     } else if (d.severity == diag::Severity::kError) {
-      throw TemplateError{"- " + d.message + "\n    " + loaded.path + ":" +
-                          std::to_string(d.span.begin.line), false, nullptr};
+      throw TemplateError{
+          "- " + d.message + "\n    " + loaded.path + ":" + std::to_string(d.span.begin.line),
+          false, nullptr};
     }
   }
   // Every annotation is a `#@` comment: without one in the text there is nothing to walk for.
@@ -1709,10 +1710,16 @@ std::string starlark_error_text(const Files& files, const sl::Error& e) {
   return out;
 }
 
+yaml::LoadOptions ytt_yaml_options() {
+  yaml::LoadOptions options;
+  options.ytt_merge_keys = true;
+  return options;
+}
+
 LoadedYaml load_yaml(std::string path, std::string_view text) {
   LoadedYaml out;
   out.path = std::move(path);
-  yaml::LoadOptions options;
+  yaml::LoadOptions options = ytt_yaml_options();
   options.keep_comments = true;        // a template rejects plain `#` comments
   options.keep_duplicate_keys = true;  // a template judges repeated keys after evaluation
   out.docs = yaml::load(text, out.path, out.diags, options);

@@ -369,7 +369,7 @@ sl::Value yaml_module() {
     if (auto e = check_arg_count(c, 1, 1)) return *e;
     if (auto e = want_string(c, c.args[0])) return *e;
     diag::Diagnostics diags;
-    auto docs = yaml::load(c.args[0].as_string(), "", diags);
+    auto docs = yaml::load(c.args[0].as_string(), "", diags, ytt_yaml_options());
     for (const auto& d : diags.items()) {
       if (d.severity == diag::Severity::kError && d.code != "HK002") {  // later key wins
         return sl::fail_error("yaml.decode: " + go_yaml_error(d, c.args[0].as_string(), false));

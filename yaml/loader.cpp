@@ -780,8 +780,9 @@ class Builder : public internal::FastHandler {
     last.span = last.key.span;
     last.span.end = last.value.span.end.line > 0 ? last.value.span.end : last.key.span.end;
     const Node& key = last.key;
-    if (key.kind == Kind::kString && key.style == Style::kPlain && key.tag.empty() &&
-        key.text == "<<") {
+    // go-yaml's merge key: a plain `<<`, or any `<<` tagged `!!merge`.
+    if (key.kind == Kind::kString && key.text == "<<" &&
+        ((key.style == Style::kPlain && key.tag.empty()) || key.tag == "!!merge")) {
       MapItem item = std::move(last);
       f.items.pop_back();
       merge(f, std::move(item));
@@ -858,7 +859,8 @@ class Builder : public internal::FastHandler {
       for (MapItem& m : v.items) insert(f, std::move(m), true);
       return;
     }
-    if (v.kind == Kind::kArray) {
+    if (v.kind == Kind::kArray && options_.ytt_merge_keys && v.elements.empty()) return;
+    if (v.kind == Kind::kArray && !options_.ytt_merge_keys) {
       bool all_maps = std::all_of(v.elements.begin(), v.elements.end(),
                                   [](const Node& e) { return e.kind == Kind::kMap; });
       if (all_maps) {

@@ -219,6 +219,10 @@ struct LoadOptions {
   // Keep every item of a repeated key, in order, with HK002 as a warning (ytt templates
   // decide after evaluation: two branches of an `if` may hold the same key).
   bool keep_duplicate_keys = false;
+  // Merge keys as ytt's fork of go-yaml v2 reads them: a `<<` whose value is a list of maps
+  // is an error there (its decoder cannot merge into an ordered map from a list), an empty
+  // list merges nothing.
+  bool ytt_merge_keys = false;
   int max_depth = kMaxDepth;
   size_t max_bytes = kMaxFileBytes;
   size_t max_alias_bytes = kMaxAliasBytes;
