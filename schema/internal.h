@@ -61,6 +61,9 @@ struct Scalar {
   std::string text;  // kString: the decoded string; other kinds: the source text
 };
 Scalar scalar_of(const yaml::Node& n);
+// Where an array item is, as ytt places it: the line of its `-` (which may stand above the
+// element's first token).
+diag::Span item_span(const yaml::Node& element);
 Scalar string_scalar(std::string_view s);
 yaml::Node to_yaml(const Scalar& s);
 

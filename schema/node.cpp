@@ -103,7 +103,7 @@ DPtr tree_from(NodeRef&& n) {
     d->entries.reserve(n.elements.size());
     for (auto& el : n.elements) {
       DEntry e;
-      e.span = el.span;
+      e.span = item_span(el);
       e.value = tree_from(pass(el));
       d->entries.push_back(std::move(e));
     }
@@ -117,6 +117,11 @@ DPtr tree_from(NodeRef&& n) {
 }  // namespace
 
 Scalar scalar_of(const yaml::Node& n) { return scalar_from(n); }
+diag::Span item_span(const yaml::Node& element) {
+  diag::Span s = element.span;
+  if (element.item_line > 0) s.begin = {element.item_line, 1};
+  return s;
+}
 Scalar take_scalar(yaml::Node&& n) { return scalar_from(std::move(n)); }
 DPtr from_yaml(const yaml::Node& n) { return tree_from(n); }
 DPtr from_yaml(yaml::Node&& n) { return tree_from(std::move(n)); }

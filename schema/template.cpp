@@ -426,9 +426,10 @@ class TemplateCompiler {
 
   void build_array_item(const yaml::Node& el, int parent, bool templated,
                         std::vector<CodeLine>& out) {
-    int ln = el.span.begin.line;
+    const diag::Span span = item_span(el);
+    int ln = span.begin.line;
     Metas m = metas(el.annotations, el.comments, ln, holds_value(el));
-    TplNode n{NodeKind::kArrayItem, parent, 0, ln, el.span, {}, nullptr, nullptr, {}, false};
+    TplNode n{NodeKind::kArrayItem, parent, 0, ln, span, {}, nullptr, nullptr, {}, false};
     if (el.is_scalar()) n.scalar = from_yaml(el);
     int tag = add(std::move(n));
     const std::string debug = "*yamlmeta.ArrayItem idx=?";
@@ -1538,7 +1539,7 @@ class DirectBuilder {
       d->entries.reserve(v.elements.size());
       for (auto& el : v.elements) {
         DEntry e;
-        e.span = el.span;
+        e.span = item_span(el);
         e.anns = annotations(el.annotations);
         e.value = node(el);
         d->entries.push_back(std::move(e));

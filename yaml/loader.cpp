@@ -750,6 +750,21 @@ class Builder : public internal::FastHandler {
     return f.items.back().value;
   }
 
+  // A block sequence element that starts below its `-`: remember the dash's line.
+  void note_dash_line(Node& element) {
+    element.item_line = 0;
+    if (element.span.begin.line <= 0) return;
+    size_t off = offset_of(element.span.begin);
+    size_t p = off;
+    while (p > 0 && (src_[p - 1] == ' ' || src_[p - 1] == '\t')) --p;
+    if (p > 0 && src_[p - 1] == '-') return;  // `- x`: the dash is on the element's line
+    const std::vector<size_t>& dashes = scan_.block_entries;
+    auto it = std::lower_bound(dashes.begin(), dashes.end(), off);
+    if (it == dashes.begin()) return;
+    const int line = position_at(scan_.line_starts, *(it - 1)).line;
+    if (line < element.span.begin.line) element.item_line = line;
+  }
+
   // Bookkeeping for the node just built in `slot()`.
   // `size`: nodes in the subtree; `bytes`: its scalar text.
   void placed(const Node& n, size_t size, int depth, YAML::anchor_t anchor, size_t bytes) {
@@ -766,7 +781,10 @@ class Builder : public internal::FastHandler {
     f.size += size;
     f.bytes += bytes;
     f.depth = std::max(f.depth, depth + 1);
-    if (f.node.kind == Kind::kArray) return;
+    if (f.node.kind == Kind::kArray) {
+      if (f.node.style == Style::kBlock) note_dash_line(f.elements.back());
+      return;
+    }
     if (!f.has_key) {
       f.has_key = true;
       if (f.node.style == Style::kBlock && !keys_checked_by_parser_) require_colon_after_key(n);
