@@ -10,6 +10,7 @@
 #include <yaml-cpp/mark.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -193,6 +194,20 @@ class Parser {
 
   // Reads `&name` or `*name` at p_ (on the sigil); returns the name.
   std::string_view read_anchor_name(bool flow) {
+    // go-yaml's names are letters, digits, '_' and '-', then a blank or one of `?:,]}%@``;
+    // yaml-cpp takes more, so anything else is a definite error here.
+    const YAML::Mark sigil = mark();
+    size_t q = p_ + 1;
+    while (q < s_.size() &&
+           (std::isalnum(static_cast<unsigned char>(s_[q])) || s_[q] == '_' || s_[q] == '-')) {
+      ++q;
+    }
+    char after = at(q);
+    if (static_cast<unsigned char>(after) >= 0x80) decline();  // NEL, LS, PS break lines there
+    if (q == p_ + 1 || !(after == ' ' || after == '\t' || after == '\n' || after == '\r' ||
+                         after == '\0' || std::strchr("?:,]}%@`", after) != nullptr)) {
+      syntax_error(sigil, ErrorKind::kBadAnchorOrAlias);
+    }
     size_t b = ++p_;
     while (p_ < s_.size()) {
       char c = s_[p_];
@@ -828,6 +843,8 @@ class Parser {
       if (col() > indent) decline();
       if (!block_entry_here()) {
         if (indentless) break;  // the map this sequence sits under goes on
+        // A `:` where the next item should be: go-yaml's parser gets a value, not a `-`.
+        if (cur() == ':' && is_space_or_end(at(p_ + 1))) syntax_error(mark(), kMissingDash);
         // A key where the next item should be (a line without `:` fails as such first).
         ScalarToken key = scan_key();
         syntax_error(key.mark, kMissingDash);

@@ -74,6 +74,25 @@ ScanResult scan_source(std::string_view source, bool want_comments, int depth_li
 
 // Converts an offset to a 1-based position using `line_starts`.
 diag::Position position_at(const std::vector<size_t>& line_starts, size_t offset);
+// The inverse: the offset of `at` in a source of `size` bytes (clamped to it).
+size_t offset_at(const std::vector<size_t>& line_starts, size_t size, diag::Position at);
+
+// ---- go_scan.cpp -------------------------------------------------------------------------
+
+// What go-yaml v2's scanner meets in `source` before its parser takes the token that starts
+// at offset `parser_stop` (npos: the whole input). yaml-cpp's path passes the offset where
+// yaml-cpp stopped, so that go-yaml's earlier scanner error wins: kind kMissingColon (a key
+// go-yaml requires, ending without `:`; `offset` at the key), kBadAnchorOrAlias (a name
+// go-yaml does not take; `offset` at the `&` or `*`) or kUnterminatedQuote (`offset` at the
+// end of the input); kNone when the parser gets there first or the scanner
+// stops at an error of another kind. `item_expected_at_stop`: the token at `parser_stop`
+// is a key or `:` where a block sequence's next `- ` belongs.
+struct GoScan {
+  ErrorKind kind = ErrorKind::kNone;
+  size_t offset = 0;
+  bool item_expected_at_stop = false;
+};
+GoScan go_yaml_scan(std::string_view source, size_t parser_stop);
 
 // ---- loader.cpp --------------------------------------------------------------------------
 

@@ -1171,140 +1171,6 @@ YamlCppError classify_yaml_cpp_error(const std::string& msg) {
   return {escape ? ErrorKind::kUnknownEscape : ErrorKind::kOther, out};
 }
 
-// ---- Keys without `:` on yaml-cpp's path ------------------------------------------------
-
-// go-yaml wants the `:` of a key that stands where a block collection's next entry belongs
-// ("a required simple key") before anything else, and reports "could not find expected ':'"
-// where yaml-cpp reports what follows: "illegal map value" when the key ran on as a
-// multi-line plain scalar into a later `:`, "end of map/sequence not found" when it did not.
-// These read the source around yaml-cpp's position to tell that case apart.
-class KeyLines {
- public:
-  KeyLines(std::string_view src, const std::vector<size_t>& line_starts)
-      : src_(src), starts_(line_starts) {}
-
-  int count() const { return static_cast<int>(starts_.size()); }
-  std::string_view line(int l) const {  // 1-based, without its line end
-    size_t b = starts_[static_cast<size_t>(l - 1)];
-    size_t e = src_.find('\n', b);
-    if (e == std::string_view::npos) e = src_.size();
-    if (e > b && src_[e - 1] == '\r') --e;
-    return src_.substr(b, e - b);
-  }
-  static size_t indent(std::string_view l) {
-    size_t i = 0;
-    while (i < l.size() && l[i] == ' ') ++i;
-    return i;
-  }
-  static bool blank(std::string_view l) {
-    return l.find_first_not_of(" \t") == std::string_view::npos;
-  }
-  static bool comment(std::string_view l) {
-    size_t i = l.find_first_not_of(" \t");
-    return i != std::string_view::npos && l[i] == '#';
-  }
-  static bool value_indicator_or_comment(std::string_view t) {
-    for (size_t i = 0; i < t.size(); ++i) {
-      if (t[i] == ':' && (i + 1 == t.size() || t[i + 1] == ' ' || t[i + 1] == '\t')) return true;
-      if (t[i] == '#' && i > 0 && (t[i - 1] == ' ' || t[i - 1] == '\t')) return true;
-    }
-    return false;
-  }
-  static bool plain_start(std::string_view t) {
-    if (t.empty()) return false;
-    if (t[0] == '-' || t[0] == '?' || t[0] == ':') return t.size() > 1 && t[1] != ' ';
-    return std::string_view("#&*!|>'\"[]{},%@`").find(t[0]) == std::string_view::npos;
-  }
-  // Text that continues a plain scalar and could also start one.
-  static bool plain_only(std::string_view t) {
-    return plain_start(t) && !value_indicator_or_comment(t);
-  }
-  // `t` without a trailing comment and blanks.
-  static std::string_view without_comment(std::string_view t) {
-    for (size_t i = 1; i < t.size(); ++i) {
-      if (t[i] == '#' && (t[i - 1] == ' ' || t[i - 1] == '\t')) {
-        t = t.substr(0, i);
-        break;
-      }
-    }
-    size_t e = t.find_last_not_of(" \t");
-    return e == std::string_view::npos ? std::string_view{} : t.substr(0, e + 1);
-  }
-  // Columns where a block collection may start on line `l`: its indentation and the column
-  // after each leading `- `.
-  bool collection_column(int l, size_t col) const {
-    std::string_view t = line(l);
-    size_t i = indent(t);
-    while (true) {
-      if (i == col) return true;
-      if (i < t.size() && t[i] == '-' && (i + 1 == t.size() || t[i + 1] == ' ')) {
-        ++i;
-        while (i < t.size() && t[i] == ' ') ++i;
-        continue;
-      }
-      return false;
-    }
-  }
-  // Whether a scalar starting line `l` at column `col` (0-based) is in key position of an
-  // open block collection: the nearest line above with content at or left of `col` starts
-  // an entry at `col`.
-  bool required_key(int l, size_t col) const {
-    for (int k = l - 1; k >= 1; --k) {
-      std::string_view t = line(k);
-      if (blank(t) || comment(t)) continue;
-      if (t.substr(0, 3) == "---" || t.substr(0, 3) == "...") return false;
-      if (collection_column(k, col)) return true;
-      if (indent(t) <= col) return false;
-    }
-    return false;
-  }
-
-  // yaml-cpp's error at `at` (kind `kind`) is go-yaml's missing `:` of the key starting at
-  // the returned position; nullopt when it is not.
-  std::optional<diag::Position> missing_colon(ErrorKind kind, diag::Position at) const {
-    if (at.line < 1 || at.line > count()) return std::nullopt;
-    std::string_view t = line(at.line);
-    size_t col = static_cast<size_t>(at.column - 1);
-    if (col > t.size()) return std::nullopt;
-    if (kind == ErrorKind::kEndOfMapNotFound || kind == ErrorKind::kEndOfListNotFound) {
-      // A plain scalar at the start of its line, with no `:` after it.
-      std::string_view key = without_comment(t.substr(col));
-      if (indent(t) != col || !plain_only(key) || !required_key(at.line, col)) {
-        return std::nullopt;
-      }
-      return at;
-    }
-    if (kind != ErrorKind::kUnexpectedColon) return std::nullopt;
-    // The `:` ends a plain scalar that started at the beginning of an earlier line.
-    size_t first = indent(t);
-    if (first >= col || !plain_only(t.substr(first, col - first))) return std::nullopt;
-    int start = 0;
-    for (int k = at.line - 1; k >= 1; --k) {
-      std::string_view u = line(k);
-      if (blank(u)) continue;
-      if (comment(u)) break;
-      if (!plain_only(u.substr(indent(u)))) {
-        // Unless this line opens a block (`key:`, `-`, `---`), the scalar may have started
-        // on it, after `key: ` or `- `: then it is no key.
-        std::string_view body = without_comment(u);
-        bool opens_block = body.empty() || body.back() == ':' ||
-                           body.find_first_not_of(" -") == std::string_view::npos;
-        if (!opens_block && start != 0 && indent(line(start)) > indent(u)) return std::nullopt;
-        break;
-      }
-      start = k;
-    }
-    if (start == 0) return std::nullopt;
-    size_t start_col = indent(line(start));
-    if (!required_key(start, start_col)) return std::nullopt;
-    return diag::Position{start, static_cast<int>(start_col) + 1};
-  }
-
- private:
-  std::string_view src_;
-  const std::vector<size_t>& starts_;
-};
-
 }  // namespace
 
 std::vector<Document> load(std::string_view source, std::string_view file, diag::Diagnostics& diags,
@@ -1429,12 +1295,21 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
   ViewBuf buf(source);
   std::istream in(&buf);
   Builder builder(source, file, diags, options, scan);
+  const size_t first_diag = diags.size();
   auto error_at = [&](const std::string& code, diag::Position at, std::string message,
                       ErrorKind kind) {
     diag::Span s = whole_file();
     s.begin = s.end = at;
     diags.error(code, s, std::move(message)).kind = static_cast<uint16_t>(kind);
   };
+  // A syntax error where yaml-cpp's path stopped (or none), before go-yaml's view of it.
+  struct Stopped {
+    diag::Position at;
+    ErrorKind kind;
+    std::string message;
+  };
+  std::optional<Stopped> stopped;
+  bool other_failure = false;  // a limit or an error go-yaml has no counterpart of
   try {
     YAML::Parser parser(in);
     while (parser.HandleNextDocument(builder)) {
@@ -1442,21 +1317,62 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
   } catch (const YAML::DeepRecursion& e) {
     error_at("HK003", {e.mark.line + 1, e.mark.column + 1},
              "nesting deeper than the YAML parser allows", ErrorKind::kNone);
+    other_failure = true;
   } catch (const StopLoading& e) {
-    error_at(e.code, e.at, e.message, e.kind);
+    if (e.code == "HK001") {
+      stopped = Stopped{e.at, e.kind, e.message};
+    } else {
+      error_at(e.code, e.at, e.message, e.kind);
+      other_failure = true;
+    }
   } catch (const YAML::Exception& e) {
     diag::Position at = e.mark.is_null() ? position_at(scan.line_starts, source.size())
                                          : diag::Position{e.mark.line + 1, e.mark.column + 1};
     YamlCppError known = classify_yaml_cpp_error(e.msg);
-    if (auto key = KeyLines(source, scan.line_starts).missing_colon(known.kind, at)) {
-      at = *key;
-      known = {ErrorKind::kMissingColon,
-               std::string(internal::syntax_error_text(ErrorKind::kMissingColon))};
-    }
-    error_at("HK001", at, "syntax error: " + known.message, known.kind);
+    stopped = Stopped{at, known.kind, "syntax error: " + known.message};
   } catch (const std::exception& e) {
     error_at("HK001", position_at(scan.line_starts, source.size()),
              std::string("cannot parse YAML: ") + e.what(), ErrorKind::kOther);
+    other_failure = true;
+  }
+  if (!other_failure) {
+    // go-yaml's scanner runs ahead of its parser and knows keys that must have a `:`, which
+    // yaml-cpp's does not: its error comes first when it fires before go-yaml's parser takes
+    // the token where yaml-cpp stopped (or anywhere, when yaml-cpp took the whole input).
+    size_t stop =
+        stopped ? offset_at(scan.line_starts, source.size(), stopped->at) : std::string_view::npos;
+    internal::GoScan go = internal::go_yaml_scan(source, stop);
+    auto retype = [&](ErrorKind kind) {
+      stopped->kind = kind;
+      stopped->message = "syntax error: " + std::string(internal::syntax_error_text(kind));
+    };
+    if (go.kind != ErrorKind::kNone) {
+      stopped = Stopped{position_at(scan.line_starts, go.offset), go.kind, ""};
+      retype(go.kind);
+    } else if (stopped && go.item_expected_at_stop &&
+               (stopped->kind == ErrorKind::kEndOfMapNotFound ||
+                stopped->kind == ErrorKind::kEndOfListNotFound ||
+                stopped->kind == ErrorKind::kMissingKey)) {
+      retype(ErrorKind::kMissingDash);  // go-yaml's parser wants the sequence's `- ` there
+    }
+  }
+  if (stopped) {
+    // go-yaml parses a whole document before building values from it: problems found while
+    // building this document's values come after its syntax error, and are not reported.
+    int doc_line = 1;
+    for (int l : scan.doc_start_lines) {
+      if (l <= stopped->at.line) doc_line = l;
+    }
+    auto& items = diags.items();
+    items.erase(
+        std::remove_if(items.begin() + static_cast<std::ptrdiff_t>(first_diag), items.end(),
+                       [&](const diag::Diagnostic& d) {
+                         ErrorKind k = error_kind(d);
+                         return (k == ErrorKind::kTagMismatch || k == ErrorKind::kBadMerge) &&
+                                d.span.begin.line >= doc_line;
+                       }),
+        items.end());
+    error_at("HK001", stopped->at, std::move(stopped->message), stopped->kind);
   }
 
   std::vector<Document> docs = std::move(builder.documents());

@@ -105,6 +105,12 @@ diag::Position position_at(const std::vector<size_t>& line_starts, size_t offset
   return {static_cast<int>(line), static_cast<int>(offset - line_starts[line - 1]) + 1};
 }
 
+size_t offset_at(const std::vector<size_t>& line_starts, size_t size, diag::Position at) {
+  if (at.line < 1 || line_starts.empty()) return 0;
+  size_t line = std::min(static_cast<size_t>(at.line), line_starts.size());
+  return std::min(size, line_starts[line - 1] + static_cast<size_t>(std::max(0, at.column - 1)));
+}
+
 namespace {
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }

@@ -726,5 +726,90 @@ TEST(YamlLoad, BothPathsReportAKeyWithoutColonAtTheKey) {
   }
 }
 
+// go-yaml's scanner runs ahead of its parser and stops at a key it requires (one where a
+// block collection's next entry belongs) that ends without `:`, before whatever comes next;
+// yaml-cpp's scanner has no such rule and stopped later at something else (an unclosed
+// quote, a stray `]`, `@` or tab, a merge of a scalar, or nothing at all). yaml-cpp's path
+// now asks a model of go-yaml's scanner (yaml/go_scan.cpp) where go-yaml stopped; the fast
+// parser was wrong on two shapes (a `:` in a list, an anchor name go-yaml rejects). Inputs
+// minimised from fuzz/yaml_differential.cpp findings; every go-yaml message recorded from the
+// reference ytt (`ytt -f`).
+TEST(YamlLoad, BothPathsStopWhereGoYamlsScannerStops) {
+  struct Case {
+    std::string_view input;
+    ErrorKind kind;
+    diag::Position at;
+    std::string_view go_yaml;
+  };
+  const std::string_view kLine3 = "yaml: line 3: could not find expected ':'";
+  const Case cases[] = {
+      {"t:\na\n#\na", ErrorKind::kMissingColon, {2, 1}, kLine3},
+      {"n:\nd\n>\nd\ne:", ErrorKind::kMissingColon, {2, 1}, kLine3},
+      {"n:\n\"\"\n-", ErrorKind::kMissingColon, {2, 1}, kLine3},
+      {"s: 2\n\"\"\n", ErrorKind::kMissingColon, {2, 1}, kLine3},
+      {"e:\n-}\n--- \"\"}", ErrorKind::kMissingColon, {2, 1}, kLine3},
+      {"n:\nA\n\"\"]", ErrorKind::kMissingColon, {2, 1}, kLine3},
+      {"<<: 1\nC", ErrorKind::kMissingColon, {2, 1}, kLine3},  // not the merge error
+      {"t:\ns\n0\n\t", ErrorKind::kMissingColon, {2, 1}, kLine3},
+      {"c:\nt\n\":", ErrorKind::kMissingColon, {2, 1}, kLine3},
+      {"t:\n0\n'b", ErrorKind::kMissingColon, {2, 1}, kLine3},
+      {"):\ny\n- \"\\#", ErrorKind::kMissingColon, {2, 1}, kLine3},
+      {"t:\nm\n@", ErrorKind::kMissingColon, {2, 1}, kLine3},
+      {"d:\np\n'\n---", ErrorKind::kMissingColon, {2, 1}, kLine3},
+      {"1:\n0\n*", ErrorKind::kMissingColon, {2, 1}, kLine3},
+      {"e: &b\nt #\ng:", ErrorKind::kMissingColon, {2, 1}, kLine3},
+      {"-\n-\"\n:", ErrorKind::kMissingColon, {2, 1}, kLine3},
+      {"e: &b\n x\n:]\ny:",
+       ErrorKind::kMissingColon,
+       {3, 1},
+       "yaml: line 4: could not find expected ':'"},
+      // A key where a block sequence's next `- ` belongs (yaml-cpp: "end of map not found").
+      {"2:\n  - \"\"\n  c:",
+       ErrorKind::kMissingDash,
+       {3, 3},
+       "yaml: line 2: did not find expected '-' indicator"},
+      {"s:\n    -\n    s:",
+       ErrorKind::kMissingDash,
+       {3, 5},
+       "yaml: line 2: did not find expected node content"},
+      // A `:` where a block sequence's next `- ` belongs: go-yaml's parser gets a value there
+      // (the fast parser said "no key before ':'").
+      {"- a\n: b\n",
+       ErrorKind::kMissingDash,
+       {2, 1},
+       "yaml: line 1: did not find expected '-' indicator"},
+      {"k:\n  - a\n  : b\n",
+       ErrorKind::kMissingDash,
+       {3, 3},
+       "yaml: line 2: did not find expected '-' indicator"},
+      // Anchor and alias names are letters, digits, '_' and '-' (yaml-cpp takes `x/y`).
+      {"a: &x/y 1\nb\n",
+       ErrorKind::kBadAnchorOrAlias,
+       {1, 4},
+       "yaml: line 1: did not find expected alphabetic or numeric character"},
+      {"a: *x/y\n",
+       ErrorKind::kBadAnchorOrAlias,
+       {1, 4},
+       "yaml: line 1: did not find expected alphabetic or numeric character"},
+      // A quote open to the end comes first when no key is missing its `:` before it.
+      {"-\n\"",
+       ErrorKind::kUnterminatedQuote,
+       {2, 2},
+       "yaml: line 2: found unexpected end of stream"},
+  };
+  for (const Case& c : cases) {
+    for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+      SCOPED_TRACE(std::string(c.input) +
+                   (choice == internal::ParserChoice::kAuto ? " (auto)" : " (yaml-cpp)"));
+      diag::Diagnostics diags;
+      internal::load_with(choice, c.input, "t.yaml", diags, {}, nullptr);
+      ASSERT_EQ(diags.size(), 1u) << diags.items()[0].message;
+      EXPECT_EQ(error_kind(diags.items()[0]), c.kind);
+      EXPECT_EQ(diags.items()[0].span.begin, c.at);
+      EXPECT_EQ(go_yaml_message(diags.items()[0], c.input, true), c.go_yaml);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace hintkit::yaml

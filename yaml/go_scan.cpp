@@ -1,0 +1,615 @@
+// A model of go-yaml v2's scanner (as vendored by ytt v0.48.0) that produces no values, only
+// the order in which its tokens reach the parser and the first scanner error on the way. It
+// exists for yaml-cpp's path: yaml-cpp's scanner has no "required simple key" (a key line
+// without `:` where a block map's next key belongs), so it runs on past the place where
+// go-yaml stops; this model tells where go-yaml stopped instead (see `go_yaml_scan` in
+// internal.h). Mechanisms followed one by one: the token queue, simple keys per flow level,
+// the indentation stack, and the extents of plain, quoted and block scalars, anchors and tags.
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "yaml/internal.h"
+
+namespace hintkit::yaml::internal {
+namespace {
+
+enum class Tok : uint8_t {
+  kStreamStart,
+  kStreamEnd,
+  kDocument,  // `---` or `...`
+  kBlockSeqStart,
+  kBlockMapStart,
+  kBlockEnd,
+  kFlowStart,
+  kFlowEnd,
+  kFlowEntry,
+  kBlockEntry,
+  kKey,
+  kValue,
+  kAnchorOrAlias,
+  kTag,
+  kScalar,
+};
+
+struct Token {
+  Tok type;
+  size_t offset;
+  bool in_sequence = false;  // a KEY or VALUE where a block sequence's next `- ` belongs
+};
+
+// go-yaml's mark: lines and columns count characters (not bytes) from 0; `index` counts
+// characters from the start (the 1024-character limit of a simple key).
+struct Mark {
+  size_t offset = 0;
+  size_t index = 0;
+  int line = 0;
+  int column = 0;
+};
+
+struct SimpleKey {
+  bool possible = false;
+  bool required = false;
+  size_t token_number = 0;
+  Mark mark;
+};
+
+// Ends the scan: a scanner error (kind kNone when it is one the model does not name, or a
+// construct it does not follow, such as directives).
+struct Stop {
+  ErrorKind kind;
+  size_t offset;
+};
+
+constexpr size_t kMaxSimpleKeyChars = 1024;  // go-yaml's limit on a simple key's length
+
+class Scanner {
+ public:
+  explicit Scanner(std::string_view s) : s_(s) {}
+
+  GoScan run(size_t parser_stop) {
+    GoScan out;
+    try {
+      // STREAM-START.
+      indent_ = -1;
+      keys_.push_back({});
+      allowed_ = true;
+      queue_.push_back({Tok::kStreamStart, 0});
+      while (true) {
+        fetch_more_tokens();
+        Token t = queue_.front();
+        queue_.pop_front();
+        ++tokens_parsed_;
+        if (t.type == Tok::kStreamEnd) return out;
+        // The parser takes this token now: if yaml-cpp's path could not, the parser's error
+        // comes before anything the scanner finds later.
+        if (parser_stop != std::string_view::npos && t.type != Tok::kStreamStart &&
+            t.type != Tok::kBlockEnd && t.offset >= parser_stop) {
+          out.item_expected_at_stop = t.offset == parser_stop && t.in_sequence;
+          return out;
+        }
+      }
+    } catch (const Stop& stop) {
+      out.kind = stop.kind;
+      out.offset = stop.offset;
+    }
+    return out;
+  }
+
+ private:
+  // ---- characters ---------------------------------------------------------------------
+
+  unsigned char byte(size_t i) const {
+    return i < s_.size() ? static_cast<unsigned char>(s_[i]) : 0;
+  }
+  unsigned char cur() const { return byte(m_.offset); }
+  unsigned char ahead(size_t n) const { return byte(m_.offset + n); }
+  bool at_end() const { return m_.offset >= s_.size(); }
+  static size_t width(unsigned char b) {
+    if ((b & 0x80) == 0) return 1;
+    if ((b & 0xE0) == 0xC0) return 2;
+    if ((b & 0xF0) == 0xE0) return 3;
+    if ((b & 0xF8) == 0xF0) return 4;
+    return 1;  // the reader rejected invalid UTF-8 before
+  }
+  // Width of the line break at i (CR LF counts as one), 0 when there is none. go-yaml's
+  // breaks: CR, LF, NEL, LS, PS.
+  size_t break_at(size_t i) const {
+    unsigned char b = byte(i);
+    if (b == '\r') return byte(i + 1) == '\n' ? 2 : 1;
+    if (b == '\n') return 1;
+    if (b == 0xC2 && byte(i + 1) == 0x85) return 2;
+    if (b == 0xE2 && byte(i + 1) == 0x80 && (byte(i + 2) == 0xA8 || byte(i + 2) == 0xA9)) return 3;
+    return 0;
+  }
+  bool is_break(size_t n = 0) const { return break_at(m_.offset + n) != 0; }
+  bool is_blank(size_t n = 0) const { return ahead(n) == ' ' || ahead(n) == '\t'; }
+  bool is_breakz(size_t n = 0) const { return m_.offset + n >= s_.size() || is_break(n); }
+  bool is_blankz(size_t n = 0) const { return is_blank(n) || is_breakz(n); }
+  static bool is_alpha(unsigned char c) {
+    return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
+           c == '-';
+  }
+  static bool is_hex(unsigned char c) {
+    return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f');
+  }
+  static int hex(unsigned char c) {
+    return c <= '9' ? c - '0' : (c >= 'a' ? c - 'a' + 10 : c - 'A' + 10);
+  }
+  bool marker_here() const {  // `---` or `...` at column 0, then a blank or the end
+    unsigned char c = cur();
+    return m_.column == 0 && (c == '-' || c == '.') && ahead(1) == c && ahead(2) == c &&
+           is_blankz(3);
+  }
+
+  void skip() {
+    m_.offset += width(cur());
+    ++m_.index;
+    ++m_.column;
+  }
+  void skip_line() {
+    size_t w = break_at(m_.offset);
+    if (w == 0) return;
+    m_.index += cur() == '\r' && w == 2 ? 2 : 1;
+    m_.offset += w;
+    m_.column = 0;
+    ++m_.line;
+  }
+
+  // ---- the token queue ----------------------------------------------------------------
+
+  void insert(size_t number, Token t) {  // number: counted from the first token ever
+    queue_.insert(queue_.begin() + static_cast<std::ptrdiff_t>(number - tokens_parsed_), t);
+  }
+  void append(Tok type, size_t offset) { queue_.push_back({type, offset}); }
+
+  void fetch_more_tokens() {
+    while (true) {
+      bool need = queue_.empty();
+      if (!need) {
+        stale_simple_keys();
+        for (const SimpleKey& k : keys_) {
+          if (k.possible && k.token_number == tokens_parsed_) {
+            need = true;
+            break;
+          }
+        }
+      }
+      if (!need) return;
+      fetch_next_token();
+    }
+  }
+
+  // ---- simple keys and indentation ----------------------------------------------------
+
+  // A simple key lives on one line and within 1024 characters; one that go-yaml requires
+  // (it stands where a block map's next key belongs) and that ends without `:` is an error.
+  void stale_simple_keys() {
+    for (SimpleKey& k : keys_) {
+      if (k.possible && (k.mark.line < m_.line || k.mark.index + kMaxSimpleKeyChars < m_.index)) {
+        if (k.required) throw Stop{ErrorKind::kMissingColon, k.mark.offset};
+        k.possible = false;
+      }
+    }
+  }
+  void save_simple_key() {
+    bool required = flow_level_ == 0 && indent_ == m_.column;
+    if (!allowed_) return;
+    SimpleKey k{true, required, tokens_parsed_ + queue_.size(), m_};
+    remove_simple_key();
+    keys_.back() = k;
+  }
+  void remove_simple_key() {
+    SimpleKey& k = keys_.back();
+    if (k.possible && k.required) throw Stop{ErrorKind::kMissingColon, k.mark.offset};
+    k.possible = false;
+  }
+
+  void roll_indent(int column, long number, Tok type, size_t offset) {
+    if (flow_level_ > 0 || indent_ >= column) return;
+    indents_.push_back({indent_, indent_is_sequence_});
+    indent_ = column;
+    indent_is_sequence_ = type == Tok::kBlockSeqStart;
+    Token t{type, offset};
+    if (number < 0) {
+      queue_.push_back(t);
+    } else {
+      insert(static_cast<size_t>(number), t);
+    }
+  }
+  void unroll_indent(int column) {
+    if (flow_level_ > 0) return;
+    while (indent_ > column) {
+      append(Tok::kBlockEnd, m_.offset);
+      indent_ = indents_.back().first;
+      indent_is_sequence_ = indents_.back().second;
+      indents_.pop_back();
+    }
+  }
+  // A key or value at the column of the innermost block collection, which is a sequence:
+  // go-yaml's parser wants that sequence's next `- ` there.
+  bool in_sequence(int column) const {
+    return flow_level_ == 0 && indent_ == column && indent_is_sequence_;
+  }
+
+  // ---- fetching -----------------------------------------------------------------------
+
+  void fetch_next_token() {
+    scan_to_next_token();
+    stale_simple_keys();
+    unroll_indent(m_.column);
+    if (at_end()) {
+      fetch_stream_end();
+      return;
+    }
+    unsigned char c = cur();
+    if (m_.column == 0 && c == '%') {
+      unroll_indent(-1);
+      remove_simple_key();
+      throw Stop{ErrorKind::kNone, m_.offset};  // directives: not followed
+    }
+    if (marker_here()) {
+      unroll_indent(-1);
+      remove_simple_key();
+      allowed_ = false;
+      append(Tok::kDocument, m_.offset);
+      skip();
+      skip();
+      skip();
+      return;
+    }
+    switch (c) {
+      case '[':
+      case '{':
+        save_simple_key();
+        ++flow_level_;
+        keys_.push_back({});
+        allowed_ = true;
+        append(Tok::kFlowStart, m_.offset);
+        skip();
+        return;
+      case ']':
+      case '}':
+        remove_simple_key();
+        if (flow_level_ > 0) {
+          --flow_level_;
+          keys_.pop_back();
+        }
+        allowed_ = false;
+        append(Tok::kFlowEnd, m_.offset);
+        skip();
+        return;
+      case ',':
+        remove_simple_key();
+        allowed_ = true;
+        append(Tok::kFlowEntry, m_.offset);
+        skip();
+        return;
+      default:
+        break;
+    }
+    if (c == '-' && is_blankz(1)) {
+      if (flow_level_ == 0) {
+        if (!allowed_) throw Stop{ErrorKind::kNone, m_.offset};  // "not allowed in this context"
+        roll_indent(m_.column, -1, Tok::kBlockSeqStart, m_.offset);
+      }
+      remove_simple_key();
+      allowed_ = true;
+      append(Tok::kBlockEntry, m_.offset);
+      skip();
+      return;
+    }
+    if (c == '?' && (flow_level_ > 0 || is_blankz(1))) {
+      bool in_seq = in_sequence(m_.column);
+      if (flow_level_ == 0) {
+        if (!allowed_) throw Stop{ErrorKind::kNone, m_.offset};
+        roll_indent(m_.column, -1, Tok::kBlockMapStart, m_.offset);
+      }
+      remove_simple_key();
+      allowed_ = flow_level_ == 0;
+      queue_.push_back({Tok::kKey, m_.offset, in_seq});
+      skip();
+      return;
+    }
+    if (c == ':' && (flow_level_ > 0 || is_blankz(1))) {
+      fetch_value();
+      return;
+    }
+    if (c == '*' || c == '&') {
+      save_simple_key();
+      allowed_ = false;
+      size_t start = m_.offset;
+      skip();
+      size_t n = 0;
+      for (; is_alpha(cur()); ++n) skip();
+      unsigned char e = cur();
+      if (n == 0 || !(is_blankz() || e == '?' || e == ':' || e == ',' || e == ']' || e == '}' ||
+                      e == '%' || e == '@' || e == '`')) {
+        throw Stop{ErrorKind::kBadAnchorOrAlias, start};
+      }
+      append(Tok::kAnchorOrAlias, start);
+      return;
+    }
+    if (c == '!') {
+      save_simple_key();
+      allowed_ = false;
+      size_t start = m_.offset;
+      scan_tag();
+      append(Tok::kTag, start);
+      return;
+    }
+    if ((c == '|' || c == '>') && flow_level_ == 0) {
+      remove_simple_key();
+      allowed_ = true;
+      size_t start = m_.offset;
+      scan_block_scalar();
+      append(Tok::kScalar, start);
+      return;
+    }
+    if (c == '\'' || c == '"') {
+      save_simple_key();
+      allowed_ = false;
+      size_t start = m_.offset;
+      scan_quoted(c == '\'');
+      append(Tok::kScalar, start);
+      return;
+    }
+    static constexpr std::string_view kNotPlainStart = "-?:,[]{}#&*!|>'\"%@`";
+    bool plain =
+        !(is_blankz() || kNotPlainStart.find(static_cast<char>(c)) != std::string_view::npos) ||
+        (c == '-' && !is_blank(1)) || (flow_level_ == 0 && (c == '?' || c == ':') && !is_blankz(1));
+    if (!plain) throw Stop{ErrorKind::kNone, m_.offset};  // cannot start any token
+    save_simple_key();
+    allowed_ = false;
+    size_t start = m_.offset;
+    scan_plain();
+    append(Tok::kScalar, start);
+  }
+
+  void fetch_stream_end() {
+    if (m_.column != 0) {
+      m_.column = 0;
+      ++m_.line;
+    }
+    unroll_indent(-1);
+    remove_simple_key();
+    allowed_ = false;
+    append(Tok::kStreamEnd, m_.offset);
+  }
+
+  void fetch_value() {
+    SimpleKey& k = keys_.back();
+    bool in_seq = false;
+    if (k.possible) {
+      insert(k.token_number, {Tok::kKey, k.mark.offset, in_sequence(k.mark.column)});
+      roll_indent(k.mark.column, static_cast<long>(k.token_number), Tok::kBlockMapStart,
+                  k.mark.offset);
+      keys_.back().possible = false;
+      allowed_ = false;
+    } else {
+      if (flow_level_ == 0) {
+        if (!allowed_) throw Stop{ErrorKind::kNone, m_.offset};  // "not allowed in this context"
+        in_seq = in_sequence(m_.column);
+        roll_indent(m_.column, -1, Tok::kBlockMapStart, m_.offset);
+      }
+      allowed_ = flow_level_ == 0;
+    }
+    queue_.push_back({Tok::kValue, m_.offset, in_seq});
+    skip();
+  }
+
+  void scan_to_next_token() {
+    while (true) {
+      if (m_.column == 0 && cur() == 0xEF && ahead(1) == 0xBB && ahead(2) == 0xBF) skip();
+      while (cur() == ' ' || ((flow_level_ > 0 || !allowed_) && cur() == '\t')) skip();
+      if (cur() == '#') {
+        while (!is_breakz()) skip();
+      }
+      if (!is_break()) return;
+      skip_line();
+      if (flow_level_ == 0) allowed_ = true;
+    }
+  }
+
+  // ---- scalars, tags ------------------------------------------------------------------
+
+  void scan_plain() {
+    const int indent = indent_ + 1;
+    bool leading_blanks = false;
+    while (true) {
+      if (marker_here() || cur() == '#') break;
+      while (!is_blankz()) {
+        unsigned char c = cur();
+        if ((c == ':' && is_blankz(1)) ||
+            (flow_level_ > 0 &&
+             std::string_view(",?[]{}").find(static_cast<char>(c)) != std::string_view::npos)) {
+          break;
+        }
+        leading_blanks = false;
+        skip();
+      }
+      if (!(is_blank() || is_break())) break;
+      while (is_blank() || is_break()) {
+        if (is_blank()) {
+          if (leading_blanks && m_.column < indent && cur() == '\t') {
+            throw Stop{ErrorKind::kNone, m_.offset};  // a tab that violates indentation
+          }
+          skip();
+        } else {
+          skip_line();
+          leading_blanks = true;
+        }
+      }
+      if (flow_level_ == 0 && m_.column < indent) break;
+    }
+    if (leading_blanks) allowed_ = true;
+  }
+
+  void scan_quoted(bool single) {
+    skip();
+    while (true) {
+      if (marker_here()) throw Stop{ErrorKind::kNone, m_.offset};  // document indicator
+      if (at_end()) throw Stop{ErrorKind::kUnterminatedQuote, s_.size()};
+      while (!is_blankz()) {
+        unsigned char c = cur();
+        if (single && c == '\'' && ahead(1) == '\'') {
+          skip();
+          skip();
+        } else if (c == (single ? '\'' : '"')) {
+          break;
+        } else if (!single && c == '\\' && is_break(1)) {
+          skip();
+          skip_line();
+          break;
+        } else if (!single && c == '\\') {
+          skip_escape();
+        } else {
+          skip();
+        }
+      }
+      if (cur() == (single ? '\'' : '"')) break;
+      while (is_blank() || is_break()) {
+        if (is_blank()) {
+          skip();
+        } else {
+          skip_line();
+        }
+      }
+    }
+    skip();
+  }
+
+  void skip_escape() {
+    size_t start = m_.offset;
+    int digits = 0;
+    switch (ahead(1)) {
+      case 'x':
+        digits = 2;
+        break;
+      case 'u':
+        digits = 4;
+        break;
+      case 'U':
+        digits = 8;
+        break;
+      default:
+        if (ahead(1) == 0 ||
+            std::string_view("0abt\tnvfre \"'\\N_LP").find(static_cast<char>(ahead(1))) ==
+                std::string_view::npos) {
+          throw Stop{ErrorKind::kNone, start};  // unknown escape
+        }
+    }
+    skip();
+    skip();
+    long value = 0;
+    for (int k = 0; k < digits; ++k) {
+      if (!is_hex(ahead(static_cast<size_t>(k)))) throw Stop{ErrorKind::kNone, start};
+      value = (value << 4) + hex(ahead(static_cast<size_t>(k)));
+    }
+    if ((value >= 0xD800 && value <= 0xDFFF) || value > 0x10FFFF) {
+      throw Stop{ErrorKind::kNone, start};
+    }
+    for (int k = 0; k < digits; ++k) skip();
+  }
+
+  void scan_block_scalar() {
+    size_t start = m_.offset;
+    skip();
+    int increment = 0;
+    auto digit = [&] {
+      if (cur() < '0' || cur() > '9') return;
+      if (cur() == '0') throw Stop{ErrorKind::kNone, start};
+      increment = cur() - '0';
+      skip();
+    };
+    if (cur() == '+' || cur() == '-') {
+      skip();
+      digit();
+    } else if (cur() >= '0' && cur() <= '9') {
+      digit();
+      if (cur() == '+' || cur() == '-') skip();
+    }
+    while (is_blank()) skip();
+    if (cur() == '#') {
+      while (!is_breakz()) skip();
+    }
+    if (!is_breakz()) throw Stop{ErrorKind::kNone, start};  // bad header
+    skip_line();
+    int indent = 0;
+    if (increment > 0) indent = indent_ >= 0 ? indent_ + increment : increment;
+    block_scalar_breaks(indent, start);
+    while (m_.column == indent && !at_end()) {
+      while (!is_breakz()) skip();
+      skip_line();
+      block_scalar_breaks(indent, start);
+    }
+  }
+
+  void block_scalar_breaks(int& indent, size_t start) {
+    int max_indent = 0;
+    while (true) {
+      while ((indent == 0 || m_.column < indent) && cur() == ' ') skip();
+      if (m_.column > max_indent) max_indent = m_.column;
+      if ((indent == 0 || m_.column < indent) && cur() == '\t') {
+        throw Stop{ErrorKind::kNone, start};
+      }
+      if (!is_break()) break;
+      skip_line();
+    }
+    if (indent == 0) {
+      indent = std::max(max_indent, indent_ + 1);
+      if (indent < 1) indent = 1;
+    }
+  }
+
+  void scan_tag() {
+    size_t start = m_.offset;
+    auto uri = [&](bool has) {
+      static constexpr std::string_view kUriMarks = ";/?:@&=+$,.!~*'()[]";
+      while (is_alpha(cur()) ||
+             kUriMarks.find(static_cast<char>(cur())) != std::string_view::npos || cur() == '%') {
+        if (cur() == '%') throw Stop{ErrorKind::kNone, start};  // escapes: not followed
+        skip();
+        has = true;
+      }
+      if (!has) throw Stop{ErrorKind::kNone, start};
+    };
+    if (ahead(1) == '<') {
+      skip();
+      skip();
+      uri(false);
+      if (cur() != '>') throw Stop{ErrorKind::kNone, start};
+      skip();
+    } else {
+      skip();  // '!'
+      while (is_alpha(cur())) skip();
+      if (cur() == '!') {
+        skip();
+        uri(false);  // `!!str`, `!e!x`: a suffix must follow
+      } else {
+        uri(true);  // `!x`: the handle is the suffix; `!` alone is a tag too
+      }
+    }
+    if (!is_blankz()) throw Stop{ErrorKind::kNone, start};
+  }
+
+  std::string_view s_;
+  Mark m_;
+  std::deque<Token> queue_;
+  size_t tokens_parsed_ = 0;
+  int flow_level_ = 0;
+  int indent_ = -1;
+  bool indent_is_sequence_ = false;
+  std::vector<std::pair<int, bool>> indents_;
+  bool allowed_ = false;  // go-yaml's simple_key_allowed
+  std::vector<SimpleKey> keys_;
+};
+
+}  // namespace
+
+GoScan go_yaml_scan(std::string_view source, size_t parser_stop) {
+  return Scanner(source).run(parser_stop);
+}
+
+}  // namespace hintkit::yaml::internal
