@@ -129,8 +129,13 @@ bool parse_args(const std::vector<std::string>& args, Options& o, Outcome& usage
     if (refused.empty()) refused = std::string(f.unsupported) + " (--" + f.name + ")";
   };
   std::vector<std::string> outputs;
+  std::vector<std::string> positional;  // cobra collects them; ytt refuses them after parsing
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
+    if (a == "--") {
+      positional.insert(positional.end(), args.begin() + static_cast<long>(i) + 1, args.end());
+      break;
+    }
     const Flag* f = nullptr;
     std::string value, spelled;
     bool has_value = false;
@@ -155,7 +160,8 @@ bool parse_args(const std::vector<std::string>& args, Options& o, Outcome& usage
       has_value = !value.empty();
       spelled = std::string("'") + s + "' in -" + s;
     } else {
-      return fail("unknown command \"" + a + "\" for \"ytt\"");
+      positional.push_back(a);
+      continue;
     }
     bool on = true;
     if (f->kind == FlagKind::kBool) {
@@ -178,6 +184,19 @@ bool parse_args(const std::vector<std::string>& args, Options& o, Outcome& usage
       continue;
     }
     apply(*f, value, on, o, outputs);
+  }
+  if (!positional.empty()) {
+    // The first word that is not a flag may name one of ytt's other commands.
+    static constexpr std::string_view kCommands[] = {"completion", "fmt",     "help",
+                                                     "template",   "version", "website"};
+    for (std::string_view c : kCommands) {
+      if (positional[0] == c) {
+        usage.exit_code = kExitUnsupported;
+        usage.err = unsupported_text("ytt's `" + std::string(c) + "` command");
+        return false;
+      }
+    }
+    return fail("command 'ytt' does not accept extra arguments '" + positional[0] + "'");
   }
   // -o: ytt takes the file format (yaml, json, pos: the first given) and the schema type
   // (openapi-v3) from one list.

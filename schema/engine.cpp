@@ -86,7 +86,6 @@ DDoc kv_doc(const std::vector<std::string>& parts, DPtr value, const diag::Span&
     if (leaf) {
       // as ytt builds a flag's overlay: the leaf replaces, or is added when missing
       e.anns.push_back(Ann{"overlay/replace", {}, {{"or_add", sl::Value::from_bool(true)}}, span});
-      if (!v->is_scalar()) e.span = v->span;  // ytt has no position for these
     }
     leaf = false;
     m->entries.push_back(std::move(e));

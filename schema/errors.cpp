@@ -9,16 +9,21 @@
 
 namespace hintkit::schema {
 
-namespace {
-
-std::string line_number(const diag::Span& s) {
-  return s.begin.line > 0 ? std::to_string(s.begin.line) : "?";
-}
-
 std::string file_label(const Files& files, const diag::Span& s) {
   const SourceFile* f = files.find(s.file);
   if (f && (!f->label.empty() || f->path.starts_with('\x01'))) return f->label;  // not a file
   return s.file.str();
+}
+
+std::string compact_position(const Files& files, const diag::Span& s) {
+  const std::string file = file_label(files, s);
+  return (file.empty() ? "" : file + ":") + (s.begin.line > 0 ? std::to_string(s.begin.line) : "?");
+}
+
+namespace {
+
+std::string line_number(const diag::Span& s) {
+  return s.begin.line > 0 ? std::to_string(s.begin.line) : "?";
 }
 
 bool next_to(const diag::Span& a, const diag::Span& b) {

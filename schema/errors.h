@@ -27,6 +27,12 @@ struct SchemaError {
   std::string misc = {};
 };
 
+// How ytt names the file of a position: a file's path or its label; a flag's text by the
+// flag's label, empty for a value parsed from a flag (ytt parses it under no name).
+std::string file_label(const Files& files, const diag::Span& s);
+// ytt's Position.AsCompactString: "file:line", "line" when the file has no name, "?" unknown.
+std::string compact_position(const Files& files, const diag::Span& s);
+
 // The error's text exactly as ytt prints it (the one place schema errors are rendered).
 std::string render(const Files& files, const SchemaError& e);
 // Stops the run with `e` (after the stage's "...: ").

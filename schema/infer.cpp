@@ -528,6 +528,9 @@ class Inferrer {
   const Files& files_;
 };
 
+// A place in a flag's text rather than in a file (the engine's pseudo sources).
+bool in_flag_text(const diag::Span& s) { return s.file.str().starts_with('\x01'); }
+
 // ytt's wording of a value of the wrong type at `at`.
 TypeProblem mismatch(const diag::Span& at, const DNode& found, const SType& type) {
   return {at,
@@ -578,7 +581,9 @@ class ValueChecker {
     if (t.any || v.is_scalar()) return;
     const bool fits = v.is_map() ? t.kind == types::Kind::kMap : t.kind == types::Kind::kArray;
     if (!fits) {
-      out_.push_back(mismatch(at, v, t));
+      // ytt reports a map or array at its own position, which in a file is its item's line;
+      // a value parsed from a flag's text keeps the place of that parse (the item is the flag).
+      out_.push_back(mismatch(in_flag_text(v.span) ? v.span : at, v, t));
       return;
     }
     if (v.is_map()) {

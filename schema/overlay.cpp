@@ -991,7 +991,7 @@ void overlay_document(DPtr& left, const DDoc& right, sl::Thread& thread, const F
     // The first document is taken as it is (shared, copy-on-write); a scalar (null too)
     // replaces whatever was there (a plain file's array too); collections merge into their
     // own kind.
-    if (!left || left->is_null() || r.is_scalar() || (plain && r.is_array() && left->is_array())) {
+    if (!left || left->is_null() || r.is_scalar() || (plain && r.is_array())) {
       left = right.value;
       return;
     }

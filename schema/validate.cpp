@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 
+#include "schema/errors.h"
 #include "schema/phases.h"
 
 namespace hintkit::schema {
@@ -347,12 +348,7 @@ class Validator {
     out_ += "\n";
   }
 
-  std::string label(const diag::Span& s) {
-    const SourceFile* f = files_.find(s.file);
-    std::string name = f && !f->label.empty() ? f->label : s.file.str();
-    if (s.begin.line <= 0) return name.empty() ? "?" : name + ":?";  // built by Starlark
-    return name + ":" + std::to_string(s.begin.line);
-  }
+  std::string label(const diag::Span& s) { return compact_position(files_, s); }
 
   std::string out_;
 

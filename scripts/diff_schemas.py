@@ -19,7 +19,13 @@ when exit code, stdout and stderr (program name normalised) are identical. Print
 agreement rate, the silent wrong answers (hintkit exits 0 with an answer ytt does not give)
 and the first disagreements (inputs, then both outputs).
 
+Half the cases (`--gen mixed`, the default) come from scripts/diff_schemas_scenarios.py
+instead: families of cases aimed at one mechanism each (validation rules and assertion
+objects, every data values flag form, overlays on schemas and data values, documentation
+annotations and OpenAPI output). `--gen random` or `--gen scenario` runs one kind only.
+
 usage: YTT=/path/to/ytt scripts/diff_schemas.py [HINTKIT] [--count N] [--seed S] [--show K]
+                                                [--gen random|scenario|mixed]
 """
 import os
 import subprocess
@@ -28,6 +34,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from diffkit import normalise, options, run  # noqa: E402
+from diff_schemas_scenarios import make_scenario  # noqa: E402
 import random
 
 WORDS = ["app", "name", "port", "env", "tier", "zone", "size", "mode", "kind", "team", "host"]
@@ -360,16 +367,25 @@ def make_case(rnd):
 
 
 def main():
+    # --gen random|scenario|mixed: random trees (below), the mechanism scenarios of
+    # diff_schemas_scenarios.py, or either at random (the default).
+    gen = "mixed"
+    if "--gen" in sys.argv:
+        i = sys.argv.index("--gen")
+        gen = sys.argv[i + 1]
+        del sys.argv[i:i + 2]
     hintkit, ytt, count, seed, show = options()
     rnd = random.Random(seed)
     agree = silent = both_refuse = 0
     bad = []
-    base_env = {k: v for k, v in os.environ.items() if not k.startswith(("DVS_", "DVY_"))}
+    base_env = {k: v for k, v in os.environ.items() if not k.startswith(("DVS_", "DVY_", "DV_", "MY_APP_"))}
     for case in range(count):
-        files, argv, extra_env = make_case(rnd)
+        scenario = gen == "scenario" or (gen == "mixed" and rnd.random() < 0.5)
+        files, argv, extra_env = make_scenario(rnd) if scenario else make_case(rnd)
         env = dict(base_env, **extra_env)
         with tempfile.TemporaryDirectory() as tmp:
             for name, text in files.items():
+                os.makedirs(os.path.dirname(os.path.join(tmp, name)), exist_ok=True)
                 with open(os.path.join(tmp, name), "w") as f:
                     f.write(text)
             r = run([ytt] + argv, tmp, env)
@@ -396,7 +412,7 @@ def main():
         print(r[1][:1500] + r[2][:1500])
         print("--- hintkit")
         print(h[1][:1500] + h[2][:1500])
-    print(f"schemas: {count} cases (seed {seed}), {agree} agree ({100.0 * agree / max(count, 1):.1f}%), "
+    print(f"schemas: {count} cases (seed {seed}, --gen {gen}), {agree} agree ({100.0 * agree / max(count, 1):.1f}%), "
           f"{silent} silent wrong answers (hintkit exit 0, different from ytt), "
           f"{both_refuse} where ytt panics and hintkit refuses")
 
