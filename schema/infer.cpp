@@ -287,7 +287,7 @@ class Inferrer {
     if (const Ann* a = find_ann(anns, "schema/validation")) {
       if (auto problem = validation_args_problem(*a)) {
         const std::string text = "Invalid @schema/validation annotation - " + *problem;
-        throw YttError{"\n  " + text, 1, text};
+        throw YttError{" " + text, 1, text};  // one line, laid out when printed
       }
       t->validations = {with_int_lengths(*a)};
       t->validation_span = a->span;

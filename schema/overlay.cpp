@@ -1207,31 +1207,108 @@ sl::Value overlay_module(const Files& files) {
 
 // ---- Error layout (go-cli-ui's MultiLineError, as ytt's main prints errors) ----------------
 
+namespace {
+
+// One piece of go-cli-ui's error parse: text, or a bracketed (or `...|`-raw) container.
+struct ErrorPiece {
+  std::string value;
+  char container = 0;  // 0: text; '*': the root; '(', '[', '{'; 'r': raw (`...|` to `|...`)
+  bool closed = false;
+  std::vector<ErrorPiece> pieces;
+
+  void add_str(char ch) {
+    if (pieces.empty() || pieces.back().container != 0) pieces.emplace_back();
+    pieces.back().value += ch;
+  }
+
+  std::string text() const {
+    if (!value.empty()) return value;
+    std::string out;
+    if (container == '(' || container == '[' || container == '{') out += container;
+    for (const auto& p : pieces) out += p.text();
+    if (closed) {
+      if (container == '(') out += ')';
+      if (container == '[') out += ']';
+      if (container == '{') out += '}';
+    }
+    return out;
+  }
+};
+
+// NewErrorPiecesFromString: brackets nest (not inside raw pieces); a closer with nothing open
+// closes the root, and whatever follows it is dropped, as go-cli-ui drops it.
+ErrorPiece parse_error_pieces(std::string_view str) {
+  ErrorPiece root;
+  root.container = '*';
+  std::vector<ErrorPiece*> stack = {&root};
+  for (size_t i = 0; i < str.size(); ++i) {
+    if (stack.empty()) break;
+    const char ch = str[i];
+    ErrorPiece* top = stack.back();
+    if (top->container != 'r') {
+      if (ch == '(' || ch == '[' || ch == '{') {
+        top->pieces.emplace_back();
+        top->pieces.back().container = ch;
+        stack.push_back(&top->pieces.back());
+        continue;
+      }
+      if (ch == ')' || ch == ']' || ch == '}') {
+        top->closed = true;
+        stack.pop_back();
+        continue;
+      }
+    }
+    if (i + 4 < str.size() && str.substr(i, 4) == "...|") {
+      top->pieces.emplace_back();
+      top->pieces.back().container = 'r';
+      ErrorPiece* raw = &top->pieces.back();
+      raw->add_str(ch);
+      stack.push_back(raw);
+    } else if (i >= 3 && str.substr(i - 3, 4) == "|...") {
+      top->add_str(ch);
+      top->closed = true;
+      stack.pop_back();
+    } else {
+      top->add_str(ch);
+    }
+  }
+  return root;
+}
+
+}  // namespace
+
 std::string multi_line_error(std::string_view text) {
   size_t nl = text.find('\n');
   std::string_view first = text.substr(0, nl);
   std::string rest = nl == std::string_view::npos ? "" : std::string(text.substr(nl));
-  // Break the first line after each ": " that starts a capitalised clause, outside brackets.
-  std::vector<std::string> chunks(1);
-  int depth = 0;
-  for (size_t i = 0; i < first.size(); ++i) {
-    char ch = first[i];
-    if (ch == '(' || ch == '[' || ch == '{') ++depth;
-    if ((ch == ')' || ch == ']' || ch == '}') && depth > 0) --depth;
-    if (depth == 0 && ch == ':' && i + 2 < first.size() && first[i + 1] == ' ' &&
-        first[i + 2] >= 'A' && first[i + 2] <= 'Z') {
-      chunks.back() += ':';
-      chunks.emplace_back();
-      ++i;  // the space
-      continue;
+  // The root's text pieces (never those inside brackets) break after each ": " followed by a
+  // capital letter.
+  ErrorPiece root = parse_error_pieces(first);
+  for (auto& piece : root.pieces) {
+    if (piece.value.empty()) continue;
+    std::string broken;
+    const std::string& v = piece.value;
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (v[i] == ':' && i + 2 < v.size() && v[i + 1] == ' ' && v[i + 2] >= 'A' &&
+          v[i + 2] <= 'Z') {
+        broken += ":\n";
+        ++i;
+        continue;
+      }
+      broken += v[i];
     }
-    chunks.back() += ch;
+    piece.value = std::move(broken);
   }
+  const std::string laid = root.text();
   std::string out;
-  for (size_t i = 0; i < chunks.size(); ++i) {
-    if (i) out += "\n";
-    for (size_t k = 0; k < i; ++k) out += "  ";
-    out += chunks[i];
+  size_t line = 0;
+  for (size_t pos = 0;; ++line) {
+    size_t end = laid.find('\n', pos);
+    if (line) out += "\n";
+    for (size_t k = 0; k < line; ++k) out += "  ";
+    out += laid.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    if (end == std::string::npos) break;
+    pos = end + 1;
   }
   return out + rest;
 }

@@ -39,8 +39,11 @@ struct Helpers {
   sl::Value ge, le, length, contains;
 };
 
+// ytt's validate.go: a rule's error is shown without a leading "fail: ", then without a
+// leading "check: " (assertion objects' check functions say so).
 std::string strip_fail(std::string m) {
   if (m.rfind("fail: ", 0) == 0) m = m.substr(6);
+  if (m.rfind("check: ", 0) == 0) m = m.substr(7);
   return m;
 }
 

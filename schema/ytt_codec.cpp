@@ -4,6 +4,7 @@
 // as ytt's does (it decodes into Go maps and float64s).
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 
 #include "formats/formats.h"
 #include "schema/errors.h"
@@ -303,11 +304,37 @@ sl::Result<formats::Regex> compile_regexp(const sl::Call& c, std::string_view pa
 
 }  // namespace
 
+namespace {
+
+// What Go's encoding/json refuses in a converted value: maps keyed by anything but strings
+// (ytt's AsUnorderedStringMaps panics on them; `keys` true) or, with `keys` false, floats
+// that are not finite (json.Marshal: "unsupported value").
+std::optional<sl::Error> json_unencodable(const DNode& n, bool keys) {
+  if (!keys && n.kind == yaml::Kind::kFloat && !std::isfinite(n.scalar.float_value)) {
+    const double f = n.scalar.float_value;
+    return sl::fail_error(std::string("json: unsupported value: ") + (std::isnan(f) ? "NaN"
+                                                                      : f > 0       ? "+Inf"
+                                                                                    : "-Inf"));
+  }
+  for (const auto& e : n.entries) {
+    if (keys && n.is_map() && e.key.kind != yaml::Kind::kString) {
+      return sl::fail_error("(p) Expected key to be string");
+    }
+    if (e.value) {
+      if (auto err = json_unencodable(*e.value, keys)) return err;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 // A document set (a fragment of documents) prints as ytt's DocumentSet.AsBytes: its non-empty
 // documents (Document.IsEmpty; a computed {} is not empty) joined by `---` lines.
 sl::Result<std::string> yaml_text(const sl::Value& v) {
   const std::vector<DDoc>* docs = fragment_docs(v);
   if (!docs) {
+    if (auto panic = go_value_panic(v)) return *panic;
     auto tree = convert_starlark(v, {});
     if (!tree.ok()) return tree.error();
     return emit_yaml(*tree.value());
@@ -326,25 +353,28 @@ sl::Result<std::string> yaml_text(const sl::Value& v) {
 
 sl::Value json_module() {
   auto encode = sl::make_builtin("json.encode", [](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (auto e = check_arg_count(c, 1, 1)) return *e;
+    if (c.args.size() != 1) return ytt_fail(c, "expected exactly one argument");
     if (auto e = only_kwargs(c, {"indent"})) return *e;
-    int indent = 0;
-    if (const sl::Value* n = kwarg(c, "indent")) {
-      auto i = n->to_int64();
-      if (!i || n->is_bool()) {
-        return sl::fail_error("json.encode: expected kwarg 'indent' to be an int, but was " +
-                              std::string(n->type_name()));
-      }
-      indent = static_cast<int>(std::clamp<int64_t>(*i, 0, 64));
-    }
+    // ytt's order: AsGoValue, the string-keyed maps json wants, the indent, then Marshal.
+    if (auto panic = go_value_panic(c.args[0])) return *panic;
     auto tree = convert_starlark(c.args[0], {});
     if (!tree.ok()) return sl::fail_error("json.encode: " + tree.error().message);
+    if (auto e = json_unencodable(*tree.value(), true)) return *e;
+    int indent = 0;
+    if (const sl::Value* n = kwarg(c, "indent")) {
+      if (!n->is(sl::Kind::kInt)) return ytt_fail(c, "expected starlark.Int");
+      auto i = n->to_int64();
+      if (!i) return ytt_fail(c, "expected int64 value");
+      if (*i < 0 || *i > 8) return ytt_fail(c, "indent value must be between 0 and 8");
+      indent = static_cast<int>(*i);
+    }
+    if (auto e = json_unencodable(*tree.value(), false)) return ytt_fail(c, e->message);
     yaml::Node n = to_yaml(*tree.value());
     sort_keys(n);
     return sl::Value::from_string(yaml::emit_json(n, indent));
   });
   auto decode = sl::make_builtin("json.decode", [](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (auto e = check_arg_count(c, 1, 1)) return *e;
+    if (c.args.size() != 1) return ytt_fail(c, "expected exactly one argument");
     if (auto e = want_string(c, c.args[0])) return *e;
     return JsonParser(c.args[0].as_string()).parse();
   });
@@ -353,7 +383,7 @@ sl::Value json_module() {
 
 sl::Value yaml_module() {
   auto encode = sl::make_builtin("yaml.encode", [](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (auto e = check_arg_count(c, 1, 1)) return *e;
+    if (c.args.size() != 1) return ytt_fail(c, "expected exactly one argument");
     // ytt prints through its document printer, which skips empty documents: None and YAML
     // maps or arrays without items (fragments: a dict or list is never empty to it) give "".
     const sl::Value& v = c.args[0];
@@ -366,12 +396,16 @@ sl::Value yaml_module() {
     return sl::Value::from_string(text.value());
   });
   auto decode = sl::make_builtin("yaml.decode", [](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (auto e = check_arg_count(c, 1, 1)) return *e;
+    if (c.args.size() != 1) return ytt_fail(c, "expected exactly one argument");
     if (auto e = want_string(c, c.args[0])) return *e;
     diag::Diagnostics diags;
     auto docs = yaml::load(c.args[0].as_string(), "", diags, ytt_yaml_options());
     for (const auto& d : diags.items()) {
-      if (d.severity == diag::Severity::kError && d.code != "HK002") {  // later key wins
+      if (d.severity == diag::Severity::kError && d.code == "HK002") {
+        // ytt's conversion to Go values panics on a key a YAML map repeats.
+        return sl::fail_error("(p) Unexpected duplicate key (" + d.message + ")");
+      }
+      if (d.severity == diag::Severity::kError) {
         return sl::fail_error("yaml.decode: " + go_yaml_error(d, c.args[0].as_string(), false));
       }
     }
@@ -386,7 +420,7 @@ sl::Value yaml_module() {
 
 sl::Value regexp_module() {
   auto match = sl::make_builtin("regexp.match", [](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (auto e = check_arg_count(c, 2, 2)) return *e;
+    if (c.args.size() != 2) return ytt_fail(c, "expected exactly two arguments");
     if (auto e = want_string(c, c.args[0])) return *e;
     if (auto e = want_string(c, c.args[1])) return *e;
     auto re = compile_regexp(c, c.args[0].as_string());
@@ -394,7 +428,7 @@ sl::Value regexp_module() {
     return sl::Value::from_bool(re->search(c.args[1].as_string()));
   });
   auto replace = sl::make_builtin("regexp.replace", [](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (auto e = check_arg_count(c, 3, 3)) return *e;
+    if (c.args.size() != 3) return ytt_fail(c, "expected exactly 3 arguments");
     if (auto e = want_string(c, c.args[0])) return *e;
     if (auto e = want_string(c, c.args[1])) return *e;
     auto re = compile_regexp(c, c.args[0].as_string());
@@ -402,7 +436,7 @@ sl::Value regexp_module() {
     const sl::Value& repl = c.args[2];
     bool is_fn = repl.is(sl::Kind::kFunction) || repl.is(sl::Kind::kBuiltin);
     if (!is_fn && !repl.is(sl::Kind::kString)) {
-      return sl::fail_error("regexp.replace: expected third argument to be a string or a function");
+      return ytt_fail(c, "expected a string, but was " + std::string(repl.type_name()));
     }
     const std::string s(c.args[1].as_string());
     std::string out;
@@ -415,7 +449,7 @@ sl::Value regexp_module() {
         auto r = c.thread.call(repl, std::span<const sl::Value>(&arg, 1));
         if (!r.ok()) return r.error();
         if (!r->is(sl::Kind::kString)) {
-          return sl::fail_error("regexp.replace: expected replacement function to return a string");
+          return ytt_fail(c, "expected a string, but was " + std::string(r->type_name()));
         }
         out += r->as_string();
       } else {

@@ -2,6 +2,7 @@
 // overlay. assert lives in ytt_assert.cpp; json, yaml and regexp in ytt_codec.cpp.
 #include "schema/ytt_modules.h"
 
+#include "diag/stack.h"
 #include "schema/file_set.h"
 
 namespace hintkit::schema {
@@ -19,6 +20,11 @@ std::optional<sl::Error> check_arg_count(const sl::Call& c, size_t min, int max)
 
 sl::Error ytt_fail(const sl::Call& c, std::string_view message) {
   return sl::fail_error(std::string(c.name) + ": " + std::string(message));
+}
+
+std::optional<sl::Error> go_value_panic(const sl::Value& v) {
+  if (auto why = unconvertible_to_yaml(v)) return sl::fail_error(*why);
+  return std::nullopt;
 }
 
 std::string go_type_name(const sl::Value& v) {
@@ -81,6 +87,9 @@ sl::Result<sl::Value> encode_struct(const sl::Value& v) {
     case sl::Kind::kDict: {
       std::vector<std::pair<std::string, sl::Value>> fields;
       for (const auto& [k, val] : v.dict_items()) {
+        if (!k.is(sl::Kind::kString)) {  // ytt's GoValue panics on such a key
+          return sl::fail_error("(p) expected struct key " + k.str() + " to be string");
+        }
         auto e = encode_struct(val);
         if (!e.ok()) return e;
         fields.emplace_back(k.is(sl::Kind::kString) ? std::string(k.as_string()) : k.str(), *e);
@@ -102,8 +111,39 @@ sl::Result<sl::Value> encode_struct(const sl::Value& v) {
       return sl::fail_error("struct.encode: unknown type " + std::string(v.type_name()) +
                             " for conversion to go value");
     default:
-      if (DPtr n = fragment_node(v)) return encode_struct(to_plain(n));
       return v;
+  }
+}
+
+// struct.encode/decode turn the Go value back into Starlark without the YAML conversion ytt's
+// templates use: a YAML fragment anywhere inside (a map or array node) makes ytt panic.
+std::optional<sl::Error> fragment_inside(const sl::Value& v, int depth = 0) {
+  if (depth > kMaxValueDepth || diag::stack_exhausted()) return std::nullopt;
+  const std::string go = go_value_type(v);
+  if (go.rfind("*yamlmeta.", 0) == 0) {
+    return sl::fail_error("(p) unknown type " + go + " for conversion to starlark value");
+  }
+  switch (v.kind()) {
+    case sl::Kind::kDict:
+      for (const auto& [k, val] : v.dict_items()) {
+        if (auto e = fragment_inside(k, depth + 1)) return e;
+        if (auto e = fragment_inside(val, depth + 1)) return e;
+      }
+      return std::nullopt;
+    case sl::Kind::kStruct:
+      for (const auto& [name, field] : sl::struct_fields(v)) {
+        if (auto e = fragment_inside(field, depth + 1)) return e;
+      }
+      return std::nullopt;
+    case sl::Kind::kList:
+    case sl::Kind::kTuple:
+    case sl::Kind::kSet:
+      for (const auto& it : v.items()) {
+        if (auto e = fragment_inside(it, depth + 1)) return e;
+      }
+      return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -174,11 +214,15 @@ sl::Value struct_module() {
         return new_struct(std::move(fields));
       });
   auto encode = sl::make_builtin("struct.encode", [](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (auto e = check_arg_count(c, 1, 1)) return *e;
+    if (c.args.size() != 1) return ytt_fail(c, "expected exactly one argument");
+    if (auto panic = go_value_panic(c.args[0])) return *panic;
+    if (auto panic = fragment_inside(c.args[0])) return *panic;
     return encode_struct(c.args[0]);
   });
   auto decode = sl::make_builtin("struct.decode", [](const sl::Call& c) -> sl::Result<sl::Value> {
-    if (auto e = check_arg_count(c, 1, 1)) return *e;
+    if (c.args.size() != 1) return ytt_fail(c, "expected exactly one argument");
+    if (auto panic = go_value_panic(c.args[0])) return *panic;
+    if (auto panic = fragment_inside(c.args[0])) return *panic;
     return decode_struct(c.args[0]);
   });
   return sl::make_struct("module", "struct",

@@ -46,6 +46,9 @@ sl::Value make_module_value(std::string type,
 std::optional<std::string> conversion_hint(const sl::Value& v, int depth = 0);
 // An assertion object of @ytt:assert (what assert.min(...) etc. return).
 bool is_assertion(const sl::Value& v);
+// The panic of ytt's AsGoValue on `v` (ranges, functions, ints beyond 64 bits, ... anywhere
+// inside) as an error ytt's ErrWrapper would return ("(p) ..."), else nullopt.
+std::optional<sl::Error> go_value_panic(const sl::Value& v);
 // ytt's YAML encoding of a Starlark value (`yaml.encode`, `assert.equals`).
 sl::Result<std::string> yaml_text(const sl::Value& v);
 

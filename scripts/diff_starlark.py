@@ -521,14 +521,228 @@ class Gen:
         return files
 
 
+
+MODULE_EXPRS = {
+    "struct": [
+        "struct.make(a=1, b=[1, 2])", "struct.make(1)", "struct.make(a=1).a", "struct.make(a=1).c",
+        "struct.encode({\"a\": {\"b\": [1, {\"c\": None}]}})", "struct.encode(1)", "struct.encode([{\"a\": 1}])",
+        "struct.decode(struct.make(a=struct.make(b=1), c=[struct.make(d=2)]))", "struct.decode(5)",
+        "struct.decode({\"a\": struct.make(b=1)})", "dir(struct.make(b=1, a=2))", "str(struct.make(a=1, b=\"x\"))",
+        "repr(struct.make(a=[1], b={\"k\": None}))", "type(struct.make())", "struct.make(a=1) == struct.make(a=1)",
+        "struct.make(a=1) == struct.make(a=2)", "hasattr(struct.make(a=1), \"a\")", "getattr(struct.make(a=1), \"b\", 7)",
+        "getattr(struct.make(a=1), \"b\")", "struct.make(a=1)[\"a\"]", "struct.make(a=1)[\"z\"]", "struct.make(a=1)[0]",
+        "struct.make(a=1) + 1", "len(struct.make(a=1))", "[x for x in struct.make(a=1)]", "struct.make(**{\"a\": 1})",
+        "struct.make_and_bind(struct.make(a=1), f=lambda self: self.a)", "struct.make_and_bind(1)",
+        "struct.make(a=1, a=2)", "struct.encode(struct.make(a=1))", "struct.make(a=1).a.b", "str(struct.make())",
+        "struct.encode({1: 2})", "struct.make(a=1) == 1", "\"a\" in struct.make(a=1)", "struct.nosuch",
+        "type(struct.make)", "str(struct)", "json.encode(struct.make(a=1, b=struct.make(c=[1])))",
+        "struct.make(a=lambda: 1).a()", "struct.make(a=1) < struct.make(a=2)", "hash(struct.make(a=1))",
+    ],
+    "json": [
+        "json.encode({\"a\": [1, 2.5, None, True, \"s\"]})", "json.encode({\"b\": 1, \"a\": 2}, indent=2)",
+        "json.encode([1, [2]], indent=9)", "json.encode([1], indent=-1)", "json.encode([1], indent=\"x\")",
+        "json.encode(set([1]))", "json.encode(lambda: 1)", "json.decode('{\"a\": 1, \"b\": [1.5, null, true]}')",
+        "json.decode('[1, 2.0, 1e3, \"x\"]')", "json.decode('bad')", "json.decode(1)", "json.encode({1: 2})",
+        "json.encode(123456789012345678901234567890)", "json.encode(\"<&>\")", "json.encode(1.0)", "json.encode(0.1)",
+        "json.encode(1e20)", "json.encode(float('inf'))", "json.decode('12345678901234567890')",
+        "json.decode('1.0')", "json.encode()", "json.encode(1, 2)", "json.encode((1, \"a\"))", "json.decode('\"\\\\u00e9\"')",
+        "json.encode(\"é\\n\\t\")", "json.decode('{\"a\": {\"b\": {}}}')", "json.encode({\"a\": {}}, indent=0)",
+        "json.encode([1], bogus=1)", "json.decode('')", "json.decode('[1,]')", "json.encode(range(3))",
+    ],
+    "yaml": [
+        "yaml.encode({\"a\": [1, 2.5, None, True, \"s\"]})", "yaml.encode([])", "yaml.encode({})", "yaml.encode(\"x\")",
+        "yaml.encode(\"1\")", "yaml.encode(\"true\")", "yaml.encode(\"a: b\")", "yaml.encode(\"multi\\nline\")",
+        "yaml.decode(\"a: 1\\nb: [1, 2]\")", "yaml.decode(\"---\\na: 1\\n---\\nb: 2\")", "yaml.decode(\": bad: x\")",
+        "yaml.decode(\"a: 1\\na: 2\")", "yaml.decode(1)", "yaml.encode(set([1]))", "yaml.encode(lambda: 1)",
+        "yaml.encode(struct.make(a=1))", "yaml.decode(\"1.0\")", "yaml.decode(\"0x10\")", "yaml.decode(\"yes\")",
+        "yaml.decode(\"~\")", "yaml.decode(\"\")", "yaml.decode(\"[1, {a: b}]\")", "yaml.encode(1e20)",
+        "yaml.encode(123456789012345678901234567890)", "yaml.encode(0.5)", "yaml.encode((1, 2))",
+        "yaml.decode(\"a: &x 1\\nb: *x\")", "yaml.encode({1: 2, None: 3})", "yaml.encode()", "yaml.decode(\"!!int 5\")",
+        "type(yaml.decode(\"a: 1\"))", "yaml.decode(\"2020-01-01\")", "yaml.encode(\"\")", "yaml.encode(\" x\")",
+    ],
+    "math": [
+        "math.ceil(1.5)", "math.ceil(-1.5)", "math.ceil(3)", "math.floor(-1.5)", "math.floor(\"x\")", "math.sqrt(-1)",
+        "math.sqrt(16)", "math.log(0)", "math.log(8, 2)", "math.log(-1)", "math.log(1, 1)", "math.pow(2, 10)",
+        "math.pow(2, 0.5)", "math.round(2.5)", "math.round(-2.5)", "math.pi", "math.e", "math.mod(5, 0)",
+        "math.mod(-5, 3)", "math.remainder(5, 3)", "math.fabs(\"x\")", "math.fabs(-3)", "math.degrees(1)",
+        "math.radians(180)", "math.gamma(0.5)", "math.exp(1000)", "math.hypot(3, 4)", "math.copysign(1, -0.0)",
+        "math.atan2(1, 1)", "math.atanh(1)", "math.acos(2)", "math.ceil(1e300)", "math.floor(float('nan'))",
+        "math.ceil(float('inf'))", "math.ceil()", "math.pow(1)", "math.sin(0)", "math.tanh(100)",
+        "math.ceil(12345678901234567890)", "math.floor(True)", "math.nosuch", "type(math.floor)", "str(math.ceil)",
+    ],
+    "assert": [
+        "assert.equals(1, 1)", "assert.equals(1, 2)", "assert.equals({\"a\": [1]}, {\"a\": [2]})",
+        "assert.equals(1, 1.0)", "assert.equals(\"1\", 1)", "assert.equals(lambda: 1, 1)", "assert.equals(1)",
+        "assert.fail(\"boom\")", "assert.fail(1)", "assert.fail()", "assert.fail([1, \"x\"])",
+        "assert.try_to(lambda: 1)", "assert.try_to(lambda: 1 // 0)", "assert.try_to(lambda: fail(\"x\"))",
+        "assert.try_to(1)", "assert.try_to(lambda x: x)", "assert.try_to(lambda: assert.fail(\"q\"))",
+        "assert.min(3)", "assert.min(3).check(5)", "assert.min(3).check(1)", "assert.max(2).check(\"a\")",
+        "assert.min_len(2).check([1])", "assert.max_len(1).check(\"abc\")", "assert.min_len(2).check(5)",
+        "assert.one_of([1, 2]).check(3)", "assert.one_of(1, 2).check(2)", "assert.one_of(\"ab\").check(\"a\")",
+        "assert.one_of().check(1)", "assert.one_of([]).check(1)", "assert.not_null(None)", "assert.not_null(1)",
+        "assert.not_null().check(None)", "assert.one_not_null([\"a\", \"b\"]).check({\"a\": 1, \"b\": 2})",
+        "assert.one_not_null([\"a\"]).check({\"a\": None})", "assert.one_not_null().check({\"a\": 1, \"b\": None})",
+        "assert.one_not_null(1).check({})", "assert.min(\"a\").check(\"b\")", "assert.max(1.5).check(2)",
+        "assert.min(1, 2)", "assert.min()", "assert.max_len(\"x\")", "type(assert.min(1))", "str(assert.min(1))",
+        "assert.min(1).check(None)", "assert.nosuch", "assert.min(1).check()", "assert.one_of(1)",
+        "assert.min_len(1).check({})", "assert.max(3).check([1])", "assert.equals(struct.make(a=1), {\"a\": 1})",
+        "assert.equals(None, None)", "assert.one_of([1.0]).check(1)", "assert.not_null(False)",
+    ],
+    "regexp": [
+        "regexp.match(\"a+\", \"caa\")", "regexp.match(\"^a\", \"ba\")", "regexp.match(\"(\", \"a\")",
+        "regexp.replace(\"a(b)\", \"xabab\", \"<$1>\")", "regexp.replace(\"a\", \"aaa\", lambda m: m.upper())",
+        "regexp.match(1, \"a\")", "regexp.replace(\"a\", \"b\")", "regexp.match(\"\\\\d+\", \"x12\")",
+    ],
+    "base64": ["base64.encode(\"hello\")", "base64.decode(\"aGVsbG8=\")", "base64.decode(\"!!\")",
+               "base64.encode(1)", "base64.encode(\"é\", url=True)", "base64.decode(\"aGk\", raw=True)"],
+    "data": ["data.values", "str(data.values)", "type(data.values)", "data.list()", "data.nosuch",
+             "dir(data)", "data.values.x"],
+}
+
+FRAGMENT_EXPRS = [
+    "len(F)", "type(F)", "F[0]", "F[\"a\"]", "F[\"zz\"]", "F[-1]", "F[5]", "str(F)", "repr(F)", "list(F)",
+    "[x for x in F]", "\"a\" in F", "1 in F", "sorted(F)", "F.get(\"a\")", "F.keys()", "F == F", "dict(F)",
+    "F + F", "F[0:1]", "json.encode(F)", "yaml.encode(F)", "struct.encode(F)", "F.a", "hasattr(F, \"a\")",
+    "bool(F)", "F[\"b\"][0]", "F[\"b\"][1]", "getattr(F, \"a\", 1)", "dir(F)", "F[None]", "len(F[\"b\"])",
+    "assert.equals(F, F)", "max(F)", "enumerate(F)", "zip(F, F)", "hash(F)",
+]
+
+RULE_WRAPPERS = [
+    "(\"{d}\", lambda v: {e})", "(\"{d}\", lambda v: {e}), when=lambda v: True",
+    "(\"{d}\", lambda v: {e}), when=lambda v, ctx: {e2}", "(\"{d}\", lambda v: {e}), when=lambda v: {e2}",
+    "(\"{d}\", {a})", "min={n}", "max={n}", "min_len={n}", "max_len={n}", "one_of={lst}", "not_null=True",
+    "(\"{d}\", lambda v: {e}), (\"{d}2\", lambda v: {e2})", "one_not_null={lst}", "(\"{d}\", lambda v: {e}), when_null_skip=True",
+    "(\"{d}\", lambda v: {e}), bogus=1", "(\"{d}\", lambda v: {e}), min=\"a\"", "{e}", "(\"{d}\",)",
+    "(1, lambda v: True)", "(\"{d}\", lambda v: {e}, 3)", "(\"{d}\", lambda: True)", "(\"{d}\", lambda v, w: True)",
+]
+
+NODE_VALUES = ["0", "1", "-5", "\"s\"", "\"\"", "1.5", "true", "[1, 2]", "[]", "{a: 1}", "null", "\"abc\"",
+               "[\"x\", \"yy\"]", "{}", "3"]
+
+HINT_TRIGGERS = [
+    "x = true", "x = false", "x = null", "x = nil", "x = none", "x = True | False", "x = True & False",
+    "x = 1 && 2", "x = 1 || 2", "x = \"a\" & 1", "x = 1.0 | True", "x = struct.make(a=1)[\"a\"]",
+    "def g(x)\n  return x\nend", "if True\n  x = 1\nend", "for i in [1]\n  x = i\nend", "x = {\"a\": 1}.a",
+]
+
+
+class BroadGen(Gen):
+    """Schema-context cases in the style of the Starlark conformance suite: values, defaults and rules
+    of a data values schema computed by Starlark, with the @ytt: modules, fragments and .star files."""
+
+    def module_expr(self):
+        r = self.r
+        mod = r.choice(list(MODULE_EXPRS))
+        self.used_modules.add(mod)
+        e = r.choice(MODULE_EXPRS[mod])
+        for m in ("struct", "json", "yaml", "assert"):
+            if m + "." in e:
+                self.used_modules.add(m)
+        return e
+
+    def rich_expr(self):
+        r = self.r
+        k = r.random()
+        if k < 0.35:
+            return self.module_expr()
+        if k < 0.5 and self.fragments:
+            return r.choice(FRAGMENT_EXPRS).replace("F", r.choice(self.fragments) + "()")
+        return self.expr()
+
+    def rule(self, i):
+        r = self.r
+        w = r.choice(RULE_WRAPPERS)
+        assertion = r.choice(["assert.min(1)", "assert.max(2)", "assert.min_len(1)", "assert.max_len(2)",
+                              "assert.one_of([1, \"s\"])", "assert.not_null()", "assert.one_not_null()",
+                              "assert.one_not_null([\"a\"])", "lambda v: v", "len", "1"])
+        if "{a}" in w:
+            self.used_modules.add("assert")
+        e = r.choice([self.rich_expr, lambda: r.choice(["True", "False", "None", "1", "\"yes\"", "[1]",
+                                                        "v", "v == 1", "len(v) > 1", "v > 2", "v.a",
+                                                        "v[0]", "type(v)", "fail(\"bad %s\" % v)",
+                                                        "fail(v)", "assert.fail(\"x\")",
+                                                        "assert.min(2).check(v)", "v + 1"])])()
+        if "assert." in e:
+            self.used_modules.add("assert")
+        e2 = r.choice(["True", "False", "1", "None", "v == 1", "ctx.parent[\"flag\"]", "ctx.root",
+                       "ctx.nope", "v", "\"yes\""])
+        return w.format(d="r%d" % i, e=e, e2=e2, a=assertion, n=r.choice(["1", "2", "\"a\"", "1.5", "-1"]),
+                        lst=r.choice(["[1, 2]", "[\"a\", \"b\"]", "[]", "1", "[1, \"s\", 1.5]"]))
+
+    def fragment_def(self, out):
+        r = self.r
+        name = self.fresh("frag")
+        out.append("#@ def %s():" % name)
+        body = r.choice([["a: 1", "b:", "- 1", "- x"], ["- 1", "- 2", "- 3"], ["- a: 1", "- a: 2"],
+                         ["a: #@ 1 + 1", "b: [1, 2]"], ["#@ for i in range(2):", "- #@ i", "#@ end"]])
+        out.extend(body)
+        out.append("#@ end")
+        self.fragments.append(name)
+
+    def case(self):
+        r = self.r
+        self.used_modules = set()
+        self.fragments = []
+        lines, _ = self.program()
+        head = []
+        files = {}
+        for _ in range(r.randint(0, 2)):
+            self.fragment_def(head)
+        if r.random() < 0.08:
+            lines.extend(r.choice(HINT_TRIGGERS).split("\n"))
+        if r.random() < 0.05:
+            lines.append(r.choice(["x = %s" % self.module_expr(), "%s" % self.module_expr()]))
+        body = ["#@data/values-schema", "---"]
+        for i in range(r.randint(1, 5)):
+            k = r.random()
+            if k < 0.3:
+                body += ["#@schema/type any=True", "k%d: #@ %s" % (i, self.rich_expr())]
+            elif k < 0.5:
+                body += ["#@schema/default %s" % self.rich_expr(), "#@schema/type any=True", "k%d: 0" % i]
+            elif k < 0.9:
+                if r.random() < 0.4:
+                    body.append("#@schema/nullable")
+                elif r.random() < 0.2:
+                    body.append("#@schema/type any=True")
+                body += ["#@schema/validation %s" % self.rule(i), "k%d: %s" % (i, r.choice(NODE_VALUES))]
+            else:
+                body += ["#@schema/type any=True", "flag: %s" % r.choice(["true", "false", "1"])]
+        star = None
+        if r.random() < 0.2:
+            # move the program into a .star module the schema loads
+            star = list(lines) + ["def prog(v=None):", "  return [%s]" % self.rich_expr(), "end"]
+            lines = []
+            star = ['load("@ytt:%s", "%s")' % (m, m) for m in sorted(self.used_modules)] + star
+            files["rules.star"] = "\n".join(star) + "\n"
+        loads = ['#@ load("@ytt:%s", "%s")' % (m, m) for m in sorted(self.used_modules)]
+        if star is not None:
+            loads.append('#@ load("rules.star", "prog")')
+            body += ["#@schema/type any=True", "p: #@ prog()"]
+            if r.random() < 0.3:
+                body += ["#@schema/validation (\"p\", lambda v: prog(v))", "q: 1"]
+        text = loads + ["#@ " + line for line in lines] + head + body
+        files["schema.yaml"] = "\n".join(text) + "\n"
+        args = "--data-values-inspect"
+        if r.random() < 0.15:
+            files["values.yaml"] = "#@data/values\n---\nk0: %s\n" % r.choice(NODE_VALUES)
+            args = "--data-values-file values.yaml " + args
+        if r.random() < 0.05:
+            args = r.choice(["--data-value-yaml k0=[1]", "--data-value k1=5", "--data-value-yaml k2=null"]) + " " + args
+        files["_args"] = args
+        return files
+
+
 def main():
+    classic = "--classic" in sys.argv
+    if classic:
+        sys.argv.remove("--classic")
     hintkit, ytt, count, seed, show = options()
     rnd = random.Random(seed)
     agree = 0
     silent = 0
     bad = []
     for case in range(count):
-        files = Gen(rnd).case()
+        files = Gen(rnd).case() if classic or rnd.random() < 0.3 else BroadGen(rnd).case()
         with tempfile.TemporaryDirectory() as tmp:
             for name, text in files.items():
                 if name.startswith("_"):
@@ -537,7 +751,7 @@ def main():
                     f.write(text)
             argv = []
             for name in sorted(files):
-                if not name.startswith("_"):
+                if not name.startswith("_") and name != "values.yaml":
                     argv += ["-f", name]
             argv += files.get("_args", "").split()
             r = run([ytt] + argv, tmp)
@@ -549,6 +763,12 @@ def main():
             if h[0] == 0 and (r[0] != 0 or r[1] != h[1]):
                 silent += 1
             bad.append((case, files, r, h))
+            if os.environ.get("DIFF_SAVE"):  # keep the case to rerun it by hand
+                d = os.path.join(os.environ["DIFF_SAVE"], "case%d" % case)
+                os.makedirs(d, exist_ok=True)
+                for name, text in files.items():
+                    with open(os.path.join(d, name if not name.startswith("_") else "cmd"), "w") as f:
+                        f.write(text if not name.startswith("_") else " ".join(argv) + "\n")
     for case, files, r, h in bad[:show]:
         print(f"=== case {case} (ytt rc {r[0]}, hintkit rc {h[0]})")
         for name, text in sorted(files.items()):
