@@ -783,9 +783,6 @@ bool valid_utf8(std::string_view s) {
 
 std::optional<std::string> UnconvertibleWalk::check(const sl::Value& v) {
   if (fragment_node(v)) return std::nullopt;
-  // ytt's YAML printer writes these as `!!binary` base64; hintkit's does not.
-  if (v.is(sl::Kind::kString) && !valid_utf8(v.as_string()))
-    throw Unsupported{"a string that is not valid UTF-8 in the output (ytt writes !!binary)"};
   auto unknown = [](std::string_view go_type) {
     return "(p) unknown type " + std::string(go_type) + " for conversion to go value";
   };
@@ -823,6 +820,9 @@ std::optional<std::string> UnconvertibleWalk::check_items(const sl::Value& v) {
     case sl::Kind::kDict:
       for (const auto& [k, val] : v.dict_items()) {
         if (auto e = check(k)) return e;
+        // The printer writes such a value as `!!binary` base64, but not such a key.
+        if (k.is(sl::Kind::kString) && !valid_utf8(k.as_string()))
+          throw Unsupported{"a map key that is not valid UTF-8 (ytt writes !!binary)"};
         // ytt writes these keys as YAML complex keys (`? - 1`); hintkit's trees hold scalars.
         if (k.is(sl::Kind::kTuple)) throw Unsupported{"a map key that is a tuple"};
         if (k.is(sl::Kind::kInt) && !k.to_int64())

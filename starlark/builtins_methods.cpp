@@ -475,6 +475,16 @@ class StringIterable : public HostObject {
     }
     return out;
   }
+  // starlark-go's stringIterable is no container ("unknown binary op" for `in`) and is
+  // compared as a Go struct: equal when made from the same string by the same method.
+  std::optional<bool> contains(const Value& x) const override {
+    throw_error("unknown binary op: " + std::string(x.type_name()) + " in " +
+                std::string(type_name()));
+  }
+  Result<bool> equals(const HostObject& other) const override {
+    const auto* o = dynamic_cast<const StringIterable*>(&other);
+    return o && o->s_ == s_ && o->ords_ == ords_ && o->codepoints_ == codepoints_;
+  }
 
  private:
   std::string s_;

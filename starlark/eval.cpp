@@ -149,7 +149,7 @@ void bind_args(Env& env, FunctionObj& f, std::span<const Value> args,
       }
       Value key = Value::from_string(kw.name);
       if (as_dict(kwdict)->table.find(key)) {
-        throw_error("function " + name + " got multiple values for keyword argument \"" +
+        throw_error("function " + name + " got multiple values for parameter \"" +
                     std::string(kw.name) + "\"");
       }
       as_dict(kwdict)->table.insert(key, kw.value);

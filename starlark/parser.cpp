@@ -144,7 +144,6 @@ class Parser {
       a->op_pos = op;
       a->lhs = std::move(x);
       a->rhs = parse_expr_list();
-      check_target(*a->lhs, false);
       return a;
     }
     BinOp op;
@@ -156,7 +155,6 @@ class Parser {
       a->op = op;
       a->lhs = std::move(x);
       a->rhs = parse_expr_list();
-      check_target(*a->lhs, true);
       return a;
     }
     return std::make_unique<ExprStmt>(p, std::move(x));
@@ -199,55 +197,6 @@ class Parser {
         return true;
       default:
         return false;
-    }
-  }
-
-  void check_target(const Expr& e, bool aug) {
-    switch (e.kind) {
-      case ExprKind::kIdent:
-      case ExprKind::kIndex:
-      case ExprKind::kDot:
-        return;
-      case ExprKind::kParen:
-        if (!aug)
-          check_target(*static_cast<const ParenExpr&>(e).x, aug);
-        else
-          fail(e.pos, "can't perform augmented assignment to parenthesized expression");
-        return;
-      case ExprKind::kList:
-      case ExprKind::kTuple:
-        if (aug)
-          fail(e.pos, std::string("can't perform augmented assignment to ") +
-                          (e.kind == ExprKind::kList ? "list" : "tuple") + " expression");
-        for (const auto& x : static_cast<const ListExpr&>(e).items) check_target(*x, aug);
-        return;
-      default:
-        fail(e.pos, "can't assign to " + kind_name(e));
-    }
-  }
-
-  static std::string kind_name(const Expr& e) {
-    switch (e.kind) {
-      case ExprKind::kLiteral:
-        return "literal";
-      case ExprKind::kCall:
-        return "call expression";
-      case ExprKind::kSlice:
-        return "slice expression";
-      case ExprKind::kBinary:
-        return "binary expression";
-      case ExprKind::kUnary:
-        return "unary expression";
-      case ExprKind::kDict:
-        return "dict expression";
-      case ExprKind::kComprehension:
-        return "comprehension";
-      case ExprKind::kLambda:
-        return "lambda expression";
-      case ExprKind::kCond:
-        return "conditional expression";
-      default:
-        return "expression";
     }
   }
 
@@ -411,7 +360,6 @@ class Parser {
     Pos p = pos();
     ExprPtr first = parse_primary_with_suffix();
     if (tok() != Tok::kComma) {
-      check_target(*first, false);
       return first;
     }
     auto t = std::make_unique<ListExpr>(ExprKind::kTuple, p);
@@ -421,7 +369,6 @@ class Parser {
       if (tok() == Tok::kIn) break;
       t->items.push_back(parse_primary_with_suffix());
     }
-    check_target(*t, false);
     return t;
   }
 

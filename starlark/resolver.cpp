@@ -194,10 +194,10 @@ class Resolver {
           for (auto* id : ids) names.push_back(id->name);
           break;
         }
-        case StmtKind::kAugAssign: {
-          const auto& a = static_cast<const AssignStmt&>(*s);
-          if (a.lhs->kind == ExprKind::kIdent)
-            names.push_back(static_cast<const Ident&>(*a.lhs).name);
+        case StmtKind::kAugAssign: {  // (x) += 1 binds x too; x, y += 1 is an error later
+          std::vector<const Ident*> ids;
+          collect_targets(*static_cast<const AssignStmt&>(*s).lhs, ids);
+          for (auto* id : ids) names.push_back(id->name);
           break;
         }
         case StmtKind::kDef:
@@ -325,18 +325,29 @@ class Resolver {
     id.binding = scope_->locals.at(id.name);
   }
 
-  void assign(Expr& e) {
+  // The targets of an assignment, a for loop or a comprehension clause: names are bound, the
+  // operands of x[i] and x.f resolved; anything else is an error (starlark-go's resolver, which
+  // names the syntax node's Go type). `aug`: the target of an augmented assignment.
+  void assign(Expr& e, bool aug = false) {
     switch (e.kind) {
       case ExprKind::kIdent:
         bind(static_cast<Ident&>(e));
         return;
       case ExprKind::kParen:
-        assign(*static_cast<ParenExpr&>(e).x);
+        assign(*static_cast<ParenExpr&>(e).x, aug);
         return;
       case ExprKind::kList:
-      case ExprKind::kTuple:
-        for (auto& x : static_cast<ListExpr&>(e).items) assign(*x);
+      case ExprKind::kTuple: {
+        const bool list = e.kind == ExprKind::kList;
+        auto& items = static_cast<ListExpr&>(e).items;
+        if (items.empty()) error(e.pos, list ? "can't assign to []" : "can't assign to ()");
+        if (aug) {
+          error(e.pos, std::string("can't use ") + (list ? "list" : "tuple") +
+                           " expression in augmented assignment");
+        }
+        for (auto& x : items) assign(*x, aug);
         return;
+      }
       case ExprKind::kIndex: {
         auto& i = static_cast<IndexExpr&>(e);
         expr(*i.x);
@@ -347,8 +358,33 @@ class Resolver {
         expr(*static_cast<DotExpr&>(e).x);
         return;
       default:
-        expr(e);
+        error(e.pos, "can't assign to " + node_name(e));
         return;
+    }
+  }
+
+  static std::string node_name(const Expr& e) {
+    switch (e.kind) {
+      case ExprKind::kLiteral:
+        return "literal";
+      case ExprKind::kCall:
+        return "callexpr";
+      case ExprKind::kSlice:
+        return "sliceexpr";
+      case ExprKind::kBinary:
+        return "binaryexpr";
+      case ExprKind::kUnary:
+        return "unaryexpr";
+      case ExprKind::kDict:
+        return "dictexpr";
+      case ExprKind::kComprehension:
+        return "comprehension";
+      case ExprKind::kLambda:
+        return "lambdaexpr";
+      case ExprKind::kCond:
+        return "condexpr";
+      default:
+        return "expr";
     }
   }
 
@@ -371,12 +407,8 @@ class Resolver {
       }
       case StmtKind::kAugAssign: {
         auto& a = static_cast<AssignStmt&>(s);
-        if (a.lhs->kind == ExprKind::kIdent) {
-          bind(static_cast<Ident&>(*a.lhs));
-        } else {
-          assign(*a.lhs);
-        }
         expr(*a.rhs);
+        assign(*a.lhs, true);
         return;
       }
       case StmtKind::kDef: {

@@ -174,6 +174,50 @@ Analysis analyze(std::string_view v) {
 
 // The text of a scalar and the style go-yaml's encoder asks for. Strings are not copied:
 // `text` views `s.text`; other kinds are spelled into `buffer`.
+// Go's utf8.ValidString: no overlong forms, no surrogates, nothing above U+10FFFF.
+bool valid_utf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+    for (size_t k = 1; k < n; ++k) {
+      const auto d = static_cast<unsigned char>(s[i + k]);
+      if ((d & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (d & 0x3F);
+    }
+    static constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += n;
+  }
+  return true;
+}
+
+// go-yaml's encodeBase64: standard base64, broken into lines of 70 characters (each line,
+// the last included, then ends with a break) when it is longer than one line.
+std::string binary_text(std::string_view s) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string enc;
+  for (size_t i = 0; i < s.size(); i += 3) {
+    uint32_t v = static_cast<unsigned char>(s[i]) << 16;
+    if (i + 1 < s.size()) v |= static_cast<unsigned char>(s[i + 1]) << 8;
+    if (i + 2 < s.size()) v |= static_cast<unsigned char>(s[i + 2]);
+    enc += kAlphabet[(v >> 18) & 63];
+    enc += kAlphabet[(v >> 12) & 63];
+    enc += i + 1 < s.size() ? kAlphabet[(v >> 6) & 63] : '=';
+    enc += i + 2 < s.size() ? kAlphabet[v & 63] : '=';
+  }
+  constexpr size_t kLine = 70;
+  if (enc.size() / kLine + 1 <= 1) return enc;
+  std::string out;
+  for (size_t i = 0; i < enc.size(); i += kLine) {
+    out += enc.substr(i, kLine);
+    out += '\n';
+  }
+  return out;
+}
+
 std::string_view scalar_text(const ScalarRef& s, std::string& buffer, Out& style) {
   style = Out::kPlain;
   switch (s.kind) {
@@ -293,9 +337,18 @@ struct YamlEmitter::State {
   void scalar(const ScalarRef& s) {
     Out style;
     std::string_view text = scalar_text(s, buffer, style);
+    // A string that is not UTF-8 is written as go-yaml writes it: tagged !!binary, in base64.
+    const bool binary = s.kind == Kind::kString && !valid_utf8(text);
+    if (binary) {
+      buffer = binary_text(text);
+      text = buffer;
+      style = text.find('\n') != std::string_view::npos ? Out::kLiteral : Out::kPlain;
+    }
     Analysis a = analyze(text);
     bool mapping, simple;
-    open_node(!a.multiline && text.size() <= kMaxSimpleKeyLength, mapping, simple);
+    open_node(!a.multiline && text.size() + (binary ? 8 : 0) <= kMaxSimpleKeyLength, mapping,
+              simple);
+    if (binary) write_indicator("!!binary", true, false, false);
     if (simple && a.multiline) style = Out::kDouble;
     if (style == Out::kPlain) {
       if (!a.block_plain) style = Out::kSingle;
