@@ -342,6 +342,8 @@ class Inferrer {
       case yaml::Kind::kMap: {
         t->kind = types::Kind::kMap;
         auto def = make_node(yaml::Kind::kMap, v->span);
+        def->entries.reserve(v->entries.size());
+        t->fields.reserve(v->entries.size());
         for (const auto& e : v->entries) {
           auto ft = infer(e.value, e.anns.get(), e.span, Place::kMapItem);
           DEntry de;

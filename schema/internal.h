@@ -80,14 +80,16 @@ struct DEntry {
 };
 
 // A value: a scalar (kind + fields of `scalar`), a map or an array.
+// Field order keeps the node at 112 bytes, 128 with its shared_ptr count: the allocator's
+// next size class up is 160, a quarter more for each of a large tree's many nodes.
 struct DNode {
   yaml::Kind kind = yaml::Kind::kNull;
-  Scalar scalar;  // scalars only
-  std::vector<DEntry> entries;
-  diag::Span span;
   // A map or array made from a Starlark dict, struct, list or tuple (not from YAML nodes):
   // ytt keeps such a value as Go data, so a fragment hands it back as a dict or list.
   bool from_code = false;
+  Scalar scalar;  // scalars only
+  std::vector<DEntry> entries;
+  diag::Span span;
 
   bool is_map() const { return kind == yaml::Kind::kMap; }
   bool is_array() const { return kind == yaml::Kind::kArray; }

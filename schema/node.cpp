@@ -26,6 +26,8 @@ const Ann* find_ann(const std::vector<Ann>& anns, std::string_view name) {
 
 const Ann* DDoc::ann(std::string_view name) const { return find_ann(anns, name); }
 
+static_assert(sizeof(void*) != 8 || sizeof(DNode) <= 112, "see the note on DNode's field order");
+
 DPtr make_node(yaml::Kind kind, diag::Span span) {
   auto n = std::make_shared<DNode>();
   n->kind = kind;

@@ -421,6 +421,8 @@ class Op {
     if (right->is_array()) {
       if (!left || !left->is_array()) throw Fail{"Expected array, but was " + left_type(left)};
       DNode& l = own(left);
+      // Items appended to an empty array (a schema's default) are all there will be.
+      if (l.entries.empty()) l.entries.reserve(right->entries.size());
       for (const auto& re : right->entries) {
         try {
           array_item(l, re, defaults);
