@@ -96,6 +96,9 @@ namespace hintkit::schema {
 std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
                           bool through_ytt_parser) {
   switch (yaml::error_kind(d)) {
+    case yaml::ErrorKind::kUnsupportedLineBreak:
+      // ytt reads on; its values and lines would differ from ours.
+      throw Unsupported{"YAML with NEL, LS or PS line breaks (U+0085, U+2028, U+2029)"};
     case yaml::ErrorKind::kNone:
       // Limits (HK003) and problems found after loading: our words at go-yaml's place.
       return d.span.begin.line > 0

@@ -52,7 +52,8 @@ namespace hintkit::schema {
 // kind (`yaml::ErrorKind`, worded by `yaml::go_yaml_message`); limits keep our words.
 // `through_ytt_parser`: files and flag values go through ytt's own parser, whose line fix-up
 // cuts "did not find expected ',' or '}'" to "did not find expected ',' or '"; yaml.decode
-// gets go-yaml's text unchanged.
+// gets go-yaml's text unchanged. A line break go-yaml has and we do not (NEL, LS, PS) throws
+// `Unsupported`.
 std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
                           bool through_ytt_parser);
 

@@ -117,6 +117,7 @@ std::string go_yaml_message(const diag::Diagnostic& d, std::string_view text,
   switch (error_kind(d)) {
     case ErrorKind::kNone:
     case ErrorKind::kOther:
+    case ErrorKind::kUnsupportedLineBreak:  // no error of go-yaml's
       return own_words(d);
     case ErrorKind::kBadMerge:
       return "yaml: map merge requires map or sequence of maps as the value";

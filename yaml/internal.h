@@ -34,8 +34,10 @@ std::string format_float_json(double d);
 // The first thing that makes `source` unreadable as YAML text, as go-yaml's reader sees it:
 // invalid UTF-8 or a character outside YAML's printable set (C0 controls but tab, LF and CR
 // (NUL included), DEL, C1 controls but NEL, U+FFFE, U+FFFF). kind kNone when there is none.
+// Failing those, the first line break of go-yaml's that the parsers do not follow (NEL, LS,
+// PS: kUnsupportedLineBreak).
 struct NotText {
-  ErrorKind kind = ErrorKind::kNone;  // kControlCharacter or kInvalidUtf8
+  ErrorKind kind = ErrorKind::kNone;  // kControlCharacter, kInvalidUtf8, kUnsupportedLineBreak
   size_t offset = 0;
   std::string message;       // ours: "control character U+001B is not allowed"
   std::string go_yaml_text;  // for invalid UTF-8: the reader's words

@@ -13,6 +13,8 @@ NotText find_not_text(std::string_view s) {
   const auto* u = reinterpret_cast<const unsigned char*>(s.data());
   size_t n = s.size();
   size_t i = 0;
+  size_t line_break = n;  // the first NEL, LS or PS
+  uint32_t line_break_cp = 0;
   static constexpr char kHex[] = "0123456789ABCDEF";
   auto control = [&](size_t at, uint32_t cp) {
     NotText r{ErrorKind::kControlCharacter, at, "", ""};
@@ -93,7 +95,18 @@ NotText find_not_text(std::string_view s) {
     if ((cp >= 0x80 && cp <= 0x9F && cp != 0x85) || cp == 0xFFFE || cp == 0xFFFF) {
       return control(i, cp);
     }
+    if ((cp == 0x85 || cp == 0x2028 || cp == 0x2029) && line_break == n) {
+      line_break = i;
+      line_break_cp = cp;
+    }
     i += len;
+  }
+  if (line_break < n) {
+    // Not go-yaml's error (it reads on): ours, after any of the reader's.
+    NotText r{ErrorKind::kUnsupportedLineBreak, line_break, "line break U+", ""};
+    for (int shift = 12; shift >= 0; shift -= 4) r.message += kHex[(line_break_cp >> shift) & 0xF];
+    r.message += " (NEL, LS, PS) is not supported: go-yaml ends a line there";
+    return r;
   }
   return {};
 }

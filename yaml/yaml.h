@@ -263,7 +263,10 @@ enum class ErrorKind : uint16_t {
   // HK001 while building values.
   kTagMismatch,  // `!!int abc`; kind_detail: "<resolved tag> <wanted tag> <value>"
   kBadMerge,     // `<<` with something other than a map or a list of maps
-  kOther,        // any other problem yaml-cpp reports, in its words
+  // HK004, our refusal: NEL, LS or PS (U+0085, U+2028, U+2029). go-yaml ends lines there, both
+  // parser paths here do not, so values and positions would differ from ytt's.
+  kUnsupportedLineBreak,
+  kOther,  // any other problem yaml-cpp reports, in its words
 };
 ErrorKind error_kind(const diag::Diagnostic& d);
 

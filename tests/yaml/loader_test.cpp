@@ -534,9 +534,9 @@ TEST(YamlLoad, ControlCharactersAreRejectedOnBothPaths) {
   load("a: \x1b[31m\n", "t.yaml", diags);
   ASSERT_EQ(diags.size(), 1u);
   EXPECT_EQ(diags.items()[0].message, "control character U+001B is not allowed in YAML");
-  // Tab, NEL, and printable characters on both sides of the rejected ranges stay text.
-  for (uint32_t cp :
-       {0x09u, 0x20u, 0x7Eu, 0x85u, 0xA0u, 0xD7FFu, 0xE000u, 0xFFFDu, 0x10000u, 0x10FFFFu}) {
+  // Tab and printable characters on both sides of the rejected ranges stay text (NEL is a
+  // line break to go-yaml: BothPathsRefuseLineBreaksGoYamlHasAndWeDoNot).
+  for (uint32_t cp : {0x09u, 0x20u, 0x7Eu, 0xA0u, 0xD7FFu, 0xE000u, 0xFFFDu, 0x10000u, 0x10FFFFu}) {
     SCOPED_TRACE(cp);
     diag::Diagnostics ok;
     load("a: \"x" + utf8(cp) + "\"\n", "t.yaml", ok);
@@ -807,6 +807,34 @@ TEST(YamlLoad, BothPathsStopWhereGoYamlsScannerStops) {
       EXPECT_EQ(error_kind(diags.items()[0]), c.kind);
       EXPECT_EQ(diags.items()[0].span.begin, c.at);
       EXPECT_EQ(go_yaml_message(diags.items()[0], c.input, true), c.go_yaml);
+    }
+  }
+}
+
+// go-yaml ends lines at NEL, LS and PS (ytt reads `a: x<LS>  y` as "x<LS>y"); neither parser
+// path does, so both refuse such input (HK004) rather than answer differently; the reader's
+// own errors anywhere in the input come first. Found by fuzz/yaml_differential.cpp.
+TEST(YamlLoad, BothPathsRefuseLineBreaksGoYamlHasAndWeDoNot) {
+  struct Case {
+    std::string_view input;
+    ErrorKind kind;
+    diag::Position at;
+  };
+  const Case cases[] = {
+      {"a: x\xe2\x80\xa8  y\n", ErrorKind::kUnsupportedLineBreak, {1, 5}},
+      {"a: 1\nb: \"p\xc2\x85  q\"\n", ErrorKind::kUnsupportedLineBreak, {2, 6}},
+      {"# \xe2\x80\xa9\n", ErrorKind::kUnsupportedLineBreak, {1, 3}},
+      {"a: \xe2\x80\xa8\nb: \x01\n", ErrorKind::kControlCharacter, {2, 4}},
+  };
+  for (const Case& c : cases) {
+    for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+      SCOPED_TRACE(std::string(c.input));
+      diag::Diagnostics diags;
+      internal::load_with(choice, c.input, "t.yaml", diags, {}, nullptr);
+      ASSERT_EQ(diags.size(), 1u);
+      EXPECT_EQ(diags.items()[0].code, "HK004");
+      EXPECT_EQ(error_kind(diags.items()[0]), c.kind);
+      EXPECT_EQ(diags.items()[0].span.begin, c.at);
     }
   }
 }
