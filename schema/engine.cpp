@@ -1215,19 +1215,35 @@ class Engine {
     const size_t eq = kv.find('=');
     if (eq == std::string::npos) throw YttError{context + "Expected format key=/file/path"};
     const std::string raw_key = kv.substr(0, eq), path = kv.substr(eq + 1);
-    if (path == "-" || path.starts_with("http://") || path.starts_with("https://")) {
+    // ytt finds the file as -f finds files: `name=path` renames (the name is unused here).
+    std::string file = path;
+    if (const auto n = std::count(path.begin(), path.end(), '='); n > 1) {
+      throw YttError{context + "Finding file '" + path + "':\n    Expected file '" + path +
+                     "' to only have single '=' sign to for relative path assignment"};
+    } else if (n == 1) {
+      file = path.substr(path.find('=') + 1);
+    }
+    if (file == "-" || file.starts_with("http://") || file.starts_with("https://")) {
       throw Unsupported{"--data-value-file from stdin or a URL"};
     }
     std::error_code ec;
-    if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
-      throw YttError{context + "Finding file '" + path + "':\n    Checking file '" + path +
-                     "': lstat " + path + ": no such file or directory"};
+    if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) {
+      throw YttError{context + "Finding file '" + path + "':\n    Checking file '" + file +
+                     "': lstat " + file + ": no such file or directory"};
     }
-    if (std::filesystem::is_directory(path, ec)) {
-      // ytt takes a directory holding exactly one file as that file; we do not.
-      throw YttError{context + "Expected '" + path + "' to be a file, but is a directory"};
+    if (std::filesystem::is_directory(file, ec)) {
+      // A directory stands for the files below it: one of them is taken as the file.
+      std::vector<std::filesystem::path> found;
+      for (const auto& e : std::filesystem::recursive_directory_iterator(file, ec)) {
+        if (!e.is_directory()) found.push_back(e.path());
+      }
+      if (found.empty()) throw Unsupported{"--data-value-file naming an empty directory (ytt panics)"};
+      if (found.size() > 1) {
+        throw YttError{context + "Expected '" + path + "' to be a file, but is a directory"};
+      }
+      file = found[0].string();
     }
-    auto text = yaml::read_file(path);
+    auto text = yaml::read_file(file);
     if (!text.ok()) throw YttError{context + "Reading file '" + path + "'"};
     std::string lib, key;
     try {
