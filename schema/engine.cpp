@@ -371,7 +371,8 @@ class Engine {
       try {
         DDoc merged = docs[0];
         for (size_t k = 1; k < docs.size(); ++k) {
-          overlay_document(merged.value, docs[k], thread_, files_, false, false, true);
+          overlay_document(merged.value, docs[k], thread_, files_, false, false, true,
+                           &merged.span);
         }
         type_ = infer_document(merged, files_);
       } catch (YttError& e) {
@@ -443,7 +444,8 @@ class Engine {
         root_span_ = src.doc.span;
       }
       try {
-        overlay_document(values_, src.doc, thread_, files_, src.missing_ok, src.plain);
+        overlay_document(values_, src.doc, thread_, files_, src.missing_ok, src.plain, false,
+                         &root_span_);
       } catch (YttError& e) {
         e.text = stage + e.text;
         throw;
@@ -1237,7 +1239,8 @@ class Engine {
       for (const auto& e : std::filesystem::recursive_directory_iterator(file, ec)) {
         if (!e.is_directory()) found.push_back(e.path());
       }
-      if (found.empty()) throw Unsupported{"--data-value-file naming an empty directory (ytt panics)"};
+      if (found.empty())
+        throw Unsupported{"--data-value-file naming an empty directory (ytt panics)"};
       if (found.size() > 1) {
         throw YttError{context + "Expected '" + path + "' to be a file, but is a directory"};
       }

@@ -2,6 +2,7 @@
 // type check + defaulting of data values against them.
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 
 #include "schema/errors.h"
@@ -274,6 +275,8 @@ std::vector<std::pair<std::string, sl::Value>> examples_annotation(const Files& 
 // Where a schema node stands: what `@schema/default` and `@schema/deprecated` allow.
 enum class Place { kDocument, kMapItem, kArrayItem };
 
+std::string go_printed(const DNode& n, char verb, int depth);
+
 class Inferrer {
  public:
   explicit Inferrer(const Files& files) : files_(files) {}
@@ -336,6 +339,13 @@ class Inferrer {
 
   // The type a value implies (ytt's InferTypeFromValue), children first.
   TypePtr from_value(const DPtr& v, const diag::Span& span, Place place) {
+    if (v->from_code && !v->is_scalar()) {
+      // ytt keeps a dict or list that Starlark put here as Go data, which has no schema type.
+      std::string msg = "Expected value '" + go_printed(*v, 's', 0) +
+                        "' to be a map, array, or scalar, but was " +
+                        (v->is_map() ? "*orderedmap.Map" : "[]interface {}");
+      throw YttError{" " + msg, 1, msg};
+    }
     auto t = std::make_shared<SType>();
     t->declared = span;
     switch (v->kind) {
@@ -532,6 +542,82 @@ class Inferrer {
 
 // A place in a flag's text rather than in a file (the engine's pseudo sources).
 bool in_flag_text(const diag::Span& s) { return s.file.str().starts_with('\x01'); }
+
+// strconv.FormatFloat(d, 'g', -1, 64), which is fmt's %v of a float64.
+std::string go_float(double d) {
+  if (std::isnan(d)) return "NaN";
+  if (std::isinf(d)) return d > 0 ? "+Inf" : "-Inf";
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
+  std::string sci(buf, end);  // shortest digits: "-1.5e+08"
+  const bool neg = sci[0] == '-';
+  const size_t e = sci.find('e');
+  std::string digits;
+  for (size_t i = neg ? 1 : 0; i < e; ++i)
+    if (sci[i] != '.') digits += sci[i];
+  const int exp = std::stoi(sci.substr(e + 1));
+  std::string out = neg ? "-" : "";
+  if (exp < -4 || exp >= 6) {  // %e (shortest: the decision uses precision 6)
+    out += digits.substr(0, 1);
+    if (digits.size() > 1) out += "." + digits.substr(1);
+    const int a = std::abs(exp);
+    out += std::string(exp < 0 ? "e-" : "e+") + (a < 10 ? "0" : "") + std::to_string(a);
+  } else if (exp < 0) {
+    out += "0." + std::string(static_cast<size_t>(-exp - 1), '0') + digits;
+  } else {
+    const size_t whole = static_cast<size_t>(exp) + 1;
+    if (digits.size() <= whole) {
+      out += digits + std::string(whole - digits.size(), '0');
+    } else {
+      out += digits.substr(0, whole) + "." + digits.substr(whole);
+    }
+  }
+  return out;
+}
+
+// How Go's fmt prints a value that ytt holds as Go data (an ordered map is a pointer to a
+// struct of {Key Value} items, a list an []interface{}), with verb %s or %v. A map below the
+// first level is printed by %v as its address, which no one can reproduce: refused.
+std::string go_printed(const DNode& n, char verb, int depth) {
+  auto wrong = [&](const std::string& type, const std::string& v) {
+    return verb == 's' ? "%!s(" + type + "=" + v + ")" : v;
+  };
+  switch (n.kind) {
+    case yaml::Kind::kNull:
+      return "<nil>";
+    case yaml::Kind::kString:
+      return n.scalar.text;
+    case yaml::Kind::kBool:
+      return wrong("bool", n.scalar.bool_value ? "true" : "false");
+    case yaml::Kind::kInt:
+      return wrong("int64", std::to_string(n.scalar.int_value));
+    case yaml::Kind::kFloat:
+      return wrong("float64", go_float(n.scalar.float_value));
+    case yaml::Kind::kArray: {
+      std::string out = "[";
+      for (size_t i = 0; i < n.entries.size(); ++i) {
+        out += (i ? " " : "") + go_printed(*n.entries[i].value, verb, depth + 1);
+      }
+      return out + "]";
+    }
+    case yaml::Kind::kMap: {
+      if (depth > 0 && verb == 'v') throw Unsupported{"printing a nested Starlark dict as Go does"};
+      // a pointer below the top is printed by %s as a bad verb, its value by %v
+      if (depth > 0) return "%!s(*orderedmap.Map=" + go_printed(n, 'v', 0) + ")";
+      std::string out = "&{[";
+      for (size_t i = 0; i < n.entries.size(); ++i) {
+        const DEntry& e = n.entries[i];
+        DNode key;
+        key.kind = e.key.kind;
+        key.scalar = e.key;
+        out += std::string(i ? " " : "") + "{" + go_printed(key, verb, 1) + " " +
+               go_printed(*e.value, verb, 1) + "}";
+      }
+      return out + "]}";
+    }
+  }
+  return "";
+}
 
 // ytt's wording of a value of the wrong type at `at`.
 TypeProblem mismatch(const diag::Span& at, const DNode& found, const SType& type) {

@@ -367,9 +367,11 @@ struct OverlayError {
 };
 
 // Overlays `right` (an annotated doc) onto `left` in place. Throws YttError with ytt's text.
+// `left_span`: where the left document is (named by match errors; replaced when an operation
+// on the document puts another in its place).
 void overlay_document(DPtr& left, const DDoc& right, sl::Thread& thread, const Files& files,
                       bool default_missing_ok = false, bool plain = false,
-                      bool schema_merge = false);
+                      bool schema_merge = false, diag::Span* left_span = nullptr);
 
 // ytt's overlay post-processing: applies `overlays` (documents annotated `@overlay/match`, in
 // file order; `overlay_files` names their files) to the documents of `sets` (one set per

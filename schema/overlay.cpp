@@ -971,8 +971,22 @@ class Op {
 
 // ---- Entry points --------------------------------------------------------------------------
 
+namespace {
+
+// An overlay operation on the document itself (`#@overlay/replace` above `---`, a match with
+// `expects=`...): everything but the default merge of its children.
+bool has_document_op(const DDoc& d) {
+  for (const auto& a : d.anns) {
+    if (a.name.starts_with("overlay/") && a.name != "overlay/match-child-defaults") return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 void overlay_document(DPtr& left, const DDoc& right, sl::Thread& thread, const Files& files,
-                      bool default_missing_ok, bool plain, bool schema_merge) {
+                      bool default_missing_ok, bool plain, bool schema_merge,
+                      diag::Span* left_span) {
   g_files = &files;
   OverlayMode mode;
   mode.plain = plain;
@@ -981,6 +995,27 @@ void overlay_document(DPtr& left, const DDoc& right, sl::Thread& thread, const F
   (void)schema_merge;
   Op op(thread, mode);
   std::string where = "Document on line " + compact(right.span) + ": ";
+  if (has_document_op(right)) {
+    // ytt's pre-processing overlay: the one document so far on the left, `right` on the
+    // right, exact matching; what comes out first is the result.
+    std::vector<DDoc> set(1);
+    set[0].value = left;
+    if (left_span) set[0].span = *left_span;
+    std::vector<std::vector<DDoc>*> sets = {&set};
+    Expects root;
+    if (default_missing_ok) root.missing_ok = sl::Value::from_bool(true);
+    try {
+      op.apply_doc(sets, right, root, true);
+    } catch (Fail& f) {
+      if (f.unsupported)
+        throw Unsupported{"an overlay on the data values document that ytt crashes on"};
+      throw YttError{" " + f.message};
+    }
+    if (set.empty()) throw Unsupported{"removing the whole data values document (ytt panics)"};
+    left = set[0].value ? set[0].value : make_node(yaml::Kind::kNull, set[0].span);
+    if (left_span) *left_span = set[0].span;
+    return;
+  }
   try {
     Expects root;
     if (default_missing_ok) root.missing_ok = sl::Value::from_bool(true);

@@ -351,7 +351,19 @@ class Scen:
                  "    cpu: 3"],
                 ["#@overlay/remove", "flags:"],
                 ["#@overlay/match missing_ok=True", "#@schema/type any=True", "free: {a: 1}"],
+                ["#@overlay/match missing_ok=True", "#@schema/type any=True",
+                 "code: #@ {\"a\": [1]}"],
+                ["#@overlay/match missing_ok=True", "code: #@ {\"a\": 1}"],
+                ["flags:", "  #@overlay/replace via=lambda a, b: %s" % self.pick("3", "{\"x\": 1}"),
+                 "  a: false"],
             ])
+            if r.random() < 0.3:
+                # an operation on the document itself
+                extra.insert(2, self.pick("#@overlay/replace", "#@overlay/match expects=2",
+                                          "#@overlay/insert before=True", "#@overlay/append",
+                                          "#@overlay/match expects=\"0+\"",
+                                          "#@overlay/match by=overlay.all, missing_ok=True",
+                                          "#@overlay/replace via=lambda a, b: b"))
             if r.random() < 0.5:
                 self.files["schema2.yml"] = "\n".join(extra) + "\n"
                 self.args += ["-f", "schema2.yml"]
@@ -389,6 +401,11 @@ class Scen:
                 ["svc:", "  ports:", "  - #@ {\"name\": \"code\", \"port\": 7}"],
                 ["flags: #@ {\"a\": 1}"],
             ])
+            if r.random() < 0.15:
+                dv.insert(dv.index("---"), self.pick(
+                    "#@overlay/replace", "#@overlay/match expects=2", "#@overlay/insert after=True",
+                    "#@overlay/match expects=\"1+\"", "#@overlay/replace via=lambda a, b: a",
+                    "#@overlay/match-child-defaults missing_ok=True"))
             name = f"values{i}.yml"
             self.files[name] = "\n".join(dv) + "\n"
             self.args += ["-f", name]
