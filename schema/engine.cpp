@@ -804,16 +804,16 @@ class Engine {
           next->values.push_back(std::move(e));
           return library_value(next);
         });
-    auto with_schema = sl::make_builtin("library.with_data_values_schema",
-                                        [h](const sl::Call& c) -> sl::Result<sl::Value> {
-                                          if (c.args.size() != 1)
-                                            return ytt_fail(c, "expected exactly one argument");
-                                          auto e = std::make_shared<Envelope>();
-                                          e->src.doc.value = from_starlark(c.args[0], diag::Span{});
-                                          auto next = std::make_shared<LibraryHandle>(*h);
-                                          next->schemas.push_back(std::move(e));
-                                          return library_value(next);
-                                        });
+    auto with_schema = sl::make_builtin(
+        "library.with_data_values_schema", [h](const sl::Call& c) -> sl::Result<sl::Value> {
+          if (c.args.size() != 1) return ytt_fail(c, "expected exactly one argument");
+          auto e = std::make_shared<Envelope>();
+          // ytt makes YAML nodes of it (NewASTFromInterface)
+          e->src.doc.value = yaml_copy(*from_starlark(c.args[0], diag::Span{}));
+          auto next = std::make_shared<LibraryHandle>(*h);
+          next->schemas.push_back(std::move(e));
+          return library_value(next);
+        });
     auto eval =
         sl::make_builtin("library.eval", [h, desc](const sl::Call& c) -> sl::Result<sl::Value> {
           if (!c.args.empty()) return ytt_fail(c, "expected no arguments");

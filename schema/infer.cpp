@@ -387,11 +387,6 @@ class Inferrer {
         break;
       }
       case yaml::Kind::kNull:
-        if (place == Place::kDocument) {
-          t->kind = types::Kind::kMap;  // an empty schema document
-          t->default_value = make_node(yaml::Kind::kMap, v->span);
-          break;
-        }
         throw_schema(files_,
                      {.summary = "Invalid schema - null value not allowed here",
                       .failures = {{.position = span,

@@ -374,6 +374,7 @@ class TemplateCompiler {
     TplNode n{NodeKind::kDoc, parent, 0, doc_line, d.span, {}, nullptr, nullptr, {}, !marker};
     if (d.root.is_scalar()) n.scalar = from_yaml(d.root);
     n.span.begin.line = doc_line;
+    if (!marker && !first && injected(d)) n.span = {};  // ytt's injected end document: no place
     int tag = add(std::move(n));
     const std::string debug = "*yamlmeta.Document";
     build_node(tag, debug, doc_line, std::move(m), false, nullptr, out,
@@ -1454,11 +1455,14 @@ class DirectBuilder {
     for (size_t i = 0; i < docs.size(); ++i) {
       yaml::Document& d = docs[i];
       bool explicit_start = starts_with_marker(file_, d);
-      if (d.empty && d.root.is_null() && !explicit_start) continue;
+      if (d.empty && d.root.is_null() && !explicit_start && d.annotations.empty()) continue;
       DDoc doc;
       shape_ = &shapes[i];
       cursor_ = 0;
       doc.span = d.span;
+      // The loader's document of trailing annotations is ytt's injected end document, which
+      // has no position at all.
+      if (d.empty && d.root.is_null() && !explicit_start) doc.span = {};
       doc.value = node(d.root);
       doc.file = file_.path;
       doc.implicit = !explicit_start;
