@@ -2,6 +2,8 @@
 // `@library:path` refused (library modules are not supported), anything else a file of the
 // file set relative to the loading file's folder ('/...' from the root), which must be a
 // library file (`.star` or `x.lib.yml`).
+#include <algorithm>
+
 #include "schema/errors.h"
 #include "schema/file_set.h"
 #include "schema/internal.h"
@@ -80,6 +82,12 @@ sl::Result<sl::Module> load_found(Files& files, sl::Thread& thread, const Source
   }
   if (auto it = files.module_cache.find(f->path); it != files.module_cache.end()) {
     return it->second;
+  }
+  // A file loading itself, directly or through others: ytt recurses until Go's stack overflows
+  // (a crash, exit 2); hintkit says so instead.
+  if (std::find(files.running.begin(), files.running.end(), f->path) != files.running.end()) {
+    files.unsupported = "a load cycle through " + f->path + " (ytt crashes on it)";
+    return cannot_load(module, files.unsupported);
   }
   switch (file_type(f->path)) {
     case FileType::kStarlark:

@@ -407,6 +407,23 @@ class Fragment : public sl::HostObject {
   sl::Result<bool> equals(const sl::HostObject&) const override {
     return sl::fail_error("yamlfragment.CompareSameType: Not implemented");
   }
+  // ytt's StarlarkFragment.Items: a map's items; nothing for a nil fragment; ytt panics on
+  // any other fragment.
+  sl::Result<std::optional<Pairs>> mapping_items() const override {
+    Pairs out;
+    if (docset_ || node_->is_array()) {
+      return sl::fail_error(
+          std::string("(p) yamlfragment.Items: Expected value to be a map, but was ") +
+          (docset_ ? "*yamlmeta.DocumentSet" : "*yamlmeta.Array"));
+    }
+    for (const auto& e : node_->entries) {
+      auto k = std::make_shared<DNode>();
+      k->kind = e.key.kind;
+      k->scalar = e.key;
+      out.emplace_back(to_starlark(k), read_back(e.value));
+    }
+    return std::optional<Pairs>(std::move(out));
+  }
   static bool key_matches(const Scalar& k, const sl::Value& key) {
     switch (k.kind) {
       case yaml::Kind::kString:

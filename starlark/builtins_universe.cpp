@@ -284,6 +284,14 @@ void dict_update(const Value& d, std::span<const Value> args, std::span<const Kw
         if (e.live) items.emplace_back(e.key, e.value);
       }
       for (const auto& [k, v] : items) t.insert(k, v);
+    } else if (src.kind() == Kind::kHost && [&] {
+                 auto pairs = static_cast<const HostObject*>(src.object())->mapping_items();
+                 if (!pairs.ok()) throw_error(pairs.error().message);
+                 if (!*pairs) return false;
+                 for (const auto& [k, v] : **pairs) t.insert(k, v);
+                 return true;
+               }()) {
+      // a host mapping (ytt's yamlfragment): its items
     } else {
       if (!is_iterable(src)) throw_error("got " + std::string(src.type_name()) + ", want iterable");
       Iter it(src);

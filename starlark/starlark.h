@@ -388,6 +388,10 @@ class HostObject : public Object {
   // `x in obj` for mapping-like objects (Starlark asks their Get and ignores its errors);
   // nullopt: membership by iteration.
   virtual std::optional<bool> contains(const Value&) const { return std::nullopt; }
+  // The (key, value) pairs of an iterable mapping (what dict() and dict.update() take from
+  // it); nullopt: not a mapping.
+  using Pairs = std::vector<std::pair<Value, Value>>;
+  virtual Result<std::optional<Pairs>> mapping_items() const { return std::optional<Pairs>(); }
   // `==` between two objects of the same type (an error: the type defines no equality).
   virtual Result<bool> equals(const HostObject& other) const { return this == &other; }
   virtual void freeze() {}
