@@ -825,8 +825,43 @@ class Parser {
     // A key cannot run on to the next line, so no continuation check: a key line without
     // `:` is an error whatever follows.
     t = scan_plain(false, std::numeric_limits<int>::max());
-    if (!t.ends_with_colon) syntax_error(t.mark, kMissingColon);
+    if (!t.ends_with_colon) {
+      // go-yaml reads the key on over deeper lines first, and stops at a tab in their
+      // indentation before it misses the `:`.
+      if (tab_in_continuation(t.mark.column + 1)) decline();
+      syntax_error(t.mark, kMissingColon);
+    }
     return t;
+  }
+
+  // Whether a plain scalar that stopped at the line break at p_ runs on (go-yaml: over lines
+  // indented at least `indent`) into a tab inside a continuation line's indentation.
+  bool tab_in_continuation(int indent) const {
+    size_t q = p_;
+    int column = 0;
+    bool leading = false;  // past a line break
+    while (at(q) != '\0') {
+      for (char c = at(q); c == ' ' || c == '\t' || c == '\n'; c = at(q)) {
+        if (c == '\n') {
+          column = 0;
+          leading = true;
+        } else if (c == '\t' && leading && column < indent) {
+          return true;
+        } else {
+          ++column;
+        }
+        ++q;
+      }
+      if (q >= s_.size() || column < indent || at(q) == '#') return false;
+      // The continued text, up to a `:` that ends it or a blank.
+      for (char c = at(q); !(c == ' ' || c == '\t' || c == '\n' || c == '\0'); c = at(q)) {
+        if (c == ':' && is_space_or_end(at(q + 1))) return false;
+        ++q;
+        ++column;
+        leading = false;
+      }
+    }
+    return false;
   }
 
   // `indentless`: the sequence is a map value not indented under its key, so the map's next

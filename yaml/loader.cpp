@@ -1184,6 +1184,8 @@ std::string_view syntax_error_text(ErrorKind kind) {
   switch (kind) {
     case ErrorKind::kUnterminatedQuote:
       return "unterminated quoted string";
+    case ErrorKind::kBadAnchorOrAlias:
+      return "an anchor or alias name is letters, digits, '_' and '-'";
     case ErrorKind::kDocumentMarkerInQuote:
       return "document marker inside a quoted string";
     case ErrorKind::kUnknownToken:
@@ -1341,6 +1343,14 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     // the token where yaml-cpp stopped (or anywhere, when yaml-cpp took the whole input).
     size_t stop =
         stopped ? offset_at(scan.line_starts, source.size(), stopped->at) : std::string_view::npos;
+    // yaml-cpp places an unclosed bracket where the collection starts; go-yaml's parser meets
+    // it at the end of the input (or at the `:` its position names).
+    if (stopped &&
+        (stopped->kind == ErrorKind::kUnclosedFlowMap ||
+         stopped->kind == ErrorKind::kUnclosedFlowList) &&
+        (stop >= source.size() || source[stop] != ':')) {
+      stop = source.size();
+    }
     internal::GoScan go = internal::go_yaml_scan(source, stop);
     auto retype = [&](ErrorKind kind) {
       stopped->kind = kind;

@@ -791,6 +791,10 @@ TEST(YamlLoad, BothPathsStopWhereGoYamlsScannerStops) {
        ErrorKind::kBadAnchorOrAlias,
        {1, 4},
        "yaml: line 1: did not find expected alphabetic or numeric character"},
+      {"ints: [0, &:a]\n",
+       ErrorKind::kBadAnchorOrAlias,
+       {1, 11},
+       "yaml: line 1: did not find expected alphabetic or numeric character"},
       // A quote open to the end comes first when no key is missing its `:` before it.
       {"-\n\"",
        ErrorKind::kUnterminatedQuote,
@@ -814,6 +818,23 @@ TEST(YamlLoad, BothPathsStopWhereGoYamlsScannerStops) {
 // go-yaml ends lines at NEL, LS and PS (ytt reads `a: x<LS>  y` as "x<LS>y"); neither parser
 // path does, so both refuse such input (HK004) rather than answer differently; the reader's
 // own errors anywhere in the input come first. Found by fuzz/yaml_differential.cpp.
+// go-yaml reads a key without `:` on over deeper lines as a plain scalar, and a tab in such a
+// line's indentation stops it first (ytt: "yaml: line 4: found a tab character that violates
+// indentation"); the fast parser used to report the missing `:`. Both paths now stop at the
+// tab's line, in yaml-cpp's words (no kind of ours names it).
+TEST(YamlLoad, ATabInAKeysContinuationComesBeforeTheMissingColon) {
+  std::string_view input = "a: 1\nt\n  p\n\tq\n";
+  for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+    diag::Diagnostics diags;
+    internal::load_with(choice, input, "t.yaml", diags, {}, nullptr);
+    ASSERT_EQ(diags.size(), 1u);
+    EXPECT_EQ(error_kind(diags.items()[0]), ErrorKind::kOther);
+    EXPECT_EQ(diags.items()[0].span.begin, (diag::Position{4, 1}));
+    EXPECT_EQ(go_yaml_message(diags.items()[0], input, true),
+              "yaml: line 4: illegal tab when looking for indentation");
+  }
+}
+
 TEST(YamlLoad, BothPathsRefuseLineBreaksGoYamlHasAndWeDoNot) {
   struct Case {
     std::string_view input;
