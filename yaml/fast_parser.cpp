@@ -723,8 +723,8 @@ class Parser {
       return;
     }
     if (c == ':' && is_space_or_end(at(p_ + 1))) {
-      // `- : x` has no key; `a: : b` puts a second value indicator on the line.
-      syntax_error(mark(), ctx == Ctx::kMapValue ? kSecondColon : kMissingKey);
+      // `- : x` has no key; `a: : b` and `--- :` put a value indicator where none may be.
+      syntax_error(mark(), ctx == Ctx::kSeqEntry ? kMissingKey : kSecondColon);
     }
     if (ctx == Ctx::kSeqEntry && block_entry_here()) {
       // `- - x`: a sequence in the sequence entry, at the inner dash's column.

@@ -401,7 +401,8 @@ class Scanner {
 
   void scan_to_next_token() {
     while (true) {
-      if (m_.column == 0 && cur() == 0xEF && ahead(1) == 0xBB && ahead(2) == 0xBF) skip();
+      // go-yaml's reader drops a byte order mark that starts the input; one later is text.
+      if (m_.offset == 0 && cur() == 0xEF && ahead(1) == 0xBB && ahead(2) == 0xBF) skip();
       while (cur() == ' ' || ((flow_level_ > 0 || !allowed_) && cur() == '\t')) skip();
       if (cur() == '#') {
         while (!is_breakz()) skip();

@@ -759,6 +759,9 @@ TEST(YamlLoad, BothPathsStopWhereGoYamlsScannerStops) {
       {"1:\n0\n*", ErrorKind::kMissingColon, {2, 1}, kLine3},
       {"e: &b\nt #\ng:", ErrorKind::kMissingColon, {2, 1}, kLine3},
       {"-\n-\"\n:", ErrorKind::kMissingColon, {2, 1}, kLine3},
+      // A byte order mark after the start is text to go-yaml: here a key without `:`.
+      {"b:\n\xEF\xBB\xBF\nw:", ErrorKind::kMissingColon, {2, 1}, kLine3},
+      {"t: |\n\xEF\xBB\xBF #\n", ErrorKind::kMissingColon, {2, 1}, kLine3},
       {"e: &b\n x\n:]\ny:",
        ErrorKind::kMissingColon,
        {3, 1},
@@ -818,6 +821,19 @@ TEST(YamlLoad, BothPathsStopWhereGoYamlsScannerStops) {
 // go-yaml ends lines at NEL, LS and PS (ytt reads `a: x<LS>  y` as "x<LS>y"); neither parser
 // path does, so both refuse such input (HK004) rather than answer differently; the reader's
 // own errors anywhere in the input come first. Found by fuzz/yaml_differential.cpp.
+// After `---` on its line no value indicator may follow (go-yaml: "mapping values are not
+// allowed in this context"; the fast parser said "no key before ':'"). go-yaml names no line
+// for it there, which go_yaml_message does not follow yet: kind and place only.
+TEST(YamlLoad, AColonAfterTheDocumentMarkerIsAnUnexpectedValue) {
+  for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+    diag::Diagnostics diags;
+    internal::load_with(choice, "--- :\n", "t.yaml", diags, {}, nullptr);
+    ASSERT_EQ(diags.size(), 1u);
+    EXPECT_EQ(error_kind(diags.items()[0]), ErrorKind::kUnexpectedColon);
+    EXPECT_EQ(diags.items()[0].span.begin, (diag::Position{1, 5}));
+  }
+}
+
 // go-yaml reads a key without `:` on over deeper lines as a plain scalar, and a tab in such a
 // line's indentation stops it first (ytt: "yaml: line 4: found a tab character that violates
 // indentation"); the fast parser used to report the missing `:`. Both paths now stop at the
