@@ -50,7 +50,7 @@ constexpr Flag kFlags[] = {
     // cmd.go
     {"ignore-unknown-comments", 0, FlagKind::kBool, nullptr},
     {"implicit-map-key-overrides", 0, FlagKind::kBool, "implicit map key overrides"},
-    {"strict", 's', FlagKind::kBool, "strict YAML"},
+    {"strict", 's', FlagKind::kBool, nullptr},
     {"debug", 0, FlagKind::kBool, "debug output"},
     {"files-inspect", 0, FlagKind::kBool, "inspecting the set of files"},
     // bulk_input.go
@@ -110,6 +110,8 @@ void apply(const Flag& f, const std::string& value, bool on, Options& o,
     o.disable_validation = on;
   else if (n == "ignore-unknown-comments")
     o.ignore_unknown_comments = on;
+  else if (n == "strict")
+    o.strict = on;
 }
 
 }  // namespace

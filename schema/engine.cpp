@@ -158,6 +158,7 @@ class Engine {
   // library (`own`).
   void read_inputs() {
     files_.ignore_unknown_comments = opts_.ignore_unknown_comments;
+    files_.strict_yaml = opts_.strict;
     std::vector<SourceFile> read = read_file_set(opts_.files);
     apply_file_marks(read, opts_.file_marks);
     for (auto& f : read) files_.files.push_back(std::move(f));
@@ -271,11 +272,12 @@ class Engine {
       order.push_back({i, f.path, f.text()});
     }
     not_for_output_.assign(input_count_, false);
-    preloader_ = std::make_unique<YamlPreloader>(std::move(order), opts_.after_loading_thread);
+    preloader_ = std::make_unique<YamlPreloader>(std::move(order), files_.strict_yaml,
+                                                 opts_.after_loading_thread);
     for (size_t i : yaml_inputs) {
       const SourceFile& f = files_.files[i];
       std::optional<LoadedYaml> y = preloader_->take(i);
-      if (!y) y = load_yaml(f.path, f.text());
+      if (!y) y = load_yaml(f.path, f.text(), files_.strict_yaml);
       throw_syntax_error(*y, f);
       if (annotated_documents(*y, "data/values-schema")) {
         schema_files_.push_back(i);
@@ -549,17 +551,18 @@ class Engine {
     std::vector<DDoc> overlays;
     std::vector<std::string> overlay_files;
     bool text_output = false;  // ytt renders text templates to files only, and says so
-    for (size_t i = 0; i < input_count_; ++i) {
+    // Evaluated in ytt's order (folder by folder), collected in file order (ytt sorts its
+    // output and overlays by file).
+    std::vector<std::optional<std::vector<DDoc>>> results(input_count_);
+    for (size_t i : evaluation_order()) {
       const auto& f = files_.files[i];
-      if (file_type(f.path) == FileType::kText && is_template_file(f.path) && own_file(i)) {
-        // Text without `(@` code evaluates to itself; code in text templates is not supported.
-        if (f.text().find("(@") != std::string::npos) {
-          throw Unsupported{"text templates with code (" + f.path + ")"};
-        }
-        text_output = true;
+      if (file_type(f.path) == FileType::kText && is_template_file(f.path)) {
+        eval_text_file(f);
+        // ytt writes text templates to output files only (a library's are dropped).
+        text_output = !library_mode();
         continue;
       }
-      if (own_file(i) && library_mode() && is_library_file(f.path)) {
+      if (library_mode() && is_library_file(f.path)) {
         auto m = load_found(files_, thread_, f, f.path);  // ytt evaluates each for its exports
         if (!m.ok()) {
           throw TemplateError{starlark_error_text(files_, m.error()), false,
@@ -568,26 +571,32 @@ class Engine {
         exports_.push_back({f.path.substr(files_.library_root.size() + 1), *m});
         continue;
       }
-      if (!is_yaml(f.path) || !own_file(i) || not_for_output_[i]) continue;  // schema, values
+      if (is_library_file(f.path)) {
+        eval_root_library(f);
+        continue;
+      }
+      if (!is_yaml(f.path) || not_for_output_[i]) continue;  // schema, values
       std::optional<LoadedYaml> y = take_loaded(i);
-      if (!y) y = load_yaml(f.path, f.text());
+      if (!y) y = load_yaml(f.path, f.text(), files_.strict_yaml);
       // ytt hands every template data.values as structs, and panics on a map key that is not
       // a string (core.GoValue); a plain YAML file gets no data module.
       if (values_ && is_templated(*y) && has_non_string_key(*values_)) {
         throw Unsupported{
             "data values with a map key that is not a string in templates (ytt panics)"};
       }
-      std::vector<DDoc> docs;
       try {
-        docs = eval_template(files_, f, thread_, std::move(y));
+        results[i] = eval_template(files_, f, thread_, std::move(y));
       } catch (const TemplateError& e) {
         if (library_mode()) throw;  // the caller nests the failure in its own
         if (e.compile) throw YttError{multi_line_error(e.text)};
         throw YttError{"\n" + e.text};  // the text already starts with "- "
       }
+    }
+    for (size_t i = 0; i < input_count_; ++i) {
+      if (!results[i]) continue;
       std::vector<DDoc> kept;
       bool has_overlays = false;
-      for (auto& d : docs) {
+      for (auto& d : *results[i]) {
         if (d.ann("data/values-schema") || d.ann("data/values")) continue;
         if (d.ann("overlay/match")) {
           overlays.push_back(std::move(d));
@@ -596,23 +605,8 @@ class Engine {
           kept.push_back(std::move(d));
         }
       }
-      if (has_overlays) overlay_files.push_back(f.path);
+      if (has_overlays) overlay_files.push_back(files_.files[i].path);
       if (!kept.empty()) sets.push_back(std::move(kept));
-    }
-    // ytt runs every library file of the root for its exports, loaded or not (in file order
-    // with the templates; a failure among them is refused rather than worded out of order).
-    for (size_t i = 0; i < input_count_ && !library_mode(); ++i) {
-      const auto& f = files_.files[i];
-      if (own_file(i) && !library_mode() && is_library_file(f.path) &&
-          file_type(f.path) != FileType::kUnknown && file_type(f.path) != FileType::kText &&
-          !files_.module_cache.contains(f.path)) {
-        auto m = load_found(files_, thread_, f, f.path);
-        if (!m.ok()) {
-          if (!files_.unsupported.empty()) throw Unsupported{files_.unsupported};
-          throw Unsupported{"a library file no template loads that fails to evaluate (" + f.path +
-                            ")"};
-        }
-      }
     }
     check_library_documents_used();
     if (!overlays.empty()) {
@@ -627,6 +621,94 @@ class Engine {
         for (auto& d : set) d.computed = false;
     }
     return text_output;
+  }
+
+  // ytt's ListAccessibleFiles: the order this library's files are evaluated in. A folder's
+  // own files come first (in file set order), then each sub-folder, depth first, in the
+  // order its first file appears; private libraries (`_ytt_lib`) are left out.
+  std::vector<size_t> evaluation_order() const {
+    struct Folder {
+      std::vector<size_t> files;
+      std::vector<std::pair<std::string_view, std::unique_ptr<Folder>>> children;
+    };
+    Folder root;
+    const std::string& lib = files_.library_root;
+    for (size_t i = 0; i < input_count_; ++i) {
+      if (!own_file(i)) continue;
+      std::string_view rel = files_.files[i].path;
+      if (!lib.empty()) rel.remove_prefix(lib.size() + 1);
+      Folder* at = &root;
+      for (size_t slash; (slash = rel.find('/')) != std::string_view::npos;
+           rel.remove_prefix(slash + 1)) {
+        const std::string_view name = rel.substr(0, slash);
+        Folder* next = nullptr;
+        for (auto& [n, child] : at->children)
+          if (n == name) next = child.get();
+        if (!next) next = at->children.emplace_back(name, std::make_unique<Folder>()).second.get();
+        at = next;
+      }
+      at->files.push_back(i);
+    }
+    std::vector<size_t> order;
+    auto walk = [&order](const Folder& f, auto&& self) -> void {
+      order.insert(order.end(), f.files.begin(), f.files.end());
+      for (const auto& [n, child] : f.children) self(*child, self);
+    };
+    walk(root, walk);
+    return order;
+  }
+
+  // ytt runs every library file of the root for its exports, loaded or not, in evaluation
+  // order with the templates; its failure stops the run with the file's own error. A file that a
+  // template loaded already is not run again (hintkit keeps one module per file).
+  void eval_root_library(const SourceFile& f) {
+    if (files_.module_cache.contains(f.path)) return;
+    switch (file_type(f.path)) {
+      case FileType::kText:
+        eval_text_file(f);
+        return;
+      case FileType::kStarlark: {
+        auto m = load_found(files_, thread_, f, f.path);
+        if (m.ok()) return;
+        if (!files_.unsupported.empty()) throw Unsupported{files_.unsupported};
+        // load_found says "cannot load x: Evaluating starlark template: " around the failure
+        const sl::Error& inner = m.error().cause ? *m.error().cause : m.error();
+        throw YttError{"Evaluating starlark template: \n" + starlark_error_text(files_, inner)};
+      }
+      case FileType::kYaml: {
+        LoadedYaml y = load_yaml(f.path, f.text(), files_.strict_yaml);
+        throw_syntax_error(y, f);
+        try {
+          (void)eval_template(files_, f, thread_, std::move(y));
+        } catch (const TemplateError& e) {
+          if (e.compile) throw YttError{multi_line_error(e.text)};
+          throw YttError{"\n" + e.text};
+        }
+        return;
+      }
+      case FileType::kUnknown:
+        return;
+    }
+  }
+
+  // A text template of the file set, evaluated in file order with the YAML templates (its
+  // text goes to output files only, which hintkit does not write).
+  void eval_text_file(const SourceFile& f) {
+    // As for YAML templates: ytt panics on data values with a non-string map key.
+    if (values_ && has_non_string_key(*values_)) {
+      throw Unsupported{
+          "data values with a map key that is not a string in templates (ytt panics)"};
+    }
+    try {
+      (void)eval_text_template(files_, f, thread_);
+    } catch (const TemplateError& e) {
+      if (library_mode()) throw;  // the caller nests the failure in its own
+      if (e.compile) throw YttError{multi_line_error(e.text)};
+      // ytt ends its error with a line break even when the text (a source line of text
+      // ending in one) has its own.
+      const bool own_break = !e.text.empty() && e.text.back() == '\n';
+      throw YttError{"Evaluating text template: \n" + e.text + (own_break ? "\n" : "")};
+    }
   }
 
   // The output documents (`evaluate_documents`) as ytt prints them.
@@ -709,6 +791,7 @@ class Engine {
     std::vector<EnvelopePtr> values, schemas;
     bool skip_validation = false;
     bool ignore_unknown_comments = false;  // the caller's, unless library.get overrides it
+    bool strict = false;                   // likewise
   };
   using HandlePtr = std::shared_ptr<const LibraryHandle>;
 
@@ -728,6 +811,7 @@ class Engine {
           auto h = std::make_shared<LibraryHandle>();
           h->owner = this;
           h->ignore_unknown_comments = files_.ignore_unknown_comments;
+          h->strict = files_.strict_yaml;
           // The run's --dangerous-data-values-disable-validation reaches every library.
           h->skip_validation = library_mode() ? skip_validation_ : opts_.disable_validation;
           h->name.path = std::string(c.args[0].as_string());
@@ -748,6 +832,8 @@ class Engine {
                 h->skip_validation = h->skip_validation || kw.value.as_bool();
               } else if (kw.name == "ignore_unknown_comments") {
                 h->ignore_unknown_comments = kw.value.as_bool();
+              } else if (kw.name == "strict") {
+                h->strict = kw.value.as_bool();
               } else if (kw.value.as_bool()) {
                 root_->files_.unsupported = "library.get(" + std::string(kw.name) + "=True)";
                 return ytt_fail(c, root_->files_.unsupported);
@@ -925,6 +1011,7 @@ class Engine {
                                         h.skip_validation);
     lib->schema_crash_ = crash;
     lib->files_.ignore_unknown_comments = h.ignore_unknown_comments;
+    lib->files_.strict_yaml = h.strict;
     libraries_.push_back(lib);
     const std::string head = std::string(c.name) + ": " + prefix;
     try {
@@ -1125,12 +1212,12 @@ class Engine {
       f.path = name;
       f.lines = SourceLines(std::move(*text));
       diag::Diagnostics diags;
-      auto docs = yaml::load(f.text(), f.path, diags, ytt_yaml_options());
+      auto docs = yaml::load(f.text(), f.path, diags, ytt_yaml_options(opts_.strict));
       for (const auto& d : diags.items()) {
         if (d.severity == diag::Severity::kError && d.code != "HK002") {  // later key wins
-          throw YttError{
-              "Extracting data value from file:\n  Unmarshaling YAML data values file '" + f.path +
-              "': " + go_yaml_error(d, f.text(), true)};
+          throw YttError{laid_out_after("Extracting data value from file:\n  ",
+                                        "Unmarshaling YAML data values file '" + f.path +
+                                            "': " + go_yaml_error(d, f.text(), true))};
         }
       }
       files_.files.push_back(std::move(f));
@@ -1293,6 +1380,20 @@ class Engine {
     return n;
   }
 
+  // `tail` laid out as go-cli-ui lays out the end of ytt's one-line error, after `context`
+  // (the error's first clauses, laid out already): a clause a ": " starts goes on its own
+  // line, one step deeper than the line before.
+  static std::string laid_out_after(const std::string& context, const std::string& tail) {
+    const size_t nl = context.rfind('\n');
+    const std::string indent(context.size() - (nl == std::string::npos ? 0 : nl + 1), ' ');
+    std::string laid = multi_line_error(tail), out = context;
+    for (char ch : laid) {
+      out += ch;
+      if (ch == '\n') out += indent;
+    }
+    return out;
+  }
+
   // `context`: the lines of ytt's error before "Deserializing YAML value: ...". A scalar is
   // known by the flag's place (`span`); the items of a map or array by their lines in the
   // value's own text, which ytt names "" (its root by line 1, with no text shown).
@@ -1300,10 +1401,11 @@ class Engine {
                         const diag::Span& span) {
     const std::string value_file = pseudo("", text, /*whole=*/true).path;
     diag::Diagnostics diags;
-    auto docs = yaml::load(text, value_file, diags, ytt_yaml_options());
+    auto docs = yaml::load(text, value_file, diags, ytt_yaml_options(opts_.strict));
     for (const auto& d : diags.items()) {
       if (d.severity == diag::Severity::kError && d.code != "HK002") {  // later key wins
-        throw YttError{context + "Deserializing YAML value: " + go_yaml_error(d, text, true)};
+        throw YttError{
+            laid_out_after(context, "Deserializing YAML value: " + go_yaml_error(d, text, true))};
       }
     }
     DPtr v = docs.empty() ? make_node(yaml::Kind::kNull) : from_yaml(docs[0].root);

@@ -252,6 +252,8 @@ class Files {
   std::map<std::string, sl::Value> template_replace;
   // --ignore-unknown-comments: templates skip plain `#` comments instead of rejecting them.
   bool ignore_unknown_comments = false;
+  // --strict (or library.get(strict=...)): YAML files are read with ytt's strict YAML.
+  bool strict_yaml = false;
   // Writes a warning to standard error, in order with print() output (set by the engine).
   std::function<void(const std::string&)> warn;
   bool math_warned = false;  // @ytt:math warns once per run
@@ -266,10 +268,11 @@ struct LoadedYaml {
   bool has_marker = true;  // the text holds "#@" somewhere (else no node can be templated)
 };
 // Loads one file's YAML. Touches nothing shared, so it may run on another thread.
-// How ytt's YAML reader (its fork of go-yaml v2) reads every file, fragment and value.
-yaml::LoadOptions ytt_yaml_options();
+// How ytt's YAML reader (its fork of go-yaml v2) reads every file, fragment and value;
+// `strict`: ytt's strict YAML (yaml::LoadOptions::strict).
+yaml::LoadOptions ytt_yaml_options(bool strict = false);
 
-LoadedYaml load_yaml(std::string path, std::string_view text);
+LoadedYaml load_yaml(std::string path, std::string_view text, bool strict = false);
 // ytt's HasTemplating: some `#@` comment in the file (else ytt takes it as plain YAML).
 bool is_templated(const LoadedYaml& y);
 
@@ -277,6 +280,10 @@ bool is_templated(const LoadedYaml& y);
 // On a YAML or Starlark failure throws TemplateError.
 std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread& thread,
                                 std::optional<LoadedYaml> loaded = std::nullopt);
+// Evaluates `file` as a ytt text template (ytt's texttemplate: `(@ code @)`, `(@= expr @)`,
+// `-` trimming) and returns its text; its globals are kept for load(). Throws TemplateError:
+// `compile` set for a template that does not parse ("Parsing text template 'x': ...").
+std::string eval_text_template(Files& files, const SourceFile& file, sl::Thread& thread);
 // `load(module)` from the file running innermost (Files::running): `@ytt:` modules, else a
 // `.star` or `.lib.yml` file of the file set, found as ytt finds it (loading.cpp).
 sl::Result<sl::Module> load_module(Files& files, sl::Thread& thread, std::string_view module);

@@ -95,7 +95,7 @@ sl::Result<sl::Module> load_found(Files& files, sl::Thread& thread, const Source
     case FileType::kYaml: {
       // A library file is parsed only when loaded: its syntax error names it as ytt does.
       diag::Diagnostics diags;
-      (void)yaml::load(f->text(), f->path, diags, ytt_yaml_options());
+      (void)yaml::load(f->text(), f->path, diags, ytt_yaml_options(files.strict_yaml));
       for (const auto& d : diags.items()) {
         if (d.severity == diag::Severity::kError && d.code != "HK002") {
           return cannot_load(module, "Unmarshaling YAML template '" + f->path +
@@ -110,8 +110,12 @@ sl::Result<sl::Module> load_found(Files& files, sl::Thread& thread, const Source
       return files.module_cache[f->path];
     }
     case FileType::kText:
-      files.unsupported = "text templates (" + f->path + ")";
-      return cannot_load(module, files.unsupported);
+      try {
+        (void)eval_text_template(files, *f, thread);
+      } catch (const TemplateError& e) {
+        return cannot_load(module, e.text);
+      }
+      return files.module_cache[f->path];
     case FileType::kUnknown:
       break;
   }

@@ -2,8 +2,9 @@
 
 namespace hintkit::schema {
 
-YamlPreloader::YamlPreloader(std::vector<Input> order, std::function<void()> on_worker_done)
-    : on_worker_done_(std::move(on_worker_done)) {
+YamlPreloader::YamlPreloader(std::vector<Input> order, bool strict,
+                             std::function<void()> on_worker_done)
+    : on_worker_done_(std::move(on_worker_done)), strict_(strict) {
   slots_.reserve(order.size());
   for (auto& in : order) slots_.push_back(Slot{std::move(in), State::kWaiting, std::nullopt});
   // A single file gains nothing from a second thread.
@@ -29,7 +30,7 @@ void YamlPreloader::work() {
       if (slot.state != State::kWaiting) continue;
       slot.state = State::kLoading;
     }
-    LoadedYaml loaded = load_yaml(slot.input.path, slot.input.text);
+    LoadedYaml loaded = load_yaml(slot.input.path, slot.input.text, strict_);
     {
       std::lock_guard lock(mu_);
       slot.loaded = std::move(loaded);
@@ -51,7 +52,7 @@ std::optional<LoadedYaml> YamlPreloader::take(size_t file_index) {
   if (slot.state == State::kWaiting) {  // not started: load it here
     slot.state = State::kTaken;
     lock.unlock();
-    out = load_yaml(slot.input.path, slot.input.text);
+    out = load_yaml(slot.input.path, slot.input.text, strict_);
   } else {
     cv_.wait(lock, [&] { return slot.state != State::kLoading; });
     if (slot.state != State::kReady) return std::nullopt;

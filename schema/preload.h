@@ -26,7 +26,8 @@ class YamlPreloader {
   };
   // `on_worker_done` (optional) runs on the calling thread once the last file is taken and
   // the worker thread has ended.
-  explicit YamlPreloader(std::vector<Input> order, std::function<void()> on_worker_done = {});
+  // `strict`: files are read with ytt's strict YAML.
+  YamlPreloader(std::vector<Input> order, bool strict, std::function<void()> on_worker_done = {});
   ~YamlPreloader();  // stops the worker and waits for it
   YamlPreloader(const YamlPreloader&) = delete;
   YamlPreloader& operator=(const YamlPreloader&) = delete;
@@ -51,6 +52,7 @@ class YamlPreloader {
   std::condition_variable cv_;
   std::thread worker_;
   std::function<void()> on_worker_done_;
+  bool strict_ = false;
 };
 
 }  // namespace hintkit::schema

@@ -9,6 +9,10 @@
 // (`--data-values-schema-inspect -o openapi-v3`) or the rendered templates. Output bytes,
 // error text and exit codes follow ytt v0.48.0 (with `hintkit` in place of `ytt`).
 //
+// Text templates (`.txt`, `.lib.txt`) compile to Starlark the same way (template.cpp) and run
+// in ytt's order with the YAML templates; their text goes to output files, which hintkit does
+// not write (ytt's warning says so).
+//
 // Internals, one phase per file: template.cpp (YAML templates compiled to Starlark),
 // ytt_modules.cpp (`@ytt:*`), overlay.cpp, infer.cpp (schema -> types + defaults),
 // data_values.cpp (flags), validate.cpp, inspect.cpp, engine.cpp (the pipeline), errors.cpp.
@@ -40,6 +44,7 @@ struct Options {
   bool output_openapi = false;  // -o / --output also names the schema type openapi-v3
   bool disable_validation = false;                // --dangerous-data-values-disable-validation
   bool ignore_unknown_comments = false;  // --ignore-unknown-comments: plain `#` comments allowed
+  bool strict = false;  // -s/--strict: ytt's strict YAML for input files and YAML flag values
   // Environment for --data-values-env, as NAME=value strings (the process environment).
   std::vector<std::string> environment;
   // false: the run's trees are not freed but handed over in `Outcome::retained`. A process

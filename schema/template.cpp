@@ -51,6 +51,75 @@ std::string trim(std::string_view s) {
   return std::string(s.substr(b, e - b + 1));
 }
 
+// Go's unicode.IsSpace: the ASCII white space, NEL, NBSP and the Unicode space separators.
+bool go_is_space(char32_t c) {
+  switch (c) {
+    case '\t':
+    case '\n':
+    case '\v':
+    case '\f':
+    case '\r':
+    case ' ':
+    case 0x85:
+    case 0xA0:
+    case 0x1680:
+    case 0x2028:
+    case 0x2029:
+    case 0x202F:
+    case 0x205F:
+    case 0x3000:
+      return true;
+    default:
+      return c >= 0x2000 && c <= 0x200A;
+  }
+}
+
+// The code point of the well-formed UTF-8 sequence `s[at, at+len)`, else U+FFFD (never space).
+char32_t decode_at(std::string_view s, size_t at, size_t len) {
+  auto b = [&](size_t i) { return static_cast<unsigned char>(s[at + i]); };
+  if (len == 1) return b(0) < 0x80 ? b(0) : 0xFFFD;
+  char32_t c = b(0) & (0x7F >> len);
+  for (size_t i = 1; i < len; ++i) {
+    if ((b(i) & 0xC0) != 0x80) return 0xFFFD;
+    c = (c << 6) | (b(i) & 0x3F);
+  }
+  return c;
+}
+
+size_t utf8_length(unsigned char lead) {
+  return lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+}
+
+// strings.TrimLeftFunc(s, unicode.IsSpace).
+void trim_space_left(std::string& s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    size_t len = std::min(utf8_length(static_cast<unsigned char>(s[i])), s.size() - i);
+    if (!go_is_space(decode_at(s, i, len))) break;
+    i += len;
+  }
+  s.erase(0, i);
+}
+
+// strings.TrimRightFunc(s, unicode.IsSpace).
+void trim_space_right(std::string& s) {
+  size_t end = s.size();
+  while (end > 0) {
+    size_t start = end - 1;  // back to the lead byte of the last character (at most 4 bytes)
+    while (start > 0 && end - start < 4 && (static_cast<unsigned char>(s[start]) & 0xC0) == 0x80) {
+      --start;
+    }
+    size_t len = end - start;
+    if (utf8_length(static_cast<unsigned char>(s[start])) != len) {
+      start = end - 1;  // not one well-formed character: the last byte alone
+      len = 1;
+    }
+    if (!go_is_space(decode_at(s, start, len))) break;
+    end = start;
+  }
+  s.resize(end);
+}
+
 std::string_view go_type_name(NodeKind k) {
   switch (k) {
     case NodeKind::kDocSet:
@@ -199,6 +268,18 @@ class TemplateCompiler {
     c_.code.push_back({c_.op("start_ctx") + "(\"yaml\")"});
     for (auto& l : body) c_.code.push_back(std::move(l));
     c_.code.push_back({c_.op("end_ctx") + "(None)"});
+  }
+
+  // A whole text template file (ytt's texttemplate.Template.Compile): one text root.
+  void compile_text(const SourceFile& file) {
+    file_ = &file;
+    std::vector<Piece> pieces = parse_text(file.text(), 1);
+    int root = add({NodeKind::kTextRoot, kRootTag, 0, 0, {}, {}, nullptr, nullptr, {}, false});
+    c_.code.push_back(line(c_.op("set_ctx_type") + "(\"text\")", 0));
+    c_.code.push_back(line(c_.op("start_ctx") + "(\"text\")", 0));
+    c_.code.push_back(line(c_.op("start_node") + "(" + std::to_string(root) + ")", 0));
+    build_pieces(pieces, root, c_.code);
+    c_.code.push_back(line(c_.op("end_ctx") + "()", 0));
   }
 
  private:
@@ -529,15 +610,30 @@ class TemplateCompiler {
     out.push_back(line(c_.op("set_ctx_type") + "(\"text\")", 0));
     out.push_back(line(c_.op("start_ctx") + "(\"text\")", 0));
     out.push_back(line(c_.op("start_node") + "(" + std::to_string(root) + ")", 0));
-    auto is_space = [](unsigned char ch) { return std::isspace(ch) != 0; };
+    build_pieces(pieces, root, out);
+    CodeLine last = line(c_.op(instruction) + "(" + std::to_string(tag) + ", (" + c_.op("end_ctx") +
+                             "())) # " + debug,
+                         node_line);
+    if (last.src > 0) {
+      last.has_sel = true;
+      last.sel_line = last.src;
+      last.sel_text = c_.src_text(last.src);
+    }
+    out.push_back(std::move(last));
+    out.push_back(line(c_.op("set_ctx_type") + "(\"yaml\")", 0));
+  }
+
+  // The pieces of a text template under text root `root` (ytt's texttemplate compile): text
+  // becomes a node set as written; `(@= expr @)` a node set to the expression's value; other
+  // code is copied line by line. `-` after `(@` trims the white space before the code, `-`
+  // before `@)` the white space after it.
+  void build_pieces(std::vector<Piece>& pieces, int root, std::vector<CodeLine>& out) {
     bool trim_right = false;
     for (size_t i = 0; i < pieces.size(); ++i) {
       Piece& p = pieces[i];
       if (!p.code) {
         if (trim_right) {
-          size_t b = 0;
-          while (b < p.content.size() && is_space(static_cast<unsigned char>(p.content[b]))) ++b;
-          p.content.erase(0, b);
+          trim_space_left(p.content);
           trim_right = false;
         }
         int t = add({NodeKind::kText, root, 0, p.line, {}, {}, nullptr, nullptr, p.content, false});
@@ -550,10 +646,11 @@ class TemplateCompiler {
       const std::string& ct = p.content;
       trim_right = !ct.empty() && ct.back() == '-';
       if (!ct.empty() && ct[0] == '-' && i != 0 && !pieces[i - 1].code) {
+        // The previous text node was already emitted: its node holds the text it prints (the
+        // source line shown in errors keeps the text as written, as in ytt).
         std::string& prev = pieces[i - 1].content;
-        while (!prev.empty() && is_space(static_cast<unsigned char>(prev.back()))) prev.pop_back();
-        // the previous text node was already emitted: fix its node's text
-        c_.nodes.back().kind == NodeKind::kText ? void(c_.nodes.back().text = prev) : void();
+        trim_space_right(prev);
+        if (c_.nodes.back().kind == NodeKind::kText) c_.nodes.back().text = prev;
       }
       bool print = ct.rfind("=", 0) == 0 || ct.rfind("-=", 0) == 0;
       std::string code = ct;
@@ -584,16 +681,6 @@ class TemplateCompiler {
         }
       }
     }
-    CodeLine last = line(c_.op(instruction) + "(" + std::to_string(tag) + ", (" + c_.op("end_ctx") +
-                             "())) # " + debug,
-                         node_line);
-    if (last.src > 0) {
-      last.has_sel = true;
-      last.sel_line = last.src;
-      last.sel_text = c_.src_text(last.src);
-    }
-    out.push_back(std::move(last));
-    out.push_back(line(c_.op("set_ctx_type") + "(\"yaml\")", 0));
   }
 
   CompiledTemplate& c_;
@@ -866,6 +953,8 @@ class TemplateRuntime {
     if (root_docs_) return std::move(*root_docs_);
     return {};
   }
+  // The text of a text template once the program ran.
+  std::string text_result() { return std::move(root_text_); }
 
  private:
   sl::Result<sl::Value> set_ctx_type(const sl::Call&) { return sl::Value::none(); }
@@ -888,9 +977,14 @@ class TemplateRuntime {
     } else {
       ret = root_value(top);
     }
-    if (ctxs_.size() == 1 && !root_taken_ && top.root_init && top.root.kind == NodeKind::kDocSet) {
-      root_docs_ = top.root.docs;
-      root_taken_ = true;
+    if (ctxs_.size() == 1 && !root_taken_ && top.root_init) {
+      if (top.root.kind == NodeKind::kDocSet) {
+        root_docs_ = top.root.docs;
+        root_taken_ = true;
+      } else if (top.root.kind == NodeKind::kTextRoot) {
+        root_text_ = std::string(ret.as_string());
+        root_taken_ = true;
+      }
     }
     ctxs_.pop_back();
     return ret;
@@ -1284,6 +1378,7 @@ class TemplateRuntime {
   std::string file_;
   std::vector<EvalCtx> ctxs_;
   std::shared_ptr<std::vector<DDoc>> root_docs_;
+  std::string root_text_;
   bool root_taken_ = false;
 };
 
@@ -1715,16 +1810,17 @@ std::string starlark_error_text(const Files& files, const sl::Error& e) {
   return out;
 }
 
-yaml::LoadOptions ytt_yaml_options() {
+yaml::LoadOptions ytt_yaml_options(bool strict) {
   yaml::LoadOptions options;
   options.ytt_merge_keys = true;
+  options.strict = strict;
   return options;
 }
 
-LoadedYaml load_yaml(std::string path, std::string_view text) {
+LoadedYaml load_yaml(std::string path, std::string_view text, bool strict) {
   LoadedYaml out;
   out.path = std::move(path);
-  yaml::LoadOptions options = ytt_yaml_options();
+  yaml::LoadOptions options = ytt_yaml_options(strict);
   options.keep_comments = true;        // a template rejects plain `#` comments
   options.keep_duplicate_keys = true;  // a template judges repeated keys after evaluation
   out.docs = yaml::load(text, out.path, out.diags, options);
@@ -1732,35 +1828,13 @@ LoadedYaml load_yaml(std::string path, std::string_view text) {
   return out;
 }
 
-std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread& thread,
-                                std::optional<LoadedYaml> loaded) {
-  CheckedDocs checked =
-      checked_docs(loaded ? std::move(*loaded) : load_yaml(file.path, file.text()));
-  LoadedDocs docs = checked.docs;
-  if (!checked.templated) {  // plain YAML: ytt does not compile it
-    files.module_cache[file.path] = sl::Module{};
-    std::vector<DDoc> out;
-    for (size_t i = 0; i < docs->size(); ++i) {
-      yaml::Document& d = (*docs)[i];
-      bool marker = starts_with_marker(file, d);
-      DDoc doc;
-      doc.value = from_yaml(std::move(d.root));
-      doc.span = d.span;
-      if (!marker) doc.span.begin.line = i == 0 ? 1 : 0;
-      doc.file = file.path;
-      doc.implicit = !marker;
-      out.push_back(std::move(doc));
-    }
-    return out;
-  }
-  const int template_number = 2 + files.templates_evaluated++;
-  if (!checked.duplicates && !checked.comments) {
-    if (auto direct = DirectBuilder(file, thread).build(*docs)) {
-      files.module_cache[file.path] = sl::Module{};  // no code: nothing to load from it
-      return std::move(*direct);
-    }
-  }
-  auto compiled = compile_template(file, docs, template_number, files.ignore_unknown_comments);
+namespace {
+
+// Runs a compiled template (YAML or text) as `file`'s program; its globals become the module
+// that load() of the file gives. On a Starlark failure throws TemplateError.
+std::shared_ptr<TemplateRuntime> run_compiled(Files& files, const SourceFile& file,
+                                              sl::Thread& thread,
+                                              std::shared_ptr<CompiledTemplate> compiled) {
   files.compiled[file.path] = compiled;
   if (std::getenv("HINTKIT_DEBUG_TEMPLATE")) {
     std::fprintf(stderr, "### template %s\n%s\n", file.path.c_str(),
@@ -1792,7 +1866,54 @@ std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread
   }
   // Remember the module for loads of this file as a library.
   files.module_cache[file.path] = *res;
-  return rt->result();
+  return rt;
+}
+
+}  // namespace
+
+std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread& thread,
+                                std::optional<LoadedYaml> loaded) {
+  CheckedDocs checked = checked_docs(loaded ? std::move(*loaded)
+                                            : load_yaml(file.path, file.text(), files.strict_yaml));
+  LoadedDocs docs = checked.docs;
+  if (!checked.templated) {  // plain YAML: ytt does not compile it
+    files.module_cache[file.path] = sl::Module{};
+    std::vector<DDoc> out;
+    for (size_t i = 0; i < docs->size(); ++i) {
+      yaml::Document& d = (*docs)[i];
+      bool marker = starts_with_marker(file, d);
+      DDoc doc;
+      doc.value = from_yaml(std::move(d.root));
+      doc.span = d.span;
+      if (!marker) doc.span.begin.line = i == 0 ? 1 : 0;
+      doc.file = file.path;
+      doc.implicit = !marker;
+      out.push_back(std::move(doc));
+    }
+    return out;
+  }
+  const int template_number = 2 + files.templates_evaluated++;
+  if (!checked.duplicates && !checked.comments) {
+    if (auto direct = DirectBuilder(file, thread).build(*docs)) {
+      files.module_cache[file.path] = sl::Module{};  // no code: nothing to load from it
+      return std::move(*direct);
+    }
+  }
+  auto compiled = compile_template(file, docs, template_number, files.ignore_unknown_comments);
+  return run_compiled(files, file, thread, std::move(compiled))->result();
+}
+
+std::string eval_text_template(Files& files, const SourceFile& file, sl::Thread& thread) {
+  auto c = std::make_shared<CompiledTemplate>();
+  c->file = file.path;
+  c->number = 2 + files.templates_evaluated++;
+  c->lines = file.lines;
+  try {
+    TemplateCompiler(*c, files.ignore_unknown_comments).compile_text(file);
+  } catch (const CompileProblem& p) {
+    throw TemplateError{"Parsing text template '" + file.path + "': " + p.message, true, nullptr};
+  }
+  return run_compiled(files, file, thread, std::move(c))->text_result();
 }
 
 bool is_templated(const LoadedYaml& y) { return has_templating(y.docs); }

@@ -121,6 +121,8 @@ std::string go_yaml_message(const diag::Diagnostic& d, std::string_view text,
       return own_words(d);
     case ErrorKind::kBadMerge:
       return "yaml: map merge requires map or sequence of maps as the value";
+    case ErrorKind::kStrictScalar:  // go-yaml's failf in the decoder names no line
+      return "yaml: " + d.kind_detail;
     // The reader's errors name no line.
     case ErrorKind::kControlCharacter:
       return "yaml: control characters are not allowed";

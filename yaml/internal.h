@@ -29,6 +29,17 @@ std::string format_float_yaml(double d);
 // Go's encoding/json spelling of a finite float64.
 std::string format_float_json(double d);
 
+// ---- strict.cpp --------------------------------------------------------------------------
+
+// The first plain scalar (documents in order, keys before values) that ytt's strict YAML
+// refuses, with go-yaml's words after "yaml: " ("Strict parsing: Found 'yes' ambigious
+// (could be !!str or !!bool)").
+struct StrictProblem {
+  diag::Span span;
+  std::string message;
+};
+std::optional<StrictProblem> strict_problem(const std::vector<Document>& docs);
+
 // ---- scan.cpp ----------------------------------------------------------------------------
 
 // The first thing that makes `source` unreadable as YAML text, as go-yaml's reader sees it:

@@ -1175,7 +1175,27 @@ YamlCppError classify_yaml_cpp_error(const std::string& msg) {
 
 std::vector<Document> load(std::string_view source, std::string_view file, diag::Diagnostics& diags,
                            const LoadOptions& options) {
-  return internal::load_with(internal::ParserChoice::kAuto, source, file, diags, options, nullptr);
+  const size_t before = diags.items().size();
+  std::vector<Document> docs =
+      internal::load_with(internal::ParserChoice::kAuto, source, file, diags, options, nullptr);
+  auto parsed = [&] {  // no problem of this text but repeated keys (not an error to go-yaml)
+    for (size_t i = before; i < diags.items().size(); ++i) {
+      const diag::Diagnostic& d = diags.items()[i];
+      if (d.severity == diag::Severity::kError && d.code != "HK002") return false;
+    }
+    return true;
+  };
+  // go-yaml meets a strict problem while decoding a document it has parsed: a syntax error
+  // of the same text comes first (of a later document too, a rare case where go-yaml would
+  // name the strict problem of an earlier document).
+  if (options.strict && parsed()) {
+    if (auto p = internal::strict_problem(docs)) {
+      diag::Diagnostic& d = diags.error("HK001", p->span, "strict YAML: " + p->message);
+      d.kind = static_cast<uint16_t>(ErrorKind::kStrictScalar);
+      d.kind_detail = std::move(p->message);
+    }
+  }
+  return docs;
 }
 
 namespace internal {

@@ -226,6 +226,10 @@ struct LoadOptions {
   // is an error there (its decoder cannot merge into an ordered map from a list), an empty
   // list merges nothing.
   bool ytt_merge_keys = false;
+  // ytt's --strict: a plain scalar that YAML 1.1 reads differently from a conservative
+  // reading (`yes`, `0x1F`, `~`), or an unquoted string with white space, ':' or '---', is a
+  // kStrictScalar error (checked once the text has parsed without errors).
+  bool strict = false;
   int max_depth = kMaxDepth;
   size_t max_bytes = kMaxFileBytes;
   size_t max_alias_bytes = kMaxAliasBytes;
@@ -261,8 +265,9 @@ enum class ErrorKind : uint16_t {
   kUndefinedAlias,
   kParserStalled,  // yaml-cpp stopped making progress (a stray `,`)
   // HK001 while building values.
-  kTagMismatch,  // `!!int abc`; kind_detail: "<resolved tag> <wanted tag> <value>"
-  kBadMerge,     // `<<` with something other than a map or a list of maps
+  kTagMismatch,   // `!!int abc`; kind_detail: "<resolved tag> <wanted tag> <value>"
+  kBadMerge,      // `<<` with something other than a map or a list of maps
+  kStrictScalar,  // LoadOptions::strict; kind_detail: go-yaml's words ("Strict parsing: ...")
   // HK004, our refusal: NEL, LS or PS (U+0085, U+2028, U+2029). go-yaml ends lines there, both
   // parser paths here do not, so values and positions would differ from ytt's.
   kUnsupportedLineBreak,

@@ -44,9 +44,27 @@ TEST(ParseArgs, KeepsEachFlagKindInOrder) {
   EXPECT_TRUE(o.disable_validation);
 }
 
+TEST(ParseArgs, StrictIsABoolFlagWithTheShorthandS) {
+  struct StrictCase {
+    std::vector<std::string> args;
+    bool want;
+  };
+  const StrictCase cases[] = {
+      {{"-f", "a.yml"}, false},      {{"-s"}, true},
+      {{"--strict"}, true},          {{"--strict=false"}, false},
+      {{"-s", "--strict=0"}, false},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.args.back());
+    Options o;
+    Outcome err;
+    ASSERT_TRUE(parse_args(c.args, o, err));
+    EXPECT_EQ(o.strict, c.want);
+  }
+}
+
 TEST(ParseArgs, RefusesYttFlagsHintkitDoesNotImplementWithExitTwo) {
   const Case cases[] = {
-      {{"-s"}, "Error: hintkit values does not support strict YAML (--strict); use ytt for this\n"},
       {{"-o", "pos"},
        "Error: hintkit values does not support position output (-o pos); use ytt for this\n"},
       {{"--bulk-out"},

@@ -24,3 +24,16 @@ TEST(StarlarkGolden, EveryCaseMatchesYttsOutput) {
 TEST(LibraryGolden, EveryCaseMatchesYttsOutput) {
   hintkit::testing::run_golden_cases({"library"}, {"values"});
 }
+
+// Text templates: `.txt` files evaluated in file order (their text goes to output files only),
+// `.lib.txt` libraries loaded from YAML templates, the `(@ @)` forms, trimming and errors
+// (fixtures/text; recorded from ytt).
+TEST(TextTemplateGolden, EveryCaseMatchesYttsOutput) {
+  hintkit::testing::run_golden_cases({"text"}, {"values"});
+}
+
+// `--strict`: ytt's strict YAML for input files, data values files and YAML flag values
+// (fixtures/strict; recorded from ytt).
+TEST(StrictYamlGolden, EveryCaseMatchesYttsOutput) {
+  hintkit::testing::run_golden_cases({"strict"}, {"values"});
+}

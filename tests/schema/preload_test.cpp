@@ -27,7 +27,7 @@ std::vector<YamlPreloader::Input> inputs(int n) {
 }
 
 TEST(YamlPreloader, EveryFileArrivesLoadedInOrder) {
-  YamlPreloader p(inputs(5));
+  YamlPreloader p(inputs(5), /*strict=*/false);
   for (int i = 0; i < 5; ++i) {
     auto got = p.take(10 + i);
     ASSERT_TRUE(got.has_value());
@@ -40,7 +40,7 @@ TEST(YamlPreloader, EveryFileArrivesLoadedInOrder) {
 }
 
 TEST(YamlPreloader, OutOfOrderUnknownAndRepeatedRequests) {
-  YamlPreloader p(inputs(4));
+  YamlPreloader p(inputs(4), /*strict=*/false);
   auto last = p.take(13);  // ahead of the worker: loaded here
   ASSERT_TRUE(last.has_value());
   EXPECT_EQ(last->docs[0].root.items[0].value.int_value, 3);
@@ -56,7 +56,7 @@ TEST(YamlPreloader, OutOfOrderUnknownAndRepeatedRequests) {
 TEST(YamlPreloader, SyntaxErrorsStayWithTheirFile) {
   auto in = inputs(2);
   in[1].text = "a: [1, 2\n";
-  YamlPreloader p(std::move(in));
+  YamlPreloader p(std::move(in), /*strict=*/false);
   EXPECT_TRUE(p.take(10)->diags.empty());
   auto bad = p.take(11);
   ASSERT_TRUE(bad.has_value());
@@ -64,10 +64,24 @@ TEST(YamlPreloader, SyntaxErrorsStayWithTheirFile) {
   EXPECT_EQ(bad->diags.items()[0].code, "HK001");
 }
 
+TEST(YamlPreloader, StrictReadsEveryFileStrictlyOnEitherThread) {
+  auto in = inputs(3);
+  in[1].text = "a: yes\n";
+  in[2].text = "b: 0x1F\n";
+  YamlPreloader p(std::move(in), /*strict=*/true);
+  EXPECT_TRUE(p.take(10)->diags.empty());  // decimals are strict YAML
+  for (size_t i : {11u, 12u}) {
+    auto got = p.take(i);
+    ASSERT_TRUE(got.has_value());
+    ASSERT_EQ(got->diags.size(), 1u);
+    EXPECT_EQ(yaml::error_kind(got->diags.items()[0]), yaml::ErrorKind::kStrictScalar);
+  }
+}
+
 TEST(YamlPreloader, TellsWhenTheWorkerHasEnded) {
   int calls = 0;
   std::thread::id caller;
-  YamlPreloader p(inputs(3), [&] {
+  YamlPreloader p(inputs(3), /*strict=*/false, [&] {
     ++calls;
     caller = std::this_thread::get_id();
   });
@@ -88,7 +102,7 @@ TEST(YamlPreloader, StopsWithoutBeingAsked) {
     SCOPED_TRACE(taken);
     int done = 0;
     {
-      YamlPreloader p(inputs(3), [&] { ++done; });
+      YamlPreloader p(inputs(3), /*strict=*/false, [&] { ++done; });
       for (int i = 0; i < taken; ++i) ASSERT_TRUE(p.take(10 + i).has_value());
     }
     EXPECT_EQ(done, 0);
@@ -96,7 +110,7 @@ TEST(YamlPreloader, StopsWithoutBeingAsked) {
   // Taking the last file ends the worker and tells the owner once.
   int done = 0;
   {
-    YamlPreloader p(inputs(3), [&] { ++done; });
+    YamlPreloader p(inputs(3), /*strict=*/false, [&] { ++done; });
     for (int i = 0; i < 3; ++i) ASSERT_TRUE(p.take(10 + i).has_value());
     EXPECT_EQ(done, 1);
   }

@@ -876,5 +876,77 @@ TEST(YamlLoad, BothPathsRefuseLineBreaksGoYamlHasAndWeDoNot) {
   }
 }
 
+// ytt's --strict (LoadOptions::strict): the first plain, untagged scalar that YAML 1.1 reads
+// differently from a conservative reading, at its place, in go-yaml's words (no line).
+TEST(Load, StrictReportsTheFirstAmbiguousPlainScalar) {
+  struct Case {
+    std::string_view input;
+    diag::Position at;  // {0, 0}: accepted
+    std::string_view go_yaml;
+  };
+  const Case cases[] = {
+      {"a: 1\nb: -2.5e3\nc: true\nd:\ne: \"yes\"\nf: !!str on\ng: |\n  x y\n", {0, 0}, ""},
+      {"a: yes\n",
+       {1, 4},
+       "yaml: Strict parsing: Found 'yes' ambigious (could be !!str or !!bool)"},
+      {"a: 1\nb: ~\n",
+       {2, 4},
+       "yaml: Strict parsing: Found '~' ambigious (could be !!str or !!null)"},
+      {"on: 1\n", {1, 1}, "yaml: Strict parsing: Found 'on' ambigious (could be !!str or !!bool)"},
+      {"- 0x1F\n",
+       {1, 3},
+       "yaml: Strict parsing: Found '0x1F' ambigious (could be !!str or !!int)"},
+      {"a: [1, .5]\n",
+       {1, 8},
+       "yaml: Strict parsing: Found '.5' ambigious (could be !!str or !!float)"},
+      {"a: 2001-12-14\n",
+       {1, 4},
+       "yaml: Strict parsing: Found '2001-12-14' ambigious (could be !!str or !!timestamp)"},
+      {"a: b c\n",
+       {1, 4},
+       "yaml: Strict parsing: Strings with whitespace must be explicitly quoted: 'b c'"},
+      {"a: b\u00a0c\n",
+       {1, 4},
+       "yaml: Strict parsing: Strings with whitespace must be explicitly quoted: 'b\u00a0c'"},
+      {"a: x:y\n",
+       {1, 4},
+       "yaml: Strict parsing: Strings with colon must be explicitly quoted: 'x:y'"},
+      {"a: x---\n",
+       {1, 4},
+       "yaml: Strict parsing: Strings with triple-dash must be explicitly quoted: 'x---'"},
+      {"a: 18446744073709551616\n",
+       {1, 4},
+       "yaml: Strict parsing: Parsing int '18446744073709551616': strconv.ParseUint: parsing "
+       "\"18446744073709551616\": value out of range"},
+      {"a: -9223372036854775809\n",
+       {1, 4},
+       "yaml: Strict parsing: Parsing int '-9223372036854775809': strconv.ParseUint: parsing "
+       "\"-9223372036854775809\": invalid syntax"},
+      {"a: 1e999\n",
+       {1, 4},
+       "yaml: Strict parsing: Parsing float '1e999': strconv.ParseFloat: parsing \"1e999\": value "
+       "out of range"},
+      {"a: 18446744073709551615\nb: 1e-999\n", {0, 0}, ""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.input));
+    diag::Diagnostics diags;
+    LoadOptions options;
+    options.strict = true;
+    (void)load(c.input, "t.yaml", diags, options);
+    if (c.at.line == 0) {
+      EXPECT_TRUE(diags.empty()) << diags.items()[0].message;
+      continue;
+    }
+    ASSERT_EQ(diags.size(), 1u);
+    EXPECT_EQ(error_kind(diags.items()[0]), ErrorKind::kStrictScalar);
+    EXPECT_EQ(diags.items()[0].span.begin, c.at);
+    EXPECT_EQ(go_yaml_message(diags.items()[0], c.input, true), c.go_yaml);
+    diag::Diagnostics lenient;
+    (void)load(c.input, "t.yaml", lenient);
+    EXPECT_TRUE(lenient.empty());  // only strict YAML refuses it
+  }
+}
+
 }  // namespace
 }  // namespace hintkit::yaml
