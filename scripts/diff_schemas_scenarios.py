@@ -450,6 +450,10 @@ class Scen:
                           "  #@schema/nullable", "  v: 1"]
             else:
                 lines.append(f"{k}: {val}")
+        if r.random() < 0.05:
+            lines = lines[:lines.index("---") + 1]  # an empty schema document
+        if r.random() < 0.05:
+            lines.append(self.pick("#@data/values-schema", "#@data/values"))  # below every document
         self.files["schema.yml"] = "\n".join(lines) + "\n"
         self.args += ["-f", "schema.yml"]
         r2 = r.random()
