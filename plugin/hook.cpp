@@ -76,9 +76,21 @@ diag::Result<yaml::Node> parse_values_json(const std::string& text) {
         "'{{ .Values | toJson }}' there?)",
         {}};
   }
+  // Nesting is bounded as YAML's is: the conversion and the resolver recurse per level.
+  struct TooDeep {};
+  auto bounded = [](int depth, ordered_json::parse_event_t event, ordered_json&) {
+    if ((event == ordered_json::parse_event_t::object_start ||
+         event == ordered_json::parse_event_t::array_start) &&
+        depth >= yaml::kMaxDepth)
+      throw TooDeep{};
+    return true;
+  };
   ordered_json j;
   try {
-    j = ordered_json::parse(text);
+    j = ordered_json::parse(text, bounded);
+  } catch (const TooDeep&) {
+    return diag::Error{
+        "--values-json nests deeper than " + std::to_string(yaml::kMaxDepth) + " levels", {}};
   } catch (const ordered_json::parse_error& e) {
     // A value may hold "{{" in valid JSON; text that is not JSON and has it was not rendered.
     if (text.find("{{") != std::string::npos) {

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -145,6 +146,30 @@ enum class InnerSpan { kNone, kSame };
 // and each later stage (checks, overlays, output) recurses once per level on the engine's big
 // stack (`diag::run_with_big_stack`), a few hundred bytes a level.
 inline constexpr int kMaxValueDepth = 100'000;
+// The containers on the way from a value's root to the part being walked. Every walk that
+// follows a Starlark value's containers (conversion to a tree, struct.encode/decode) goes
+// through one: it names a cycle where it closes and stops nesting beyond `kMaxValueDepth` or
+// the stack's reserve, so a value that contains itself is an error, never a crash.
+class ValuePath {
+ public:
+  // Steps into `container`; false (with `error()` set) when that closes a cycle or nests too deep.
+  bool enter(const sl::Value& container);
+  void leave();
+  // How the child about to be walked is reached from the innermost container: [0], ["k"], .f
+  void at(std::string where) { path_.back().where = std::move(where); }
+  const std::optional<std::string>& error() const { return error_; }
+
+ private:
+  struct Step {
+    const void* container;
+    std::string_view kind;
+    std::string where;
+  };
+  std::string path_to(size_t depth) const;
+  std::vector<Step> path_;
+  std::unordered_set<const void*> on_path_;
+  std::optional<std::string> error_;
+};
 // A Starlark value as a tree; an error names the cycle of a value that contains itself, or says
 // it nests deeper than `kMaxValueDepth`. Native functions return that error to Starlark.
 sl::Result<DPtr> convert_starlark(const sl::Value& v, const diag::Span& span,

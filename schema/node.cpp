@@ -586,11 +586,45 @@ std::optional<uint64_t> uint64_of(const sl::Value& v) {
   return std::stoull(digits);
 }
 
+std::string ValuePath::path_to(size_t depth) const {
+  std::string p;
+  for (size_t i = 0; i < depth; ++i) p += path_[i].where;
+  return p;
+}
+
+bool ValuePath::enter(const sl::Value& v) {
+  if (error_) return false;
+  const void* c = v.object();
+  std::string_view kind = v.type_name();
+  if (on_path_.contains(c)) {  // the cycle closes here
+    size_t first = 0;
+    while (path_[first].container != c) ++first;
+    std::string here = path_to(path_.size());
+    std::string there =
+        first == 0 ? "the value itself" : "the " + std::string(kind) + " at " + path_to(first);
+    error_ = "value contains a reference cycle: the " + std::string(kind) + " at " + here + " is " +
+             there + " (a value that contains itself cannot be encoded)";
+    return false;
+  }
+  if (path_.size() >= static_cast<size_t>(kMaxValueDepth) || diag::stack_exhausted()) {
+    error_ = "value is nested more than " + std::to_string(path_.size()) + " levels deep (limit " +
+             std::to_string(kMaxValueDepth) + ")";
+    return false;
+  }
+  path_.push_back({c, kind, ""});
+  on_path_.insert(c);
+  return true;
+}
+
+void ValuePath::leave() {
+  on_path_.erase(path_.back().container);
+  path_.pop_back();
+}
+
 namespace {
 
 // Turns a Starlark value into a tree, refusing values that contain themselves (ytt's answer to
-// those is a crash) and nesting beyond `kMaxValueDepth`. Containers on the path from the root
-// to the value being converted are kept, so a cycle is named by where it closes.
+// those is a crash) and nesting beyond `kMaxValueDepth` (see `ValuePath`).
 class StarlarkConverter {
  public:
   // The value itself takes `span`; what Starlark built inside it takes `span` too or no place
@@ -600,65 +634,22 @@ class StarlarkConverter {
 
   sl::Result<DPtr> run(const sl::Value& v) {
     DPtr out = convert(v, span_);
-    if (error_) return sl::fail_error(*error_);
+    if (path_.error()) return sl::fail_error(*path_.error());
     return out;
   }
 
  private:
-  struct Step {
-    const void* container;
-    std::string_view kind;
-    std::string where;  // how the child below it is reached: [0], ["k"], .field
-  };
-
-  std::string path_to(size_t depth) const {
-    std::string p;
-    for (size_t i = 0; i < depth; ++i) p += path_[i].where;
-    return p;
-  }
-
-  // The path reaching `container` again (the cycle closes there), if it is on the path.
-  bool closes_cycle(const void* container, std::string_view kind) {
-    if (!on_path_.contains(container)) return false;
-    size_t first = 0;
-    while (path_[first].container != container) ++first;
-    std::string here = path_to(path_.size());
-    std::string there =
-        first == 0 ? "the value itself" : "the " + std::string(kind) + " at " + path_to(first);
-    error_ = "value contains a reference cycle: the " + std::string(kind) + " at " + here + " is " +
-             there + " (a value that contains itself cannot be encoded)";
-    return true;
-  }
-
-  bool too_deep() {
-    if (path_.size() < static_cast<size_t>(kMaxValueDepth) && !diag::stack_exhausted())
-      return false;
-    error_ = "value is nested more than " + std::to_string(path_.size()) + " levels deep (limit " +
-             std::to_string(kMaxValueDepth) + ")";
-    return true;
-  }
-
-  // Enters a container; false (with `error_` set) when it closes a cycle or nests too deep.
-  bool enter(const sl::Value& v) {
-    const void* c = v.object();
-    std::string_view kind = v.type_name();
-    if (closes_cycle(c, kind) || too_deep()) return false;
-    path_.push_back({c, kind, ""});
-    on_path_.insert(c);
-    return true;
-  }
-  void leave() {
-    on_path_.erase(path_.back().container);
-    path_.pop_back();
-  }
+  bool enter(const sl::Value& v) { return path_.enter(v); }
+  void leave() { path_.leave(); }
 
   DPtr child(const sl::Value& v, std::string where) {
-    path_.back().where = std::move(where);
+    path_.at(std::move(where));
     return convert(v, inner_span_);
   }
+  bool failed() const { return path_.error().has_value(); }
 
   DPtr convert(const sl::Value& v, const diag::Span& span) {
-    if (error_) return make_node(yaml::Kind::kNull, span);
+    if (failed()) return make_node(yaml::Kind::kNull, span);
     if (auto f = fragment_node(v)) return deep_copy(*f);
     switch (v.kind()) {
       case sl::Kind::kNone:
@@ -705,7 +696,7 @@ class StarlarkConverter {
           e.value = child(it, "[" + std::to_string(i++) + "]");
           e.span = inner_span_;
           n->entries.push_back(std::move(e));
-          if (error_) break;
+          if (failed()) break;
         }
         leave();
         return n;
@@ -720,7 +711,7 @@ class StarlarkConverter {
           e.value = child(val, "[" + k.repr() + "]");
           e.span = inner_span_;
           n->entries.push_back(std::move(e));
-          if (error_) break;
+          if (failed()) break;
         }
         leave();
         return n;
@@ -735,7 +726,7 @@ class StarlarkConverter {
           e.value = child(field, "." + name);
           e.span = inner_span_;
           n->entries.push_back(std::move(e));
-          if (error_) break;
+          if (failed()) break;
         }
         leave();
         return n;
@@ -750,9 +741,7 @@ class StarlarkConverter {
 
   const diag::Span& span_;
   const diag::Span inner_span_;
-  std::vector<Step> path_;
-  std::unordered_set<const void*> on_path_;
-  std::optional<std::string> error_;
+  ValuePath path_;
 };
 
 }  // namespace
@@ -763,19 +752,21 @@ sl::Result<DPtr> convert_starlark(const sl::Value& v, const diag::Span& span, In
 
 namespace {
 
-// Containers on the path from the root: a cycle or runaway depth is left to the converter,
-// which names it.
+// Each container is looked into once: what is inside it does not change with the path that
+// reaches it, and shared parts (`c = [c, c]` thirty times over) would otherwise be walked once per
+// path. A cycle or runaway depth is left to the converter, which names it.
 struct UnconvertibleWalk {
-  std::unordered_set<const void*> on_path;
+  std::unordered_set<const void*> seen;
+  size_t depth = 0;
 
   std::optional<std::string> check(const sl::Value& v);
   std::optional<std::string> inside(const sl::Value& v) {
-    const void* c = v.object();
-    if (on_path.size() >= static_cast<size_t>(kMaxValueDepth) || diag::stack_exhausted() ||
-        !on_path.insert(c).second)
+    if (depth >= static_cast<size_t>(kMaxValueDepth) || diag::stack_exhausted() ||
+        !seen.insert(v.object()).second)
       return std::nullopt;
+    ++depth;
     auto e = check_items(v);
-    on_path.erase(c);
+    --depth;
     return e;
   }
   std::optional<std::string> check_items(const sl::Value& v);

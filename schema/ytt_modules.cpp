@@ -81,29 +81,38 @@ sl::Value new_struct(std::vector<std::pair<std::string, sl::Value>> fields) {
   return sl::make_struct("struct", "struct", std::move(fields));
 }
 
-// dict -> struct, recursively (lists and tuples become lists), as struct.encode does.
-sl::Result<sl::Value> encode_struct(const sl::Value& v) {
+// dict -> struct, recursively (lists and tuples become lists), as struct.encode does. ytt goes
+// through its Go-value conversion, which never ends on a value that contains itself; `path`
+// stops there with the conversion's error.
+sl::Result<sl::Value> encode_struct(const sl::Value& v, ValuePath& path) {
+  auto failed = [&] { return sl::fail_error("struct.encode: " + *path.error()); };
   switch (v.kind()) {
     case sl::Kind::kDict: {
+      if (!path.enter(v)) return failed();
       std::vector<std::pair<std::string, sl::Value>> fields;
       for (const auto& [k, val] : v.dict_items()) {
         if (!k.is(sl::Kind::kString)) {  // ytt's GoValue panics on such a key
           return sl::fail_error("(p) expected struct key " + k.str() + " to be string");
         }
-        auto e = encode_struct(val);
+        path.at("[" + k.repr() + "]");
+        auto e = encode_struct(val, path);
         if (!e.ok()) return e;
         fields.emplace_back(k.is(sl::Kind::kString) ? std::string(k.as_string()) : k.str(), *e);
       }
+      path.leave();
       return new_struct(std::move(fields));
     }
     case sl::Kind::kList:
     case sl::Kind::kTuple: {
+      if (!path.enter(v)) return failed();
       std::vector<sl::Value> items;
       for (const auto& it : v.items()) {
-        auto e = encode_struct(it);
+        path.at("[" + std::to_string(items.size()) + "]");
+        auto e = encode_struct(it, path);
         if (!e.ok()) return e;
         items.push_back(*e);
       }
+      path.leave();
       return sl::make_list(std::move(items));
     }
     case sl::Kind::kFunction:
@@ -117,29 +126,35 @@ sl::Result<sl::Value> encode_struct(const sl::Value& v) {
 
 // struct.encode/decode turn the Go value back into Starlark without the YAML conversion ytt's
 // templates use: a YAML fragment anywhere inside (a map or array node) makes ytt panic.
-std::optional<sl::Error> fragment_inside(const sl::Value& v, int depth = 0) {
+// Each container is looked into once (`seen`), so values that contain themselves or share parts
+// are walked in linear time.
+std::optional<sl::Error> fragment_inside(const sl::Value& v, std::unordered_set<const void*>& seen,
+                                         int depth = 0) {
   if (depth > kMaxValueDepth || diag::stack_exhausted()) return std::nullopt;
   const std::string go = go_value_type(v);
   if (go.rfind("*yamlmeta.", 0) == 0) {
     return sl::fail_error("(p) unknown type " + go + " for conversion to starlark value");
   }
+  const bool container = v.is(sl::Kind::kDict) || v.is(sl::Kind::kStruct) ||
+                         v.is(sl::Kind::kList) || v.is(sl::Kind::kTuple) || v.is(sl::Kind::kSet);
+  if (container && !seen.insert(v.object()).second) return std::nullopt;
   switch (v.kind()) {
     case sl::Kind::kDict:
       for (const auto& [k, val] : v.dict_items()) {
-        if (auto e = fragment_inside(k, depth + 1)) return e;
-        if (auto e = fragment_inside(val, depth + 1)) return e;
+        if (auto e = fragment_inside(k, seen, depth + 1)) return e;
+        if (auto e = fragment_inside(val, seen, depth + 1)) return e;
       }
       return std::nullopt;
     case sl::Kind::kStruct:
       for (const auto& [name, field] : sl::struct_fields(v)) {
-        if (auto e = fragment_inside(field, depth + 1)) return e;
+        if (auto e = fragment_inside(field, seen, depth + 1)) return e;
       }
       return std::nullopt;
     case sl::Kind::kList:
     case sl::Kind::kTuple:
     case sl::Kind::kSet:
       for (const auto& it : v.items()) {
-        if (auto e = fragment_inside(it, depth + 1)) return e;
+        if (auto e = fragment_inside(it, seen, depth + 1)) return e;
       }
       return std::nullopt;
     default:
@@ -147,25 +162,46 @@ std::optional<sl::Error> fragment_inside(const sl::Value& v, int depth = 0) {
   }
 }
 
-// struct -> dict, recursively, as struct.decode does.
-sl::Value decode_struct(const sl::Value& v) {
+// struct -> dict, recursively, as struct.decode does (through the same guard as encode).
+sl::Result<sl::Value> decode_struct(const sl::Value& v, ValuePath& path) {
+  auto failed = [&] { return sl::fail_error("struct.decode: " + *path.error()); };
   switch (v.kind()) {
     case sl::Kind::kStruct: {
+      if (!path.enter(v)) return failed();
       std::vector<std::pair<sl::Value, sl::Value>> items;
-      for (const auto& [k, val] : sl::struct_fields(v))  // in the order they were made
-        items.emplace_back(sl::Value::from_string(k), decode_struct(val));
+      for (const auto& [k, val] : sl::struct_fields(v)) {  // in the order they were made
+        path.at("." + k);
+        auto d = decode_struct(val, path);
+        if (!d.ok()) return d;
+        items.emplace_back(sl::Value::from_string(k), *d);
+      }
+      path.leave();
       auto d = sl::make_dict(std::move(items));
       return d.ok() ? *d : sl::Value::none();
     }
     case sl::Kind::kList:
     case sl::Kind::kTuple: {
+      if (!path.enter(v)) return failed();
       std::vector<sl::Value> items;
-      for (const auto& it : v.items()) items.push_back(decode_struct(it));
+      for (const auto& it : v.items()) {
+        path.at("[" + std::to_string(items.size()) + "]");
+        auto d = decode_struct(it, path);
+        if (!d.ok()) return d;
+        items.push_back(*d);
+      }
+      path.leave();
       return sl::make_list(std::move(items));
     }
     case sl::Kind::kDict: {
+      if (!path.enter(v)) return failed();
       std::vector<std::pair<sl::Value, sl::Value>> items;
-      for (const auto& [k, val] : v.dict_items()) items.emplace_back(k, decode_struct(val));
+      for (const auto& [k, val] : v.dict_items()) {
+        path.at("[" + k.repr() + "]");
+        auto d = decode_struct(val, path);
+        if (!d.ok()) return d;
+        items.emplace_back(k, *d);
+      }
+      path.leave();
       auto d = sl::make_dict(std::move(items));
       return d.ok() ? *d : sl::Value::none();
     }
@@ -216,14 +252,18 @@ sl::Value struct_module() {
   auto encode = sl::make_builtin("struct.encode", [](const sl::Call& c) -> sl::Result<sl::Value> {
     if (c.args.size() != 1) return ytt_fail(c, "expected exactly one argument");
     if (auto panic = go_value_panic(c.args[0])) return *panic;
-    if (auto panic = fragment_inside(c.args[0])) return *panic;
-    return encode_struct(c.args[0]);
+    if (std::unordered_set<const void*> seen; auto panic = fragment_inside(c.args[0], seen))
+      return *panic;
+    ValuePath path;
+    return encode_struct(c.args[0], path);
   });
   auto decode = sl::make_builtin("struct.decode", [](const sl::Call& c) -> sl::Result<sl::Value> {
     if (c.args.size() != 1) return ytt_fail(c, "expected exactly one argument");
     if (auto panic = go_value_panic(c.args[0])) return *panic;
-    if (auto panic = fragment_inside(c.args[0])) return *panic;
-    return decode_struct(c.args[0]);
+    if (std::unordered_set<const void*> seen; auto panic = fragment_inside(c.args[0], seen))
+      return *panic;
+    ValuePath path;
+    return decode_struct(c.args[0], path);
   });
   return sl::make_struct("module", "struct",
                          {{"bind", bind},

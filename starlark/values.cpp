@@ -530,7 +530,7 @@ uint32_t mix(uint64_t x) {
 }
 
 int depth_guard = 0;
-constexpr int kMaxCompareDepth = 1000;  // nested containers deeper than this are cyclic/runaway
+constexpr int kMaxCompareDepth = 1000;  // tuples hashed deeper than this are runaway
 
 struct DepthGuard {
   DepthGuard() {
@@ -607,7 +607,55 @@ int compare_numbers(const Value& a, const Value& b) {
 
 }  // namespace
 
-bool values_equal(const Value& a, const Value& b) {
+namespace {
+
+// starlark-go bounds every comparison at 10 levels of containers (its `maxdepth`), cyclic or
+// not: a value compared at that depth is an error, whatever it is. Lists, tuples and dicts are
+// compared element by element even against themselves (a list holding NaN is not equal to
+// itself), so a value that contains itself is that error too, never a runaway recursion.
+constexpr int kCompareDepth = 10;
+
+void check_compare_depth(int depth) {
+  if (depth < 1) throw_error("comparison exceeded maximum recursion depth");
+}
+
+bool equal_depth(const Value& a, const Value& b, int depth);
+
+int compare_depth(const Value& a, const Value& b, std::string_view op, int depth) {
+  check_compare_depth(depth);
+  if (is_number(a) && is_number(b)) return compare_numbers(a, b);
+  Kind ka = a.kind(), kb = b.kind();
+  auto fail = [&]() {
+    throw_error(std::string(a.type_name()) + " " + std::string(op) + " " +
+                std::string(b.type_name()) + " not implemented");
+  };
+  if (ka != kb) fail();
+  switch (ka) {
+    case Kind::kNone:
+      return 0;
+    case Kind::kBool:
+      return static_cast<int>(a.as_bool()) - static_cast<int>(b.as_bool());
+    case Kind::kString: {
+      int c = str_ref(a).compare(str_ref(b));
+      return c < 0 ? -1 : c > 0 ? 1 : 0;
+    }
+    case Kind::kList:
+    case Kind::kTuple: {
+      const auto& x = ka == Kind::kList ? as_list(a)->items : as_tuple(a)->items;
+      const auto& y = ka == Kind::kList ? as_list(b)->items : as_tuple(b)->items;
+      for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
+        if (!equal_depth(x[i], y[i], depth - 1)) return compare_depth(x[i], y[i], op, depth - 1);
+      }
+      return x.size() < y.size() ? -1 : x.size() > y.size() ? 1 : 0;
+    }
+    default:
+      fail();  // no ordering, not even between a value and itself (starlark-go)
+  }
+  return 0;
+}
+
+bool equal_depth(const Value& a, const Value& b, int depth) {
+  check_compare_depth(depth);
   if (a.is_small_int() && b.is_small_int()) return a.as_small_int() == b.as_small_int();
   Kind ka = a.kind(), kb = b.kind();
   if (is_number(a) && is_number(b)) {
@@ -625,26 +673,22 @@ bool values_equal(const Value& a, const Value& b) {
       return a.object() == b.object() || str_ref(a) == str_ref(b);
     case Kind::kList:
     case Kind::kTuple: {
-      if (a.object() == b.object()) return true;
       const auto& x = ka == Kind::kList ? as_list(a)->items : as_tuple(a)->items;
       const auto& y = ka == Kind::kList ? as_list(b)->items : as_tuple(b)->items;
       if (x.size() != y.size()) return false;
-      DepthGuard g;
       for (size_t i = 0; i < x.size(); ++i) {
-        if (!values_equal(x[i], y[i])) return false;
+        if (!equal_depth(x[i], y[i], depth - 1)) return false;
       }
       return true;
     }
     case Kind::kDict: {
-      if (a.object() == b.object()) return true;
       const HashTable& x = as_dict(a)->table;
       const HashTable& y = as_dict(b)->table;
       if (x.size() != y.size()) return false;
-      DepthGuard g;
       for (const auto& e : x.entries()) {
         if (!e.live) continue;
         Value* other = y.find(e.key);
-        if (!other || !values_equal(e.value, *other)) return false;
+        if (!other || !equal_depth(e.value, *other, depth - 1)) return false;
       }
       return true;
     }
@@ -682,37 +726,15 @@ bool values_equal(const Value& a, const Value& b) {
   }
 }
 
+}  // namespace
+
+bool values_equal(const Value& a, const Value& b) {
+  if (a.is(Kind::kString)) return b.is(Kind::kString) && str_ref(a) == str_ref(b);
+  return equal_depth(a, b, kCompareDepth);
+}
+
 int compare_values(const Value& a, const Value& b, std::string_view op) {
-  if (is_number(a) && is_number(b)) return compare_numbers(a, b);
-  Kind ka = a.kind(), kb = b.kind();
-  auto fail = [&]() {
-    throw_error(std::string(a.type_name()) + " " + std::string(op) + " " +
-                std::string(b.type_name()) + " not implemented");
-  };
-  if (ka != kb) fail();
-  switch (ka) {
-    case Kind::kNone:
-      return 0;
-    case Kind::kBool:
-      return static_cast<int>(a.as_bool()) - static_cast<int>(b.as_bool());
-    case Kind::kString: {
-      int c = str_ref(a).compare(str_ref(b));
-      return c < 0 ? -1 : c > 0 ? 1 : 0;
-    }
-    case Kind::kList:
-    case Kind::kTuple: {
-      const auto& x = ka == Kind::kList ? as_list(a)->items : as_tuple(a)->items;
-      const auto& y = ka == Kind::kList ? as_list(b)->items : as_tuple(b)->items;
-      DepthGuard g;
-      for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
-        if (!values_equal(x[i], y[i])) return compare_values(x[i], y[i], op);
-      }
-      return x.size() < y.size() ? -1 : x.size() > y.size() ? 1 : 0;
-    }
-    default:
-      fail();  // no ordering, not even between a value and itself (starlark-go)
-  }
-  return 0;
+  return compare_depth(a, b, op, kCompareDepth);
 }
 
 bool truth(const Value& v) {

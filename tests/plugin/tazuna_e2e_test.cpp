@@ -63,7 +63,7 @@ TEST_F(E2e, HookWithoutHintPassesAndBadJsonIsAUsageError) {
   EXPECT_EQ(r.rc, 0);
   write("helmfile/tazuna.hint.yaml", kHint);
   // Each malformed input has its own message; none passes with nothing checked.
-  const std::pair<const char*, const char*> bad[] = {
+  const std::pair<std::string, const char*> bad[] = {
       {"{\"a\":", "is not valid JSON (parse error at line 1, column 6"},
       {"[1,2]", "must be a JSON object of the release's values, found a JSON array"},
       {"\"text\"", "found a JSON string"},
@@ -75,6 +75,9 @@ TEST_F(E2e, HookWithoutHintPassesAndBadJsonIsAUsageError) {
       {"a: 1", "is not valid JSON"},  // YAML, not JSON
       {"{\"a\": 1,}", "is not valid JSON"},
       {"{{ .Values | toJson }}", "unrendered helmfile template"},
+      // 20,000 levels crashed the conversion (exit 139); nesting is bounded as YAML's is.
+      {"{\"a\":" + std::string(20000, '[') + std::string(20000, ']') + "}",
+       "--values-json nests deeper than 512 levels"},
   };
   for (const auto& [input, want] : bad) {
     SCOPED_TRACE(input);

@@ -100,18 +100,27 @@ TEST_F(BadInput, ValueThatContainsItselfIsAnErrorNamingTheCycle) {
       {"yaml.encode", "yaml.encode({\"top\": a})",
        "- yaml.encode: value contains a reference cycle: the list at [\"top\"][1][\"k\"] is the "
        "list at [\"top\"]"},
+      // struct.encode/decode walked the value unguarded: a segfault (exit 139).
+      {"struct.encode", "struct.encode({\"top\": a})",
+       "- struct.encode: value contains a reference cycle: the list at [\"top\"][1][\"k\"] is "
+       "the list at [\"top\"]"},
+      {"struct.decode", "struct.decode(struct.make(top=a))",
+       "- struct.decode: value contains a reference cycle: the list at .top[1][\"k\"] is the list "
+       "at .top"},
+      // starlark-go compares containers 10 levels deep at most, itself included.
+      {"==", "a == a", "- comparison exceeded maximum recursion depth"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     write("t.yaml",
           "#@ load(\"@ytt:json\", \"json\")\n#@ load(\"@ytt:yaml\", \"yaml\")\n"
-          "#@ a = [1, {}]\n#@ a[1][\"k\"] = a\nx: #@ " +
+          "#@ load(\"@ytt:struct\", \"struct\")\n#@ a = [1, {}]\n#@ a[1][\"k\"] = a\nx: #@ " +
               std::string(c.expr) + "\n");
     auto r = run_hintkit({"values", "-f", "t.yaml"}, dir_.string());
     EXPECT_EQ(r.rc, 1);
     EXPECT_EQ(r.out, "");
     EXPECT_TRUE(has(r.err, std::string(c.want))) << r.err;
-    EXPECT_TRUE(has(r.err, "t.yaml:5 | x: #@ ")) << r.err;
+    EXPECT_TRUE(has(r.err, "t.yaml:6 | x: #@ ")) << r.err;
   }
 }
 
