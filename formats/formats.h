@@ -18,6 +18,7 @@
 // of the value. re2 is used inside this module only.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -68,6 +69,10 @@ class Regex {
   // least one character after an empty match, and skipping an empty match right after
   // another match.
   std::vector<Match> replace_matches(std::string_view text) const;
+  // The same matches handed to `each` one at a time, until it returns false (a caller bounding
+  // its work need not hold millions of matches at once).
+  void for_each_replace_match(std::string_view text,
+                              const std::function<bool(const Match&)>& each) const;
 
   // The group number of `(?P<name>...)`, nullopt when the pattern has no such group.
   std::optional<size_t> group_named(std::string_view name) const;

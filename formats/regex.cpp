@@ -94,7 +94,16 @@ size_t rune_width(std::string_view text, size_t at) {
 
 std::vector<Regex::Match> Regex::replace_matches(std::string_view text) const {
   std::vector<Match> out;
-  if (!ok()) return out;
+  for_each_replace_match(text, [&](const Match& m) {
+    out.push_back(m);
+    return true;
+  });
+  return out;
+}
+
+void Regex::for_each_replace_match(std::string_view text,
+                                   const std::function<bool(const Match&)>& each) const {
+  if (!ok()) return;
   const int groups = impl_->re.NumberOfCapturingGroups() + 1;
   std::vector<re2::StringPiece> found(static_cast<size_t>(groups));
   const re2::StringPiece whole(text.data(), text.size());
@@ -116,7 +125,7 @@ std::vector<Regex::Match> Regex::replace_matches(std::string_view text) const {
           m.groups.emplace_back(std::make_pair(b, b + g.size()));
         }
       }
-      out.push_back(std::move(m));
+      if (!each(m)) return;
     }
     last_end = end;
     // Always advance at least one character.
@@ -129,7 +138,6 @@ std::vector<Regex::Match> Regex::replace_matches(std::string_view text) const {
       search = end;
     }
   }
-  return out;
 }
 
 std::optional<size_t> Regex::group_named(std::string_view name) const {

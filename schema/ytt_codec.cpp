@@ -441,22 +441,39 @@ sl::Value regexp_module() {
     const std::string s(c.args[1].as_string());
     std::string out;
     size_t last = 0;
-    for (const formats::Regex::Match& m : re->replace_matches(s)) {
+    std::optional<sl::Error> failed;
+    const size_t max_bytes = c.thread.options().limits.max_string_bytes;
+    // A step per match, and the result stops growing at the string limit: millions of matches
+    // on a 16 MiB string were seconds of work and a vector of every match.
+    re->for_each_replace_match(s, [&](const formats::Regex::Match& m) {
+      c.thread.charge(1);
       const auto [begin, end] = *m.groups[0];
       out.append(s, last, begin - last);
       if (is_fn) {
         sl::Value arg = sl::Value::from_string(s.substr(begin, end - begin));
         auto r = c.thread.call(repl, std::span<const sl::Value>(&arg, 1));
-        if (!r.ok()) return r.error();
+        if (!r.ok()) {
+          failed = r.error();
+          return false;
+        }
         if (!r->is(sl::Kind::kString)) {
-          return ytt_fail(c, "expected a string, but was " + std::string(r->type_name()));
+          failed = ytt_fail(c, "expected a string, but was " + std::string(r->type_name()));
+          return false;
         }
         out += r->as_string();
       } else {
         out += expand(repl.as_string(), s, *re, m);
       }
       last = end;
-    }
+      if (out.size() > max_bytes) {
+        failed = sl::Error{sl::ErrorKind::kLimit,
+                           "string too large: " + std::to_string(out.size()) +
+                               " bytes exceeds the limit of " + std::to_string(max_bytes)};
+        return false;
+      }
+      return true;
+    });
+    if (failed) return *failed;
     out.append(s, last, std::string::npos);
     return sl::Value::from_string(out);
   });

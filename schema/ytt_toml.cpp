@@ -291,6 +291,35 @@ bool has_wide_int(const sl::Value& v, int depth = 0) {
   }
 }
 
+// How deep arrays and inline tables nest in TOML text (outside strings and comments). toml11
+// parses them recursively and overflows the stack on hostile nesting; BurntSushi/toml (ytt's)
+// does not, so deeper than YAML allows is refused as unsupported before parsing.
+size_t toml_nesting(std::string_view t) {
+  size_t depth = 0, deepest = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    const char ch = t[i];
+    if (ch == '#') {
+      i = t.find('\n', i);
+      if (i == std::string_view::npos) break;
+    } else if (ch == '"' || ch == '\'') {
+      const std::string triple(3, ch);
+      if (t.substr(i, 3) == triple) {
+        i = t.find(triple, i + 3);
+        if (i == std::string_view::npos) break;
+        i += 2;
+        continue;
+      }
+      for (++i; i < t.size() && t[i] != ch && t[i] != '\n'; ++i)
+        if (ch == '"' && t[i] == '\\') ++i;
+    } else if (ch == '[' || ch == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((ch == ']' || ch == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
 sl::Value from_toml(const toml::value& v) {
   switch (v.type()) {
     case toml::value_t::boolean:
@@ -361,6 +390,9 @@ sl::Value toml_module(Files& files) {
         std::string_view text;
         if (auto e = want_string(c, c.args[0], text)) return *e;
         try {
+          if (toml_nesting(text) > static_cast<size_t>(yaml::kMaxDepth))
+            throw Unsupported{"toml.decode of arrays or inline tables nested deeper than " +
+                              std::to_string(yaml::kMaxDepth) + " levels"};
           std::istringstream in{std::string(text)};
           toml::value parsed = toml::parse(in, "toml");
           return from_toml(parsed);

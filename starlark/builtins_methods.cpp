@@ -125,21 +125,23 @@ Value strip_impl(const Call& c, bool left, bool right) {
   auto strip_me = [&](uint32_t cp) {
     return chars.empty() ? runes::is_space(cp) : std::find(set.begin(), set.end(), cp) != set.end();
   };
-  std::vector<std::pair<size_t, runes::Rune>> rs;
-  for (size_t i = 0; i < s.size();) {
-    runes::Rune r = runes::decode(s, i);
-    rs.emplace_back(i, r);
-    i += r.width;
-  }
-  size_t a = 0, b = rs.size();
+  // Decoded from each end inward (as Go's TrimLeftFunc, then TrimRightFunc on what is left),
+  // never the whole string: a table of its runes took 24 bytes per byte.
+  size_t from = 0, to = s.size();
   if (left) {
-    while (a < b && strip_me(rs[a].second.cp)) ++a;
+    while (from < to) {
+      runes::Rune r = runes::decode(s, from);
+      if (!strip_me(r.cp)) break;
+      from += r.width;
+    }
   }
   if (right) {
-    while (b > a && strip_me(rs[b - 1].second.cp)) --b;
+    while (to > from) {
+      runes::Rune r = runes::decode_last(std::string_view(s).substr(from, to - from));
+      if (!strip_me(r.cp)) break;
+      to -= r.width;
+    }
   }
-  size_t from = a < rs.size() ? rs[a].first : s.size();
-  size_t to = b > 0 && b > a ? rs[b - 1].first + rs[b - 1].second.width : from;
   return str_value(s.substr(from, to - from));
 }
 Value s_strip(const Call& c) { return strip_impl(c, true, true); }
@@ -150,7 +152,18 @@ Value s_rstrip(const Call& c) { return strip_impl(c, false, true); }
 std::vector<std::string> split_space(const std::string& s, int64_t max, bool reverse) {
   std::vector<std::string> res;
   if (!reverse) {
-    // Decoded as it goes: a table of every rune would take 24 bytes per byte of `s`.
+    // Counted first, so a string of millions of fields is refused before any is built; decoded
+    // as it goes (a table of every rune would take 24 bytes per byte of `s`).
+    size_t fields = 0;
+    bool in_field = false;
+    for (size_t i = 0; i < s.size() && static_cast<int64_t>(fields) <= max;) {
+      runes::Rune r = runes::decode(s, i);
+      const bool space = runes::is_space(r.cp);
+      if (!space && !in_field) ++fields;
+      in_field = !space;
+      i += r.width;
+    }
+    check_collection_size(std::min<size_t>(fields, static_cast<size_t>(max) + 1));
     int64_t start = -1;
     for (size_t i = 0, width = 0; i < s.size(); i += width) {
       runes::Rune r = runes::decode(s, i);
@@ -169,16 +182,12 @@ std::vector<std::string> split_space(const std::string& s, int64_t max, bool rev
     if (start >= 0) res.push_back(s.substr(static_cast<size_t>(start)));
     return res;
   }
-  std::vector<std::pair<size_t, runes::Rune>> rs;
-  for (size_t i = 0; i < s.size();) {
-    runes::Rune r = runes::decode(s, i);
-    rs.emplace_back(i, r);
-    i += r.width;
-  }
+  // From the end, decoded backwards as starlark-go's rsplitspace does (no table of runes).
   int64_t end = -1;
-  for (size_t k = rs.size(); k > 0; --k) {
-    const auto& [i, r] = rs[k - 1];
-    size_t after = i + r.width;
+  for (size_t i = s.size(); i > 0;) {
+    runes::Rune r = runes::decode_last(std::string_view(s).substr(0, i));
+    const size_t after = i;
+    i -= r.width;
     if (runes::is_space(r.cp)) {
       if (end >= 0) {
         if (static_cast<int64_t>(res.size()) == max) break;
@@ -206,6 +215,13 @@ Value split_impl(const Call& c, bool reverse) {
   } else if (sep.kind() == Kind::kString) {
     const std::string& sp = str_ref(sep);
     if (sp.empty()) throw_error("split: empty separator");
+    // Counted first: millions of fields are refused before any is built.
+    size_t fields = 1;
+    for (size_t p = s.find(sp);
+         p != std::string::npos && (max < 0 || static_cast<int64_t>(fields) <= max);
+         p = s.find(sp, p + sp.size()))
+      ++fields;
+    check_collection_size(fields);
     std::vector<std::string> all;
     size_t start = 0;
     for (;;) {
@@ -426,6 +442,9 @@ Value s_splitlines(const Call& c) {
   unpack_positional(c, 0, {{"keepends", &keepends, Want::kBool}});
   bool keep = !c.args.empty() && keepends.as_bool();
   const std::string& s = recv_str(c);
+  // Counted first: millions of lines are refused before any is built.
+  const size_t newlines = static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
+  check_collection_size(newlines + (s.empty() || s.back() == '\n' ? 0 : 1));
   std::vector<Value> out;
   size_t i = 0;
   // Only "\n" ends a line (a "\r" stays in the line), as in ytt's starlark.
@@ -457,11 +476,19 @@ class StringIterable : public HostObject {
   }
   std::optional<Value> attr(std::string_view) const override { return std::nullopt; }
   std::optional<std::vector<Value>> iterate() const override {
-    // One element per byte at most: refuse before building (a codepoint is 1 to 4 bytes).
+    // Refused before building: one element per byte, or per code point (counted first).
     if (!codepoints_) check_collection_size(s_.size());
+    if (codepoints_) {
+      size_t n = 0;
+      for (size_t i = 0; i < s_.size(); ++n) {
+        size_t width = 0;
+        decode_utf8(s_, i, &width);
+        i += width;
+      }
+      check_collection_size(n);
+    }
     std::vector<Value> out;
     for (size_t i = 0; i < s_.size();) {
-      if (codepoints_) check_collection_size(out.size() + 1);
       if (!codepoints_) {
         unsigned char b = static_cast<unsigned char>(s_[i]);
         out.push_back(ords_ ? Value::from_int(b) : str_value(std::string(1, s_[i])));

@@ -549,19 +549,15 @@ Value b_hash(const Call& c) {
   Value x;
   unpack_positional(c, 1, {{"x", &x, Want::kString}});
   const std::string& s = str_ref(x);
-  // java.lang.String.hashCode over the UTF-16 encoding.
+  // java.lang.String.hashCode as ytt's starlark-go computes it: over code points, since its
+  // test for a UTF-16 surrogate never holds for a decoded rune (code points above U+FFFF are
+  // added whole, not as two UTF-16 units).
   uint32_t h = 0;
   for (size_t i = 0; i < s.size();) {
     size_t n;
-    uint32_t cp = decode_utf8(s, i, &n);
+    const uint32_t cp = decode_utf8(s, i, &n);
     i += n;
-    if (cp >= 0x10000) {
-      cp -= 0x10000;
-      h = 31 * h + (0xD800 + (cp >> 10));
-      h = 31 * h + (0xDC00 + (cp & 0x3FF));
-    } else {
-      h = 31 * h + cp;
-    }
+    h = 31 * h + cp;
   }
   return Value::from_int(static_cast<int32_t>(h));
 }
@@ -599,6 +595,14 @@ Value parse_int_string(const Call& c, const std::string& orig, int b) {
   if (b == 0) b = prefix != 0 ? prefix : 10;
   if (!s.empty() && (s[0] == '-' || s[0] == '+')) invalid();
   if (s.empty()) invalid();
+  // Refused by its length before parsing (which is quadratic in the digits): int('1' * 16 MiB)
+  // ran for seconds only to be over the limit of kMaxIntBits.
+  const size_t zeros = std::min(s.find_first_not_of("0_"), s.size());
+  const double bits = static_cast<double>(s.size() - zeros) * std::log2(b);
+  if (bits > static_cast<double>(kMaxIntBits) + std::log2(b)) {
+    throw_limit("int too large: about " + std::to_string(static_cast<size_t>(bits)) +
+                " bits exceeds the limit of " + std::to_string(kMaxIntBits));
+  }
   auto v = BigInt::parse(s, b);
   if (!v) invalid();
   return int_value(neg ? -*v : *v);

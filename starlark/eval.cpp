@@ -230,6 +230,12 @@ Value call_builtin(BuiltinObj& b, std::span<const Value> args, std::span<const K
   ThreadState& t = *g_thread;
   t.step();
   if (b.bound && b.receiver.kind() == Kind::kString) charge_bytes(str_ref(b.receiver).size());
+  // A builtin reads the strings it is given (hash, int, json.decode, regexp, md5...): charged
+  // by size, as string methods are for their receiver.
+  for (const Value& a : args)
+    if (a.kind() == Kind::kString) charge_bytes(str_ref(a).size());
+  for (const Kwarg& k : kwargs)
+    if (k.value.kind() == Kind::kString) charge_bytes(str_ref(k.value).size());
   Call c{t.thread, b.name, b.bound ? &b.receiver : nullptr, args, kwargs};
   if (b.fn) return b.fn(c);
   Result<Value> r = b.native(c);
@@ -854,6 +860,7 @@ FunctionObj::~FunctionObj() {
 }
 int64_t Thread::steps() const { return state_->steps; }
 void Thread::reset_steps() { state_->steps = 0; }
+void Thread::charge(int64_t steps) { state_->charge(steps); }
 const ThreadOptions& Thread::options() const { return state_->options; }
 
 Result<Module> Thread::exec(const Program& program, const Predeclared& predeclared) {

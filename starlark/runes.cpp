@@ -3,6 +3,9 @@
 #include <locale.h>
 #include <wctype.h>
 
+#include <algorithm>
+#include <cstddef>
+
 namespace hintkit::starlark::runes {
 
 namespace {
@@ -34,6 +37,22 @@ Rune decode(std::string_view s, size_t i) {
     return {0xFFFD, 1};
   }
   return {cp, width};
+}
+
+Rune decode_last(std::string_view s) {
+  const auto end = static_cast<ptrdiff_t>(s.size());
+  auto byte = [&](ptrdiff_t k) { return static_cast<unsigned char>(s[static_cast<size_t>(k)]); };
+  if (byte(end - 1) < 0x80) return {byte(end - 1), 1};
+  // Back to the nearest byte that can start a sequence, at most 4 bytes before the end.
+  const ptrdiff_t lim = std::max<ptrdiff_t>(end - 4, 0);
+  ptrdiff_t start = end - 1;
+  for (--start; start >= lim; --start) {
+    if ((byte(start) & 0xC0) != 0x80) break;
+  }
+  if (start < 0) start = 0;
+  Rune r = decode(s, static_cast<size_t>(start));
+  if (start + static_cast<ptrdiff_t>(r.width) != end) return {0xFFFD, 1};
+  return r;
 }
 
 uint32_t to_upper(uint32_t r) {

@@ -16,6 +16,9 @@ struct Rune {
   size_t width;
 };
 Rune decode(std::string_view s, size_t i);
+// The code point that ends `s` (not empty) and its length, as Go's DecodeLastRuneInString: what
+// is not a whole valid sequence ending there reads as U+FFFD, one byte long.
+Rune decode_last(std::string_view s);
 
 uint32_t to_upper(uint32_t r);
 uint32_t to_lower(uint32_t r);

@@ -476,6 +476,10 @@ class Thread {
 
   int64_t steps() const;
   void reset_steps();
+  // Charges `steps` for work a native function does in proportion to a size (a step per element
+  // or per kBytesPerStep bytes); throws the step limit's error once the budget is spent, as the
+  // interpreter's own steps do. Only while this thread runs Starlark.
+  void charge(int64_t steps);
   const ThreadOptions& options() const;
   ThreadState& state() { return *state_; }
 
