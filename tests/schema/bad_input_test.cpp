@@ -124,6 +124,26 @@ TEST_F(BadInput, ValueThatContainsItselfIsAnErrorNamingTheCycle) {
   }
 }
 
+// Modules that read hostile strings stop within the limits: toml11 recursed once per level
+// (a segfault at 20,000) and regexp.replace held every match of millions.
+TEST_F(BadInput, ModulesStopOnHostileStrings) {
+  write("t.yaml",
+        "#@ load(\"@ytt:toml\", \"toml\")\nx: #@ toml.decode(\"a = \" + \"[\" * 20000 + "
+        "\"]\" * 20000)\n");
+  auto r = run_hintkit({"values", "-f", "t.yaml"}, dir_.string());
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "toml.decode of arrays or inline tables nested deeper than 512 levels"))
+      << r.err;
+  // 4 million matches whose replacement doubles the string: stopped at the string limit.
+  write("t.yaml",
+        "#@ load(\"@ytt:regexp\", \"regexp\")\nx: #@ len(regexp.replace(\"a\", \"ab\" * "
+        "4000000, \"aaaaa\"))\n");
+  r = run_hintkit({"values", "-f", "t.yaml"}, dir_.string());
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_TRUE(has(r.err, "string too large: ")) << r.err;
+  EXPECT_TRUE(has(r.err, " bytes exceeds the limit of 16777216")) << r.err;
+}
+
 TEST_F(BadInput, DeepValuesConvertUpToTheirLimit) {
   auto deep = [&](int levels, std::string_view use) {
     write("t.yaml", "#@ load(\"@ytt:json\", \"json\")\n#@ v = {}\n#@ for i in range(" +

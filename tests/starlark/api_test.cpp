@@ -383,6 +383,23 @@ TEST(Limits, CollectionsFromStringsAreSizeCheckedBeforeBuilding) {
   }
 }
 
+TEST(Limits, BuiltinsAreChargedForTheStringsTheyRead) {
+  // hash() read 16 MiB for one step: a hundred of them ran past ten seconds. Now it is charged
+  // like a string method, a step per kBytesPerStep bytes of its argument.
+  auto program = compile("test.star", "s = 'a' * 1600000\nh = hash(s)\n");
+  ASSERT_TRUE(program.ok());
+  Thread thread;
+  ASSERT_TRUE(thread.exec(*program).ok());
+  EXPECT_GE(thread.steps(), static_cast<int64_t>(2 * 1600000 / kBytesPerStep));
+  // int() of a long digit string is refused by its length, before the quadratic parse.
+  int64_t steps = 0;
+  Error e = run_counting("n = int('1' * 1000000)\n", &steps);
+  EXPECT_EQ(e.kind, ErrorKind::kLimit);
+  EXPECT_NE(e.message.find("int too large: about 3321928 bits exceeds the limit of 32768"),
+            std::string::npos)
+      << e.message;
+}
+
 TEST(Limits, LiveStringsHaveAMemoryBudget) {
   // 200 distinct 16 MB strings would hold 3.2 GB. With steps to spare, the memory budget stops
   // them; by default the step charge stops them even sooner.
