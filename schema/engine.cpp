@@ -279,12 +279,12 @@ class Engine {
       std::optional<LoadedYaml> y = preloader_->take(i);
       if (!y) y = load_yaml(f.path, f.text(), files_.strict_yaml);
       throw_syntax_error(*y, f);
-      if (annotated_documents(*y, "data/values-schema")) {
+      if (annotated_documents(*y, f.text(), "data/values-schema")) {
         schema_files_.push_back(i);
         not_for_output_[i] = true;
       }
       try {
-        if (annotated_documents(*y, "data/values")) {
+        if (annotated_documents(*y, f.text(), "data/values")) {
           value_files_.push_back(i);
           not_for_output_[i] = true;
         }
@@ -496,9 +496,17 @@ class Engine {
 
   // ytt's DocExtractor on a file as parsed: `@name` on documents only, once per document.
   // True when some document carries it.
-  static bool annotated_documents(const LoadedYaml& file, const std::string& name) {
+  static bool annotated_documents(const LoadedYaml& file, std::string_view text,
+                                  const std::string& name) {
     if (!file.has_marker) return false;  // no "#@" in the text: no annotation anywhere
-    for (const auto& d : file.docs) check_not_on_items(d.root, name);
+    size_t on_documents = 0;
+    for (const auto& d : file.docs) {
+      for (const auto& a : d.annotations) on_documents += a.name == name;
+    }
+    // Every `@name` in the file is on a document when the text writes it no more often.
+    if (written_annotations(text, name) > on_documents) {
+      for (const auto& d : file.docs) check_not_on_items(d.root, name);
+    }
     bool found = false;
     for (const auto& d : file.docs) {
       int count = 0;
@@ -507,6 +515,22 @@ class Engine {
       found = found || count == 1;
     }
     return found;
+  }
+
+  // How often `text` writes `#@name` followed by a space, a tab or the end of its line: never
+  // less often than annotations named `name` occur in it (a name runs to a space or a tab).
+  static size_t written_annotations(std::string_view text, std::string_view name) {
+    const std::string written = "#@" + std::string(name);
+    size_t count = 0;
+    for (size_t at = text.find(written); at != std::string_view::npos;
+         at = text.find(written, at + 1)) {
+      size_t after = at + written.size();
+      if (after == text.size() ||
+          std::string_view(" \t\r\n").find(text[after]) != std::string_view::npos) {
+        ++count;
+      }
+    }
+    return count;
   }
 
   static void check_not_on_items(const yaml::Node& n, const std::string& name) {

@@ -291,6 +291,8 @@ struct LoadedYaml {
   std::vector<yaml::Document> docs;
   diag::Diagnostics diags;
   bool has_marker = true;  // the text holds "#@" somewhere (else no node can be templated)
+  // The text holds a '#' that is neither "#@" nor "#!" (else no node has a plain comment).
+  bool has_plain_hash = true;
 };
 // Loads one file's YAML. Touches nothing shared, so it may run on another thread.
 // How ytt's YAML reader (its fork of go-yaml v2) reads every file, fragment and value;

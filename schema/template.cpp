@@ -1474,7 +1474,7 @@ CheckedDocs checked_docs(LoadedYaml&& loaded) {
   if (!out.templated && out.duplicates) {
     for (auto& d : loaded.docs) override_map_keys(d.root);
   }
-  if (out.templated) {
+  if (out.templated && loaded.has_plain_hash) {
     for (const auto& d : loaded.docs) {
       if (!d.comments.empty() || node_commented(d.root)) out.comments = true;
     }
@@ -1825,6 +1825,13 @@ LoadedYaml load_yaml(std::string path, std::string_view text, bool strict) {
   options.keep_duplicate_keys = true;  // a template judges repeated keys after evaluation
   out.docs = yaml::load(text, out.path, out.diags, options);
   out.has_marker = text.find("#@") != std::string_view::npos;
+  out.has_plain_hash = false;
+  for (size_t at = text.find('#'); at != std::string_view::npos; at = text.find('#', at + 1)) {
+    if (at + 1 == text.size() || (text[at + 1] != '@' && text[at + 1] != '!')) {
+      out.has_plain_hash = true;
+      break;
+    }
+  }
   return out;
 }
 
