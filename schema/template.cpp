@@ -1540,11 +1540,16 @@ class DirectBuilder {
     // Everything that can send the file to the generated program is decided here, before
     // the first node is consumed.
     std::vector<Shape> shapes(docs.size());
+    const bool only_documents_annotated = annotations_only_on(docs);
     for (size_t i = 0; i < docs.size(); ++i) {
-      bool annotated = false;
-      if (!evaluable(docs[i].annotations) || !measure(docs[i].root, shapes[i], annotated)) {
-        return std::nullopt;
+      if (!evaluable(docs[i].annotations)) return std::nullopt;
+      if (only_documents_annotated) {
+        // The whole tree is plain YAML: taken in one piece, without measuring it.
+        if (!docs[i].root.is_scalar()) shapes[i] = Shape{.plain = {1}, .end = {1}};
+        continue;
       }
+      bool annotated = false;
+      if (!measure(docs[i].root, shapes[i], annotated)) return std::nullopt;
     }
     std::vector<DDoc> out;
     for (size_t i = 0; i < docs.size(); ++i) {
@@ -1573,6 +1578,20 @@ class DirectBuilder {
   }
 
  private:
+  // True when the file's text writes `#@` no more often than `docs` carry annotations of
+  // their own: each annotation is one `#@` comment, so then no node below holds one (a large
+  // data values file, annotated only on its `---`).
+  bool annotations_only_on(const std::vector<yaml::Document>& docs) const {
+    size_t on_documents = 0;
+    for (const auto& d : docs) on_documents += d.annotations.size();
+    const std::string_view text = file_.text();
+    size_t written = 0;
+    for (size_t at = text.find("#@"); at != std::string_view::npos; at = text.find("#@", at + 2)) {
+      if (++written > on_documents) return false;
+    }
+    return true;
+  }
+
   // Only data annotations, each with arguments that evaluate (the results are cached).
   bool evaluable(const std::vector<yaml::Annotation>& anns) {
     if (!data_annotations(anns)) return false;

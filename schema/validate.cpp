@@ -1,6 +1,7 @@
 // Validations: `@schema/validation` rules run over the final data values in pre-order, named
 // rules in ytt's fixed order (not_null first, then custom rules, min_len, max_len, min, max,
 // one_not_null, one_of), `when=` predicates with `(v)` or `(v, ctx)`.
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -472,7 +473,11 @@ std::string validate_values(const DPtr& values, const SType* type, const std::ve
       }
     }
   }
-  Validator::check_assert_annotations(*values);
+  // Every `@assert/validate` is written in some input's text: without one, nothing to check.
+  const bool any_written = std::any_of(files.files.begin(), files.files.end(), [](const auto& f) {
+    return f.text().find("assert/validate") != std::string_view::npos;
+  });
+  if (any_written) Validator::check_assert_annotations(*values);
   Validator v(thread, files);
   v.walk(values, type, doc_span, nullptr, values, &doc_anns);
   if (v.out_.empty()) return {};
