@@ -1171,6 +1171,21 @@ YamlCppError classify_yaml_cpp_error(const std::string& msg) {
   return {escape ? ErrorKind::kUnknownEscape : ErrorKind::kOther, out};
 }
 
+// The line of the `---` that starts the document holding `line` (1 before any).
+int document_start_line(const internal::ScanResult& scan, int line) {
+  int start = 1;
+  for (int l : scan.doc_start_lines) {
+    if (l <= line) start = l;
+  }
+  return start;
+}
+
+// Problems found while building values (go-yaml meets them after parsing the document).
+bool is_value_error(const diag::Diagnostic& d) {
+  ErrorKind k = error_kind(d);
+  return k == ErrorKind::kTagMismatch || k == ErrorKind::kBadMerge;
+}
+
 }  // namespace
 
 std::vector<Document> load(std::string_view source, std::string_view file, diag::Diagnostics& diags,
@@ -1307,6 +1322,12 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     if (problem.kind != ErrorKind::kNone) {
       diag::Span s = whole_file();
       s.begin = s.end = diag::Position{problem.mark.line + 1, problem.mark.column + 1};
+      // go-yaml builds each document's values once it has parsed it: what that found in the
+      // documents before this one comes first.
+      const int doc_line = document_start_line(scan, s.begin.line);
+      for (const diag::Diagnostic& d : fast_diags.items()) {
+        if (is_value_error(d) && d.span.begin.line < doc_line) diags.add(d);
+      }
       diags.error("HK001", s, "syntax error: " + std::string(syntax_error_text(problem.kind)))
           .kind = static_cast<uint16_t>(problem.kind);
       return {};
@@ -1389,19 +1410,13 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
   if (stopped) {
     // go-yaml parses a whole document before building values from it: problems found while
     // building this document's values come after its syntax error, and are not reported.
-    int doc_line = 1;
-    for (int l : scan.doc_start_lines) {
-      if (l <= stopped->at.line) doc_line = l;
-    }
+    const int doc_line = document_start_line(scan, stopped->at.line);
     auto& items = diags.items();
-    items.erase(
-        std::remove_if(items.begin() + static_cast<std::ptrdiff_t>(first_diag), items.end(),
-                       [&](const diag::Diagnostic& d) {
-                         ErrorKind k = error_kind(d);
-                         return (k == ErrorKind::kTagMismatch || k == ErrorKind::kBadMerge) &&
-                                d.span.begin.line >= doc_line;
-                       }),
-        items.end());
+    items.erase(std::remove_if(items.begin() + static_cast<std::ptrdiff_t>(first_diag), items.end(),
+                               [&](const diag::Diagnostic& d) {
+                                 return is_value_error(d) && d.span.begin.line >= doc_line;
+                               }),
+                items.end());
     error_at("HK001", stopped->at, std::move(stopped->message), stopped->kind);
   }
 

@@ -821,6 +821,29 @@ TEST(YamlLoad, BothPathsStopWhereGoYamlsScannerStops) {
 // go-yaml ends lines at NEL, LS and PS (ytt reads `a: x<LS>  y` as "x<LS>y"); neither parser
 // path does, so both refuse such input (HK004) rather than answer differently; the reader's
 // own errors anywhere in the input come first. Found by fuzz/yaml_differential.cpp.
+// go-yaml builds each document's values once it has parsed it: a bad merge in an earlier
+// document comes before a later document's syntax error (ytt: "yaml: map merge requires map or
+// sequence of maps as the value"), and a syntax error in the same document comes first. The
+// fast parser used to drop the earlier document's error. Found by fuzz/yaml_differential.cpp.
+TEST(YamlLoad, AnEarlierDocumentsValueErrorComesBeforeALaterSyntaxError) {
+  for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+    diag::Diagnostics diags;
+    std::string_view input = "m:\n  <<: 1\n---\na: 1\nb\n";
+    internal::load_with(choice, input, "t.yaml", diags, {}, nullptr);
+    ASSERT_EQ(diags.size(), 2u);
+    EXPECT_EQ(error_kind(diags.items()[0]), ErrorKind::kBadMerge);
+    EXPECT_EQ(go_yaml_message(diags.items()[0], input, true),
+              "yaml: map merge requires map or sequence of maps as the value");
+    EXPECT_EQ(error_kind(diags.items()[1]), ErrorKind::kMissingColon);
+    diag::Diagnostics same_doc;
+    input = "a: 1\nb\n---\nm:\n  <<: 1\n";
+    internal::load_with(choice, input, "t.yaml", same_doc, {}, nullptr);
+    ASSERT_FALSE(same_doc.empty());
+    EXPECT_EQ(go_yaml_message(same_doc.items()[0], input, true),
+              "yaml: line 3: could not find expected ':'");
+  }
+}
+
 // After `---` on its line no value indicator may follow (go-yaml: "mapping values are not
 // allowed in this context"; the fast parser said "no key before ':'"). go-yaml names no line
 // for it there, which go_yaml_message does not follow yet: kind and place only.
