@@ -113,9 +113,10 @@ class Parser {
     line_start_ = p_;
   }
 
+  // `---` or `...` then a blank (a tab too), a line end or the end.
   bool marker_at(size_t i, char c) const {
     return i + 3 <= s_.size() && s_[i] == c && s_[i + 1] == c && s_[i + 2] == c &&
-           is_space_or_end(at(i + 3));
+           (is_space_or_end(at(i + 3)) || at(i + 3) == '\t');
   }
   bool at_line_start() const { return p_ == line_start_; }
   bool doc_start_here() const { return at_line_start() && marker_at(p_, '-'); }

@@ -844,6 +844,21 @@ TEST(YamlLoad, AnEarlierDocumentsValueErrorComesBeforeALaterSyntaxError) {
   }
 }
 
+// `---` then a tab at a line's start inside a quoted scalar is go-yaml's document indicator
+// (ytt: "yaml: line 2: found unexpected document indicator"); the fast parser took it as text
+// and reported the quote open to the end. Found by fuzz/yaml_differential.cpp.
+TEST(YamlLoad, AMarkerFollowedByATabEndsAQuotedScalar) {
+  std::string_view input = "a: \"x\n---\t6\n\"\n";
+  for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+    diag::Diagnostics diags;
+    internal::load_with(choice, input, "t.yaml", diags, {}, nullptr);
+    ASSERT_EQ(diags.size(), 1u);
+    EXPECT_EQ(error_kind(diags.items()[0]), ErrorKind::kDocumentMarkerInQuote);
+    EXPECT_EQ(go_yaml_message(diags.items()[0], input, true),
+              "yaml: line 2: found unexpected document indicator");
+  }
+}
+
 // After `---` on its line no value indicator may follow (go-yaml: "mapping values are not
 // allowed in this context"; the fast parser said "no key before ':'"). go-yaml names no line
 // for it there, which go_yaml_message does not follow yet: kind and place only.
