@@ -684,9 +684,8 @@ class Engine {
 
   // ytt runs every library file of the root for its exports, loaded or not, in evaluation
   // order with the templates; its failure stops the run with the file's own error. A file that a
-  // template loaded already is not run again (hintkit keeps one module per file).
+  // template loaded already runs again (ytt keeps no modules between loads).
   void eval_root_library(const SourceFile& f) {
-    if (files_.module_cache.contains(f.path)) return;
     switch (file_type(f.path)) {
       case FileType::kText:
         eval_text_file(f);

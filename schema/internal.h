@@ -260,6 +260,8 @@ class Files {
   std::string line(std::string_view path, int line) const;
   // Set once data values are final (templates rendered afterwards can read them).
   std::optional<sl::Value> data_values;
+  // The globals of each file's latest evaluation (how an evaluation hands its module to load();
+  // not a cache: ytt evaluates a library file on every load).
   std::map<std::string, sl::Module> module_cache;
   int gutter_digits = 1;        // widest line number in the error being printed
   int templates_evaluated = 0;  // YAML files templated so far (ytt numbers its templates)

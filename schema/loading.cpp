@@ -80,10 +80,9 @@ sl::Result<sl::Module> load_found(Files& files, sl::Thread& thread, const Source
                                    "must end with '.lib.yml' or '.star'; use data.read(...) for "
                                    "loading non-templated file contents)");
   }
-  if (auto it = files.module_cache.find(f->path); it != files.module_cache.end()) {
-    return it->second;
-  }
-  // A file loading itself, directly or through others: ytt recurses until Go's stack overflows
+  // No cache: like ytt, every load() evaluates the file anew (its prints run again, its templates
+  // take new numbers). A file loading itself, directly or through others: ytt recurses until
+  // Go's stack overflows
   // (a crash, exit 2); hintkit says so instead.
   if (std::find(files.running.begin(), files.running.end(), f->path) != files.running.end()) {
     files.unsupported = "a load cycle through " + f->path + " (ytt crashes on it)";
