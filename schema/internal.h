@@ -263,6 +263,7 @@ class Files {
   // The globals of each file's latest evaluation (how an evaluation hands its module to load();
   // not a cache: ytt evaluates a library file on every load).
   std::map<std::string, sl::Module> module_cache;
+  std::map<std::string, sl::Program> star_programs;  // .star files compiled so far, by name
   int gutter_digits = 1;        // widest line number in the error being printed
   int templates_evaluated = 0;  // YAML files templated so far (ytt numbers its templates)
   // The files whose top level is running, innermost last: `load()` resolves paths from the

@@ -24,10 +24,16 @@ sl::Result<sl::Module> exec_starlark(Files& files, sl::Thread& thread, const Sou
     return e;
   };
   ++files.templates_evaluated;  // ytt gives each loaded .star file an instruction set too
-  auto prog = sl::compile(f.path, f.text());
-  if (!prog.ok()) return wrap(prog.error());
+  // Each load runs the file anew, but its text does not change: compile it once.
+  auto known = files.star_programs.find(f.path);
+  if (known == files.star_programs.end()) {
+    auto prog = sl::compile(f.path, f.text());
+    if (!prog.ok()) return wrap(prog.error());
+    known = files.star_programs.emplace(f.path, *prog).first;
+  }
+  const sl::Program prog = known->second;
   files.running.push_back(f.path);
-  auto res = thread.exec(*prog);
+  auto res = thread.exec(prog);
   files.running.pop_back();
   if (!res.ok()) return wrap(res.error());
   files.module_cache[f.path] = *res;
