@@ -124,14 +124,14 @@ def cases():
         c.append(Case(f"control character 0x{ch:02x} in a hint file", "control",
                       ["lint", "h/tazuna.hint.yaml"],
                       {"h/tazuna.hint.yaml": b"vars:\n  a:\n    type: string\n    default: x" + b + b"\n"},
-                      expect=r"control characters"))
+                      expect=r"control character"))
     # ---- standard input ----------------------------------------------------------------------
     for label, args in [("resolve --values -", ["resolve", "--dir", "h", "--values", "-"]),
                         ("values -f -", ["values", "-f", "-"]),
                         ("values --data-values-file -", ["values", "-f", "s.yml", "--data-values-file", "-"])]:
         c.append(Case(f"{label} < /dev/zero", "stdin", args,
                       {"h/tazuna.hint.yaml": b"vars: {}\n", "s.yml": b"x: 1\n"}, stdin="/dev/zero",
-                      expect=r"limit"))
+                      expect=r"limit|does not support"))  # hintkit says so and stops where ytt reads it
     # ---- Starlark: cycles and depth ----------------------------------------------------------
     uses = [("as a template value", "v = c"),
             ("to json.encode", "v = json.encode(c)"),
