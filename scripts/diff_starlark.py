@@ -457,6 +457,8 @@ class Gen:
             "class C: pass", "x = True and", "del x", "x = 1\n  y = 2", "x = y = 3",
             "while:\n  pass\nend", "x = 1 if True else", "x = {*[1]}", "x = [*[1]]",
             "global x", "x = 1 not 2", "x = 1 < > 2", "x = 'a' 'b'", "x = 0b102", "x = 0o8",
+            "() = 1", "[] = 1", "len(x) = 1", "x = 1\n(x) += 1", "x, y += 1", "[x] += 1",
+            "-x = 1", "x[1:2] = 3", "for f() in []:\n  x = 1\nend", "x = [1 for () in []]",
         ])
 
     def program(self):
@@ -599,6 +601,12 @@ MODULE_EXPRS = {
              "dir(data)", "data.values.x"],
 }
 
+CORE_EXTRAS = [
+    "\"ab\".elems() == \"ab\".elems()", "\"a\" in \"ab\".elems()", "\"é\"[0]", "(\"é\" * 30)[1:]",
+    "[\"é\"[1], {\"k\": \"€\"[0:2]}]", "\"ab\".codepoints() in [\"ab\".codepoints()]",
+    "list(\"é\".elems())", "\"ab\".elem_ords() != \"ab\".elems()", "1 in \"ab\".codepoint_ords()",
+]
+
 FRAGMENT_EXPRS = [
     "len(F)", "type(F)", "F[0]", "F[\"a\"]", "F[\"zz\"]", "F[-1]", "F[5]", "str(F)", "repr(F)", "list(F)",
     "[x for x in F]", "\"a\" in F", "1 in F", "sorted(F)", "F.get(\"a\")", "F.keys()", "F == F", "dict(F)",
@@ -647,6 +655,8 @@ class BroadGen(Gen):
             return self.module_expr()
         if k < 0.5 and self.fragments:
             return r.choice(FRAGMENT_EXPRS).replace("F", r.choice(self.fragments) + "()")
+        if k < 0.58:
+            return r.choice(CORE_EXTRAS)
         return self.expr()
 
     def rule(self, i):
@@ -695,8 +705,10 @@ class BroadGen(Gen):
         body = ["#@data/values-schema", "---"]
         for i in range(r.randint(1, 5)):
             k = r.random()
-            if k < 0.3:
+            if k < 0.25:
                 body += ["#@schema/type any=True", "k%d: #@ %s" % (i, self.rich_expr())]
+            elif k < 0.3:  # the type inferred from what Starlark built
+                body += ["k%d: #@ %s" % (i, self.rich_expr())]
             elif k < 0.5:
                 body += ["#@schema/default %s" % self.rich_expr(), "#@schema/type any=True", "k%d: 0" % i]
             elif k < 0.9:

@@ -19,6 +19,11 @@ struct LexBlock {
   bool container = false;  // a function body or the file
   std::vector<std::unique_ptr<LexBlock>> children;
   std::vector<Problem> deferred;  // "undefined" uses resolved at the end, in order
+  // For each deferred use: the block it appears in and the name.
+  std::vector<std::pair<LexBlock*, std::string>> deferred_uses;
+  // Names a failed lookup has already been memoised in (starlark-go's lookupLexical binds
+  // each block on the way up, so later uses below it are not reported again).
+  std::unordered_set<std::string> memo;
 };
 
 struct FunctionScope {
@@ -72,21 +77,102 @@ class Resolver {
   }
   void pop_block() { env_ = env_->parent; }
 
+  // starlark-go's spell.Nearest: the candidate within Levenshtein distance under half the
+  // name's length (underscores dropped, ASCII case folded), the first of the closest in
+  // sorted order; "" if none.
+  static std::string nearest(const std::string& x, std::vector<std::string> candidates) {
+    auto fold = [](const std::string& s) {
+      std::string out;
+      for (char ch : s) {
+        if (ch == '_') continue;
+        out += (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch - 'A' + 'a') : ch;
+      }
+      return out;
+    };
+    auto distance = [](std::string a, std::string b) {
+      if (a.size() > b.size()) std::swap(a, b);
+      for (size_t i = 0; i < a.size(); ++i) {
+        if (a[i] != b[i]) {
+          a = a.substr(i);
+          b = b.substr(i);
+          break;
+        }
+      }
+      if (a.empty()) return static_cast<int>(b.size());
+      std::vector<int> row(b.size() + 1);
+      for (size_t j = 0; j < row.size(); ++j) row[j] = static_cast<int>(j);
+      for (size_t i = 1; i <= a.size(); ++i) {
+        int prev = static_cast<int>(i) - 1;
+        row[0] = static_cast<int>(i);
+        for (size_t j = 1; j <= b.size(); ++j) {
+          int k =
+              std::min(prev + (a[i - 1] != b[j - 1] ? 1 : 0), std::min(1 + row[j - 1], 1 + row[j]));
+          prev = row[j];
+          row[j] = k;
+        }
+      }
+      return row[b.size()];
+    };
+    std::sort(candidates.begin(), candidates.end());
+    const std::string fx = fold(x);
+    std::string best;
+    int best_d = (static_cast<int>(fx.size()) + 1) / 2;
+    for (const auto& c : candidates) {
+      int d = distance(fx, fold(c));
+      if (d < best_d) {
+        best_d = d;
+        best = c;
+      }
+    }
+    return best;
+  }
+
+  // The names a misspelt use may have meant: the enclosing functions' locals and the globals.
+  std::string spelling_hint(const std::string& name) {
+    std::vector<std::string> names;
+    for (FunctionScope* f = scope_; f; f = f->parent) {
+      for (const auto& c : f->comprehensions)
+        for (const auto& [n, _] : c) names.push_back(n);
+      for (const auto& [n, _] : f->locals) names.push_back(n);
+    }
+    for (const auto& [n, _] : globals_) names.push_back(n);
+    std::string best = nearest(name, std::move(names));
+    return best.empty() ? "" : " (did you mean " + best + "?)";
+  }
+
   // An undefined name: reported now at the top level proper, else when the file ends.
   void undefined(Pos p, const std::string& name) {
+    const std::string msg = "undefined: " + name + spelling_hint(name);
     if (env_ == &file_block_) {
-      error(p, "undefined: " + name);
+      error(p, msg);
       return;
     }
     LexBlock* c = env_;
     while (!c->container) c = c->parent;
-    c->deferred.push_back({"undefined: " + name, file_.name, p});
+    c->deferred.push_back({msg, file_.name, p});
+    c->deferred_uses.emplace_back(env_, name);
   }
 
+  // starlark-go's resolveNonLocalUses: inner blocks first, then the block's own uses; a name
+  // a use failed to find is memoised in each block between the use and the file, so it is
+  // reported once per function it appears in.
   void flush_deferred(LexBlock& b) {
     for (auto& child : b.children) flush_deferred(*child);
-    for (auto& p : b.deferred) problems_.push_back(std::move(p));
+    for (size_t i = 0; i < b.deferred.size(); ++i) {
+      auto& [env, name] = b.deferred_uses[i];
+      bool seen = false;
+      for (LexBlock* e = env; e && e != &file_block_; e = e->parent) {
+        if (e->memo.count(name)) {
+          seen = true;
+          break;
+        }
+      }
+      if (seen) continue;
+      for (LexBlock* e = env; e && e != &file_block_; e = e->parent) e->memo.insert(name);
+      problems_.push_back(std::move(b.deferred[i]));
+    }
     b.deferred.clear();
+    b.deferred_uses.clear();
   }
 
   // Where an expression starts (starlark-go's syntax.Start): the leftmost token.
