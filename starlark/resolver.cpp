@@ -135,7 +135,12 @@ class Resolver {
         for (const auto& [n, _] : c) names.push_back(n);
       for (const auto& [n, _] : f->locals) names.push_back(n);
     }
-    for (const auto& [n, _] : globals_) names.push_back(n);
+    // Directly at top level only the globals bound so far are known (function bodies are
+    // resolved once the whole file has been).
+    const bool direct = !scope_->parent && scope_->comprehensions.empty();
+    for (const auto& [n, _] : globals_) {
+      if (!direct || bound_.count(n)) names.push_back(n);
+    }
     std::string best = nearest(name, std::move(names));
     return best.empty() ? "" : " (did you mean " + best + "?)";
   }
