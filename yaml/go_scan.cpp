@@ -359,7 +359,10 @@ class Scanner {
     bool plain =
         !(is_blankz() || kNotPlainStart.find(static_cast<char>(c)) != std::string_view::npos) ||
         (c == '-' && !is_blank(1)) || (flow_level_ == 0 && (c == '?' || c == ':') && !is_blankz(1));
-    if (!plain) throw Stop{ErrorKind::kNone, m_.offset};  // cannot start any token
+    // Cannot start any token. Named for a tab (one where go-yaml wants a token: in block
+    // indentation, or right after a block collection's `- `, `? ` or `: `), which yaml-cpp
+    // reads as whitespace and goes on.
+    if (!plain) throw Stop{c == '\t' ? ErrorKind::kUnknownToken : ErrorKind::kNone, m_.offset};
     save_simple_key();
     allowed_ = false;
     size_t start = m_.offset;

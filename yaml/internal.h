@@ -97,7 +97,8 @@ size_t offset_at(const std::vector<size_t>& line_starts, size_t size, diag::Posi
 // yaml-cpp stopped, so that go-yaml's earlier scanner error wins: kind kMissingColon (a key
 // go-yaml requires, ending without `:`; `offset` at the key), kBadAnchorOrAlias (a name
 // go-yaml does not take; `offset` at the `&` or `*`) or kUnterminatedQuote (`offset` at the
-// end of the input); kNone when the parser gets there first or the scanner
+// end of the input) or kUnknownToken (a tab where a token must start; `offset` at the tab);
+// kNone when the parser gets there first or the scanner
 // stops at an error of another kind. `item_expected_at_stop`: the token at `parser_stop`
 // is a key or `:` where a block sequence's next `- ` belongs.
 struct GoScan {
