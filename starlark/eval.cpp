@@ -901,8 +901,13 @@ Result<Module> Thread::exec(const Program& program, const Predeclared& predeclar
     exec_block(env, fn.body);
   } catch (EvalError& e) {
     if (!e.bare) e.frames.push_back(Frame{"<toplevel>", file.name, env.pos});
-    // Break reference cycles between the module and its functions.
+    // Break reference cycles between the module and its functions, then free the values that
+    // hold themselves (a list appended to itself) which no function reaches.
+    std::vector<Value> roots;
+    for (const Value& v : module->globals)
+      if (v.is_object()) roots.push_back(v);
     module->globals.clear();
+    collect_cycles_held(roots);
     return to_error(e);
   }
   Module m;
