@@ -319,13 +319,13 @@ class Inferrer {
       // ytt infers the value's type inside the nullable annotation's own type: what goes
       // wrong there is quoted by an "Invalid schema" error of its own.
       try {
-        t = from_value(v, span, place);
+        t = from_value(v, span);
       } catch (const YttError& e) {
         throw_schema(files_, {.summary = "Invalid schema",
                               .misc = (e.raw.empty() ? e.text : e.raw) + " \n"});
       }
     } else {
-      t = from_value(v, span, place);
+      t = from_value(v, span);
     }
     if (nullable) {
       t->nullable = true;
@@ -338,7 +338,7 @@ class Inferrer {
   }
 
   // The type a value implies (ytt's InferTypeFromValue), children first.
-  TypePtr from_value(const DPtr& v, const diag::Span& span, Place place) {
+  TypePtr from_value(const DPtr& v, const diag::Span& span) {
     if (v->from_code && !v->is_scalar()) {
       // ytt keeps a dict or list that Starlark put here as Go data, which has no schema type.
       std::string msg = "Expected value '" + go_printed(*v, 's', 0) +

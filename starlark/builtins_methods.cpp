@@ -16,10 +16,6 @@ namespace {
 
 const std::string& recv_str(const Call& c) { return str_ref(*c.receiver); }
 
-bool is_space(char ch) {
-  return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f';
-}
-
 // ---- String methods --------------------------------------------------------------------------
 
 // starlark-go's indices(): optional start/end arguments (None or absent = the default),
