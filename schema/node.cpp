@@ -772,25 +772,6 @@ struct UnconvertibleWalk {
   std::optional<std::string> check_items(const sl::Value& v);
 };
 
-// Go's utf8.ValidString: no overlong forms, no surrogates, nothing above U+10FFFF.
-bool valid_utf8(std::string_view s) {
-  for (size_t i = 0; i < s.size();) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return false;
-    uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-    for (size_t k = 1; k < n; ++k) {
-      unsigned char d = static_cast<unsigned char>(s[i + k]);
-      if ((d & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (d & 0x3F);
-    }
-    static constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-    i += n;
-  }
-  return true;
-}
-
 std::optional<std::string> UnconvertibleWalk::check(const sl::Value& v) {
   if (fragment_node(v)) return std::nullopt;
   auto unknown = [](std::string_view go_type) {
@@ -831,7 +812,7 @@ std::optional<std::string> UnconvertibleWalk::check_items(const sl::Value& v) {
       for (const auto& [k, val] : v.dict_items()) {
         if (auto e = check(k)) return e;
         // The printer writes such a value as `!!binary` base64, but not such a key.
-        if (k.is(sl::Kind::kString) && !valid_utf8(k.as_string()))
+        if (k.is(sl::Kind::kString) && !yaml::valid_utf8(k.as_string()))
           throw Unsupported{"a map key that is not valid UTF-8 (ytt writes !!binary)"};
         // ytt writes these keys as YAML complex keys (`? - 1`); hintkit's trees hold scalars.
         if (k.is(sl::Kind::kTuple)) throw Unsupported{"a map key that is a tuple"};

@@ -172,27 +172,6 @@ Analysis analyze(std::string_view v) {
   return a;
 }
 
-// The text of a scalar and the style go-yaml's encoder asks for. Strings are not copied:
-// `text` views `s.text`; other kinds are spelled into `buffer`.
-// Go's utf8.ValidString: no overlong forms, no surrogates, nothing above U+10FFFF.
-bool valid_utf8(std::string_view s) {
-  for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    const size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return false;
-    uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-    for (size_t k = 1; k < n; ++k) {
-      const auto d = static_cast<unsigned char>(s[i + k]);
-      if ((d & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (d & 0x3F);
-    }
-    static constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-    i += n;
-  }
-  return true;
-}
-
 // go-yaml's encodeBase64: standard base64, broken into lines of 70 characters (each line,
 // the last included, then ends with a break) when it is longer than one line.
 std::string binary_text(std::string_view s) {
@@ -218,6 +197,8 @@ std::string binary_text(std::string_view s) {
   return out;
 }
 
+// The text of a scalar and the style go-yaml's encoder asks for. Strings are not copied:
+// `text` views `s.text`; other kinds are spelled into `buffer`.
 std::string_view scalar_text(const ScalarRef& s, std::string& buffer, Out& style) {
   style = Out::kPlain;
   switch (s.kind) {
@@ -262,6 +243,25 @@ void emit_node(YamlEmitter& e, const Node& n) {
 }
 
 }  // namespace
+
+// Go's utf8.ValidString: no overlong forms, no surrogates, nothing above U+10FFFF.
+bool valid_utf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+    for (size_t k = 1; k < n; ++k) {
+      const auto d = static_cast<unsigned char>(s[i + k]);
+      if ((d & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (d & 0x3F);
+    }
+    static constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += n;
+  }
+  return true;
+}
 
 // go-yaml's emitter state (column, indentation stack, whether the last thing written was
 // whitespace or indentation) plus where in the tree the next event lands.

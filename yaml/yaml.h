@@ -320,6 +320,10 @@ bool equal(const Node& a, const Node& b);
 std::string emit_yaml(const Node& node);
 std::string emit_json(const Node& node, int indent = 0);
 
+// Go's utf8.ValidString: no overlong forms, no surrogates, nothing above U+10FFFF. go-yaml
+// writes strings that fail it as `!!binary` base64.
+bool valid_utf8(std::string_view s);
+
 // A scalar as the emitter needs it, so trees other than `Node` can describe their scalars.
 struct ScalarRef {
   Kind kind = Kind::kNull;
