@@ -897,13 +897,9 @@ std::string excerpt(const Files& files, const std::string& label, const std::str
   std::string bar = std::string(static_cast<size_t>(width) + 3, ' ') + "|\n";
   std::string out = (f && !f->label.empty() ? f->label : label) + ":\n" + bar;
   for (int l : lines) {
-    char num[32];
-    if (l <= 0) {
-      std::snprintf(num, sizeof num, "%*s", width + 2, "?");  // a node built by Starlark
-    } else {
-      std::snprintf(num, sizeof num, "%*d", width + 2, l);
-    }
-    out += std::string(num) + " | " + files.line(file, l) + "\n";
+    std::string num = l <= 0 ? "?" : std::to_string(l);  // "?": a node built by Starlark
+    num.insert(0, static_cast<size_t>(width + 2) - std::min(num.size(), size_t(width + 2)), ' ');
+    out += num + " | " + files.line(file, l) + "\n";
   }
   out += bar;
   return out;

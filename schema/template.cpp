@@ -157,6 +157,7 @@ struct TplNode {
 };
 
 struct CodeLine {
+  CodeLine(std::string code_text, int src_line = 0) : code(std::move(code_text)), src(src_line) {}
   std::string code;
   int src = 0;  // source line, 0 when generated
   // text templates: the piece of the line an error points at
@@ -290,10 +291,7 @@ class TemplateCompiler {
   }
 
   CodeLine line(std::string code, int src) {
-    CodeLine l;
-    l.code = std::move(code);
-    l.src = c_.has_line(src) ? src : 0;
-    return l;
+    return CodeLine(std::move(code), c_.has_line(src) ? src : 0);
   }
 
   // The raw comment (after '#') of an annotation or plain comment, as written on its line.
@@ -592,8 +590,7 @@ class TemplateCompiler {
   }
 
   CodeLine sel_line(std::string code, int line_no, const std::string& content) {
-    CodeLine l;
-    l.code = std::move(code);
+    CodeLine l(std::move(code));
     if (c_.has_line(line_no)) {  // wrapped with the file's line, the piece as the selection
       l.src = line_no;
       l.has_sel = true;
