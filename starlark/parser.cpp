@@ -40,6 +40,8 @@ class Parser {
     return toks_[i_].kind;
   }
   Pos pos() const { return toks_[i_].pos; }
+  // Where starlark-go reports most syntax errors: its scanner's position (Token::scan_end).
+  Pos scan_pos() const { return toks_[i_].scan_end; }
   Tok peek_tok(size_t ahead) const {
     size_t k = std::min(i_ + ahead, toks_.size() - 1);
     return toks_[k].kind;
@@ -56,13 +58,13 @@ class Parser {
     bool keyword = tok() == Tok::kIllegal;
     for (const auto& k : kKeywordToks) keyword = keyword || tok() == k;
     if (keyword) {
-      fail(pos(),
+      fail(scan_pos(),
            "use of reserved keyword '" + cur().text + "' is not allowed (expected identifier)");
     }
-    fail(pos(), "not an identifier");
+    fail(scan_pos(), "not an identifier");
   }
   [[noreturn]] void want(std::string_view what) {
-    fail(pos(), "got " + describe(tok()) + ", want " + std::string(what));
+    fail(scan_pos(), "got " + describe(tok()) + ", want " + std::string(what));
   }
   Pos expect(Tok t) {
     if (tok() != t) want(describe(t));
@@ -200,16 +202,18 @@ class Parser {
     }
   }
 
+  // starlark-go's parseLoadStmt, with its messages.
   StmtPtr parse_load() {
     Pos p = pos();
     next();
     auto l = std::make_unique<LoadStmt>(p);
-    expect(Tok::kLParen);
-    if (tok() != Tok::kString) want("string literal");
+    Pos lparen = expect(Tok::kLParen);
+    if (tok() != Tok::kString)
+      fail(scan_pos(), "first operand of load statement must be a string literal");
     l->module = next().text;
-    while (tok() != Tok::kRParen) {
+    while (tok() != Tok::kRParen && tok() != Tok::kEof) {
       expect(Tok::kComma);
-      if (tok() == Tok::kRParen) break;
+      if (tok() == Tok::kRParen) break;  // a trailing comma
       if (tok() == Tok::kString) {
         Token t = next();
         l->to.push_back(std::make_unique<Ident>(t.pos, t.text));
@@ -217,19 +221,26 @@ class Parser {
         l->from_pos.push_back(t.pos);
       } else if (tok() == Tok::kIdent) {
         Token id = next();
-        expect(Tok::kEq);
-        if (tok() != Tok::kString) want("string");
+        if (tok() != Tok::kEq) {
+          fail(scan_pos(), "load operand must be \"" + id.text + "\" or " + id.text +
+                               "=\"originalname\" (want '=' after " + id.text + ")");
+        }
+        next();
+        if (tok() != Tok::kString) {
+          fail(scan_pos(),
+               "original name of loaded symbol must be quoted: " + id.text + "=\"originalname\"");
+        }
         Token t = next();
         l->to.push_back(std::make_unique<Ident>(id.pos, id.text));
         l->from.push_back(t.text);
         l->from_pos.push_back(t.pos);
       } else {
-        fail(pos(),
+        fail(scan_pos(),
              "load operand must be \"name\" or localname=\"name\" (got " + describe(tok()) + ")");
       }
     }
-    next();
-    if (l->to.empty()) fail(p, "load statement must import at least 1 symbol");
+    expect(Tok::kRParen);
+    if (l->to.empty()) fail(lparen, "load statement must import at least 1 symbol");
     return l;
   }
 
@@ -271,48 +282,46 @@ class Parser {
     d->fn->name = name.text;
     d->fn->pos = p;
     expect(Tok::kLParen);
-    parse_params(*d->fn, Tok::kRParen);
+    parse_params(*d->fn);
     expect(Tok::kRParen);
     expect_block_colon();
     d->fn->body = parse_suite();
     return d;
   }
 
-  void parse_params(Function& fn, Tok close) {
-    bool seen_default = false;
-    while (tok() != close) {
+  // starlark-go's parseParams: up to ')' or ':' (the caller wants the one it needs); a
+  // trailing comma only before any * or ** parameter.
+  void parse_params(Function& fn) {
+    bool stars = false;
+    while (tok() != Tok::kRParen && tok() != Tok::kColon && tok() != Tok::kEof) {
+      if (!fn.params.empty()) expect(Tok::kComma);
+      if (tok() == Tok::kRParen) {
+        if (stars) want("parameter");
+        break;
+      }
       Param prm;
       prm.pos = pos();
-      if (tok() == Tok::kStar) {
+      if (tok() == Tok::kStar || tok() == Tok::kStarStar) {
+        stars = true;
+        prm.kind = tok() == Tok::kStar ? Param::kStar : Param::kStarStar;
         prm.op_pos = next().pos;
-        prm.kind = Param::kStar;
-        if (tok() == Tok::kIdent) {
+        if (prm.kind == Param::kStarStar || tok() == Tok::kIdent) {
+          if (tok() != Tok::kIdent) not_ident();
           prm.name_pos = pos();
           prm.name = next().text;
         }
-      } else if (tok() == Tok::kStarStar) {
-        prm.op_pos = next().pos;
-        prm.kind = Param::kStarStar;
-        if (tok() != Tok::kIdent) not_ident();
-        prm.name_pos = pos();
-        prm.name = next().text;
       } else {
         if (tok() != Tok::kIdent) not_ident();
         prm.name_pos = pos();
         prm.name = next().text;
+        prm.kind = Param::kNormal;
         if (tok() == Tok::kEq) {
           prm.op_pos = next().pos;
           prm.kind = Param::kDefault;
           prm.default_value = parse_test();
-          seen_default = true;
-        } else {
-          prm.kind = Param::kNormal;
         }
       }
-      (void)seen_default;
       fn.params.push_back(std::move(prm));
-      if (tok() == close) break;
-      expect(Tok::kComma);
     }
   }
 
@@ -366,7 +375,7 @@ class Parser {
     t->items.push_back(std::move(first));
     while (tok() == Tok::kComma) {
       next();
-      if (tok() == Tok::kIn) break;
+      if (terminates_list()) break;  // not `in`: "for x, in y" is an error, as in starlark-go
       t->items.push_back(parse_primary_with_suffix());
     }
     return t;
@@ -388,6 +397,17 @@ class Parser {
       t->items.push_back(parse_test());
     }
     return t;
+  }
+
+  // The rest of a bracketed list of items (starlark-go's parseExprs with a trailing comma
+  // allowed): any list terminator after a comma ends it, and the caller's expect() reports a
+  // wrong one ("got end of file, want ')'").
+  void parse_more_items(std::vector<ExprPtr>& items) {
+    while (tok() == Tok::kComma) {
+      next();
+      if (terminates_list()) break;
+      items.push_back(parse_test());
+    }
   }
 
   // starlark-go's terminatesExprList.
@@ -434,7 +454,7 @@ class Parser {
     auto l = std::make_unique<LambdaExpr>(p);
     l->fn->name = "lambda";
     l->fn->pos = p;
-    parse_params(*l->fn, Tok::kColon);
+    parse_params(*l->fn);
     expect(Tok::kColon);
     ExprPtr body = allow_cond ? parse_test() : parse_test_nocond();
     auto r = std::make_unique<ReturnStmt>(body->pos);
@@ -557,7 +577,7 @@ class Parser {
           !(tok() == Tok::kNot && peek_tok(1) != Tok::kIn)) {
         std::string a = op_tok == Tok::kNot ? "not in" : describe_op(op_tok);
         std::string b = tok() == Tok::kNot ? "not in" : describe_op(tok());
-        fail(pos(), a + " does not associate with " + b + " (use parens)");
+        fail(scan_pos(), a + " does not associate with " + b + " (use parens)");
       }
       prec = precedence(tok());
     }
@@ -636,41 +656,44 @@ class Parser {
     return s;
   }
 
+  // starlark-go's parseCallSuffix and parseArgs: `name=value` is parsed as a test followed by
+  // '=', and a trailing comma is allowed only before any *args or **kwargs.
   ExprPtr parse_call(ExprPtr fn) {
     Pos p = pos();
     next();
     auto c = std::make_unique<CallExpr>(p, std::move(fn));
-    while (tok() != Tok::kRParen) {
+    bool stars = false;
+    while (tok() != Tok::kRParen && tok() != Tok::kEof) {
+      if (!c->args.empty()) expect(Tok::kComma);
+      if (tok() == Tok::kRParen) {
+        if (stars) want("argument");
+        break;
+      }
       Arg a;
       a.pos = pos();
-      if (tok() == Tok::kStar) {
+      if (tok() == Tok::kStar || tok() == Tok::kStarStar) {
+        stars = true;
+        a.kind = tok() == Tok::kStar ? Arg::kStar : Arg::kStarStar;
         next();
-        a.kind = Arg::kStar;
         c->simple = false;
-        a.value = parse_test();
-      } else if (tok() == Tok::kStarStar) {
-        next();
-        a.kind = Arg::kStarStar;
-        c->simple = false;
-        a.value = parse_test();
-      } else if (tok() == Tok::kIdent && peek_tok(1) == Tok::kEq) {
-        Token id = next();
-        next();
-        a.kind = Arg::kNamed;
-        a.name = id.text;
-        a.name_value = Value::from_string(id.text);
         a.value = parse_test();
       } else {
-        a.value = parse_test();
-        if (tok() == Tok::kFor) {
-          fail(pos(), "got for, want ')'");
+        ExprPtr x = parse_test();
+        if (tok() == Tok::kEq) {
+          if (x->kind != ExprKind::kIdent)
+            fail(scan_pos(), "keyword argument must have form name=expr");
+          next();
+          a.kind = Arg::kNamed;
+          a.name = static_cast<const Ident&>(*x).name;
+          a.name_value = Value::from_string(a.name);
+          a.value = parse_test();
+        } else {
+          a.value = std::move(x);
         }
       }
       c->args.push_back(std::move(a));
-      if (tok() == Tok::kRParen) break;
-      expect(Tok::kComma);
     }
-    next();
+    expect(Tok::kRParen);
     return c;
   }
 
@@ -701,11 +724,7 @@ class Parser {
         if (tok() == Tok::kComma) {
           auto t = std::make_unique<ListExpr>(ExprKind::kTuple, p);
           t->items.push_back(std::move(x));
-          while (tok() == Tok::kComma) {
-            next();
-            if (tok() == Tok::kRParen) break;
-            t->items.push_back(parse_test());
-          }
+          parse_more_items(t->items);
           expect(Tok::kRParen);
           return t;
         }
@@ -742,11 +761,7 @@ class Parser {
     }
     auto l = std::make_unique<ListExpr>(ExprKind::kList, p);
     l->items.push_back(std::move(first));
-    while (tok() == Tok::kComma) {
-      next();
-      if (tok() == Tok::kRBrack) break;
-      l->items.push_back(parse_test());
-    }
+    parse_more_items(l->items);
     expect(Tok::kRBrack);
     return l;
   }

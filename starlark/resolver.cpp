@@ -632,7 +632,7 @@ class Resolver {
           break;
         case Param::kStarStar:
           if (star_star) error(p.op_pos, "multiple ** parameters not allowed");
-          star_star = &p;
+          star_star = &p;  // the last ** wins, as in starlark-go; earlier ones stay unbound
           break;
       }
     }
@@ -643,13 +643,9 @@ class Resolver {
         error(star->op_pos, "bare * must be followed by keyword-only parameters");
       }
     }
-    for (auto& p : fn.params) {  // extra star parameters still get slots
-      if (p.kind == Param::kStar && &p != star && !p.name.empty()) declare_param(fs, p, p.name_pos);
-    }
+    // A rejected extra * or ** parameter binds no name (its uses report "undefined"), as in
+    // starlark-go; the compile error stops the program before it could run.
     if (star_star) declare_param(fs, *star_star, star_star->name_pos);
-    for (auto& p : fn.params) {
-      if (p.kind == Param::kStarStar && &p != star_star) declare_param(fs, p, p.name_pos);
-    }
     // Then every name the body binds.
     std::vector<std::string> names;
     collect_names(fn.body, names);

@@ -1,5 +1,6 @@
 #include "starlark/scanner.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <optional>
@@ -63,6 +64,7 @@ class RawScanner {
     std::vector<Token> out;
     while (true) {
       Token t = next();
+      t.scan_end = pos();
       Tok k = t.kind;
       out.push_back(std::move(t));
       if (k == Tok::kEof || k == Tok::kError) break;
@@ -511,6 +513,11 @@ std::vector<Token> scan(std::string_view source) {
   std::vector<Token> out;
   out.reserve(raw.size() + 16);
   std::vector<Pos> open;  // positions of block openings
+  size_t read = 0;        // the furthest raw token ytt's block scanner has read
+  auto emit = [&](Token t) {
+    t.scan_end = raw[read].scan_end;
+    out.push_back(std::move(t));
+  };
   auto error_at = [&](Pos p, std::string msg) {
     Token t;
     t.kind = Tok::kError;
@@ -525,7 +532,7 @@ std::vector<Token> scan(std::string_view source) {
     Token t;
     t.kind = Tok::kOutdent;
     t.pos = p;
-    out.push_back(std::move(t));
+    emit(std::move(t));
     return true;
   };
   for (size_t i = 0; i < raw.size(); ++i) {
@@ -536,11 +543,13 @@ std::vector<Token> scan(std::string_view source) {
       Token ind;
       ind.kind = Tok::kIndent;
       ind.pos = out[n - 1].pos;
-      out.push_back(std::move(ind));
+      emit(std::move(ind));
     }
+    read = std::max(read, i);  // after the indent: ytt decides on it before reading on
     Pos prev = out.empty() ? t.pos : out.back().pos;
     switch (t.kind) {
       case Tok::kElse:
+        if (i + 1 < raw.size()) read = std::max(read, i + 1);  // it looks for a colon
         if (i + 1 < raw.size() && raw[i + 1].kind == Tok::kColon) {
           if (!outdent(prev)) return error_at(t.pos, "unexpected end");
         }
@@ -561,6 +570,7 @@ std::vector<Token> scan(std::string_view source) {
             }
             return error_at(at, "unexpected end");
           }
+          if (i + 1 < raw.size()) read = std::max(read, i + 1);  // it swallows a newline
           outdent(prev);
           if (i + 1 < raw.size() && raw[i + 1].kind == Tok::kNewline) ++i;
           continue;
@@ -576,7 +586,7 @@ std::vector<Token> scan(std::string_view source) {
       default:
         break;
     }
-    out.push_back(std::move(t));
+    emit(std::move(t));
   }
   return out;
 }

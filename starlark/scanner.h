@@ -90,6 +90,10 @@ std::string describe(Tok t);
 struct Token {
   Tok kind = Tok::kEof;
   Pos pos;
+  // Where starlark-go's scanner stands once the parser holds this token: past the token and
+  // whatever ytt's block scanner read ahead (the newline after `end`, the colon after `else`).
+  // Most of its syntax errors are reported there, not at the token.
+  Pos scan_end;
   std::string text;  // identifier name, decoded string, or error message
   Value literal;     // int / float value
 };
