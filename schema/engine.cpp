@@ -73,6 +73,50 @@ void stamp(DNode& n, const diag::Span& span) {
   }
 }
 
+// Go's %v of a key and %#v of a value that ytt holds as Go data; nullopt for what Go prints
+// as a pointer or type ytt's error would quote (a map or array value, an uint64, a
+// rune whose printability go_quote does not know).
+std::optional<std::string> go_text(const DNode& n, bool sharp) {
+  switch (n.kind) {
+    case yaml::Kind::kNull:
+      return "<nil>";
+    case yaml::Kind::kBool:
+      return n.scalar.bool_value ? "true" : "false";
+    case yaml::Kind::kInt:
+      if (n.scalar.is_unsigned && sharp) return std::nullopt;  // %#v of an uint64: 0x...
+      return n.scalar.is_unsigned ? std::to_string(static_cast<uint64_t>(n.scalar.int_value))
+                                  : std::to_string(n.scalar.int_value);
+    case yaml::Kind::kFloat:
+      return go_float(n.scalar.float_value);
+    case yaml::Kind::kString:
+      return sharp ? go_quote(n.scalar.text) : std::optional<std::string>(n.scalar.text);
+    default:
+      return std::nullopt;
+  }
+}
+
+// ytt's NewASTFromInterfaceWithNoPosition, for values given to library.with_data_values: each
+// item made from Starlark data (not a fragment's, which keeps its file place) gets an unknown
+// position that remembers `key: value` or `- value`, which type errors quote.
+void remember_memory_lines(DNode& n) {
+  if (!n.from_code) return;
+  for (auto& e : n.entries) {
+    std::optional<std::string> line;
+    if (n.is_map()) {
+      DNode key;
+      key.kind = e.key.kind;
+      key.scalar = e.key;
+      auto k = e.key_node ? std::nullopt : go_text(key, false);
+      auto v = go_text(*e.value, true);
+      if (k && v) line = *k + ": " + *v;
+    } else if (auto v = go_text(*e.value, true)) {
+      line = "- " + *v;
+    }
+    e.span = line ? memory_span(std::move(*line)) : unprintable_memory_span();
+    remember_memory_lines(*e.value);
+  }
+}
+
 // [key, path] and a value -> a document {key: {path: value}}.
 DDoc kv_doc(const std::vector<std::string>& parts, DPtr value, const diag::Span& span) {
   DPtr v = std::move(value);
@@ -459,7 +503,13 @@ class Engine {
         check_and_fill(values_, *type_, problems, &root_span_);
         if (!problems.empty()) {
           for (const auto& p : problems) {
-            if (src.in_memory && p.at.file.empty()) {
+            if (is_unprintable_memory(p.at)) {
+              throw Unsupported{
+                  "a type error on a map or array given to library.with_data_values (ytt quotes "
+                  "a Go pointer)"};
+            }
+            // ytt crashes on a value with no position at all
+            if (src.in_memory && p.at.file.empty() && !memory_line(p.at)) {
               throw Unsupported{"type errors in values given to library.with_data_values"};
             }
           }
@@ -900,6 +950,7 @@ class Engine {
           }
           auto e = std::make_shared<Envelope>();
           e->src.doc.value = from_starlark(c.args[0], diag::Span{});
+          remember_memory_lines(*e->src.doc.value);
           if (plain && has_node_annotations(*e->src.doc.value)) {
             return ytt_fail(
                 c,

@@ -4,10 +4,111 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <mutex>
 
 #include "yaml/yaml.h"
 
 namespace hintkit::schema {
+
+namespace {
+
+constexpr int kUnprintableColumn = -1;
+
+// Every memory line of the process, numbered from 1 (few: one per item of a with_data_values
+// argument). Libraries render the spans their caller made, so the table is not per run.
+std::vector<std::string>& memory_lines() {
+  static std::vector<std::string> lines;
+  return lines;
+}
+std::mutex& memory_lines_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+}  // namespace
+
+diag::Span memory_span(std::string line) {
+  std::lock_guard lock(memory_lines_mutex());
+  auto& lines = memory_lines();
+  lines.push_back(std::move(line));
+  diag::Span s;
+  s.begin.column = static_cast<int>(lines.size());
+  return s;
+}
+
+diag::Span unprintable_memory_span() {
+  diag::Span s;
+  s.begin.column = kUnprintableColumn;
+  return s;
+}
+
+bool is_unprintable_memory(const diag::Span& s) {
+  return s.begin.line == 0 && s.file.empty() && s.begin.column == kUnprintableColumn;
+}
+
+const std::string* memory_line(const diag::Span& s) {
+  if (s.begin.line != 0 || !s.file.empty() || s.begin.column <= 0) return nullptr;
+  std::lock_guard lock(memory_lines_mutex());
+  const auto& lines = memory_lines();
+  const auto i = static_cast<size_t>(s.begin.column);
+  return i <= lines.size() ? &lines[i - 1] : nullptr;
+}
+
+std::optional<std::string> go_quote(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "\"";
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {
+      // Runes Go's unicode.IsPrint accepts for certain: Latin-1 letters and signs (not the
+      // soft hyphen), Latin Extended-A/B and the CJK ideographs; any other is refused.
+      uint32_t r = 0;
+      size_t n = 0;
+      if ((c >> 5) == 6) {
+        r = c & 0x1F;
+        n = 2;
+      } else if ((c >> 4) == 14) {
+        r = c & 0x0F;
+        n = 3;
+      } else {
+        return std::nullopt;
+      }
+      if (i + n > s.size()) return std::nullopt;
+      for (size_t k = 1; k < n; ++k) {
+        const auto cc = static_cast<unsigned char>(s[i + k]);
+        if ((cc & 0xC0) != 0x80) return std::nullopt;
+        r = (r << 6) | (cc & 0x3F);
+      }
+      const bool printable = n == 2 ? r >= 0xA1 && r <= 0x24F && r != 0xAD
+                                    : r >= 0x4E00 && r <= 0x9FFF;
+      if (!printable) return std::nullopt;
+      out.append(s.substr(i, n));
+      i += n;
+      continue;
+    }
+    switch (c) {
+      case '\a': out += "\\a"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\v': out += "\\v"; break;
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      default:
+        if (c < 0x20 || c == 0x7F) {
+          out += "\\x";
+          out += kHex[c >> 4];
+          out += kHex[c & 0xF];
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+    ++i;
+  }
+  return out + "\"";
+}
 
 std::string file_label(const Files& files, const diag::Span& s) {
   const SourceFile* f = files.find(s.file);
@@ -46,21 +147,27 @@ std::string render(const Files& files, const SchemaError& e) {
   }
   for (const auto& f : e.failures) {
     if (!f.description.empty()) out += "\n" + f.description;
-    out += "\n" + file_label(files, f.position) + ":\n" + pad("|", "");
-    std::vector<diag::Span> lines = f.ann_positions;
-    std::stable_sort(lines.begin(), lines.end(), [](const diag::Span& a, const diag::Span& b) {
-      if (a.begin.line <= 0) return b.begin.line > 0;
-      if (b.begin.line <= 0) return false;
-      return a.begin.line < b.begin.line;
-    });
-    lines.push_back(f.position);
-    for (size_t i = 0; i < lines.size(); ++i) {
-      if (i > 0 && !next_to(lines[i], lines[i - 1])) out += "\n" + pad("|", "") + " ...";
-      const int l = lines[i].begin.line;
-      out += "\n" + pad("|", line_number(lines[i])) + " " +
-             (l > 0 ? files.line(lines[i].file, l) : std::string());
+    if (const std::string* line = memory_line(f.position)) {
+      // ytt's FromMemory excerpt: the line it made up, between `#` rules.
+      out += "\nData value calculated:\n" + pad("#", "") + "\n" + pad("#", "") + " " + *line +
+             "\n" + pad("#", "") + "\n\n";
+    } else {
+      out += "\n" + file_label(files, f.position) + ":\n" + pad("|", "");
+      std::vector<diag::Span> lines = f.ann_positions;
+      std::stable_sort(lines.begin(), lines.end(), [](const diag::Span& a, const diag::Span& b) {
+        if (a.begin.line <= 0) return b.begin.line > 0;
+        if (b.begin.line <= 0) return false;
+        return a.begin.line < b.begin.line;
+      });
+      lines.push_back(f.position);
+      for (size_t i = 0; i < lines.size(); ++i) {
+        if (i > 0 && !next_to(lines[i], lines[i - 1])) out += "\n" + pad("|", "") + " ...";
+        const int l = lines[i].begin.line;
+        out += "\n" + pad("|", line_number(lines[i])) + " " +
+               (l > 0 ? files.line(lines[i].file, l) : std::string());
+      }
+      out += "\n" + pad("|", "") + "\n\n";
     }
-    out += "\n" + pad("|", "") + "\n\n";
     if (!f.found.empty()) out += pad("=", "") + " found: " + f.found;
     out += "\n";
     if (!f.expected.empty()) out += pad("=", "") + " expected: " + f.expected;

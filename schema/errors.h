@@ -1,7 +1,9 @@
 // Internal: ytt's error blocks ("Invalid schema - ..." with found/expected/hints).
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "schema/internal.h"
@@ -26,6 +28,21 @@ struct SchemaError {
   std::vector<SchemaAssertion> failures = {};
   std::string misc = {};
 };
+
+// Positions of values built in memory (`library.with_data_values(dict)`): unknown to ytt
+// ("?"), but its error excerpts quote them as "Data value calculated:" with the item's line as
+// Go's fmt prints it (`key: "value"`, `- 1`). Such a span has no file and line 0 (so every
+// other use sees an unknown place); its column numbers the remembered line.
+diag::Span memory_span(std::string line);
+// A memory span whose line ytt would print as a Go pointer (`&yamlmeta.Map{...}`): a map or
+// array value. No one can reproduce it, so an error that quotes it is refused.
+diag::Span unprintable_memory_span();
+// The line of a memory span; null for any other span (and for an unprintable one).
+const std::string* memory_line(const diag::Span& s);
+bool is_unprintable_memory(const diag::Span& s);
+// Go's %#v of a string (strconv.Quote), or nullopt when it holds a rune whose printability
+// this does not know (Go escapes unprintable runes by Unicode tables hintkit does not carry).
+std::optional<std::string> go_quote(std::string_view s);
 
 // How ytt names the file of a position: a file's path or its label; a flag's text by the
 // flag's label, empty for a value parsed from a flag (ytt parses it under no name).

@@ -538,7 +538,8 @@ class Inferrer {
 // A place in a flag's text rather than in a file (the engine's pseudo sources).
 bool in_flag_text(const diag::Span& s) { return s.file.str().starts_with('\x01'); }
 
-// strconv.FormatFloat(d, 'g', -1, 64), which is fmt's %v of a float64.
+}  // namespace
+
 std::string go_float(double d) {
   if (std::isnan(d)) return "NaN";
   if (std::isinf(d)) return d > 0 ? "+Inf" : "-Inf";
@@ -569,6 +570,8 @@ std::string go_float(double d) {
   }
   return out;
 }
+
+namespace {
 
 // How Go's fmt prints a value that ytt holds as Go data (an ordered map is a pointer to a
 // struct of {Key Value} items, a list an []interface{}), with verb %s or %v. A map below the

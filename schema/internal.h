@@ -57,6 +57,7 @@ struct Scalar {
   yaml::Style style = yaml::Style::kPlain;
   bool bool_value = false;
   bool is_unsigned = false;  // as in yaml::Node
+  bool from_code = false;    // a key made by Starlark code: Go holds its int as an int64
   int64_t int_value = 0;
   double float_value = 0.0;
   std::string text;  // kString: the decoded string; other kinds: the source text
@@ -137,6 +138,7 @@ bool same_key(const Scalar& a, const Scalar& b);
 std::string key_text(const Scalar& k);         // how ytt prints a key in messages
 std::string go_key_text(const Scalar& k);      // `%s` of a key: %!s(int=8080) for ints
 std::string_view ytt_type_name(yaml::Kind k);  // "integer", "string", "boolean", ...
+std::string go_float(double d);  // strconv.FormatFloat(d, 'g', -1, 64): fmt's %v of a float64
 
 // Starlark <-> tree.
 // Where the nodes inside a built value point: nowhere (template values, as ytt's overlay sees

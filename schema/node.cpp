@@ -282,7 +282,7 @@ std::string go_key_text(const Scalar& k) {
     case yaml::Kind::kString:
       return k.text;
     case yaml::Kind::kInt:
-      return "%!s(int=" + key_text(k) + ")";
+      return (k.from_code ? "%!s(int64=" : "%!s(int=") + key_text(k) + ")";
     case yaml::Kind::kBool:
       return "%!s(bool=" + key_text(k) + ")";
     case yaml::Kind::kFloat:
@@ -572,7 +572,11 @@ yaml::Node yaml_key_from_starlark(const sl::Value& k) {
   }
 }
 
-Scalar key_from_starlark(const sl::Value& k) { return scalar_of(yaml_key_from_starlark(k)); }
+Scalar key_from_starlark(const sl::Value& k) {
+  Scalar s = scalar_of(yaml_key_from_starlark(k));
+  s.from_code = true;
+  return s;
+}
 }  // namespace
 
 // An int above int64's range that fits uint64, or nullopt.
