@@ -22,8 +22,16 @@ deb=$(ls "$tmp"/pkg/*.deb)
 [ "$(dpkg-deb -f "$deb" Package)" = hintkit ] || fail "package name"
 [ "$(dpkg-deb -f "$deb" Version)" = "$version" ] || fail "package version"
 depends=$(dpkg-deb -f "$deb" Depends)
-for lib in libyaml-cpp libre2 libc6 libstdc++6; do
-  [[ "$depends" == *"$lib"* ]] || fail "Depends lacks $lib: $depends"
+# Every shared library the binary loads is declared (release builds link yaml-cpp, RE2 and the
+# C++ runtime statically where their archives exist; the C library always comes shared).
+needed=$(readelf -d "$tmp/prefix/bin/hintkit" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+[[ "$needed" == *libc.so* ]] || fail "no NEEDED libc in: $needed"
+for pair in libc.so:libc6 libyaml-cpp.so:libyaml-cpp libre2.so:libre2 libstdc++.so:libstdc++6 \
+  libmimalloc.so:libmimalloc; do
+  soname=${pair%%:*} package=${pair#*:}
+  if [[ "$needed" == *"$soname"* ]]; then
+    [[ "$depends" == *"$package"* ]] || fail "Depends lacks $package: $depends"
+  fi
 done
 listing=$(dpkg-deb -c "$deb")
 for f in ./usr/bin/hintkit ./usr/share/man/man1/hintkit.1 ./usr/share/doc/hintkit/LICENSE; do
