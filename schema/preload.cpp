@@ -3,12 +3,17 @@
 namespace hintkit::schema {
 
 YamlPreloader::YamlPreloader(std::vector<Input> order, bool strict,
-                             std::function<void()> on_worker_done)
+                             std::function<void()> on_worker_done, size_t min_bytes_ahead)
     : on_worker_done_(std::move(on_worker_done)), strict_(strict) {
   slots_.reserve(order.size());
-  for (auto& in : order) slots_.push_back(Slot{std::move(in), State::kWaiting, std::nullopt});
-  // A single file gains nothing from a second thread.
-  if (slots_.size() > 1) worker_ = std::thread([this] { work(); });
+  size_t bytes_ahead = 0;
+  for (auto& in : order) {
+    if (!slots_.empty()) bytes_ahead += in.text.size();
+    slots_.push_back(Slot{std::move(in), State::kWaiting, std::nullopt});
+  }
+  // A single file, or a few small ones after it, gain nothing from a second thread.
+  if (slots_.size() > 1 && bytes_ahead >= min_bytes_ahead)
+    worker_ = std::thread([this] { work(); });
 }
 
 YamlPreloader::~YamlPreloader() {

@@ -27,7 +27,11 @@ class YamlPreloader {
   // `on_worker_done` (optional) runs on the calling thread once the last file is taken and
   // the worker thread has ended.
   // `strict`: files are read with ytt's strict YAML.
-  YamlPreloader(std::vector<Input> order, bool strict, std::function<void()> on_worker_done = {});
+  // `min_bytes_ahead`: the worker starts only when the files after the first hold at least
+  // this much text; below it, starting, running and ending a thread costs more than parsing
+  // them on the calling thread (a 1 KB overlay file beside a large template).
+  YamlPreloader(std::vector<Input> order, bool strict, std::function<void()> on_worker_done = {},
+                size_t min_bytes_ahead = 0);
   ~YamlPreloader();  // stops the worker and waits for it
   YamlPreloader(const YamlPreloader&) = delete;
   YamlPreloader& operator=(const YamlPreloader&) = delete;

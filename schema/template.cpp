@@ -1939,6 +1939,6 @@ std::string eval_text_template(Files& files, const SourceFile& file, sl::Thread&
   return run_compiled(files, file, thread, std::move(c))->text_result();
 }
 
-bool is_templated(const LoadedYaml& y) { return has_templating(y.docs); }
+bool is_templated(const LoadedYaml& y) { return y.has_marker && has_templating(y.docs); }
 
 }  // namespace hintkit::schema

@@ -95,6 +95,23 @@ TEST(YamlPreloader, TellsWhenTheWorkerHasEnded) {
   EXPECT_EQ(calls, 1);
 }
 
+TEST(YamlPreloader, SmallFilesAfterTheFirstLoadWithoutAWorker) {
+  // Three files of about 2 KB: 4 KB after the first. Under the threshold no worker starts
+  // (so none ends to be reported); at or over it, one does.
+  for (size_t min_bytes : {size_t{1} << 20, size_t{64}}) {
+    SCOPED_TRACE(min_bytes);
+    int done = 0;
+    YamlPreloader p(
+        inputs(3), /*strict=*/false, [&] { ++done; }, min_bytes);
+    for (int i = 0; i < 3; ++i) {
+      auto got = p.take(10 + i);
+      ASSERT_TRUE(got.has_value());
+      EXPECT_EQ(got->docs[0].root.items[7].value.int_value, i);
+    }
+    EXPECT_EQ(done, min_bytes == 64 ? 1 : 0);
+  }
+}
+
 TEST(YamlPreloader, StopsWithoutBeingAsked) {
   // Destroyed before every file is taken (the pipeline failed early): the destructor stops and
   // joins the worker itself, and the owner is not told that the files were all taken.
