@@ -6,6 +6,9 @@
 # the reference, checks the outputs are byte-identical, and prints the best wall time of
 # ${RUNS:-3} runs for both, the speed-up, and how hintkit's time grows from the first size; the
 # same for CPU time (user + sys), which a loaded machine disturbs less than wall time.
+# Wall time is taken on runs of the command alone, CPU time on separate runs under `perf stat`:
+# perf's own start-up (about 8 ms of CPU: it loads libpython, libperl and two dozen more) would
+# otherwise count as the measured program's wall time, most of hintkit's at N=1000.
 #
 # Usage: YTT=/path/to/ytt scripts/bench_overlays.sh [path/to/hintkit]   (default: build/hintkit)
 # Env:   SIZES="1000 4000"  RUNS=3  SKIP_YTT=1 (hintkit only)
@@ -21,20 +24,21 @@ runs="${RUNS:-3}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-best_time() {  # best_time OUT CMD...: best wall and best CPU time in seconds of $runs runs
+best_time() {  # best_time OUT CMD...: best wall and best CPU time in seconds of $runs runs each
   local out="$1"; shift
   local best="" cpu=""
   for _ in $(seq "$runs"); do
     local t0=${EPOCHREALTIME/./}
+    "$@" >"$out" 2>"$work/err" || { echo "command failed: $*" >&2; cat "$work/err" >&2; return 1; }
+    local t1=${EPOCHREALTIME/./}
     if [[ -n "$perf" ]]; then
       # task-clock in ms (the 10 ms steps of /usr/bin/time are too coarse here)
-      "$perf" stat -x, -e task-clock -o "$work/time" "$@" >"$out" 2>"$work/err" || {
+      "$perf" stat -x, -e task-clock -o "$work/time" "$@" >/dev/null 2>"$work/err" || {
         echo "command failed: $*" >&2; cat "$work/err" >&2; return 1; }
     else
-      /usr/bin/time -f "%U %S" -o "$work/time" "$@" >"$out" 2>"$work/err" || {
+      /usr/bin/time -f "%U %S" -o "$work/time" "$@" >/dev/null 2>"$work/err" || {
         echo "command failed: $*" >&2; cat "$work/err" >&2; return 1; }
     fi
-    local t1=${EPOCHREALTIME/./}
     local t c
     t=$(awk "BEGIN{printf \"%.4f\", ($t1 - $t0) / 1e6}")
     if [[ -n "$perf" ]]; then
