@@ -2,11 +2,13 @@
 
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <ucontext.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <string>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define HINTKIT_ASAN 1
@@ -48,6 +50,21 @@ void* run_job(void* arg) {
 // While `run_with_big_stack` has switched the calling thread onto a stack of its own, that
 // stack's lowest usable address; 0 on the thread's own stack.
 thread_local uintptr_t switched_floor = 0;
+// The size of the stack the thread runs on (0: its own, not yet looked up), and whether
+// `run_with_big_stack` got less than `kBigStackBytes` because of the address-space limit.
+thread_local size_t running_stack_bytes = 0;
+thread_local bool running_stack_capped = false;
+
+// The stack sizes to try, largest first: `kBigStackBytes`, but under an address-space limit
+// (`ulimit -v`) no more than a quarter of it, so the heap keeps the rest; each failed mapping
+// halves the size, down to `kMinBigStackBytes`.
+constexpr size_t kMinBigStackBytes = size_t{8} << 20;
+size_t first_stack_try() {
+  rlimit lim{};
+  if (getrlimit(RLIMIT_AS, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY)
+    return std::min(kBigStackBytes, std::max(kMinBigStackBytes, size_t(lim.rlim_cur / 4)));
+  return kBigStackBytes;
+}
 
 // The lowest usable address of the stack the caller runs on (stacks grow down on every target
 // hintkit builds for); the thread's own is found once per thread.
@@ -62,23 +79,43 @@ uintptr_t stack_floor() {
     pthread_attr_getstack(&attr, &addr, &size);
     pthread_attr_getguardsize(&attr, &guard);
     pthread_attr_destroy(&attr);
+    if (running_stack_bytes == 0) running_stack_bytes = size;
     return reinterpret_cast<uintptr_t>(addr) + guard;
   }();
   return floor;
 }
 
 // Runs the job on a new thread with a big stack; false when no such thread can be made.
+struct ThreadJob {
+  Job* job;
+  size_t bytes;
+  bool capped;
+};
+
+void* run_thread_job(void* arg) {
+  auto* t = static_cast<ThreadJob*>(arg);
+  running_stack_bytes = t->bytes;
+  running_stack_capped = t->capped;
+  return run_job(t->job);
+}
+
 bool run_on_big_thread(Job& job) {
-  pthread_attr_t attr;
-  pthread_t thread;
-  bool started = false;
-  if (pthread_attr_init(&attr) == 0) {
-    started = pthread_attr_setstacksize(&attr, kBigStackBytes) == 0 &&
-              pthread_create(&thread, &attr, run_job, &job) == 0;
-    pthread_attr_destroy(&attr);
+  for (size_t bytes = first_stack_try(); bytes >= kMinBigStackBytes; bytes /= 2) {
+    pthread_attr_t attr;
+    pthread_t thread;
+    bool started = false;
+    ThreadJob t{&job, bytes, bytes < kBigStackBytes};
+    if (pthread_attr_init(&attr) == 0) {
+      started = pthread_attr_setstacksize(&attr, bytes) == 0 &&
+                pthread_create(&thread, &attr, run_thread_job, &t) == 0;
+      pthread_attr_destroy(&attr);
+    }
+    if (started) {
+      pthread_join(thread, nullptr);
+      return true;
+    }
   }
-  if (started) pthread_join(thread, nullptr);
-  return started;
+  return false;
 }
 
 #if !defined(HINTKIT_ASAN) && !defined(HINTKIT_TSAN)
@@ -94,26 +131,37 @@ void enter_job() { run_job(switched_job); }
 bool run_on_switched_stack(Job& job) {
   // Below the stack, a region that faults: overflowing it crashes rather than corrupting.
   constexpr size_t kGuardBytes = size_t{64} << 10;
-  void* base = mmap(nullptr, kBigStackBytes, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  size_t bytes = first_stack_try();
+  void* base = MAP_FAILED;
+  for (; bytes >= kMinBigStackBytes; bytes /= 2) {
+    base = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (base != MAP_FAILED) break;
+  }
   if (base == MAP_FAILED) return false;
   bool ran = false;
   ucontext_t caller;
   ucontext_t callee;
   if (mprotect(base, kGuardBytes, PROT_NONE) == 0 && getcontext(&callee) == 0) {
     callee.uc_stack.ss_sp = base;
-    callee.uc_stack.ss_size = kBigStackBytes;
+    callee.uc_stack.ss_size = bytes;
     callee.uc_link = &caller;  // where the thread continues when enter_job returns
     makecontext(&callee, enter_job, 0);
     Job* outer_job = switched_job;
     uintptr_t outer_floor = switched_floor;
+    size_t outer_bytes = running_stack_bytes;
+    bool outer_capped = running_stack_capped;
     switched_job = &job;
     switched_floor = reinterpret_cast<uintptr_t>(base) + kGuardBytes;
+    running_stack_bytes = bytes;
+    running_stack_capped = bytes < kBigStackBytes;
     ran = swapcontext(&caller, &callee) == 0;
     switched_job = outer_job;
     switched_floor = outer_floor;
+    running_stack_bytes = outer_bytes;
+    running_stack_capped = outer_capped;
   }
-  munmap(base, kBigStackBytes);
+  munmap(base, bytes);
   return ran;
 }
 #else
@@ -162,6 +210,17 @@ extern "C" void* __cxa_begin_catch(void* exception) noexcept {
 
 namespace hintkit::diag {
 #endif
+
+std::string stack_exhausted_reason() {
+  stack_floor();  // looks up the size of the thread's own stack
+  std::string size = std::to_string(running_stack_bytes >> 20) + " MiB";
+  if (running_stack_capped)
+    return "the " + size +
+           " stack ran out (the address-space limit, ulimit -v, leaves no room for a larger one)";
+  if (switched_floor == 0 && running_stack_bytes != kBigStackBytes)
+    return "the thread's " + size + " stack ran out";
+  return "the " + size + " stack ran out";
+}
 
 bool stack_exhausted() {
   uintptr_t floor = stack_floor();

@@ -610,9 +610,15 @@ bool ValuePath::enter(const sl::Value& v) {
              there + " (a value that contains itself cannot be encoded)";
     return false;
   }
-  if (path_.size() >= static_cast<size_t>(kMaxValueDepth) || diag::stack_exhausted()) {
+  if (path_.size() >= static_cast<size_t>(kMaxValueDepth)) {
     error_ = "value is nested more than " + std::to_string(path_.size()) + " levels deep (limit " +
              std::to_string(kMaxValueDepth) + ")";
+    return false;
+  }
+  if (diag::stack_exhausted()) {
+    error_ = "value is nested more than " + std::to_string(path_.size()) + " levels deep: " +
+             diag::stack_exhausted_reason() + " before the limit of " +
+             std::to_string(kMaxValueDepth) + " levels";
     return false;
   }
   path_.push_back({c, kind, ""});

@@ -191,8 +191,9 @@ Value call_function(FunctionObj& f, std::span<const Value> args, std::span<const
   }
   if (diag::stack_exhausted()) {
     --t.depth;
-    throw_limit("Starlark call stack exceeded the thread's stack at depth " +
-                std::to_string(t.depth + 1) + " (hosts run deep programs with a larger stack)");
+    throw_limit("Starlark call stack exceeded at depth " + std::to_string(t.depth + 1) + ": " +
+                diag::stack_exhausted_reason() + " before the limit of " +
+                std::to_string(t.options.limits.max_call_depth) + " calls");
   }
   struct DepthGuard {
     ThreadState& t;

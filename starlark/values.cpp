@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <unordered_set>
 
 #include "diag/stack.h"
 #include "starlark/runtime.h"
@@ -858,21 +859,37 @@ void quote(std::string& out, std::string_view s) {
 class PrintPath {
  public:
   explicit PrintPath(const Value& v) {
-    if (diag::stack_exhausted()) throw_limit("value is nested too deeply to print");
+    if (diag::stack_exhausted()) {
+      throw_limit("value is nested more than " + std::to_string(path().size()) +
+                  " levels deep to print: " + diag::stack_exhausted_reason());
+    }
     path().push_back(v.object());
+    if (path().size() > kScanned) deeper().insert(v.object());
   }
-  ~PrintPath() { path().pop_back(); }
+  ~PrintPath() {
+    if (path().size() > kScanned) deeper().erase(path().back());
+    path().pop_back();
+  }
   PrintPath(const PrintPath&) = delete;
   PrintPath& operator=(const PrintPath&) = delete;
   static bool contains(const Value& v) {
     const auto& p = path();
-    return std::find(p.begin(), p.end(), v.object()) != p.end();
+    auto scanned = p.begin() + static_cast<ptrdiff_t>(std::min(p.size(), kScanned));
+    if (std::find(p.begin(), scanned, v.object()) != scanned) return true;
+    return p.size() > kScanned && deeper().contains(v.object());
   }
 
  private:
+  // The first levels are searched in order (most values are shallow); the ones below are
+  // also kept in a set, so a value nested 100,000 deep prints in linear time, not quadratic.
+  static constexpr size_t kScanned = 32;
   static std::vector<const Object*>& path() {
     thread_local std::vector<const Object*> p;
     return p;
+  }
+  static std::unordered_set<const Object*>& deeper() {
+    thread_local std::unordered_set<const Object*> d;
+    return d;
   }
 };
 
