@@ -18,17 +18,21 @@ namespace {
 enum class Tok : uint8_t {
   kStreamStart,
   kStreamEnd,
-  kDocument,  // `---` or `...`
+  kDocumentStart,  // `---`
+  kDocumentEnd,    // `...`
   kBlockSeqStart,
   kBlockMapStart,
   kBlockEnd,
-  kFlowStart,
-  kFlowEnd,
+  kFlowSeqStart,
+  kFlowMapStart,
+  kFlowSeqEnd,
+  kFlowMapEnd,
   kFlowEntry,
   kBlockEntry,
   kKey,
   kValue,
-  kAnchorOrAlias,
+  kAnchor,
+  kAlias,
   kTag,
   kScalar,
 };
@@ -36,7 +40,6 @@ enum class Tok : uint8_t {
 struct Token {
   Tok type;
   size_t offset;
-  bool in_sequence = false;  // a KEY or VALUE where a block sequence's next `- ` belongs
 };
 
 // go-yaml's mark: lines and columns count characters (not bytes) from 0; `index` counts
@@ -56,10 +59,13 @@ struct SimpleKey {
 };
 
 // Ends the scan: a scanner error (kind kNone when it is one the model does not name, or a
-// construct it does not follow, such as directives).
+// construct it does not follow, such as directives), a parser error (`parser`), or the parser
+// taking the token where yaml-cpp's path stopped (`reached`).
 struct Stop {
   ErrorKind kind;
   size_t offset;
+  bool parser = false;
+  bool reached = false;
 };
 
 constexpr size_t kMaxSimpleKeyChars = 1024;  // go-yaml's limit on a simple key's length
@@ -68,33 +74,29 @@ class Scanner {
  public:
   explicit Scanner(std::string_view s) : s_(s) {}
 
-  GoScan run(size_t parser_stop) {
-    GoScan out;
-    try {
-      // STREAM-START.
+  // The parser's view of the token queue: `peek` scans as far as go-yaml's scanner must to
+  // know the next token; `skip` hands it to the parser.
+  const Token& peek() {
+    if (queue_.empty() && stream_start_) {
+      stream_start_ = false;
       indent_ = -1;
       keys_.push_back({});
       allowed_ = true;
       queue_.push_back({Tok::kStreamStart, 0});
-      while (true) {
-        fetch_more_tokens();
-        Token t = queue_.front();
-        queue_.pop_front();
-        ++tokens_parsed_;
-        if (t.type == Tok::kStreamEnd) return out;
-        // The parser takes this token now: if yaml-cpp's path could not, the parser's error
-        // comes before anything the scanner finds later.
-        if (parser_stop != std::string_view::npos && t.type != Tok::kStreamStart &&
-            t.type != Tok::kBlockEnd && t.offset >= parser_stop) {
-          out.item_expected_at_stop = t.offset == parser_stop && t.in_sequence;
-          return out;
-        }
-      }
-    } catch (const Stop& stop) {
-      out.kind = stop.kind;
-      out.offset = stop.offset;
     }
-    return out;
+    fetch_more_tokens();
+    return queue_.front();
+  }
+  void skip(size_t parser_stop) {
+    Token t = queue_.front();
+    queue_.pop_front();
+    ++tokens_parsed_;
+    // The parser takes this token now: if yaml-cpp's path could not, the parser's error
+    // comes before anything the scanner finds later.
+    if (parser_stop != std::string_view::npos && t.type != Tok::kStreamStart &&
+        t.type != Tok::kBlockEnd && t.type != Tok::kStreamEnd && t.offset >= parser_stop) {
+      throw Stop{ErrorKind::kNone, t.offset, false, true};
+    }
   }
 
  private:
@@ -208,9 +210,8 @@ class Scanner {
 
   void roll_indent(int column, long number, Tok type, size_t offset) {
     if (flow_level_ > 0 || indent_ >= column) return;
-    indents_.push_back({indent_, indent_is_sequence_});
+    indents_.push_back(indent_);
     indent_ = column;
-    indent_is_sequence_ = type == Tok::kBlockSeqStart;
     Token t{type, offset};
     if (number < 0) {
       queue_.push_back(t);
@@ -222,15 +223,9 @@ class Scanner {
     if (flow_level_ > 0) return;
     while (indent_ > column) {
       append(Tok::kBlockEnd, m_.offset);
-      indent_ = indents_.back().first;
-      indent_is_sequence_ = indents_.back().second;
+      indent_ = indents_.back();
       indents_.pop_back();
     }
-  }
-  // A key or value at the column of the innermost block collection, which is a sequence:
-  // go-yaml's parser wants that sequence's next `- ` there.
-  bool in_sequence(int column) const {
-    return flow_level_ == 0 && indent_ == column && indent_is_sequence_;
   }
 
   // ---- fetching -----------------------------------------------------------------------
@@ -253,7 +248,7 @@ class Scanner {
       unroll_indent(-1);
       remove_simple_key();
       allowed_ = false;
-      append(Tok::kDocument, m_.offset);
+      append(c == '-' ? Tok::kDocumentStart : Tok::kDocumentEnd, m_.offset);
       skip();
       skip();
       skip();
@@ -266,7 +261,7 @@ class Scanner {
         ++flow_level_;
         keys_.push_back({});
         allowed_ = true;
-        append(Tok::kFlowStart, m_.offset);
+        append(c == '[' ? Tok::kFlowSeqStart : Tok::kFlowMapStart, m_.offset);
         skip();
         return;
       case ']':
@@ -277,7 +272,7 @@ class Scanner {
           keys_.pop_back();
         }
         allowed_ = false;
-        append(Tok::kFlowEnd, m_.offset);
+        append(c == ']' ? Tok::kFlowSeqEnd : Tok::kFlowMapEnd, m_.offset);
         skip();
         return;
       case ',':
@@ -301,14 +296,13 @@ class Scanner {
       return;
     }
     if (c == '?' && (flow_level_ > 0 || is_blankz(1))) {
-      bool in_seq = in_sequence(m_.column);
       if (flow_level_ == 0) {
         if (!allowed_) throw Stop{ErrorKind::kNone, m_.offset};
         roll_indent(m_.column, -1, Tok::kBlockMapStart, m_.offset);
       }
       remove_simple_key();
       allowed_ = flow_level_ == 0;
-      queue_.push_back({Tok::kKey, m_.offset, in_seq});
+      append(Tok::kKey, m_.offset);
       skip();
       return;
     }
@@ -328,7 +322,7 @@ class Scanner {
                       e == '%' || e == '@' || e == '`')) {
         throw Stop{ErrorKind::kBadAnchorOrAlias, start};
       }
-      append(Tok::kAnchorOrAlias, start);
+      append(c == '&' ? Tok::kAnchor : Tok::kAlias, start);
       return;
     }
     if (c == '!') {
@@ -383,9 +377,8 @@ class Scanner {
 
   void fetch_value() {
     SimpleKey& k = keys_.back();
-    bool in_seq = false;
     if (k.possible) {
-      insert(k.token_number, {Tok::kKey, k.mark.offset, in_sequence(k.mark.column)});
+      insert(k.token_number, {Tok::kKey, k.mark.offset});
       roll_indent(k.mark.column, static_cast<long>(k.token_number), Tok::kBlockMapStart,
                   k.mark.offset);
       keys_.back().possible = false;
@@ -393,12 +386,11 @@ class Scanner {
     } else {
       if (flow_level_ == 0) {
         if (!allowed_) throw Stop{ErrorKind::kNone, m_.offset};  // "not allowed in this context"
-        in_seq = in_sequence(m_.column);
         roll_indent(m_.column, -1, Tok::kBlockMapStart, m_.offset);
       }
       allowed_ = flow_level_ == 0;
     }
-    queue_.push_back({Tok::kValue, m_.offset, in_seq});
+    append(Tok::kValue, m_.offset);
     skip();
   }
 
@@ -437,7 +429,7 @@ class Scanner {
       while (is_blank() || is_break()) {
         if (is_blank()) {
           if (leading_blanks && m_.column < indent && cur() == '\t') {
-            throw Stop{ErrorKind::kNone, m_.offset};  // a tab that violates indentation
+            throw Stop{ErrorKind::kTabInIndentation, m_.offset};
           }
           skip();
         } else {
@@ -604,16 +596,356 @@ class Scanner {
   size_t tokens_parsed_ = 0;
   int flow_level_ = 0;
   int indent_ = -1;
-  bool indent_is_sequence_ = false;
-  std::vector<std::pair<int, bool>> indents_;
+  std::vector<int> indents_;
+  bool stream_start_ = true;
   bool allowed_ = false;  // go-yaml's simple_key_allowed
   std::vector<SimpleKey> keys_;
+};
+
+// go-yaml's parser: a state machine over the tokens, one event at a time, with a stack of
+// the states to return to. It builds nothing; it only finds where the token stream stops
+// being YAML, and with which of go-yaml's problems.
+class Parser {
+ public:
+  Parser(std::string_view source, size_t parser_stop) : scanner_(source), stop_(parser_stop) {}
+
+  GoScan run() {
+    GoScan out;
+    try {
+      while (state_ != State::kEnd) step();
+    } catch (const Stop& stop) {
+      out.kind = stop.kind;
+      out.offset = stop.offset;
+      out.parser_error = stop.parser;
+    }
+    return out;
+  }
+
+ private:
+  enum class State : uint8_t {
+    kStreamStart,
+    kImplicitDocumentStart,
+    kDocumentStart,
+    kDocumentContent,
+    kDocumentEnd,
+    kBlockNode,
+    kBlockSequenceFirstEntry,
+    kBlockSequenceEntry,
+    kIndentlessSequenceEntry,
+    kBlockMappingFirstKey,
+    kBlockMappingKey,
+    kBlockMappingValue,
+    kFlowSequenceFirstEntry,
+    kFlowSequenceEntry,
+    kFlowSequenceEntryMappingKey,
+    kFlowSequenceEntryMappingValue,
+    kFlowSequenceEntryMappingEnd,
+    kFlowMappingFirstKey,
+    kFlowMappingKey,
+    kFlowMappingValue,
+    kFlowMappingEmptyValue,
+    kEnd,
+  };
+
+  const Token& peek() { return scanner_.peek(); }
+  void skip() { scanner_.skip(stop_); }
+  [[noreturn]] static void fail(ErrorKind kind, const Token& at) {
+    throw Stop{kind, at.offset, true};
+  }
+  void pop_state() {
+    state_ = states_.back();
+    states_.pop_back();
+  }
+
+  void step() {
+    switch (state_) {
+      case State::kStreamStart:
+        peek();
+        skip();  // STREAM-START
+        state_ = State::kImplicitDocumentStart;
+        return;
+      case State::kImplicitDocumentStart:
+        return document_start(true);
+      case State::kDocumentStart:
+        return document_start(false);
+      case State::kDocumentContent: {
+        Tok t = peek().type;
+        if (t == Tok::kDocumentStart || t == Tok::kDocumentEnd || t == Tok::kStreamEnd) {
+          pop_state();  // an empty document
+          return;
+        }
+        return node(true, false);
+      }
+      case State::kDocumentEnd:
+        if (peek().type == Tok::kDocumentEnd) skip();
+        state_ = State::kDocumentStart;
+        return;
+      case State::kBlockNode:
+        return node(true, false);
+      case State::kBlockSequenceFirstEntry:
+        skip();  // BLOCK-SEQUENCE-START
+        [[fallthrough]];
+      case State::kBlockSequenceEntry:
+        return block_sequence_entry();
+      case State::kIndentlessSequenceEntry:
+        return indentless_sequence_entry();
+      case State::kBlockMappingFirstKey:
+        skip();  // BLOCK-MAPPING-START
+        [[fallthrough]];
+      case State::kBlockMappingKey:
+        return block_mapping_key();
+      case State::kBlockMappingValue:
+        return block_mapping_value();
+      case State::kFlowSequenceFirstEntry:
+        skip();  // FLOW-SEQUENCE-START
+        return flow_sequence_entry(true);
+      case State::kFlowSequenceEntry:
+        return flow_sequence_entry(false);
+      case State::kFlowSequenceEntryMappingKey: {
+        Tok t = peek().type;
+        if (t != Tok::kValue && t != Tok::kFlowEntry && t != Tok::kFlowSeqEnd) {
+          states_.push_back(State::kFlowSequenceEntryMappingValue);
+          return node(false, false);
+        }
+        state_ = State::kFlowSequenceEntryMappingValue;  // an empty key
+        return;
+      }
+      case State::kFlowSequenceEntryMappingValue:
+        if (peek().type == Tok::kValue) {
+          skip();
+          Tok t = peek().type;
+          if (t != Tok::kFlowEntry && t != Tok::kFlowSeqEnd) {
+            states_.push_back(State::kFlowSequenceEntryMappingEnd);
+            return node(false, false);
+          }
+        }
+        state_ = State::kFlowSequenceEntryMappingEnd;
+        return;
+      case State::kFlowSequenceEntryMappingEnd:
+        state_ = State::kFlowSequenceEntry;
+        return;
+      case State::kFlowMappingFirstKey:
+        skip();  // FLOW-MAPPING-START
+        return flow_mapping_key(true);
+      case State::kFlowMappingKey:
+        return flow_mapping_key(false);
+      case State::kFlowMappingValue:
+        if (peek().type == Tok::kValue) {
+          skip();
+          Tok t = peek().type;
+          if (t != Tok::kFlowEntry && t != Tok::kFlowMapEnd) {
+            states_.push_back(State::kFlowMappingKey);
+            return node(false, false);
+          }
+        }
+        state_ = State::kFlowMappingKey;
+        return;
+      case State::kFlowMappingEmptyValue:
+        state_ = State::kFlowMappingKey;
+        return;
+      case State::kEnd:
+        return;
+    }
+  }
+
+  void document_start(bool implicit) {
+    if (!implicit) {
+      while (peek().type == Tok::kDocumentEnd) skip();
+    }
+    const Token& t = peek();
+    if (t.type == Tok::kStreamEnd) {
+      skip();
+      state_ = State::kEnd;
+      return;
+    }
+    if (implicit && t.type != Tok::kDocumentStart) {
+      states_.push_back(State::kDocumentEnd);
+      state_ = State::kBlockNode;
+      return;
+    }
+    // Directives stop the scanner model before they get here.
+    if (t.type != Tok::kDocumentStart) fail(ErrorKind::kMissingDocumentMarker, t);
+    states_.push_back(State::kDocumentEnd);
+    state_ = State::kDocumentContent;
+    skip();
+  }
+
+  // A node: an alias, or properties (anchor, tag, either order) and content; properties
+  // alone make an empty scalar.
+  void node(bool block, bool indentless_sequence) {
+    if (peek().type == Tok::kAlias) {
+      pop_state();
+      skip();
+      return;
+    }
+    bool properties = false;
+    if (peek().type == Tok::kAnchor) {
+      properties = true;
+      skip();
+      if (peek().type == Tok::kTag) skip();
+    } else if (peek().type == Tok::kTag) {
+      properties = true;
+      skip();
+      if (peek().type == Tok::kAnchor) skip();
+    }
+    const Token& t = peek();
+    if (indentless_sequence && t.type == Tok::kBlockEntry) {
+      state_ = State::kIndentlessSequenceEntry;
+      return;
+    }
+    switch (t.type) {
+      case Tok::kScalar:
+        pop_state();
+        skip();
+        return;
+      case Tok::kFlowSeqStart:
+        state_ = State::kFlowSequenceFirstEntry;
+        return;
+      case Tok::kFlowMapStart:
+        state_ = State::kFlowMappingFirstKey;
+        return;
+      case Tok::kBlockSeqStart:
+        if (!block) break;
+        state_ = State::kBlockSequenceFirstEntry;
+        return;
+      case Tok::kBlockMapStart:
+        if (!block) break;
+        state_ = State::kBlockMappingFirstKey;
+        return;
+      default:
+        break;
+    }
+    if (properties) {
+      pop_state();
+      return;
+    }
+    fail(ErrorKind::kMissingNodeContent, t);
+  }
+
+  void block_sequence_entry() {
+    const Token& t = peek();
+    if (t.type == Tok::kBlockEntry) {
+      skip();
+      Tok next = peek().type;
+      if (next != Tok::kBlockEntry && next != Tok::kBlockEnd) {
+        states_.push_back(State::kBlockSequenceEntry);
+        return node(true, false);
+      }
+      state_ = State::kBlockSequenceEntry;
+      return;
+    }
+    if (t.type == Tok::kBlockEnd) {
+      pop_state();
+      skip();
+      return;
+    }
+    fail(ErrorKind::kMissingDash, t);
+  }
+
+  void indentless_sequence_entry() {
+    if (peek().type == Tok::kBlockEntry) {
+      skip();
+      Tok next = peek().type;
+      if (next != Tok::kBlockEntry && next != Tok::kKey && next != Tok::kValue &&
+          next != Tok::kBlockEnd) {
+        states_.push_back(State::kIndentlessSequenceEntry);
+        return node(true, false);
+      }
+      state_ = State::kIndentlessSequenceEntry;
+      return;
+    }
+    pop_state();
+  }
+
+  void block_mapping_key() {
+    const Token& t = peek();
+    if (t.type == Tok::kKey) {
+      skip();
+      Tok next = peek().type;
+      if (next != Tok::kKey && next != Tok::kValue && next != Tok::kBlockEnd) {
+        states_.push_back(State::kBlockMappingValue);
+        return node(true, true);
+      }
+      state_ = State::kBlockMappingValue;
+      return;
+    }
+    if (t.type == Tok::kBlockEnd) {
+      pop_state();
+      skip();
+      return;
+    }
+    fail(ErrorKind::kMissingKey, t);
+  }
+
+  void block_mapping_value() {
+    if (peek().type == Tok::kValue) {
+      skip();
+      Tok next = peek().type;
+      if (next != Tok::kKey && next != Tok::kValue && next != Tok::kBlockEnd) {
+        states_.push_back(State::kBlockMappingKey);
+        return node(true, true);
+      }
+    }
+    state_ = State::kBlockMappingKey;
+  }
+
+  void flow_sequence_entry(bool first) {
+    if (peek().type != Tok::kFlowSeqEnd) {
+      if (!first) {
+        if (peek().type != Tok::kFlowEntry) fail(ErrorKind::kMissingFlowListEntryEnd, peek());
+        skip();
+      }
+      Tok t = peek().type;
+      if (t == Tok::kKey) {
+        state_ = State::kFlowSequenceEntryMappingKey;
+        skip();
+        return;
+      }
+      if (t != Tok::kFlowSeqEnd) {
+        states_.push_back(State::kFlowSequenceEntry);
+        return node(false, false);
+      }
+    }
+    pop_state();
+    skip();
+  }
+
+  void flow_mapping_key(bool first) {
+    if (peek().type != Tok::kFlowMapEnd) {
+      if (!first) {
+        if (peek().type != Tok::kFlowEntry) fail(ErrorKind::kMissingFlowMapEntryEnd, peek());
+        skip();
+      }
+      Tok t = peek().type;
+      if (t == Tok::kKey) {
+        skip();
+        Tok next = peek().type;
+        if (next != Tok::kValue && next != Tok::kFlowEntry && next != Tok::kFlowMapEnd) {
+          states_.push_back(State::kFlowMappingValue);
+          return node(false, false);
+        }
+        state_ = State::kFlowMappingValue;
+        return;
+      }
+      if (t != Tok::kFlowMapEnd) {
+        states_.push_back(State::kFlowMappingEmptyValue);
+        return node(false, false);
+      }
+    }
+    pop_state();
+    skip();
+  }
+
+  Scanner scanner_;
+  size_t stop_;
+  State state_ = State::kStreamStart;
+  std::vector<State> states_;
 };
 
 }  // namespace
 
 GoScan go_yaml_scan(std::string_view source, size_t parser_stop) {
-  return Scanner(source).run(parser_stop);
+  return Parser(source, parser_stop).run();
 }
 
 }  // namespace hintkit::yaml::internal

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "yaml/internal.h"
 #include "yaml/yaml.h"
 
 namespace hintkit::yaml {
@@ -104,6 +105,100 @@ std::string own_words(const diag::Diagnostic& d) {
   return with_line(d.span.begin.line, msg);
 }
 
+// The line go-yaml names for a parser error at `at`: the token's 0-based line, which is the
+// line before in our 1-based count; at the end of an input without a final line break the
+// scanner has already moved the end onto a line of its own.
+int parser_error_line(std::string_view text, const diag::Position& at) {
+  bool unterminated_end = offset_of(text, at) >= text.size() && !text.empty() &&
+                          text.back() != '\n' && text.back() != '\r';
+  return unterminated_end ? at.line : at.line - 1;
+}
+
+std::string parser_problem(ErrorKind kind, bool through_ytt_parser) {
+  switch (kind) {
+    case ErrorKind::kMissingKey:
+      return "did not find expected key";
+    case ErrorKind::kMissingDash:
+      return "did not find expected '-' indicator";
+    case ErrorKind::kMissingDocumentMarker:
+      return "did not find expected <document start>";
+    case ErrorKind::kMissingFlowListEntryEnd:
+      return through_ytt_parser ? "did not find expected ',' or '"
+                                : "did not find expected ',' or ']'";
+    case ErrorKind::kMissingFlowMapEntryEnd:
+      return through_ytt_parser ? "did not find expected ',' or '"
+                                : "did not find expected ',' or '}'";
+    default:
+      return "did not find expected node content";
+  }
+}
+
+// A parser error's words, from the model of go-yaml's parser when it stops on `text` (the
+// kinds of both parser paths name yaml-cpp's view of some problems, not go-yaml's); "" when
+// the model does not stop at a parser error.
+std::string modelled_parser_error(std::string_view text, bool through_ytt_parser) {
+  internal::GoScan go = internal::go_yaml_scan(text, std::string_view::npos);
+  if (!go.parser_error) return "";
+  std::vector<size_t> starts{0};
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n') starts.push_back(i + 1);
+  }
+  diag::Position at = internal::position_at(starts, go.offset);
+  return with_line(parser_error_line(text, at), parser_problem(go.kind, through_ytt_parser));
+}
+
+bool is_parser_kind(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::kMissingDash:
+    case ErrorKind::kMissingKey:
+    case ErrorKind::kEndOfListNotFound:
+    case ErrorKind::kEndOfMapNotFound:
+    case ErrorKind::kMissingDocumentMarker:
+    case ErrorKind::kUnclosedFlowMap:
+    case ErrorKind::kUnclosedFlowList:
+    case ErrorKind::kUnexpectedClosingBracket:
+    case ErrorKind::kMissingNodeContent:
+    case ErrorKind::kMissingFlowListEntryEnd:
+    case ErrorKind::kMissingFlowMapEntryEnd:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// go-yaml names no line for an error on line 0 of what it parsed: ytt's parser (files, flag
+// values and yaml.decode alike) puts a `---` line before a text that does not start with one,
+// so that is the text's first line only when it starts with `---` (ytt's test: optional white
+// space, `---`, white space).
+bool first_line_unnamed(std::string_view text) {
+  size_t i = text.find_first_not_of(" \t\r\n\f\v");
+  return i != std::string_view::npos && text.substr(i, 3) == "---" && i + 3 < text.size() &&
+         std::string_view(" \t\r\n\f\v").find(text[i + 3]) != std::string_view::npos;
+}
+
+}  // namespace
+
+namespace {
+std::string go_yaml_words(const diag::Diagnostic& d, std::string_view text,
+                          bool through_ytt_parser);
+
+bool is_scanner_kind(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::kUnterminatedQuote:
+    case ErrorKind::kUnknownEscape:
+    case ErrorKind::kUnknownToken:
+    case ErrorKind::kDocumentMarkerInQuote:
+    case ErrorKind::kBadBlockScalarHeader:
+    case ErrorKind::kBadAnchorOrAlias:
+    case ErrorKind::kUnexpectedColon:
+    case ErrorKind::kUnexpectedDash:
+    case ErrorKind::kMissingColon:
+    case ErrorKind::kTabInIndentation:
+      return true;
+    default:
+      return false;
+  }
+}
 }  // namespace
 
 ErrorKind error_kind(const diag::Diagnostic& d) {
@@ -113,6 +208,23 @@ ErrorKind error_kind(const diag::Diagnostic& d) {
 
 std::string go_yaml_message(const diag::Diagnostic& d, std::string_view text,
                             bool through_ytt_parser) {
+  if (is_parser_kind(error_kind(d))) {
+    std::string modelled = modelled_parser_error(text, through_ytt_parser);
+    if (!modelled.empty()) return modelled;
+  }
+  std::string m = go_yaml_words(d, text, through_ytt_parser);
+  // A scanner error on line 1 (go-yaml's line 0) that go-yaml names with no line.
+  if (m.rfind("yaml: line 1: ", 0) == 0 && is_scanner_kind(error_kind(d)) &&
+      first_line_unnamed(text)) {
+    m.erase(6, 8);
+  }
+  return m;
+}
+
+namespace {
+
+std::string go_yaml_words(const diag::Diagnostic& d, std::string_view text,
+                          bool through_ytt_parser) {
   const int line = d.span.begin.line;
   switch (error_kind(d)) {
     case ErrorKind::kNone:
@@ -149,6 +261,13 @@ std::string go_yaml_message(const diag::Diagnostic& d, std::string_view text,
     }
     case ErrorKind::kUnexpectedDash:
       return with_line(line, "block sequence entries are not allowed in this context");
+    case ErrorKind::kTabInIndentation:
+      return with_line(line, "found a tab character that violates indentation");
+    case ErrorKind::kMissingNodeContent:
+    case ErrorKind::kMissingFlowListEntryEnd:
+    case ErrorKind::kMissingFlowMapEntryEnd:
+      return with_line(parser_error_line(text, d.span.begin),
+                       parser_problem(error_kind(d), through_ytt_parser));
     case ErrorKind::kMissingColon: {
       // Reported when the next token arrives, after the key (a plain key runs on over more
       // indented lines); go-yaml counts comments as tokens.
@@ -244,5 +363,7 @@ std::string go_yaml_message(const diag::Diagnostic& d, std::string_view text,
   }
   return own_words(d);
 }
+
+}  // namespace
 
 }  // namespace hintkit::yaml

@@ -92,19 +92,22 @@ size_t offset_at(const std::vector<size_t>& line_starts, size_t size, diag::Posi
 
 // ---- go_scan.cpp -------------------------------------------------------------------------
 
-// What go-yaml v2's scanner meets in `source` before its parser takes the token that starts
-// at offset `parser_stop` (npos: the whole input). yaml-cpp's path passes the offset where
-// yaml-cpp stopped, so that go-yaml's earlier scanner error wins: kind kMissingColon (a key
-// go-yaml requires, ending without `:`; `offset` at the key), kBadAnchorOrAlias (a name
-// go-yaml does not take; `offset` at the `&` or `*`) or kUnterminatedQuote (`offset` at the
-// end of the input) or kUnknownToken (a tab where a token must start; `offset` at the tab);
-// kNone when the parser gets there first or the scanner
-// stops at an error of another kind. `item_expected_at_stop`: the token at `parser_stop`
-// is a key or `:` where a block sequence's next `- ` belongs.
+// The first error go-yaml v2's scanner and parser meet in `source` before its parser takes
+// the token that starts at offset `parser_stop` (npos: the whole input). yaml-cpp's path
+// passes the offset where yaml-cpp stopped, so that go-yaml's earlier error wins.
+// Scanner errors (`parser_error` false): kMissingColon (a key go-yaml requires, ending
+// without `:`; `offset` at the key), kBadAnchorOrAlias (a name go-yaml does not take; `offset`
+// at the `&` or `*`), kUnterminatedQuote (`offset` at the end of the input), kUnknownToken (a
+// tab where a token must start; `offset` at the tab), kTabInIndentation (`offset` at the tab).
+// Parser errors (`parser_error` true, `offset` at the token the parser could not take):
+// kMissingKey, kMissingDash, kMissingNodeContent, kMissingDocumentMarker,
+// kMissingFlowListEntryEnd, kMissingFlowMapEntryEnd. kNone when the parser gets to
+// `parser_stop` (or the end) first, or the scanner stops at an error of another kind or at a
+// construct the model does not follow (directives, tag escapes).
 struct GoScan {
   ErrorKind kind = ErrorKind::kNone;
   size_t offset = 0;
-  bool item_expected_at_stop = false;
+  bool parser_error = false;
 };
 GoScan go_yaml_scan(std::string_view source, size_t parser_stop);
 

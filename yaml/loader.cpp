@@ -1253,6 +1253,14 @@ std::string_view syntax_error_text(ErrorKind kind) {
       return "alias refers to an undefined anchor";
     case ErrorKind::kParserStalled:
       return "unexpected ',' (the YAML parser stopped here)";
+    case ErrorKind::kTabInIndentation:
+      return "a tab in the indentation of a continued scalar";
+    case ErrorKind::kMissingNodeContent:
+      return "expected a value here";
+    case ErrorKind::kMissingFlowListEntryEnd:
+      return "expected ',' or ']' after a flow list entry";
+    case ErrorKind::kMissingFlowMapEntryEnd:
+      return "expected ',' or '}' after a flow map entry";
     default:
       return "";
   }
@@ -1397,14 +1405,18 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
       stopped->kind = kind;
       stopped->message = "syntax error: " + std::string(internal::syntax_error_text(kind));
     };
-    if (go.kind != ErrorKind::kNone) {
+    if (go.kind != ErrorKind::kNone && go.parser_error && stopped && go.offset == stop) {
+      // Both stop at the same token: yaml-cpp's kind stands, but where go-yaml's parser
+      // wants a block sequence's next `- ` (or the node of an empty `-` before), so must we.
+      if ((go.kind == ErrorKind::kMissingDash || go.kind == ErrorKind::kMissingNodeContent) &&
+          (stopped->kind == ErrorKind::kEndOfMapNotFound ||
+           stopped->kind == ErrorKind::kEndOfListNotFound ||
+           stopped->kind == ErrorKind::kMissingKey)) {
+        retype(ErrorKind::kMissingDash);
+      }
+    } else if (go.kind != ErrorKind::kNone) {
       stopped = Stopped{position_at(scan.line_starts, go.offset), go.kind, ""};
       retype(go.kind);
-    } else if (stopped && go.item_expected_at_stop &&
-               (stopped->kind == ErrorKind::kEndOfMapNotFound ||
-                stopped->kind == ErrorKind::kEndOfListNotFound ||
-                stopped->kind == ErrorKind::kMissingKey)) {
-      retype(ErrorKind::kMissingDash);  // go-yaml's parser wants the sequence's `- ` there
     }
   }
   if (stopped) {

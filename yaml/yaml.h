@@ -250,9 +250,10 @@ enum class ErrorKind : uint16_t {
   kDocumentMarkerInQuote,
   kBadBlockScalarHeader,
   kBadAnchorOrAlias,
-  kUnexpectedColon,  // a map value where none may be
-  kUnexpectedDash,   // a list item where none may be
-  kMissingColon,     // a block map key line without `:`
+  kUnexpectedColon,   // a map value where none may be
+  kUnexpectedDash,    // a list item where none may be
+  kMissingColon,      // a block map key line without `:`
+  kTabInIndentation,  // a tab in the indentation of a plain scalar's continuation line
   // HK001, found while parsing (go-yaml names the line before the offending token).
   kMissingDash,  // a key where the next `- ` item of a block list belongs
   kMissingKey,   // `:` with no key before it
@@ -264,6 +265,11 @@ enum class ErrorKind : uint16_t {
   kUnexpectedClosingBracket,
   kUndefinedAlias,
   kParserStalled,  // yaml-cpp stopped making progress (a stray `,`)
+  // go-yaml's parser's own problems where the kinds above name yaml-cpp's view of them
+  // (reported on yaml-cpp's path from the model of go-yaml's parser, go_scan.cpp).
+  kMissingNodeContent,       // no node where one must be (`- ` then `key:` at its column)
+  kMissingFlowListEntryEnd,  // neither ',' nor ']' after a flow list's entry
+  kMissingFlowMapEntryEnd,   // neither ',' nor '}' after a flow map's entry
   // HK001 while building values.
   kTagMismatch,   // `!!int abc`; kind_detail: "<resolved tag> <wanted tag> <value>"
   kBadMerge,      // `<<` with something other than a map or a list of maps

@@ -875,17 +875,17 @@ TEST(YamlLoad, AColonAfterTheDocumentMarkerIsAnUnexpectedValue) {
 // go-yaml reads a key without `:` on over deeper lines as a plain scalar, and a tab in such a
 // line's indentation stops it first (ytt: "yaml: line 4: found a tab character that violates
 // indentation"); the fast parser used to report the missing `:`. Both paths now stop at the
-// tab's line, in yaml-cpp's words (no kind of ours names it).
+// tab's line, with go-yaml's words (kTabInIndentation, from the model of go-yaml's scanner).
 TEST(YamlLoad, ATabInAKeysContinuationComesBeforeTheMissingColon) {
   std::string_view input = "a: 1\nt\n  p\n\tq\n";
   for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
     diag::Diagnostics diags;
     internal::load_with(choice, input, "t.yaml", diags, {}, nullptr);
     ASSERT_EQ(diags.size(), 1u);
-    EXPECT_EQ(error_kind(diags.items()[0]), ErrorKind::kOther);
+    EXPECT_EQ(error_kind(diags.items()[0]), ErrorKind::kTabInIndentation);
     EXPECT_EQ(diags.items()[0].span.begin, (diag::Position{4, 1}));
     EXPECT_EQ(go_yaml_message(diags.items()[0], input, true),
-              "yaml: line 4: illegal tab when looking for indentation");
+              "yaml: line 4: found a tab character that violates indentation");
   }
 }
 
@@ -983,6 +983,71 @@ TEST(Load, StrictReportsTheFirstAmbiguousPlainScalar) {
     diag::Diagnostics lenient;
     (void)load(c.input, "t.yaml", lenient);
     EXPECT_TRUE(lenient.empty());  // only strict YAML refuses it
+  }
+}
+
+// go-yaml's parser stops at a token its state cannot take (a `:` with no key where a block
+// map's next key belongs), and its scanner never reaches what comes later (a key line without
+// `:`). yaml-cpp takes the `:` and stopped at the later line; the model of go-yaml's parser in
+// yaml/go_scan.cpp now tells yaml-cpp's path where go-yaml stopped. Found by
+// fuzz/yaml_differential.cpp; the go-yaml messages are ytt's (`ytt -f`).
+TEST(YamlLoad, BothPathsStopWhereGoYamlsParserStops) {
+  struct Case {
+    std::string_view input;
+    ErrorKind kind;
+    diag::Position at;
+    std::string_view go_yaml;
+  };
+  const Case cases[] = {
+      {"a:\nb: ~\"NULL?\n:\nb:l",
+       ErrorKind::kMissingKey,
+       {3, 1},
+       "yaml: line 2: did not find expected key"},
+      {"a: 1\n  b\n\tc\n",
+       ErrorKind::kTabInIndentation,
+       {3, 1},
+       "yaml: line 3: found a tab character that violates indentation"},
+  };
+  for (const Case& c : cases) {
+    for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+      SCOPED_TRACE(std::string(c.input) +
+                   (choice == internal::ParserChoice::kAuto ? " (auto)" : " (yaml-cpp)"));
+      diag::Diagnostics diags;
+      internal::load_with(choice, c.input, "t.yaml", diags, {}, nullptr);
+      ASSERT_EQ(diags.size(), 1u);
+      EXPECT_EQ(error_kind(diags.items()[0]), c.kind);
+      EXPECT_EQ(diags.items()[0].span.begin, c.at);
+      EXPECT_EQ(go_yaml_message(diags.items()[0], c.input, true), c.go_yaml);
+    }
+  }
+}
+
+// go-yaml's words come from the model of its parser whatever kind a path named (yaml-cpp says
+// "illegal flow end" for a `]` where a document belongs), and go-yaml names no line for an
+// error on its line 0: a text's first line when the text starts with `---` (ytt puts a `---`
+// line before one that does not, for files and yaml.decode alike). Messages from ytt.
+TEST(YamlLoad, GoYamlWordingFollowsItsParserAndItsLineZero) {
+  struct Case {
+    std::string_view input;
+    bool through_ytt_parser;
+    std::string_view go_yaml;
+  };
+  const Case cases[] = {
+      {"---\n]\n", true, "yaml: line 1: did not find expected node content"},
+      {"- a\n-\nx: 1\n", true, "yaml: line 2: did not find expected node content"},
+      {"a: [b, c\n", true, "yaml: line 1: did not find expected ',' or '"},
+      {"a: {b: 1", false, "yaml: line 1: did not find expected ',' or '}'"},
+      {"--- a: b\n", true, "yaml: mapping values are not allowed in this context"},
+      {"a: b: c\n", true, "yaml: line 1: mapping values are not allowed in this context"},
+      {"a: b: c\n", false, "yaml: line 1: mapping values are not allowed in this context"},
+      {"--- a: b: c\n", false, "yaml: mapping values are not allowed in this context"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.input);
+    diag::Diagnostics diags;
+    internal::load_with(internal::ParserChoice::kAuto, c.input, "t.yaml", diags, {}, nullptr);
+    ASSERT_EQ(diags.size(), 1u);
+    EXPECT_EQ(go_yaml_message(diags.items()[0], c.input, c.through_ytt_parser), c.go_yaml);
   }
 }
 
