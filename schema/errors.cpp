@@ -191,7 +191,11 @@ SchemaAssertion assertion_of(const TypeProblem& p, const diag::Span* at, std::st
   a.description = p.unknown_key ? "Given data value is not declared in schema" : "";
   a.found = p.found;
   if (at) a.found += " (" + std::string(at_word) + " " + pos_text(*at) + ")";
-  a.expected = p.expected + " (" + (p.unknown_key ? "from " : "by ") + pos_text(p.by) + ")";
+  // ytt names the expected type only when the type's definition has a known place (a schema
+  // given by library.with_data_values_schema has none): "expected:  (by ?)".
+  const bool named = p.unknown_key || p.by.begin.line > 0;
+  a.expected = (named ? p.expected : "") + " (" + (p.unknown_key ? "from " : "by ") +
+               pos_text(p.by) + ")";
   if (!p.hint.empty()) a.hints.push_back(p.hint);
   return a;
 }

@@ -22,10 +22,12 @@ and the first disagreements (inputs, then both outputs).
 Half the cases (`--gen mixed`, the default) come from scripts/diff_schemas_scenarios.py
 instead: families of cases aimed at one mechanism each (validation rules and assertion
 objects, every data values flag form, overlays on schemas and data values, documentation
-annotations and OpenAPI output). `--gen random` or `--gen scenario` runs one kind only.
+annotations and OpenAPI output, schema documents merged across files before they are typed,
+libraries given schemas and data values, flag keys with odd paths). `--gen random` or
+`--gen scenario` runs one kind only; `--family F` one family of scenarios.
 
 usage: YTT=/path/to/ytt scripts/diff_schemas.py [HINTKIT] [--count N] [--seed S] [--show K]
-                                                [--gen random|scenario|mixed]
+                                                [--gen random|scenario|mixed] [--family F]
 """
 import os
 import subprocess
@@ -374,6 +376,13 @@ def main():
         i = sys.argv.index("--gen")
         gen = sys.argv[i + 1]
         del sys.argv[i:i + 2]
+    # --family NAME: only the scenarios of that family (implies --gen scenario).
+    family = None
+    if "--family" in sys.argv:
+        i = sys.argv.index("--family")
+        family = sys.argv[i + 1]
+        del sys.argv[i:i + 2]
+        gen = "scenario"
     hintkit, ytt, count, seed, show = options()
     rnd = random.Random(seed)
     agree = silent = both_refuse = 0
@@ -381,7 +390,7 @@ def main():
     base_env = {k: v for k, v in os.environ.items() if not k.startswith(("DVS_", "DVY_", "DV_", "MY_APP_"))}
     for case in range(count):
         scenario = gen == "scenario" or (gen == "mixed" and rnd.random() < 0.5)
-        files, argv, extra_env = make_scenario(rnd) if scenario else make_case(rnd)
+        files, argv, extra_env = make_scenario(rnd, family) if scenario else make_case(rnd)
         env = dict(base_env, **extra_env)
         with tempfile.TemporaryDirectory() as tmp:
             for name, text in files.items():
@@ -412,7 +421,8 @@ def main():
         print(r[1][:1500] + r[2][:1500])
         print("--- hintkit")
         print(h[1][:1500] + h[2][:1500])
-    print(f"schemas: {count} cases (seed {seed}, --gen {gen}), {agree} agree ({100.0 * agree / max(count, 1):.1f}%), "
+    what = f"--family {family}" if family else f"--gen {gen}"
+    print(f"schemas: {count} cases (seed {seed}, {what}), {agree} agree ({100.0 * agree / max(count, 1):.1f}%), "
           f"{silent} silent wrong answers (hintkit exit 0, different from ytt), "
           f"{both_refuse} where ytt panics and hintkit refuses")
 

@@ -468,9 +468,238 @@ class Scen:
         else:
             self.mode()
 
+    # ---- schema documents merged before they are typed ----------------------------------------
 
-def make_scenario(rnd):
+    def schema_field(self, k):
+        """(lines, kind, data values for the field) of one field of a base schema document."""
+        kind = self.pick("int", "str", "nullint", "any", "default", "valid", "arr", "arrmap",
+                         "map", "float", "bool")
+        if kind == "int":
+            return [f"{k}: {self.pick('1', '0', '80')}"], kind, ["2", '"x"', "null"]
+        if kind == "float":
+            return [f"{k}: 0.5"], kind, ["1", "2.5", '"x"']
+        if kind == "bool":
+            return [f"{k}: false"], kind, ["true", "1"]
+        if kind == "str":
+            return [f"{k}: " + self.pick('a', '""', '"8"')], kind, ['"b"', "3", "null"]
+        if kind == "nullint":
+            return ["#@schema/nullable", f"{k}: 3"], kind, ["null", "4", '"x"']
+        if kind == "any":
+            return ["#@schema/type any=True", f"{k}: {self.pick('1', '[1]', '{a: 1}', 'null')}"], \
+                kind, ['"s"', "[2]", "{b: 1}"]
+        if kind == "default":
+            default, value = self.pick(("5", "1"), ('"d"', '"s"'), ("[1]", "1"),
+                                       ("3", "0"), ('"q"', '""'))
+            return [f"#@schema/default {default}", f"{k}: {value}"], kind, ["7", '"z"']
+        if kind == "valid":
+            return [f"#@schema/validation {self.pick('min=1', 'min_len=2', 'max=5', 'not_null=True')}",
+                    f"{k}: " + self.pick('3', '"abc"', '0')], kind, ["0", "10", '"a"']
+        if kind == "arr":
+            return [f"{k}:", "- " + self.pick('1', '"s"', 'true')], kind, ["[1, 2]", '["x"]', "[]"]
+        if kind == "arrmap":
+            return [f"{k}:", "- name: \"\"", "  port: 80"], kind, \
+                ["[{name: a}]", "[{port: \"x\"}]", "[{extra: 1}]"]
+        return [f"{k}:", "  a: 1", "  #@schema/nullable", "  b: \"\""], kind, \
+            ["{a: 2}", "{b: null}", "{c: 1}", "null"]
+
+    def schema_change(self, k, kind):
+        """Lines of a later schema document that change field `k` (an overlay on the first)."""
+        ops = [
+            [f"{k}: " + self.pick('2', '"t"', '[1]', 'null', '{x: 1}')],
+            ["#@overlay/replace", f"{k}: " + self.pick('"t"', '5', '["a"]', '{x: 1}', 'null')],
+            ["#@overlay/replace", "#@schema/nullable", f"{k}: " + self.pick('1', '"t"', '{x: 1}')],
+            ["#@overlay/replace", "#@schema/type any=True", f"{k}: {self.pick('1', '[1, 2]')}"],
+            ["#@overlay/replace", "#@schema/default " + self.pick('4', '"q"', '[2]'),
+             f"{k}: " + self.pick('1', '"s"', '[0]')],
+            ["#@schema/nullable", f"{k}: " + self.pick('1', '"t"')],
+            ["#@schema/validation min=2", f"{k}: {self.pick('1', '3')}"],
+            ["#@overlay/remove", f"{k}:"],
+            ["#@overlay/match missing_ok=True", f"{k}: 9"],
+        ]
+        if kind in ("arr", "arrmap"):
+            ops += [
+                [f"{k}:", "- " + self.pick('1', '"x"', 'name: y')],
+                ["#@overlay/replace", f"{k}:", "- " + self.pick('1', '"x"', 'name: y')],
+                [f"{k}:", "#@overlay/match by=overlay.index(0)", "- " + self.pick('2', '"x"', 'name: z')],
+                [f"{k}:", "#@overlay/match by=overlay.all", "#@overlay/remove", "-"],
+                ["#@overlay/replace", f"{k}: []"],
+            ]
+            if kind == "arrmap":
+                ops += [[f"{k}:", "#@overlay/match by=overlay.all", "- #@overlay/match missing_ok=True",
+                         "  extra: true"]]
+        if kind == "map":
+            ops += [
+                [f"{k}:", "  #@overlay/match missing_ok=True", f"  c: {self.pick('1', '[1]', 'null')}"],
+                [f"{k}:", "  c: 1"],
+                [f"{k}:", "  #@overlay/remove", "  a:"],
+                [f"{k}:", "  #@overlay/replace", "  b: 3"],
+                ["#@overlay/match-child-defaults missing_ok=True", f"{k}:", "  d:", "    e: 1"],
+                ["#@schema/nullable", f"{k}:", "  a: 5"],
+            ]
+        return self.r.choice(ops)
+
+    def merged_schemas(self):
+        r = self.r
+        fields = []
+        base = ["#@data/values-schema", "---"]
+        for _ in range(r.randint(2, 5)):
+            k = self.key()
+            lines, kind, vals = self.schema_field(k)
+            base += lines
+            fields.append((k, kind, vals))
+        docs = [base]
+        for _ in range(r.randint(1, 3)):
+            d = ["#@data/values-schema", "---"]
+            if r.random() < 0.15:
+                d.insert(1, self.pick("#@overlay/match-child-defaults missing_ok=True",
+                                      "#@overlay/replace", "#@schema/nullable",
+                                      "#@overlay/match by=overlay.all"))
+            for k, kind, _ in r.sample(fields, min(len(fields), r.randint(1, 2))):
+                d += self.schema_change(k, kind)
+            if r.random() < 0.3:
+                d += ["#@overlay/match missing_ok=True", f"new{self.uid}: {self.pick('1', '[1]', '{a: 1}')}"]
+                fields.append((f"new{self.uid}", "new", ["2", '"x"']))
+                self.uid += 1
+            docs.append(d)
+        # documents spread over one to three files, in order
+        nfiles = r.randint(1, min(3, len(docs)))
+        cut = sorted(r.sample(range(1, len(docs)), nfiles - 1)) if nfiles > 1 else []
+        groups, last = [], 0
+        for c in cut + [len(docs)]:
+            groups.append(docs[last:c])
+            last = c
+        for i, g in enumerate(groups):
+            name = f"schema{i}.yml"
+            text = '#@ load("@ytt:overlay", "overlay")\n' + "".join("\n".join(d) + "\n" for d in g)
+            self.files[name] = text
+            self.args += ["-f", name]
+        if r.random() < 0.6:
+            chosen = [f for f in fields if r.random() < 0.5]
+            if chosen:
+                dv = ["#@data/values", "---"] + [f"{k}: {r.choice(vals)}" for k, _, vals in chosen]
+                self.files["values.yml"] = "\n".join(dv) + "\n"
+                self.args += ["-f", "values.yml"]
+        if r.random() < 0.3:
+            k, _, vals = r.choice(fields)
+            self.args += ["--data-value-yaml", f"{k}={r.choice(vals)}"]
+        self.mode()
+
+    # ---- libraries: schemas and data values handed to a private library ------------------------
+
+    def libraries(self):
+        r = self.r
+        lib = self.pick("lib", "lib", "other")
+        fields = {"name": ('"web"', ['"api"', "3", "null"]), "port": ("80", ["8080", '"x"', "1.5"]),
+                  "tags": ("[\"\"]", ["[a, b]", "[1]", "x"]), "db": ("{host: h, port: 1}",
+                                                                   ["{host: x}", "{port: \"p\"}", "{zz: 1}"])}
+        schema = ["#@data/values-schema", "---", "name: web", "#@schema/validation min=1",
+                  "port: 80", "tags:", "- \"\"", "db:", "  host: h", "  port: 1"]
+        if r.random() < 0.3:
+            schema.insert(2, "#@schema/nullable")
+        lib_has_schema = r.random() < 0.8
+        if lib_has_schema:
+            self.files[f"_ytt_lib/{lib}/schema.yml"] = "\n".join(schema) + "\n"
+        if r.random() < 0.3:
+            self.files[f"_ytt_lib/{lib}/values.yml"] = "#@data/values\n---\nport: %s\n" % self.pick(
+                "81", '"y"', "0")
+        self.files[f"_ytt_lib/{lib}/out.yml"] = ('#@ load("@ytt:data", "data")\n---\n'
+                                                 'lib: #@ data.values\n')
+        if r.random() < 0.2:
+            self.files[f"_ytt_lib/{lib}/funcs.star"] = 'def port():\n  return 1\nend\n'
+        calls = ""
+        for _ in range(r.randint(0, 2)):
+            how = r.random()
+            if how < 0.55:
+                vals = {}
+                for k in r.sample(list(fields), r.randint(1, 3)):
+                    vals[k] = r.choice(fields[k][1] + [fields[k][0]])
+                py = "{" + ", ".join(f'"{k}": {self.yaml_to_star(v)}' for k, v in vals.items()) + "}"
+                if r.random() < 0.08:
+                    py = self.pick('[1]', '"str"', 'None', '{"name": {"x": 1}}', '{1: 2}')
+                calls += f".with_data_values({py}" + (", plain=True" if r.random() < 0.35 else "") + ")"
+            else:
+                sch = self.pick('{"extra": 1}', '{"name": "n", "extra": [1]}', '{"port": "p"}', '[1]')
+                calls += f".with_data_values_schema({sch})"
+        end = self.pick(".eval()", ".eval()", ".data_values()", '.export("port")')
+        config = ['#@ load("@ytt:library", "library")', '#@ load("@ytt:template", "template")',
+                  f'#@ lib = library.get("{lib if r.random() < 0.9 else "nope"}"){calls}']
+        if end == ".eval()":
+            config.append("--- #@ template.replace(lib.eval())")
+        elif end == ".data_values()":
+            config += ["---", "dv: #@ lib.data_values()"]
+        else:
+            config += ["---", "x: 1"]
+        self.files["config.yml"] = "\n".join(config) + "\n"
+        self.args += ["-f", "."]
+        if r.random() < 0.35:
+            doc = ["#@library/ref \"@%s\"" % self.pick(lib, lib, "nope", "lib~x"),
+                   "#@data/values-schema", "---", "#@overlay/match missing_ok=True",
+                   "added: " + self.pick('1', '"s"')]
+            self.files["lib-schema.yml"] = "\n".join(doc) + "\n"
+            self.args += ["-f", "lib-schema.yml"]
+        if r.random() < 0.4:
+            k = r.choice(list(fields))
+            doc = ["#@library/ref \"@%s\"" % self.pick(lib, lib, "nope"),
+                   "#@data/values" + self.pick("", "", " after_library_module=True"), "---",
+                   f"{k}: {r.choice(fields[k][1])}"]
+            self.files["lib-values.yml"] = "\n".join(doc) + "\n"
+            self.args += ["-f", "lib-values.yml"]
+        if r.random() < 0.3:
+            k = self.pick("name", "port", "db.host", "zz")
+            self.args += [self.pick("--data-value", "--data-value-yaml"),
+                          f"@{self.pick(lib, lib, 'nope')}:{k}={self.pick('9', 'x', '[1]')}"]
+        if r.random() < 0.3:
+            self.files["root-schema.yml"] = "#@data/values-schema\n---\nroot: 1\n"
+            self.args += ["-f", "root-schema.yml"]
+        r2 = r.random()
+        if r2 < 0.2:
+            self.args.append("--data-values-inspect")
+
+    def yaml_to_star(self, v):
+        """A YAML flow value of the families above as Starlark source."""
+        table = {"null": "None", "true": "True", "false": "False", "[a, b]": '["a", "b"]',
+                 "x": '"x"', "{host: x}": '{"host": "x"}', '{port: "p"}': '{"port": "p"}',
+                 "{zz: 1}": '{"zz": 1}', "{host: h, port: 1}": '{"host": "h", "port": 1}',
+                 '[""]': '[""]'}
+        return table.get(v, v)
+
+    # ---- flags with paths: keys into maps below arrays, non-string keys, odd spellings --------
+
+    def paths(self):
+        r = self.r
+        schema = ["#@data/values-schema", "---", "a:", "  b:", "    c: 1", "  list:", "  - x: 1",
+                  "    w: \"\"", "  nums:", "  - 0", "\"1\": one", "\"a.b\": dotted", "top: \"\""]
+        if r.random() < 0.4:
+            self.files["schema.yml"] = "\n".join(schema) + "\n"
+            self.args += ["-f", "schema.yml"]
+        else:
+            self.files["values.yml"] = ("#@data/values\n---\na:\n  b:\n    c: 1\n  list:\n  - x: 1\n"
+                                        "  nums: [0]\n\"1\": one\ntop: \"\"\n")
+            self.args += ["-f", "values.yml"]
+        for _ in range(r.randint(1, 3)):
+            key = self.pick("a.b.c", "a.list", "a.list.0", "a.list[0]", "a.list.x", "a.nums",
+                            "a.nums.0", "1", "a.b", "a", "top", "a.b.c.d", "a.b.new", "a.b.c ",
+                            " top", "top.x", "a.b..c", "a.b.", "a.b\\.c")
+            val = self.pick("2", "[{x: 2}]", "[1, 2]", "{c: 3}", "{}", "[]", "null", "text",
+                            "[{x: 1, w: a}, {x: 2}]", "'9'", "- 1", "{new: 1}")
+            flag = self.pick("--data-value-yaml", "--data-value-yaml", "--data-value",
+                             "--data-values-env-yaml")
+            if flag == "--data-values-env-yaml":
+                self.env["PV_" + key.replace(".", "__")] = val
+                if "--data-values-env-yaml" not in self.args:
+                    self.args += [flag, "PV"]
+            else:
+                self.args += [flag, f"{key}={val}"]
+        self.mode()
+
+
+FAMILIES = ["rules", "flags", "overlays", "docs", "merged_schemas", "libraries", "paths"]
+
+
+def make_scenario(rnd, family=None):
+    """One case of `family` (one of FAMILIES), or of a family picked at random."""
     s = Scen(rnd)
-    family = rnd.choice(["rules", "rules", "flags", "flags", "overlays", "docs"])
+    family = family or rnd.choice(["rules", "rules", "flags", "flags", "overlays", "docs", "merged_schemas",
+                         "merged_schemas", "libraries", "libraries", "paths"])
     getattr(s, family)()
     return s.files, s.args, s.env
