@@ -22,7 +22,8 @@ namespace {
 constexpr size_t kPreloadMinBytes = size_t{16} << 10;
 
 // YAML templates: the files ytt reads data values and schemas from and renders.
-bool is_yaml(std::string_view p) { return file_type(p) == FileType::kYaml && is_template_file(p); }
+// ytt's filesByAnnotation looks for schemas and data values in YAML templates only.
+bool is_yaml(const SourceFile& f) { return file_type(f) == FileType::kYaml && is_template_file(f); }
 
 std::string join(const std::vector<std::string>& v) {
   std::string out;
@@ -161,6 +162,7 @@ class Engine {
     files_.library_module = [this](const std::string& folder) { return library_module(folder); };
     files_.files = parent.files_.files;  // flag texts too: errors quote them
     files_.library_root = std::move(dir);
+    files_.templates_evaluated = parent.files_.templates_evaluated;
     input_count_ = parent.input_count_;
     for (auto& e : values) (e->ref.empty() ? parent_values_ : passed_values_).push_back(e);
     for (auto& e : schemas) (e->ref.empty() ? parent_schemas_ : passed_schemas_).push_back(e);
@@ -315,7 +317,7 @@ class Engine {
     std::vector<size_t> yaml_inputs;
     for (size_t i = 0; i < input_count_; ++i) {
       const auto& f = files_.files[i];
-      if (!is_yaml(f.path) || !own_file(i)) continue;
+      if (!is_yaml(f) || !own_file(i)) continue;
       yaml_inputs.push_back(i);
       order.push_back({i, f.path, f.text()});
     }
@@ -634,31 +636,29 @@ class Engine {
     std::vector<std::optional<std::vector<DDoc>>> results(input_count_);
     for (size_t i : evaluation_order()) {
       const auto& f = files_.files[i];
-      if (file_type(f.path) == FileType::kText && is_template_file(f.path)) {
-        eval_text_file(f);
-        // ytt writes text templates to output files only (a library's are dropped).
-        text_output = !library_mode();
+      // ytt's switch: a file for output is rendered by its type; a library file (or a schema
+      // or values file that is one) runs for its exports; anything else is left alone.
+      if (!is_for_output(f) || not_for_output_[i]) {
+        if (!is_library_file(f)) continue;
+        std::optional<sl::Module> m = eval_library_file(f);
+        if (library_mode() && m)
+          exports_.push_back({f.path.substr(files_.library_root.size() + 1), *m});
         continue;
       }
-      if (library_mode() && is_library_file(f.path)) {
-        auto m = load_found(files_, thread_, f, f.path);  // ytt evaluates each for its exports
-        if (!m.ok()) {
-          throw TemplateError{starlark_error_text(files_, m.error()), false,
-                              std::make_shared<sl::Error>(m.error())};
-        }
-        exports_.push_back({f.path.substr(files_.library_root.size() + 1), *m});
+      if (file_type(f) == FileType::kText) {
+        // ytt writes text templates to output files only (a library's are dropped); a
+        // text-plain file is output as it is, with nothing to evaluate.
+        if (is_template_file(f) || is_library_file(f)) eval_text_file(f);
+        text_output = text_output || !library_mode();
         continue;
       }
-      if (is_library_file(f.path)) {
-        eval_root_library(f);
-        continue;
-      }
-      if (!is_yaml(f.path) || not_for_output_[i]) continue;  // schema, values
+      if (file_type(f) != FileType::kYaml) throw YttError{"Unknown file type"};
       std::optional<LoadedYaml> y = take_loaded(i);
       if (!y) y = load_yaml(f.path, f.text(), files_.strict_yaml);
       // ytt hands every template data.values as structs, and panics on a map key that is not
       // a string (core.GoValue); a plain YAML file gets no data module.
-      if (values_ && is_templated(*y) && has_non_string_key(*values_)) {
+      const bool plain = !is_template_file(f) && !is_library_file(f);  // e.g. yaml-plain
+      if (values_ && !plain && is_templated(*y) && has_non_string_key(*values_)) {
         throw Unsupported{
             "data values with a map key that is not a string in templates (ytt panics)"};
       }
@@ -736,20 +736,25 @@ class Engine {
     return order;
   }
 
-  // ytt runs every library file of the root for its exports, loaded or not, in evaluation
-  // order with the templates; its failure stops the run with the file's own error. A file that a
-  // template loaded already runs again (ytt keeps no modules between loads).
-  void eval_root_library(const SourceFile& f) {
-    switch (file_type(f.path)) {
+  // ytt runs every library file for its exports (evalFunc), loaded or not, in evaluation order
+  // with the templates; its failure stops the run with the file's own error (in a library,
+  // nested in the caller's). A file that a template loaded already runs again (ytt keeps no
+  // modules between loads). A library file of no known type runs nothing and exports nothing.
+  std::optional<sl::Module> eval_library_file(const SourceFile& f) {
+    switch (file_type(f)) {
       case FileType::kText:
         eval_text_file(f);
-        return;
+        return files_.module_cache[f.path];
       case FileType::kStarlark: {
         auto m = load_found(files_, thread_, f, f.path);
-        if (m.ok()) return;
+        if (m.ok()) return *m;
         if (!files_.unsupported.empty()) throw Unsupported{files_.unsupported};
         // load_found says "cannot load x: Evaluating starlark template: " around the failure
         const sl::Error& inner = m.error().cause ? *m.error().cause : m.error();
+        if (library_mode()) {
+          throw TemplateError{"", false, std::make_shared<sl::Error>(inner),
+                              "Evaluating starlark template: "};
+        }
         throw YttError{"Evaluating starlark template: \n" + starlark_error_text(files_, inner)};
       }
       case FileType::kYaml: {
@@ -758,14 +763,16 @@ class Engine {
         try {
           (void)eval_template(files_, f, thread_, std::move(y));
         } catch (const TemplateError& e) {
+          if (library_mode()) throw;  // the caller nests the failure in its own
           if (e.compile) throw YttError{multi_line_error(e.text)};
           throw YttError{"\n" + e.text};
         }
-        return;
+        return files_.module_cache[f.path];
       }
       case FileType::kUnknown:
-        return;
+        break;
     }
+    return std::nullopt;
   }
 
   // A text template of the file set, evaluated in file order with the YAML templates (its
@@ -1107,7 +1114,7 @@ class Engine {
       if (!lib->files_.unsupported.empty()) root_->files_.unsupported = lib->files_.unsupported;
       for (const auto& [k, v] : lib->files_.compiled) files_.compiled[k] = v;
       if (e.error && !e.compile) {
-        sl::Error out = sl::fail_error(head);
+        sl::Error out = sl::fail_error(head + e.head);
         out.cause = e.error;
         return out;
       }

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <memory>
 #include <regex>
+#include <tuple>
 
 namespace hintkit::schema {
 
@@ -223,6 +224,28 @@ bool is_template_file(std::string_view rel) {
   return !is_library_file(rel) && (t == FileType::kYaml || t == FileType::kText);
 }
 
+FileType file_type(const SourceFile& f) {
+  return f.marked_type ? *f.marked_type : file_type(f.path);
+}
+
+bool is_library_file(const SourceFile& f) {
+  // ytt's IsLibrary: the `.lib.` name, or the (marked) Starlark type
+  return is_library_file(f.path) || file_type(f) == FileType::kStarlark;
+}
+
+bool is_template_file(const SourceFile& f) {
+  if (f.marked_template) return *f.marked_template;
+  const FileType t = file_type(f);
+  return !is_library_file(f) && (t == FileType::kYaml || t == FileType::kText);
+}
+
+bool is_for_output(const SourceFile& f) {
+  if (f.marked_for_output) return *f.marked_for_output;
+  if (f.marked_template && *f.marked_template) return true;
+  const FileType t = file_type(f);  // a non-template may still be output (yaml-plain)
+  return !is_library_file(f) && (t == FileType::kYaml || t == FileType::kText);
+}
+
 bool is_in_private_library(std::string_view rel) {
   auto pieces = split_slash(rel);
   for (size_t i = 0; i + 1 < pieces.size(); ++i)
@@ -305,6 +328,7 @@ bool file_mark_matches(std::string_view pattern, std::string_view path) {
 void apply_file_marks(std::vector<SourceFile>& files, const std::vector<std::string>& marks) {
   std::vector<std::string> original;  // OriginalRelativePath: marks match the paths as read
   for (const auto& f : files) original.push_back(f.path);
+  std::vector<bool> exclusive(files.size(), false);  // exclusive-for-output=true
   for (const auto& mark : marks) {
     const size_t colon = mark.find(':');
     if (colon == std::string::npos) {
@@ -327,16 +351,24 @@ void apply_file_marks(std::vector<SourceFile>& files, const std::vector<std::str
       } else if (key == "exclude") {
         if (value != "true") throw YttError{"Unknown value in file mark '" + mark + "'"};
         keep[i] = false;
-      } else if (key == "type" || key == "for-output" || key == "exclusive-for-output") {
-        static const std::vector<std::string_view> kTypes = {
-            "yaml-template", "yaml-plain", "text-template", "text-plain", "starlark", "data"};
-        const bool known = key == "type"
-                               ? std::find(kTypes.begin(), kTypes.end(), value) != kTypes.end()
-                               : value == "true";
-        if (!known) throw YttError{"Unknown value in file mark '" + mark + "'"};
-        throw Unsupported{"file marks that set a file's " +
-                          std::string(key == "type" ? "type" : "output") + " (--file-mark " + mark +
-                          ")"};
+      } else if (key == "type") {
+        // ytt's MarkType and MarkTemplate
+        static const std::vector<std::tuple<std::string_view, FileType, bool>> kTypes = {
+            {"yaml-template", FileType::kYaml, true}, {"yaml-plain", FileType::kYaml, false},
+            {"text-template", FileType::kText, true}, {"text-plain", FileType::kText, false},
+            {"starlark", FileType::kStarlark, false}, {"data", FileType::kUnknown, false}};
+        auto it = std::find_if(kTypes.begin(), kTypes.end(),
+                               [&](const auto& t) { return std::get<0>(t) == value; });
+        if (it == kTypes.end()) throw YttError{"Unknown value in file mark '" + mark + "'"};
+        files[i].marked_type = std::get<1>(*it);
+        files[i].marked_template = std::get<2>(*it);
+      } else if (key == "for-output" || key == "exclusive-for-output") {
+        if (value != "true") throw YttError{"Unknown value in file mark '" + mark + "'"};
+        if (key == "for-output") {
+          files[i].marked_for_output = true;
+        } else {
+          exclusive[i] = true;
+        }
       } else {
         throw YttError{"Unknown key in file mark '" + mark + "'"};
       }
@@ -351,11 +383,17 @@ void apply_file_marks(std::vector<SourceFile>& files, const std::vector<std::str
       if (w != i) {
         files[w] = std::move(files[i]);
         original[w] = std::move(original[i]);
+        exclusive[w] = exclusive[i];
       }
       ++w;
     }
     files.resize(w);
     original.resize(w);
+    exclusive.resize(w);
+  }
+  // With any exclusive-for-output mark, only those files are output (over every other mark).
+  if (std::find(exclusive.begin(), exclusive.end(), true) != exclusive.end()) {
+    for (size_t i = 0; i < files.size(); ++i) files[i].marked_for_output = bool(exclusive[i]);
   }
 }
 

@@ -15,12 +15,18 @@
 namespace hintkit::schema {
 
 // By extension, as ytt's files.File.Type().
-enum class FileType { kYaml, kStarlark, kText, kUnknown };
 FileType file_type(std::string_view rel_path);
 // `.star` files and `x.lib.yml`-style names: loadable with load(), never rendered.
 bool is_library_file(std::string_view rel_path);
 // YAML and text files that are not libraries: evaluated and rendered.
 bool is_template_file(std::string_view rel_path);
+// The same questions about a file of the set, whose file marks take precedence over its name
+// (ytt's Type, IsLibrary, IsTemplate), and ytt's IsForOutput: whether its result is output
+// (a template, or a non-template file that is neither a library nor data, e.g. yaml-plain).
+FileType file_type(const SourceFile& f);
+bool is_library_file(const SourceFile& f);
+bool is_template_file(const SourceFile& f);
+bool is_for_output(const SourceFile& f);
 // Files below a `_ytt_lib` folder belong to private libraries: not part of the root file set.
 bool is_in_private_library(std::string_view rel_path);
 
@@ -31,10 +37,10 @@ std::vector<SourceFile> read_file_set(const std::vector<std::string>& args);
 
 // ytt's --file-mark flags (pkg/cmd/template/file_marks.go), in order, on the files read:
 // `PATTERN:exclude=true` drops the matching files, `PATTERN:path=NEW` renames them; PATTERN is
-// a path where the first `**/*` spans folders and the first `*` one name. Throws YttError with
-// ytt's wording (malformed mark, unknown key or value, a mark that matches no file) and
-// Unsupported for the marks that change a file's type or output (type=, for-output=,
-// exclusive-for-output=).
+// a path where the first `**/*` spans folders and the first `*` one name. `type=` (yaml-template,
+// yaml-plain, text-template, text-plain, starlark, data), `for-output=true` and
+// `exclusive-for-output=true` set the SourceFile's marks. Throws YttError with ytt's wording
+// (malformed mark, unknown key or value, a mark that matches no file).
 void apply_file_marks(std::vector<SourceFile>& files, const std::vector<std::string>& marks);
 
 // The folder part of a relative path ("" at the root).

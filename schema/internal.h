@@ -223,11 +223,19 @@ class SourceLines {
   std::vector<std::pair<uint32_t, uint32_t>> bounds_;  // [begin, end) of each line in text_
 };
 
+// A file's kind by its extension, as ytt's files.File.Type() (a file mark may say otherwise).
+enum class FileType { kYaml, kStarlark, kText, kUnknown };
+
 struct SourceFile {
   std::string path;          // as given
   std::string label;         // how error excerpts name it; empty: the path
   SourceLines lines;         // the text, by lines for error excerpts
   bool in_file_set = false;  // an -f input (not a flag's value): load() and data.read see it
+  // Set by `--file-mark PATH:type=...|for-output=true|exclusive-for-output=true` (ytt's
+  // MarkType, MarkTemplate, MarkForOutput); unset, the name decides (file_set.h).
+  std::optional<FileType> marked_type;
+  std::optional<bool> marked_template;
+  std::optional<bool> marked_for_output;
   const std::string& text() const { return lines.text(); }
 };
 
@@ -242,6 +250,8 @@ struct TemplateError {
   bool compile = false;
   // The Starlark failure behind `text`, when there is one (a library's caller nests it).
   std::shared_ptr<sl::Error> error;
+  // Words a library's caller puts before the nested `error` ("Evaluating starlark template: ").
+  std::string head;
 };
 
 struct CompiledTemplate;  // template.cpp: a YAML template compiled to a Starlark program
@@ -266,8 +276,10 @@ class Files {
   // not a cache: ytt evaluates a library file on every load).
   std::map<std::string, sl::Module> module_cache;
   std::map<std::string, sl::Program> star_programs;  // .star files compiled so far, by name
-  int gutter_digits = 1;        // widest line number in the error being printed
-  int templates_evaluated = 0;  // YAML files templated so far (ytt numbers its templates)
+  int gutter_digits = 1;  // widest line number in the error being printed
+  // Templates compiled so far, libraries' included (ytt numbers its instruction sets with one
+  // process-wide counter): shared with the Files of every library evaluated.
+  std::shared_ptr<int> templates_evaluated = std::make_shared<int>(0);
   // The files whose top level is running, innermost last: `load()` resolves paths from the
   // folder of the last one (load statements run only at a file's top level).
   std::vector<std::string> running;

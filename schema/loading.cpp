@@ -23,7 +23,7 @@ sl::Result<sl::Module> exec_starlark(Files& files, sl::Thread& thread, const Sou
     e.cause = std::make_shared<sl::Error>(inner);
     return e;
   };
-  ++files.templates_evaluated;  // ytt gives each loaded .star file an instruction set too
+  ++*files.templates_evaluated;  // ytt gives each loaded .star file an instruction set too
   // Each load runs the file anew, but its text does not change: compile it once.
   auto known = files.star_programs.find(f.path);
   if (known == files.star_programs.end()) {
@@ -80,7 +80,7 @@ sl::Result<sl::Module> load_module(Files& files, sl::Thread& thread, std::string
 sl::Result<sl::Module> load_found(Files& files, sl::Thread& thread, const SourceFile& file,
                                   std::string_view module) {
   const SourceFile* f = &file;
-  if (!is_library_file(f->path)) {
+  if (!is_library_file(*f)) {
     return cannot_load(module, "Expected file '" + f->path +
                                    "' to be a library file, but was not (hint: library filename "
                                    "must end with '.lib.yml' or '.star'; use data.read(...) for "
@@ -94,7 +94,7 @@ sl::Result<sl::Module> load_found(Files& files, sl::Thread& thread, const Source
     files.unsupported = "a load cycle through " + f->path + " (ytt crashes on it)";
     return cannot_load(module, files.unsupported);
   }
-  switch (file_type(f->path)) {
+  switch (file_type(*f)) {
     case FileType::kStarlark:
       return exec_starlark(files, thread, *f, module);
     case FileType::kYaml: {

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <unordered_map>
 
+#include "schema/file_set.h"
 #include "schema/internal.h"
 #include "schema/ytt_modules.h"
 
@@ -1379,8 +1380,6 @@ class TemplateRuntime {
   bool root_taken_ = false;
 };
 
-bool is_star(std::string_view f) { return f.size() > 5 && f.substr(f.size() - 5) == ".star"; }
-
 using LoadedDocs = std::shared_ptr<std::vector<yaml::Document>>;
 
 // Whether some annotation is more than a `#@comment` (ytt's comments are not templating).
@@ -1454,8 +1453,9 @@ bool node_commented(const yaml::Node& n) {
   return false;
 }
 
-// The documents of a loaded file, or its first YAML error as ytt words it.
-CheckedDocs checked_docs(LoadedYaml&& loaded) {
+// The documents of a loaded file, or its first YAML error as ytt words it; `plain` (a file
+// marked yaml-plain) is never templated.
+CheckedDocs checked_docs(LoadedYaml&& loaded, bool plain) {
   CheckedDocs out;
   for (const auto& d : loaded.diags.items()) {
     if (d.code == "HK002" && d.severity != diag::Severity::kError) {
@@ -1467,7 +1467,7 @@ CheckedDocs checked_docs(LoadedYaml&& loaded) {
     }
   }
   // Every annotation is a `#@` comment: without one in the text there is nothing to walk for.
-  out.templated = loaded.has_marker && has_templating(loaded.docs);
+  out.templated = !plain && loaded.has_marker && has_templating(loaded.docs);
   if (!out.templated && out.duplicates) {
     for (auto& d : loaded.docs) override_map_keys(d.root);
   }
@@ -1728,9 +1728,11 @@ std::string position_lines(const Files& files, const std::string& file, int line
   auto it = files.compiled.find(file);
   if (it == files.compiled.end() || !it->second) {
     // ytt's unavailableSource: code not in the file set (the lambdas of @ytt:assert)
-    if (!files.find(file)) return pad + file + ":" + std::to_string(line) + " | (unavailable)";
-    return pad + (is_star(file) ? "" : file + ":") + std::to_string(line) + " | " +
-           files.line(file, line);
+    const SourceFile* sf = files.find(file);
+    if (!sf) return pad + file + ":" + std::to_string(line) + " | (unavailable)";
+    // a Starlark file's lines go without its name (its type may come from a file mark)
+    const bool star = file_type(*sf) == FileType::kStarlark;
+    return pad + (star ? "" : file + ":") + std::to_string(line) + " | " + files.line(file, line);
   }
   const CompiledTemplate& c = *it->second;
   if (line < 1 || static_cast<size_t>(line) > c.code.size()) return {};
@@ -1896,8 +1898,10 @@ std::shared_ptr<TemplateRuntime> run_compiled(Files& files, const SourceFile& fi
 
 std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread& thread,
                                 std::optional<LoadedYaml> loaded) {
-  CheckedDocs checked = checked_docs(loaded ? std::move(*loaded)
-                                            : load_yaml(file.path, file.text(), files.strict_yaml));
+  // ytt reads a file marked as neither template nor library (yaml-plain) without its comments
+  const bool plain = !is_template_file(file) && !is_library_file(file);
+  CheckedDocs checked = checked_docs(
+      loaded ? std::move(*loaded) : load_yaml(file.path, file.text(), files.strict_yaml), plain);
   LoadedDocs docs = checked.docs;
   if (!checked.templated) {  // plain YAML: ytt does not compile it
     files.module_cache[file.path] = sl::Module{};
@@ -1915,7 +1919,7 @@ std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread
     }
     return out;
   }
-  const int template_number = 2 + files.templates_evaluated++;
+  const int template_number = 2 + (*files.templates_evaluated)++;
   if (!checked.duplicates && !checked.comments) {
     if (auto direct = DirectBuilder(file, thread).build(*docs)) {
       files.module_cache[file.path] = sl::Module{};  // no code: nothing to load from it
@@ -1929,7 +1933,7 @@ std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread
 std::string eval_text_template(Files& files, const SourceFile& file, sl::Thread& thread) {
   auto c = std::make_shared<CompiledTemplate>();
   c->file = file.path;
-  c->number = 2 + files.templates_evaluated++;
+  c->number = 2 + (*files.templates_evaluated)++;
   c->lines = file.lines;
   try {
     TemplateCompiler(*c, files.ignore_unknown_comments).compile_text(file);
