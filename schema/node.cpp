@@ -346,6 +346,9 @@ class Fragment : public sl::HostObject {
  public:
   explicit Fragment(DPtr n, bool docset = false) : node_(std::move(n)), docset_(docset) {}
   std::string_view type_name() const override { return "yamlfragment"; }
+  std::optional<std::string> hash_error() const override {
+    return std::string("unhashable type: yamlfragment");
+  }
   std::string repr() const override {
     if (docset_) return "yamlfragment(*yamlmeta.DocumentSet)";
     if (node_->is_null()) return "yamlfragment(<nil>)";
@@ -406,6 +409,11 @@ class Fragment : public sl::HostObject {
   }
   sl::Result<bool> equals(const sl::HostObject&) const override {
     return sl::fail_error("yamlfragment.CompareSameType: Not implemented");
+  }
+  // ytt's StarlarkFragment has a SetKey that always fails; starlark-go tries it first for
+  // every item assignment, index or key.
+  std::optional<sl::Error> set_index_error() const override {
+    return sl::fail_error("yamlfragment.SetKey: Not implemented");
   }
   // ytt's StarlarkFragment.Items: a map's items; nothing for a nil fragment; ytt panics on
   // any other fragment.

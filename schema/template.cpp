@@ -803,6 +803,9 @@ class TemplateRuntime {
   class Noop : public sl::HostObject {
    public:
     std::string_view type_name() const override { return "noop"; }
+    std::optional<std::string> hash_error() const override {
+      return std::string("unhashable type: noop");
+    }
     std::string repr() const override { return "noop"; }
     bool truth() const override { return false; }
   };

@@ -431,6 +431,10 @@ class ModuleValue : public sl::HostObject {
   ModuleValue(std::string type, std::vector<std::pair<std::string, sl::Value>> fields)
       : type_("@ytt:" + std::move(type)), fields_(std::move(fields)) {}
   std::string_view type_name() const override { return type_; }
+  // ytt's url/ip/version values embed a StarlarkStruct, whose Hash fails.
+  std::optional<std::string> hash_error() const override {
+    return std::string("unhashable type: struct");
+  }
   std::optional<sl::Value> attr(std::string_view name) const override {
     for (const auto& [n, v] : fields_)
       if (n == name) return v;

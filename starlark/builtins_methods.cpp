@@ -464,6 +464,9 @@ class StringIterable : public HostObject {
   StringIterable(std::string s, bool ords, bool codepoints)
       : s_(std::move(s)), ords_(ords), codepoints_(codepoints) {}
   std::string_view type_name() const override { return codepoints_ ? "codepoints" : "elems"; }
+  std::optional<std::string> hash_error() const override {
+    return "unhashable: " + std::string(type_name());
+  }
   std::string repr() const override {
     std::string out = repr_of(Value::from_string(s_));
     out += codepoints_ ? ".codepoint" : ".elem";

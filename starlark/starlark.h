@@ -385,6 +385,12 @@ class HostObject : public Object {
   virtual std::optional<size_t> len() const { return std::nullopt; }
   virtual Result<Value> index(const Value& key) const;
   virtual std::optional<std::vector<Value>> iterate() const { return std::nullopt; }
+  // `obj[key] = value`: the error it fails with (starlark-go's SetKey/SetIndex of the type);
+  // nullopt: the type does not support item assignment.
+  virtual std::optional<Error> set_index_error() const { return std::nullopt; }
+  // Why the value cannot be a dict key or set element (its Go type's Hash error); nullopt:
+  // hashable, by identity.
+  virtual std::optional<std::string> hash_error() const { return std::nullopt; }
   // `x in obj` for mapping-like objects (Starlark asks their Get and ignores its errors);
   // nullopt: membership by iteration.
   virtual std::optional<bool> contains(const Value&) const { return std::nullopt; }

@@ -579,12 +579,13 @@ uint32_t hash_value(const Value& v) {
     case Kind::kRange:  // starlark-go's own wording for these two
       throw_error("unhashable: range");
     case Kind::kHost:
-      if (v.type_name() == "elems" || v.type_name() == "codepoints")
-        throw_error("unhashable: " + std::string(v.type_name()));
+      if (auto e = static_cast<const HostObject*>(v.object())->hash_error()) throw_error(*e);
       return mix(reinterpret_cast<uintptr_t>(v.object()));
+    case Kind::kStruct:  // starlarkstruct.Module's and ytt's StarlarkStruct's Hash errors
+      if (v.type_name() == "module") throw_error("unhashable: module");
+      throw_error("unhashable type: struct");
     case Kind::kFunction:
     case Kind::kBuiltin:
-    case Kind::kStruct:
       return mix(reinterpret_cast<uintptr_t>(v.object()));
     default:
       throw_error("unhashable type: " + std::string(v.type_name()));
@@ -1637,9 +1638,15 @@ void set_index(const Value& x, const Value& i, const Value& v) {
       check_mutable(x, "insert into");
       as_dict(x)->table.insert(i, v);
       return;
+    case Kind::kHost:
+      if (auto e = static_cast<const HostObject*>(x.object())->set_index_error()) {
+        throw_error(e->message);
+      }
+      break;
     default:
-      throw_error(std::string(x.type_name()) + " value does not support item assignment");
+      break;
   }
+  throw_error(std::string(x.type_name()) + " value does not support item assignment");
 }
 
 namespace {
