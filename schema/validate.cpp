@@ -347,7 +347,8 @@ class Validator {
     out_ += "  " + name + "\n    from: " + label(from) + "\n";
     for (const auto& f : fails) {
       out_ += "    - must be: " + f.must_be + " (by: " + pos_text(f.by) + ")\n";
-      if (f.found) out_ += "      found: " + *f.found + "\n";
+      if (f.found && !f.found->empty())
+        out_ += "      found: " + *f.found + "\n";  // as ytt: only a non-empty result
     }
     out_ += "\n";
   }
