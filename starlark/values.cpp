@@ -1668,16 +1668,19 @@ void slice_indices(const Value& lo, const Value& hi, const Value& st, int64_t n,
       throw_error(std::string("invalid ") + which + " index: got " + std::string(v.type_name()) +
                   ", want int");
     int64_t k = *v.to_int64();
-    if (k < 0) k += n;
-    if (*step > 0) return std::clamp<int64_t>(k, 0, n);
-    return std::clamp<int64_t>(k, -1, n - 1);
+    return k < 0 ? k + n : k;
   };
+  // starlark-go's slice(): the clamping is asymmetric for a negative step (a start only
+  // from above, an end only from below), then an empty slice collapses onto one bound; the
+  // bounds show in a sliced range's repr.
   if (*step > 0) {
-    *start = bound(lo, 0, "start");
-    *stop = bound(hi, n, "end");
+    *start = std::clamp<int64_t>(bound(lo, 0, "start"), 0, n);
+    *stop = std::clamp<int64_t>(bound(hi, n, "end"), 0, n);
+    if (*stop < *start) *stop = *start;
   } else {
-    *start = bound(lo, n - 1, "start");
-    *stop = bound(hi, -1, "end");
+    *start = std::min<int64_t>(bound(lo, n - 1, "start"), n - 1);
+    *stop = std::max<int64_t>(bound(hi, -1, "end"), -1);
+    if (*start < *stop) *start = *stop;
   }
 }
 
@@ -1691,12 +1694,10 @@ Value slice_value(const Value& x, const Value& lo, const Value& hi, const Value&
   int64_t start, stop, step;
   slice_indices(lo, hi, st, n, &start, &stop, &step);
   if (k == Kind::kRange) {
+    // starlark-go's rangeValue.Slice maps both clamped bounds through the range, so the stop
+    // it prints is r.start + r.step*stop, not normalised to the length.
     auto* r = as_range(x);
-    int64_t len = step > 0 ? (stop > start ? (stop - start - 1) / step + 1 : 0)
-                           : (start > stop ? (start - stop - 1) / (-step) + 1 : 0);
-    int64_t s = r->at(start);
-    int64_t new_step = r->step * step;
-    return Value(new RangeObj(s, s + len * new_step, new_step));
+    return Value(new RangeObj(r->at(start), r->at(stop), r->step * step));
   }
   if (k == Kind::kString) {
     const std::string& s = str_ref(x);
