@@ -677,8 +677,7 @@ Value b_set(const Call& c) {
 // Comparison inside a builtin: "max: int > string not implemented".
 bool less_or_fail(const Call& c, const Value& a, const Value& b, std::string_view op) {
   try {
-    int r = compare_values(a, b, op);
-    return op == ">" ? r > 0 : r < 0;
+    return compare_op(op == ">" ? BinOp::kGt : BinOp::kLt, a, b);
   } catch (EvalError& e) {
     if (e.kind == ErrorKind::kLimit) throw;
     bfail(c, e.message);
@@ -822,7 +821,7 @@ class GoStableSort {
   bool less(int i, int j) {
     if (reverse_) std::swap(i, j);
     try {
-      return compare_values(keys_[static_cast<size_t>(i)], keys_[static_cast<size_t>(j)], "<") < 0;
+      return compare_op(BinOp::kLt, keys_[static_cast<size_t>(i)], keys_[static_cast<size_t>(j)]);
     } catch (EvalError& e) {
       if (e.kind == ErrorKind::kLimit) throw;
       error = e;

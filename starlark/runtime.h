@@ -194,7 +194,8 @@ BigInt to_bigint(const Value& v);  // kInt
 uint32_t hash_value(const Value& v);                // throws "unhashable type: T"
 bool values_equal(const Value& a, const Value& b);  // may throw on deep recursion
 // Ordering for <, sorted(), min/max: throws "unsupported comparison".
-int compare_values(const Value& a, const Value& b, std::string_view op = "<");
+// starlark-go's Compare for <, <=, > or >= (an error when the types have no order).
+bool compare_op(BinOp op, const Value& a, const Value& b);
 void append_str(std::string& out, const Value& v);
 void append_repr(std::string& out, const Value& v);
 std::string repr_of(const Value& v);

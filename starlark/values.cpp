@@ -597,14 +597,66 @@ namespace {
 bool is_number(const Value& v) { return v.is_small_int() || v.is_float() || v.is(Kind::kInt); }
 
 // Compares numbers exactly (int vs float without rounding surprises for normal ranges).
-int compare_numbers(const Value& a, const Value& b) {
+int compare_ints(const Value& a, const Value& b) {
   if (a.is_small_int() && b.is_small_int()) {
     return a.as_small_int() < b.as_small_int() ? -1 : a.as_small_int() > b.as_small_int() ? 1 : 0;
   }
-  if (!a.is_float() && !b.is_float()) return BigInt::compare(to_bigint(a), to_bigint(b));
-  double x = *a.to_double(), y = *b.to_double();
-  if (std::isnan(x) || std::isnan(y)) return std::isnan(x) ? (std::isnan(y) ? 0 : 1) : -1;
-  return x < y ? -1 : x > y ? 1 : 0;
+  return BigInt::compare(to_bigint(a), to_bigint(b));
+}
+
+// An int against a finite float, exactly (starlark-go compares them as rationals): the int
+// against the float's floor, and an int equal to that floor is below a float with a fraction.
+int compare_int_float(const Value& i, double f) {
+  double fl = std::floor(f);
+  int c = compare_ints(i, *int_from_float(fl));
+  return c == 0 && f != fl ? -1 : c;
+}
+
+bool threeway(BinOp op, int c) {
+  switch (op) {
+    case BinOp::kEq:
+      return c == 0;
+    case BinOp::kNe:
+      return c != 0;
+    case BinOp::kLt:
+      return c < 0;
+    case BinOp::kLe:
+      return c <= 0;
+    case BinOp::kGt:
+      return c > 0;
+    default:
+      return c >= 0;
+  }
+}
+
+// starlark-go's CompareDepth for two numbers, with this version's quirks: floats compare as
+// IEEE does (NaN unordered, unequal to itself); an int against a NaN is false for every
+// operator, != included; an int against an infinity takes the infinity's sign as the answer
+// whichever side the infinity is on (+Inf > 1 is false).
+bool compare_number_op(BinOp op, const Value& x, const Value& y) {
+  bool xf = x.is_float(), yf = y.is_float();
+  if (xf && yf) {
+    double a = x.as_float(), b = y.as_float();
+    switch (op) {
+      case BinOp::kEq:
+        return a == b;
+      case BinOp::kNe:
+        return a != b;
+      case BinOp::kLt:
+        return a < b;
+      case BinOp::kLe:
+        return a <= b;
+      case BinOp::kGt:
+        return a > b;
+      default:
+        return a >= b;
+    }
+  }
+  if (!xf && !yf) return threeway(op, compare_ints(x, y));
+  double f = xf ? x.as_float() : y.as_float();
+  if (std::isnan(f)) return false;
+  if (std::isinf(f)) return threeway(op, f > 0 ? -1 : 1);
+  return threeway(op, xf ? -compare_int_float(y, f) : compare_int_float(x, f));
 }
 
 }  // namespace
@@ -623,48 +675,45 @@ void check_compare_depth(int depth) {
 
 bool equal_depth(const Value& a, const Value& b, int depth);
 
-int compare_depth(const Value& a, const Value& b, std::string_view op, int depth) {
+// starlark-go's CompareDepth for <, <=, > and >=.
+bool compare_op_depth(BinOp op, const Value& a, const Value& b, int depth) {
   check_compare_depth(depth);
-  if (is_number(a) && is_number(b)) return compare_numbers(a, b);
+  if (is_number(a) && is_number(b)) return compare_number_op(op, a, b);
   Kind ka = a.kind(), kb = b.kind();
   auto fail = [&]() {
-    throw_error(std::string(a.type_name()) + " " + std::string(op) + " " +
+    throw_error(std::string(a.type_name()) + " " + std::string(to_string(op)) + " " +
                 std::string(b.type_name()) + " not implemented");
   };
   if (ka != kb) fail();
   switch (ka) {
     case Kind::kNone:
-      return 0;
+      return threeway(op, 0);
     case Kind::kBool:
-      return static_cast<int>(a.as_bool()) - static_cast<int>(b.as_bool());
+      return threeway(op, static_cast<int>(a.as_bool()) - static_cast<int>(b.as_bool()));
     case Kind::kString: {
       int c = str_ref(a).compare(str_ref(b));
-      return c < 0 ? -1 : c > 0 ? 1 : 0;
+      return threeway(op, c < 0 ? -1 : c > 0 ? 1 : 0);
     }
     case Kind::kList:
-    case Kind::kTuple: {
+    case Kind::kTuple: {  // sliceCompare: the first unequal elements decide
       const auto& x = ka == Kind::kList ? as_list(a)->items : as_tuple(a)->items;
       const auto& y = ka == Kind::kList ? as_list(b)->items : as_tuple(b)->items;
       for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
-        if (!equal_depth(x[i], y[i], depth - 1)) return compare_depth(x[i], y[i], op, depth - 1);
+        if (!equal_depth(x[i], y[i], depth - 1)) return compare_op_depth(op, x[i], y[i], depth - 1);
       }
-      return x.size() < y.size() ? -1 : x.size() > y.size() ? 1 : 0;
+      return threeway(op, x.size() < y.size() ? -1 : x.size() > y.size() ? 1 : 0);
     }
     default:
       fail();  // no ordering, not even between a value and itself (starlark-go)
   }
-  return 0;
+  return false;
 }
 
 bool equal_depth(const Value& a, const Value& b, int depth) {
   check_compare_depth(depth);
   if (a.is_small_int() && b.is_small_int()) return a.as_small_int() == b.as_small_int();
   Kind ka = a.kind(), kb = b.kind();
-  if (is_number(a) && is_number(b)) {
-    if (a.is_float() && std::isnan(a.as_float())) return false;
-    if (b.is_float() && std::isnan(b.as_float())) return false;
-    return compare_numbers(a, b) == 0;
-  }
+  if (is_number(a) && is_number(b)) return compare_number_op(BinOp::kEq, a, b);
   if (ka != kb) return false;
   switch (ka) {
     case Kind::kNone:
@@ -735,8 +784,8 @@ bool values_equal(const Value& a, const Value& b) {
   return equal_depth(a, b, kCompareDepth);
 }
 
-int compare_values(const Value& a, const Value& b, std::string_view op) {
-  return compare_depth(a, b, op, kCompareDepth);
+bool compare_op(BinOp op, const Value& a, const Value& b) {
+  return compare_op_depth(op, a, b, kCompareDepth);
 }
 
 bool truth(const Value& v) {
@@ -1401,21 +1450,14 @@ Value binary_op(BinOp op, const Value& x, const Value& y) {
   switch (op) {
     case BinOp::kEq:
       return Value::from_bool(values_equal(x, y));
-    case BinOp::kNe:
+    case BinOp::kNe:  // two numbers by their own rules (an int != NaN is false there)
+      if (is_number(x) && is_number(y)) return Value::from_bool(compare_number_op(op, x, y));
       return Value::from_bool(!values_equal(x, y));
     case BinOp::kLt:
     case BinOp::kGt:
     case BinOp::kLe:
-    case BinOp::kGe: {
-      if ((x.is_float() && std::isnan(x.as_float())) || (y.is_float() && std::isnan(y.as_float())))
-        return Value::from_bool(false);
-      int c = compare_values(x, y, to_string(op));
-      bool r = op == BinOp::kLt   ? c < 0
-               : op == BinOp::kGt ? c > 0
-               : op == BinOp::kLe ? c <= 0
-                                  : c >= 0;
-      return Value::from_bool(r);
-    }
+    case BinOp::kGe:
+      return Value::from_bool(compare_op(op, x, y));
     case BinOp::kIn:
       return Value::from_bool(contains(y, x));
     case BinOp::kNotIn:
