@@ -113,6 +113,11 @@ const char* kSchemaFooter =
 }  // namespace
 
 int run(const std::vector<std::string>& args, Io io) {
+  // `values` parses ytt's flags itself: building the other commands' parser first cost more
+  // than a small values run's own argument handling.
+  if (args.size() > 1 && args[1] == "values") {
+    return run_values(std::vector<std::string>(args.begin() + 2, args.end()), io);
+  }
   CLI::App app{kDescription, "hintkit"};
   app.set_version_flag("--version", HINTKIT_VERSION);
   app.require_subcommand(1);
@@ -219,11 +224,9 @@ int run(const std::vector<std::string>& args, Io io) {
   lsp_cmd->footer(kLspFooter);
 
   // `values` takes ytt's own flags verbatim (ytt v0.48.0 compatible); see schema/schema.h.
+  // It is dispatched before the command line above is built (see the top of this function).
   app.add_subcommand("values", "Data values schema engine, ytt-compatible (ytt's flags)")
       ->prefix_command();
-  if (args.size() > 1 && args[1] == "values") {
-    return run_values(std::vector<std::string>(args.begin() + 2, args.end()), io);
-  }
 
   std::vector<std::string> rest(args.size() > 1 ? args.begin() + 1 : args.end(), args.end());
   std::reverse(rest.begin(), rest.end());  // CLI11 consumes a reversed vector

@@ -320,12 +320,17 @@ const char* op_name(OpKind k) {
   return "";
 }
 
+// One pass over the annotations (most items have none): the operation named, merge when
+// none is; two different ones are an error (the same one twice is not).
 OpKind which_op(const std::vector<Ann>& anns) {
+  static constexpr OpKind kOps[] = {OpKind::kMerge,  OpKind::kRemove, OpKind::kReplace,
+                                    OpKind::kInsert, OpKind::kAppend, OpKind::kAssert};
   std::optional<OpKind> found;
-  for (OpKind k : {OpKind::kMerge, OpKind::kRemove, OpKind::kReplace, OpKind::kInsert,
-                   OpKind::kAppend, OpKind::kAssert}) {
-    if (find_ann(anns, op_name(k))) {
-      if (found) throw Fail{"Expected to find only one overlay operation"};
+  for (const Ann& a : anns) {
+    if (!is_overlay_ann(a)) continue;
+    for (OpKind k : kOps) {
+      if (a.name != op_name(k)) continue;
+      if (found && *found != k) throw Fail{"Expected to find only one overlay operation"};
       found = k;
     }
   }

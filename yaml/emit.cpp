@@ -3,6 +3,8 @@
 // no line folding); `emit_json` follows Go's encoding/json spelling of strings and numbers.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include "yaml/internal.h"
 #include "yaml/yaml.h"
@@ -19,6 +21,19 @@ size_t utf8_width(unsigned char c) {
   if ((c & 0xF0) == 0xE0) return 3;
   if ((c & 0xF8) == 0xF0) return 4;
   return 1;
+}
+
+// Whether every byte is below 0x80: such text is valid UTF-8 and takes one column a byte.
+bool all_ascii(std::string_view v) {
+  uint64_t seen = 0;
+  size_t i = 0;
+  for (; i + 8 <= v.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, v.data() + i, 8);
+    seen |= w;
+  }
+  for (; i < v.size(); ++i) seen |= static_cast<unsigned char>(v[i]);
+  return (seen & 0x8080808080808080ull) == 0;
 }
 
 unsigned char byte_at(std::string_view v, size_t i) {
@@ -338,8 +353,10 @@ struct YamlEmitter::State {
     Out style;
     std::string_view text = scalar_text(s, buffer, style);
     // A string that is not UTF-8 is written as go-yaml writes it: tagged !!binary, in base64.
-    const bool binary = s.kind == Kind::kString && !valid_utf8(text);
+    bool ascii = all_ascii(text);
+    const bool binary = s.kind == Kind::kString && !ascii && !valid_utf8(text);
     if (binary) {
+      ascii = false;
       buffer = binary_text(text);
       text = buffer;
       style = text.find('\n') != std::string_view::npos ? Out::kLiteral : Out::kPlain;
@@ -360,7 +377,7 @@ struct YamlEmitter::State {
     increase_indent(true, false);
     switch (style) {
       case Out::kPlain:
-        write_plain(text);
+        write_plain(text, ascii);
         break;
       case Out::kSingle:
         write_single(text);
@@ -441,11 +458,15 @@ struct YamlEmitter::State {
     indents.pop_back();
   }
 
-  void write_plain(std::string_view v) {
+  void write_plain(std::string_view v, bool ascii) {
     if (!whitespace) put(' ');
     // Plain text has no breaks: one append, one column per character.
     out.append(v);
-    for (size_t i = 0; i < v.size(); i += utf8_width(byte_at(v, i))) ++column;
+    if (ascii) {
+      column += static_cast<int>(v.size());
+    } else {
+      for (size_t i = 0; i < v.size(); i += utf8_width(byte_at(v, i))) ++column;
+    }
     whitespace = false;
     indention = false;
   }

@@ -158,6 +158,9 @@ class Builder : public internal::FastHandler {
       : src_(source), file_(file), file_name_(file), diags_(diags), options_(options), scan_(scan) {
     // yaml-cpp consumes a byte-order mark without counting it in its marks.
     if (source.substr(0, 3) == "\xEF\xBB\xBF") bom_ = 3;
+    // Every `---` line starts a document: sized once, a stream of many small documents is not
+    // moved at each doubling.
+    docs_.reserve(scan.doc_start_lines.size() + 1);
   }
 
   std::vector<Document>& documents() { return docs_; }
