@@ -316,7 +316,10 @@ struct LoadedYaml {
 // `strict`: ytt's strict YAML (yaml::LoadOptions::strict).
 yaml::LoadOptions ytt_yaml_options(bool strict = false);
 
-LoadedYaml load_yaml(std::string path, std::string_view text, bool strict = false);
+// `split`: a long stream may be read in two halves on two threads (yaml::load_split), for a
+// caller with no other thread at work; `after_split` runs once the second thread has ended.
+LoadedYaml load_yaml(std::string path, std::string_view text, bool strict = false,
+                     bool split = false, const std::function<void()>& after_split = {});
 // ytt's HasTemplating: some `#@` comment in the file (else ytt takes it as plain YAML).
 bool is_templated(const LoadedYaml& y);
 

@@ -57,7 +57,9 @@ std::optional<LoadedYaml> YamlPreloader::take(size_t file_index) {
   if (slot.state == State::kWaiting) {  // not started: load it here
     slot.state = State::kTaken;
     lock.unlock();
-    out = load_yaml(slot.input.path, slot.input.text, strict_);
+    // Without a worker the second core is idle: a long file may be read in two halves.
+    out =
+        load_yaml(slot.input.path, slot.input.text, strict_, !worker_.joinable(), on_worker_done_);
   } else {
     cv_.wait(lock, [&] { return slot.state != State::kLoading; });
     if (slot.state != State::kReady) return std::nullopt;

@@ -1,5 +1,7 @@
 // Internal: loads the YAML of the input files on a second thread, one file ahead of the
 // pipeline, so that parsing the next file overlaps with templating and checking this one.
+// Without that thread (one file, or little text after the first), a long file is read in two
+// halves on two threads instead.
 // The pipeline asks for files in the order it was given; it loads the first one itself, and
 // any file the worker has not started yet. Look-ahead is one file, so at most two loaded but
 // unevaluated trees exist at once.
@@ -25,7 +27,8 @@ class YamlPreloader {
     std::string_view text;  // must stay valid while the preloader lives (SourceLines' heap text)
   };
   // `on_worker_done` (optional) runs on the calling thread once the last file is taken and
-  // the worker thread has ended.
+  // the worker thread has ended, and after each file that, with no worker running, was read
+  // in two halves on two threads (yaml::load_split).
   // `strict`: files are read with ytt's strict YAML.
   // `min_bytes_ahead`: the worker starts only when the files after the first hold at least
   // this much text; below it, starting, running and ending a thread costs more than parsing

@@ -1838,13 +1838,15 @@ yaml::LoadOptions ytt_yaml_options(bool strict) {
   return options;
 }
 
-LoadedYaml load_yaml(std::string path, std::string_view text, bool strict) {
+LoadedYaml load_yaml(std::string path, std::string_view text, bool strict, bool split,
+                     const std::function<void()>& after_split) {
   LoadedYaml out;
   out.path = std::move(path);
   yaml::LoadOptions options = ytt_yaml_options(strict);
   options.keep_comments = true;        // a template rejects plain `#` comments
   options.keep_duplicate_keys = true;  // a template judges repeated keys after evaluation
-  out.docs = yaml::load(text, out.path, out.diags, options);
+  out.docs = split ? yaml::load_split(text, out.path, out.diags, options, after_split)
+                   : yaml::load(text, out.path, out.diags, options);
   out.has_marker = text.find("#@") != std::string_view::npos;
   out.has_plain_hash = false;
   for (size_t at = text.find('#'); at != std::string_view::npos; at = text.find('#', at + 1)) {

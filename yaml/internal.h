@@ -55,6 +55,10 @@ struct NotText {
 };
 NotText find_not_text(std::string_view source);
 
+// Where `load_split` cuts `source` (the start of a `---` line past its middle), npos when it
+// reads it whole (short, or holding anchors, directives, comments, tabs or CRs).
+size_t split_offset(std::string_view source);
+
 // ---- loader.cpp --------------------------------------------------------------------------
 
 // Our words for a syntax error kind with a fixed message ("missing ':' after a map key"),

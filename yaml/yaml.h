@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -295,6 +296,15 @@ std::string go_yaml_message(const diag::Diagnostic& d, std::string_view source,
 // UTF-8).
 std::vector<Document> load(std::string_view source, std::string_view file, diag::Diagnostics& diags,
                            const LoadOptions& options = {});
+
+// The same documents, diagnostics and positions as `load`; a long stream (64 KB and more) of
+// plain documents is read as two halves, cut at a `---` line, the second half on a thread of
+// its own. Text that could read differently in halves (anchors, directives, comments) and any
+// half with something to report are read whole. `after_thread` (optional) runs once the
+// thread has ended (the allocator may want the memory the thread held back).
+std::vector<Document> load_split(std::string_view source, std::string_view file,
+                                 diag::Diagnostics& diags, const LoadOptions& options = {},
+                                 const std::function<void()>& after_thread = {});
 
 // Reads a whole file. Unreadable, a directory, or larger than `max_bytes` -> `Error`.
 diag::Result<std::string> read_file(const std::string& path, size_t max_bytes = kMaxFileBytes);

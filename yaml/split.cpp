@@ -1,0 +1,110 @@
+// `load_split`: a long stream of documents read as two halves, the second on another thread.
+// The halves are cut at a `---` line, where every state of the reader ends (an open quote, a
+// flow collection left open there is an error in the half, which sends the text back to the
+// whole-stream reader). Text whose documents could reach into each other (anchors and
+// aliases, directives) or whose comments could attach across the cut is not cut at all.
+#include <algorithm>
+#include <thread>
+
+#include "yaml/internal.h"
+#include "yaml/yaml.h"
+
+namespace hintkit::yaml {
+namespace {
+
+// Streams shorter than this are read whole: a thread costs more than half of such a read.
+constexpr size_t kSplitMinBytes = size_t{64} << 10;
+
+void shift(diag::Span& s, int lines) {
+  if (s.begin.line > 0) s.begin.line += lines;
+  if (s.end.line > 0) s.end.line += lines;
+}
+
+// Moves every position in `n` down by `lines` (the lines of the first half).
+void shift(Node& n, int lines) {
+  shift(n.span, lines);
+  if (n.item_line > 0) n.item_line += lines;
+  for (auto& a : n.annotations) shift(a.span, lines);
+  for (auto& c : n.comments) shift(c.span, lines);
+  for (auto& it : n.items) {
+    shift(it.key, lines);
+    shift(it.value, lines);
+    shift(it.span, lines);
+    for (auto& a : it.annotations) shift(a.span, lines);
+    for (auto& c : it.comments) shift(c.span, lines);
+  }
+  for (auto& el : n.elements) shift(el, lines);
+}
+
+}  // namespace
+
+namespace internal {
+
+size_t split_offset(std::string_view text) {
+  if (text.size() < kSplitMinBytes) return std::string_view::npos;
+  // `&`/`*`: an alias may refer to an anchor of an earlier document; `%`: directives belong to
+  // the next document; `#`: comments attach to the nodes around them; `\r`, `\t` and a byte
+  // order mark: rare enough to be left to the whole-stream reader.
+  if (text.find_first_of("&*%#\r\t") != std::string_view::npos) return std::string_view::npos;
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") return std::string_view::npos;
+  for (size_t at = text.find("\n---\n", text.size() / 2); at != std::string_view::npos;
+       at = text.find("\n---\n", at + 1)) {
+    // The line above the marker holds content: a blank line there is left to the whole read
+    // (the cut is kept to the shape the tests compare against the whole read).
+    size_t line_start = at == 0 ? std::string_view::npos : text.rfind('\n', at - 1);
+    line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+    std::string_view above = text.substr(line_start, at - line_start);
+    if (above.find_first_not_of(' ') != std::string_view::npos) return at + 1;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace internal
+
+std::vector<Document> load_split(std::string_view source, std::string_view file,
+                                 diag::Diagnostics& diags, const LoadOptions& options,
+                                 const std::function<void()>& after_thread) {
+  const size_t cut = internal::split_offset(source);
+  if (cut == std::string_view::npos) return load(source, file, diags, options);
+  diag::Diagnostics second_diags;
+  std::vector<Document> second;
+  bool second_ok = false;
+  std::thread worker([&] {
+    try {
+      second = load(source.substr(cut), file, second_diags, options);
+      second_ok = true;
+    } catch (...) {
+      // read again whole below
+    }
+  });
+  diag::Diagnostics first_diags;
+  std::vector<Document> first;
+  bool first_ok = false;
+  try {
+    first = load(source.substr(0, cut), file, first_diags, options);
+    first_ok = true;
+  } catch (...) {
+    // read again whole below
+  }
+  worker.join();
+  if (after_thread) after_thread();
+  // Anything to report (an error, a repeated key, a limit) is reported as the whole stream
+  // reports it, from the whole stream.
+  if (!first_ok || !second_ok || !first_diags.empty() || !second_diags.empty() || first.empty() ||
+      second.empty()) {
+    return load(source, file, diags, options);
+  }
+  const int lines_before =
+      static_cast<int>(std::count(source.begin(), source.begin() + static_cast<long>(cut), '\n'));
+  first.reserve(first.size() + second.size());
+  for (auto& d : second) {
+    shift(d.root, lines_before);
+    shift(d.span, lines_before);
+    for (auto& a : d.annotations) shift(a.span, lines_before);
+    for (auto& c : d.comments) shift(c.span, lines_before);
+    first.push_back(std::move(d));
+  }
+  return first;
+}
+
+}  // namespace hintkit::yaml
