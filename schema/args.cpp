@@ -33,8 +33,8 @@ constexpr Flag kFlags[] = {
     // regular_input.go
     {"file", 'f', FlagKind::kString, nullptr},
     {"output", 'o', FlagKind::kSlice, nullptr},
-    {"dangerous-emptied-output-directory", 0, FlagKind::kString, "writing output files"},
-    {"output-files", 0, FlagKind::kString, "writing output files"},
+    {"dangerous-emptied-output-directory", 0, FlagKind::kString, nullptr},
+    {"output-files", 0, FlagKind::kString, nullptr},
     {"dangerous-allow-all-symlink-destinations", 0, FlagKind::kBool, "symlinked input files"},
     {"allow-symlink-destination", 0, FlagKind::kSlice, "symlinked input files"},
     // data_values_flags.go
@@ -112,6 +112,10 @@ void apply(const Flag& f, const std::string& value, bool on, Options& o,
     o.ignore_unknown_comments = on;
   else if (n == "strict")
     o.strict = on;
+  else if (n == "output-files")
+    o.output_files = value;
+  else if (n == "dangerous-emptied-output-directory")
+    o.output_directory = value;
 }
 
 }  // namespace

@@ -1,9 +1,14 @@
 // The pipeline of `hintkit values`: read inputs, template them, build the schema, merge data
 // values in ytt's order, validate, print.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "diag/stack.h"
 #include "schema/errors.h"
@@ -182,7 +187,8 @@ class Engine {
   Outcome run() {
     Outcome out;
     try {
-      out.out = pipeline();
+      std::string printed = pipeline();
+      out.out = writes_files() ? write_output_files() : std::move(printed);
       out.err = err_;
     } catch (const Unsupported& u) {
       out.exit_code = kExitUnsupported;
@@ -203,6 +209,99 @@ class Engine {
   }
 
  private:
+  bool writes_files() const {
+    return !opts_.output_files.empty() || !opts_.output_directory.empty();
+  }
+
+  // ytt's OutputDirectory: --dangerous-emptied-output-directory checks the paths and empties
+  // the folder first; both create it and write each output file there (folders and files with
+  // mode 0700), saying "creating: PATH" for each. The inspect modes have no files to write.
+  std::string write_output_files() {
+    const bool emptied = !opts_.output_directory.empty();
+    const std::string dir = emptied ? opts_.output_directory : opts_.output_files;
+    if (emptied) {
+      std::set<std::string> seen;
+      for (const auto& [rel, text] : output_files_) {
+        if (!seen.insert(rel).second) {
+          throw YttError{"Multiple files have same output destination paths: " + rel};
+        }
+      }
+      for (const char* bad : {"/", ".", "./", ""}) {
+        if (dir == bad) {
+          throw YttError{"Expected output directory path to not be one of '/', '.', './', ''"};
+        }
+      }
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+      if (ec) throw YttError{"unlinkat " + dir + ": " + go_errno_text(ec)};
+    }
+    make_dirs(dir);
+    std::string printed;
+    for (const auto& [rel, text] : output_files_) {
+      const std::string path = go_clean_path(dir + "/" + rel);
+      printed += "creating: " + path + "\n";
+      const size_t slash = path.rfind('/');
+      if (slash != std::string::npos && slash > 0) make_dirs(path.substr(0, slash));
+      const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0700);
+      if (fd < 0) {
+        throw YttError{"open " + path + ": " + go_errno_text({errno, std::generic_category()})};
+      }
+      size_t done = 0;
+      while (done < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n <= 0) break;
+        done += static_cast<size_t>(n);
+      }
+      ::close(fd);
+    }
+    return printed;
+  }
+
+  // os.MkdirAll(path, 0700): each missing folder is made with mode 0700.
+  static void make_dirs(const std::string& path) {
+    for (size_t at = 1; at <= path.size(); ++at) {
+      if (at != path.size() && path[at] != '/') continue;
+      const std::string prefix = path.substr(0, at);
+      struct stat st {};
+      if (::stat(prefix.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) continue;
+      if (::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST) {
+        throw YttError{"mkdir " + prefix + ": " + go_errno_text({errno, std::generic_category()})};
+      }
+    }
+  }
+
+  // Go's filepath.Clean, as filepath.Join applies it: no empty, "." or "x/.." elements.
+  static std::string go_clean_path(const std::string& p) {
+    const bool rooted = !p.empty() && p[0] == '/';
+    std::vector<std::string> parts;
+    size_t start = 0;
+    while (start <= p.size()) {
+      size_t slash = p.find('/', start);
+      if (slash == std::string::npos) slash = p.size();
+      std::string part = p.substr(start, slash - start);
+      if (part == "..") {
+        if (!parts.empty() && parts.back() != "..") {
+          parts.pop_back();
+        } else if (!rooted) {
+          parts.push_back(part);
+        }
+      } else if (!part.empty() && part != ".") {
+        parts.push_back(part);
+      }
+      start = slash + 1;
+    }
+    std::string out = rooted ? "/" : "";
+    for (size_t i = 0; i < parts.size(); ++i) out += (i ? "/" : "") + parts[i];
+    return out.empty() ? "." : out;
+  }
+
+  // Go prints a system error in lower case ("permission denied").
+  static std::string go_errno_text(const std::error_code& ec) {
+    std::string m = ec.message();
+    if (!m.empty()) m[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(m[0])));
+    return m;
+  }
+
   // The -f inputs as ytt's file set (file_set.cpp). Files of private libraries (`_ytt_lib`)
   // stay in it (load() and data.list meet them as private) but are no templates of this
   // library (`own`).
@@ -648,7 +747,8 @@ class Engine {
       if (file_type(f) == FileType::kText) {
         // ytt writes text templates to output files only (a library's are dropped); a
         // text-plain file is output as it is, with nothing to evaluate.
-        if (is_template_file(f) || is_library_file(f)) eval_text_file(f);
+        std::string text = is_template_file(f) || is_library_file(f) ? eval_text_file(f) : f.text();
+        if (!library_mode()) output_files_.push_back({f.path, std::move(text)});
         text_output = text_output || !library_mode();
         continue;
       }
@@ -684,7 +784,10 @@ class Engine {
         }
       }
       if (has_overlays) overlay_files.push_back(files_.files[i].path);
-      if (!kept.empty()) sets.push_back(std::move(kept));
+      if (!kept.empty()) {
+        sets.push_back(std::move(kept));
+        set_files_.push_back(i);
+      }
     }
     check_library_documents_used();
     if (!overlays.empty()) {
@@ -777,14 +880,14 @@ class Engine {
 
   // A text template of the file set, evaluated in file order with the YAML templates (its
   // text goes to output files only, which hintkit does not write).
-  void eval_text_file(const SourceFile& f) {
+  std::string eval_text_file(const SourceFile& f) {
     // As for YAML templates: ytt panics on data values with a non-string map key.
     if (values_ && has_non_string_key(*values_)) {
       throw Unsupported{
           "data values with a map key that is not a string in templates (ytt panics)"};
     }
     try {
-      (void)eval_text_template(files_, f, thread_);
+      return eval_text_template(files_, f, thread_);
     } catch (const TemplateError& e) {
       if (library_mode()) throw;  // the caller nests the failure in its own
       if (e.compile) throw YttError{multi_line_error(e.text)};
@@ -817,7 +920,18 @@ class Engine {
         out += emit_yaml(*d.value);
       }
     }
-    if (text_output) {
+    // ytt's output files: one per template whose documents (not counting overlays and empty
+    // ones) made a set, whatever overlays left in it.
+    for (size_t k = 0; k < sets.size(); ++k) {
+      std::string text;
+      for (const auto& d : sets[k]) {
+        if (doc_empty(d)) continue;
+        if (!text.empty()) text += "---\n";
+        text += emit_yaml(*d.value);
+      }
+      output_files_.push_back({files_.files[set_files_[k]].path, std::move(text)});
+    }
+    if (text_output && !writes_files()) {
       err_ +=
           "\nWarning: Found Non-YAML templates in input. Non-YAML templates are not rendered to "
           "standard output.\nIf you want to include those results, use the --output-files or "
@@ -1515,8 +1629,11 @@ class Engine {
   DPtr values_;
   std::vector<ValuesSource> sources_;
   std::vector<std::vector<DDoc>> output_;  // the output documents, one set per template file
-  std::string format_;                     // yaml or json
-  std::string schema_format_;              // openapi-v3 or ""
+  std::vector<size_t> set_files_;          // the input file of each set of output_
+  // Files for --output-files: text results (in evaluation order), then YAML ones (file order).
+  std::vector<std::pair<std::string, std::string>> output_files_;
+  std::string format_;         // yaml or json
+  std::string schema_format_;  // openapi-v3 or ""
   // Documents addressed to the libraries this one uses, in ytt's order, and those its caller
   // addressed to it (`parent_*`: its own; `passed_*`: for its libraries).
   std::vector<EnvelopePtr> child_values_, child_schemas_, flag_child_values_;

@@ -10,8 +10,8 @@
 // error text and exit codes follow ytt v0.48.0 (with `hintkit` in place of `ytt`).
 //
 // Text templates (`.txt`, `.lib.txt`) compile to Starlark the same way (template.cpp) and run
-// in ytt's order with the YAML templates; their text goes to output files, which hintkit does
-// not write (ytt's warning says so).
+// in ytt's order with the YAML templates; their text goes to output files (`--output-files`,
+// `--dangerous-emptied-output-directory`), else ytt's warning says it is not printed.
 //
 // Internals, one phase per file: template.cpp (YAML templates compiled to Starlark),
 // ytt_modules.cpp (`@ytt:*`), overlay.cpp, infer.cpp (schema -> types + defaults),
@@ -29,7 +29,7 @@ namespace hintkit::schema {
 
 // The flags ytt v0.48.0 accepts that this engine understands, as given on the command line.
 struct Options {
-  std::vector<std::string> files;  // -f, in order
+  std::vector<std::string> files;       // -f, in order
   std::vector<std::string> file_marks;  // --file-mark PATH:KEY=VALUE, in order
   // Data value flags, each with its own position in ytt's fixed order of application.
   std::vector<std::string> data_values_files;     // --data-values-file
@@ -40,11 +40,15 @@ struct Options {
   std::vector<std::string> data_value_file;       // --data-value-file key=path
   bool inspect = false;                           // --data-values-inspect
   bool schema_inspect = false;                    // --data-values-schema-inspect
-  std::string output;          // -o / --output file format: "", yaml, json (or an unknown type)
+  std::string output;           // -o / --output file format: "", yaml, json (or an unknown type)
   bool output_openapi = false;  // -o / --output also names the schema type openapi-v3
-  bool disable_validation = false;                // --dangerous-data-values-disable-validation
+  bool disable_validation = false;       // --dangerous-data-values-disable-validation
   bool ignore_unknown_comments = false;  // --ignore-unknown-comments: plain `#` comments allowed
   bool strict = false;  // -s/--strict: ytt's strict YAML for input files and YAML flag values
+  // --output-files DIR, --dangerous-emptied-output-directory DIR (emptied first): write the
+  // output files there instead of printing the documents.
+  std::string output_files;
+  std::string output_directory;
   // Environment for --data-values-env, as NAME=value strings (the process environment).
   std::vector<std::string> environment;
   // false: the run's trees are not freed but handed over in `Outcome::retained`. A process

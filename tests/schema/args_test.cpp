@@ -70,9 +70,9 @@ TEST(ParseArgs, RefusesYttFlagsHintkitDoesNotImplementWithExitTwo) {
       {{"--bulk-out"},
        "Error: hintkit values does not support bulk output (--bulk-out); use ytt "
        "for this\n"},
-      {{"--dangerous-emptied-output-directory=out"},
-       "Error: hintkit values does not support writing output files "
-       "(--dangerous-emptied-output-directory); use ytt for this\n"},
+      {{"--files-inspect"},
+       "Error: hintkit values does not support inspecting the set of files "
+       "(--files-inspect); use ytt for this\n"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.args.front());
@@ -82,6 +82,15 @@ TEST(ParseArgs, RefusesYttFlagsHintkitDoesNotImplementWithExitTwo) {
     EXPECT_EQ(err.exit_code, kExitUnsupported);
     EXPECT_EQ(err.err, c.want_err);
   }
+}
+
+TEST(ParseArgs, OutputFolderFlagsAreTaken) {
+  Options o;
+  Outcome err;
+  ASSERT_TRUE(
+      parse_args({"--output-files", "a", "--dangerous-emptied-output-directory=b"}, o, err));
+  EXPECT_EQ(o.output_files, "a");
+  EXPECT_EQ(o.output_directory, "b");
 }
 
 TEST(ParseArgs, BooleanFlagsTakeGoSpellingsAndOutputTakesAList) {

@@ -1,0 +1,119 @@
+// `hintkit values --output-files DIR` and `--dangerous-emptied-output-directory DIR`: the
+// output files ytt writes (one per template with documents, text results included), the
+// "creating:" lines it prints instead of the documents, and its checks before emptying a
+// folder. Expected texts are ytt v0.48.0's for the same inputs.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tests/support/run_binary.h"
+#include "tests/support/temp_dir.h"
+
+using hintkit::testing::run_hintkit;
+
+namespace {
+
+class OutputFiles : public hintkit::testing::TempDirTest {
+ protected:
+  void SetUp() override {
+    TempDirTest::SetUp();
+    write("in/a.yml", "#@ load(\"@ytt:data\", \"data\")\na: #@ data.values.x\n---\nb: 2\n");
+    write("in/values.yml", "#@data/values\n---\nx: 1\n");
+    write("in/empty.yml", "--- null\n");
+    write("in/ov.yml",
+          "#@ load(\"@ytt:overlay\", \"overlay\")\n#@overlay/match by=overlay.all, "
+          "expects=\"1+\"\n---\n"
+          "#@overlay/match missing_ok=True\nadded: true\n");
+    write("in/sub/deep.yml", "deep: 1\n");
+    write("in/t.txt", "hello (@= \"x\" @)\n");
+  }
+  std::string read(const std::string& rel) {
+    std::ifstream in(dir_ / rel, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+};
+
+TEST_F(OutputFiles, WritesTextResultsThenOneFilePerTemplateWithDocuments) {
+  auto r = run_hintkit({"values", "-f", "in/", "--output-files", "out/"}, dir_.string());
+  EXPECT_EQ(r.rc, 0) << r.err;
+  // no file for the template of only a null document, nor for the file of overlays
+  EXPECT_EQ(r.out, "creating: out/t.txt\ncreating: out/a.yml\ncreating: out/sub/deep.yml\n");
+  EXPECT_EQ(r.err, "");  // no warning about text templates: their results are written
+  EXPECT_EQ(read("out/t.txt"), "hello x\n");
+  EXPECT_EQ(read("out/a.yml"), "a: 1\nadded: true\n---\nb: 2\nadded: true\n");
+  EXPECT_EQ(read("out/sub/deep.yml"), "deep: 1\nadded: true\n");
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "out/empty.yml"));
+  struct stat st {};
+  ASSERT_EQ(::stat((dir_ / "out/a.yml").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);  // ytt's mode for files and folders alike
+  ASSERT_EQ(::stat((dir_ / "out/sub").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+}
+
+TEST_F(OutputFiles, OutputFilesKeepsWhatTheFolderHeld) {
+  write("out/old.yml", "old: 1\n");
+  auto r = run_hintkit({"values", "-f", "in/a.yml", "-f", "in/values.yml", "--output-files", "out"},
+                       dir_.string());
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "creating: out/a.yml\n");
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "out/old.yml"));
+}
+
+TEST_F(OutputFiles, EmptiedOutputDirectoryRemovesWhatTheFolderHeld) {
+  write("out/old.yml", "old: 1\n");
+  auto r = run_hintkit({"values", "-f", "in/a.yml", "-f", "in/values.yml",
+                        "--dangerous-emptied-output-directory", "./out"},
+                       dir_.string());
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "creating: out/a.yml\n");  // the path as Go's filepath.Join cleans it
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "out/old.yml"));
+  EXPECT_EQ(read("out/a.yml"), "a: 1\n---\nb: 2\n");
+}
+
+TEST_F(OutputFiles, EmptiedOutputDirectoryRefusesTheCurrentFolder) {
+  auto r = run_hintkit({"values", "-f", "in/a.yml", "-f", "in/values.yml",
+                        "--dangerous-emptied-output-directory", "."},
+                       dir_.string());
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "hintkit: Error: Expected output directory path to not be one of '/', '.', './', ''\n");
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "in/a.yml"));
+}
+
+TEST_F(OutputFiles, EmptiedOutputDirectoryRefusesTwoFilesForOnePath) {
+  write("out/old.yml", "old: 1\n");
+  auto r = run_hintkit(
+      {"values", "-f", "in/a.yml", "-f", "in/values.yml", "-f", "in/sub/deep.yml", "--file-mark",
+       "deep.yml:path=a.yml", "--dangerous-emptied-output-directory", "out"},
+      dir_.string());
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "hintkit: Error: Multiple files have same output destination paths: a.yml\n");
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "out/old.yml"));  // checked before emptying
+}
+
+TEST_F(OutputFiles, InspectingDataValuesWritesNothing) {
+  auto r = run_hintkit({"values", "-f", "in/a.yml", "-f", "in/values.yml", "--output-files", "out",
+                        "--data-values-inspect"},
+                       dir_.string());
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(std::filesystem::is_directory(dir_ / "out"));
+  EXPECT_TRUE(std::filesystem::is_empty(dir_ / "out"));
+}
+
+TEST_F(OutputFiles, AFailingRunWritesNothing) {
+  write("in/bad.yml", "#@ 1 // 0\nx: 1\n");
+  auto r = run_hintkit({"values", "-f", "in/bad.yml", "--output-files", "out"}, dir_.string());
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "out"));
+}
+
+}  // namespace
