@@ -5,6 +5,9 @@
 // cells their value, which lets counting free the rest.
 #include "starlark/cycles.h"
 
+#include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <mutex>
 #include <unordered_map>
 #include <unordered_set>
@@ -29,14 +32,84 @@ struct Node {
   void* p;
   friend bool operator==(const Node&, const Node&) = default;
 };
-struct NodeHash {
-  size_t operator()(const Node& n) const {
-    return std::hash<void*>()(n.p) ^ static_cast<size_t>(n.kind);
+// What the collector knows of each node, in one open-addressed table (a collection looks at
+// every container a program holds, so this is where its time and memory go): the node's
+// pointer with its kind and an "alive" mark in the low bits, the references to it from inside
+// the graph, and for a module or cell its shared_ptr count.
+class NodeTable {
+ public:
+  struct Slot {
+    uintptr_t key = 0;  // 0: empty
+    uint32_t internal = 0;
+    uint32_t uses = 0;
+    Node node() const {
+      return Node{static_cast<Node::Kind>(key & 3), reinterpret_cast<void*>(key & ~uintptr_t{7})};
+    }
+    bool alive() const { return key & 4; }
+    void set_alive() { key |= 4; }
+  };
+
+  // The slot of `n`, made (zeroed) if new; `fresh` says which.
+  Slot& at(const Node& n, bool& fresh) {
+    if ((size_ + 1) * 4 > slots_.size() * 3) grow();
+    uintptr_t key = key_of(n);
+    size_t i = start(key);
+    while (slots_[i].key != 0) {
+      if ((slots_[i].key & ~uintptr_t{4}) == key) {
+        fresh = false;
+        return slots_[i];
+      }
+      i = (i + 1) & (slots_.size() - 1);
+    }
+    ++size_;
+    fresh = true;
+    slots_[i].key = key;
+    return slots_[i];
   }
+  Slot* find(const Node& n) {
+    if (slots_.empty()) return nullptr;
+    uintptr_t key = key_of(n);
+    for (size_t i = start(key); slots_[i].key != 0; i = (i + 1) & (slots_.size() - 1))
+      if ((slots_[i].key & ~uintptr_t{4}) == key) return &slots_[i];
+    return nullptr;
+  }
+  template <typename F>
+  void each(F&& f) {
+    for (Slot& s : slots_)
+      if (s.key != 0) f(s);
+  }
+
+ private:
+  static uintptr_t key_of(const Node& n) {
+    return reinterpret_cast<uintptr_t>(n.p) | static_cast<uintptr_t>(n.kind);
+  }
+  size_t start(uintptr_t key) const {
+    return static_cast<size_t>((key >> 3) * 0x9E3779B97F4A7C15ull >> 20) & (slots_.size() - 1);
+  }
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
+    for (const Slot& s : old) {
+      if (s.key == 0) continue;
+      size_t i = start(s.key & ~uintptr_t{4});
+      while (slots_[i].key != 0) i = (i + 1) & (slots_.size() - 1);
+      slots_[i] = s;
+    }
+  }
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
 };
 
 class Collector {
  public:
+  // kModules: every node. The container modes (see collect_containers) leave modules and
+  // frozen lists, dicts and structs out of the graph; kYoungContainers old containers too.
+  enum class Mode : uint8_t { kModules, kAllContainers, kYoungContainers };
+  explicit Collector(Mode mode = Mode::kModules) : mode_(mode) {}
+
+  // Nodes and edges looked at so far.
+  size_t work() const { return work_; }
+
   // `uses`: for a module or cell, its shared_ptr count less the caller's own references.
   void add_root(const Node& n, long uses = 0) { visit(n, false, uses); }
   // An object the caller holds a reference to, which does not count as an outside one.
@@ -49,14 +122,17 @@ class Collector {
       todo_.pop_back();
       each_child(n, [&](const Node& c, long uses) { visit(c, true, uses); });
     }
-    for (const auto& [n, internal] : inside_)
-      if (held_from_outside(n, internal)) todo_.push_back(n);
+    table_.each([&](NodeTable::Slot& s) {
+      if (held_from_outside(s)) todo_.push_back(s.node());
+    });
     while (!todo_.empty()) {
       Node n = todo_.back();
       todo_.pop_back();
-      if (!alive_.insert(n).second) continue;
+      NodeTable::Slot* s = table_.find(n);
+      if (s->alive()) continue;
+      s->set_alive();
       each_child(n, [&](const Node& c, long) {
-        if (!alive_.contains(c)) todo_.push_back(c);
+        if (!table_.find(c)->alive()) todo_.push_back(c);
       });
     }
   }
@@ -64,8 +140,9 @@ class Collector {
   // Takes the links that close dead cycles out of the graph; the caller drops them once the
   // registry is unlocked (dropping them runs destructors that untrack closures).
   void cut(std::vector<Value>& garbage) {
-    for (const auto& [n, internal] : inside_) {
-      if (alive_.contains(n)) continue;
+    table_.each([&](NodeTable::Slot& s) {
+      if (s.alive()) return;
+      Node n = s.node();
       if (n.kind == Node::Kind::kModule) {
         auto* m = static_cast<ModuleEnv*>(n.p);
         for (Value& v : m->globals) garbage.push_back(std::move(v));
@@ -78,7 +155,7 @@ class Collector {
       } else {
         empty_dead_container(static_cast<Object*>(n.p), garbage);
       }
-    }
+    });
   }
 
  private:
@@ -121,24 +198,52 @@ class Collector {
   }
 
   void visit(const Node& n, bool counted, long uses) {
-    auto [it, fresh] = inside_.try_emplace(n, 0);
-    if (counted) ++it->second;
+    ++work_;
+    bool fresh = false;
+    NodeTable::Slot& s = table_.at(n, fresh);
+    if (counted) ++s.internal;
     if (fresh) {
       todo_.push_back(n);
-      if (n.kind != Node::Kind::kObject) uses_[n] = uses;
+      // Counts beyond 32 bits are held from outside anyway.
+      if (n.kind != Node::Kind::kObject)
+        s.uses = static_cast<uint32_t>(std::min<long>(uses, UINT32_MAX));
     }
   }
 
-  bool held_from_outside(const Node& n, long internal) const {
-    if (n.kind == Node::Kind::kObject)
-      return static_cast<long>(static_cast<Object*>(n.p)->use_count()) > internal;
-    return uses_.at(n) > internal;
+  bool held_from_outside(const NodeTable::Slot& s) const {
+    Node n = s.node();
+    if (n.kind == Node::Kind::kObject) return static_cast<Object*>(n.p)->use_count() > s.internal;
+    return s.uses > s.internal;
+  }
+
+  // Whether a value stays out of the graph: a frozen list, dict or struct reaches only frozen
+  // values, so no cycle of mutable ones passes through it; in a young collection, an old
+  // container is taken as held from outside.
+  bool left_out(const Object* o) const {
+    switch (o->kind()) {
+      case Kind::kList:
+        return mutable_left_out(static_cast<const ListObj*>(o));
+      case Kind::kDict:
+        return mutable_left_out(static_cast<const DictObj*>(o));
+      case Kind::kSet:
+        return mode_ == Mode::kYoungContainers && static_cast<const SetObj*>(o)->gc_old;
+      case Kind::kStruct:
+        return static_cast<const StructObj*>(o)->frozen;
+      default:
+        return false;
+    }
+  }
+  bool mutable_left_out(const Mutable* m) const {
+    return m->frozen || (mode_ == Mode::kYoungContainers && m->gc_old);
   }
 
   template <typename F>
-  static void each_child(const Node& n, F&& f) {
+  void each_child(const Node& n, F&& f) {
     auto value = [&](const Value& v) {
-      if (v.is_object()) f(Node{Node::Kind::kObject, v.object()}, 0);
+      ++work_;
+      if (!v.is_object()) return;
+      if (mode_ != Mode::kModules && left_out(v.object())) return;
+      f(Node{Node::Kind::kObject, v.object()}, 0);
     };
     if (n.kind == Node::Kind::kModule) {
       auto* m = static_cast<ModuleEnv*>(n.p);
@@ -180,7 +285,8 @@ class Collector {
       case Kind::kFunction: {
         auto* fn = static_cast<FunctionObj*>(o);
         for (const Value& v : fn->defaults) value(v);
-        if (fn->module) f(Node{Node::Kind::kModule, fn->module.get()}, fn->module.use_count());
+        if (fn->module && mode_ == Mode::kModules)
+          f(Node{Node::Kind::kModule, fn->module.get()}, fn->module.use_count());
         for (const CellPtr& c : fn->freevars) f(Node{Node::Kind::kCell, c.get()}, c.use_count());
         break;
       }
@@ -189,9 +295,9 @@ class Collector {
     }
   }
 
-  std::unordered_map<Node, long, NodeHash> inside_;
-  std::unordered_map<Node, long, NodeHash> uses_;  // shared_ptr counts of modules and cells
-  std::unordered_set<Node, NodeHash> alive_;
+  Mode mode_;
+  size_t work_ = 0;
+  NodeTable table_;
   std::vector<Node> todo_;
 };
 
@@ -236,6 +342,66 @@ void collect_cycles(const std::shared_ptr<ModuleEnv>& only) {
     c.cut(garbage);
   }
   garbage.clear();
+}
+
+namespace {
+Object* container_of(GcLink* link) {
+  auto* m = static_cast<Mutable*>(link);
+  switch (m->gc_kind) {
+    case Kind::kList:
+      return static_cast<ListObj*>(m);
+    case Kind::kDict:
+      return static_cast<DictObj*>(m);
+    default:
+      return static_cast<SetObj*>(m);
+  }
+}
+}  // namespace
+
+void collect_containers(ContainerList& list, bool full) {
+  std::vector<Value> garbage;
+  Collector c(full ? Collector::Mode::kAllContainers : Collector::Mode::kYoungContainers);
+  auto add_roots = [&](GcLink& head) {
+    for (GcLink* l = head.gc_next; l != &head; l = l->gc_next)
+      if (!static_cast<Mutable*>(l)->frozen) c.add_root(Node{Node::Kind::kObject, container_of(l)});
+  };
+  add_roots(list.young);
+  if (full) add_roots(list.old);
+  c.scan();
+  c.cut(garbage);
+  garbage.clear();  // the dead containers leave the lists as they go
+  // The survivors are old now: the young list moves to the front of the old one.
+  size_t moved = 0;
+  for (GcLink* l = list.young.gc_next; l != &list.young; l = l->gc_next, ++moved)
+    static_cast<Mutable*>(l)->gc_old = true;
+  if (moved) {
+    GcLink* first = list.young.gc_next;
+    GcLink* last = list.young.gc_prev;
+    last->gc_next = list.old.gc_next;
+    list.old.gc_next->gc_prev = last;
+    list.old.gc_next = first;
+    first->gc_prev = &list.old;
+    list.young.gc_next = list.young.gc_prev = &list.young;
+  }
+  list.made = 0;
+  list.next_at = std::max<size_t>(4096, c.work());
+  if (full) {
+    list.promoted = 0;
+    list.next_full_at = std::max<size_t>(16384, 2 * c.work());
+  } else {
+    list.promoted += moved;
+  }
+}
+
+ContainerList::~ContainerList() {
+  for (GcLink* head : {&young, &old}) {
+    GcLink* l = head->gc_next;
+    while (l != head) {
+      GcLink* next = l->gc_next;
+      l->gc_prev = l->gc_next = nullptr;
+      l = next;
+    }
+  }
 }
 
 void collect_cycles_held(std::vector<Value>& held) {

@@ -20,6 +20,19 @@ void untrack_closure(FunctionObj* closure);
 // which is cheap; else at all of them.
 void collect_cycles(const std::shared_ptr<ModuleEnv>& only = nullptr);
 
+// Frees the cycles among the containers a thread has made (`ThreadState::containers`) and
+// what they reach, generationally: a young collection looks at the containers made since the
+// last one, and stops at the older ones (a reference from one counts as a reference from
+// outside); a full one looks at them all. Both stop at frozen lists, dicts and structs
+// (whatever a frozen value reaches is frozen too, so only all-frozen cycles pass through one:
+// a module's, freed with it above) and at modules. The survivors become old.
+// Cost: the nodes and edges reached, W. The next young collection is due once max(4096, W)
+// more containers have been made (`ContainerList::next_at`), the next full one once
+// max(16384, 2 W) have become old (`next_full_at`): all the collections of a thread cost
+// O(the containers it makes + what it holds at its end), and cyclic garbage waits for at most
+// about twice the containers alive at the last full collection.
+void collect_containers(ContainerList& list, bool full);
+
 // The same, looking at what `held` reaches (the caller's own references in `held` count as
 // inside ones), then lets go of `held`.
 void collect_cycles_held(std::vector<Value>& held);

@@ -250,14 +250,23 @@ Value call_builtin(BuiltinObj& b, std::span<const Value> args, std::span<const K
 }
 
 Value call_any(const Value& fn, std::span<const Value> args, std::span<const Kwarg> kwargs) {
+  Value result;
   switch (fn.kind()) {
     case Kind::kFunction:
-      return call_function(*static_cast<FunctionObj*>(fn.object()), args, kwargs);
+      result = call_function(*static_cast<FunctionObj*>(fn.object()), args, kwargs);
+      break;
     case Kind::kBuiltin:
-      return call_builtin(*static_cast<BuiltinObj*>(fn.object()), args, kwargs);
+      result = call_builtin(*static_cast<BuiltinObj*>(fn.object()), args, kwargs);
+      break;
     default:
       throw_error("invalid call of non-function (" + std::string(fn.type_name()) + ")");
   }
+  // A call's return is a safe point: the callee's frame is gone and every value the callers
+  // use is held by a counted reference.
+  ContainerList& made = g_thread->containers;
+  if (made.made >= made.next_at)
+    collect_containers(made, /*full=*/made.promoted >= made.next_full_at);
+  return result;
 }
 
 Value make_function(Env& env, const std::shared_ptr<Function>& fn) {
@@ -849,9 +858,21 @@ std::optional<Value> Module::get(std::string_view name) const {
   return std::nullopt;
 }
 
+void link_container(Mutable* m, Kind kind) {
+  if (!g_thread) return;
+  GcLink& head = g_thread->containers.young;
+  m->gc_kind = kind;
+  m->gc_prev = &head;
+  m->gc_next = head.gc_next;
+  head.gc_next->gc_prev = m;
+  head.gc_next = m;
+  ++g_thread->containers.made;
+}
+
 Thread::Thread(ThreadOptions options)
     : state_(std::make_unique<ThreadState>(*this, std::move(options))) {}
 Thread::~Thread() {
+  collect_containers(state_->containers, /*full=*/true);
   state_.reset();
   collect_cycles();
 }

@@ -22,6 +22,7 @@ struct ThreadState {
   ThreadOptions options;
   int64_t steps = 0;
   int depth = 0;
+  ContainerList containers;  // what the cycle collector looks at (starlark/cycles.h)
 
   void step() { charge(1); }
   // Charges `n` steps at once: work proportional to a size (see kBytesPerStep).

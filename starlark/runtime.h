@@ -49,14 +49,57 @@ struct BigIntObj : Object {
   BigInt value;
 };
 
+// A link in the list of mutable containers a Starlark thread has made (`ContainerList`, for
+// the cycle collector in starlark/cycles.h): only a mutable container can close a cycle, so
+// these are where a collection starts. A container made outside any thread is not linked.
+struct GcLink {
+  GcLink* gc_prev = nullptr;
+  GcLink* gc_next = nullptr;
+};
+
 // Guards against mutation: frozen values and containers being iterated.
-struct Mutable {
+struct Mutable : GcLink {
+  Mutable() = default;
+  Mutable(const Mutable&) = delete;
+  Mutable& operator=(const Mutable&) = delete;
+  ~Mutable() {
+    if (gc_next) {
+      gc_prev->gc_next = gc_next;
+      gc_next->gc_prev = gc_prev;
+    }
+  }
   bool frozen = false;
+  Kind gc_kind = Kind::kNone;  // which container this is: the collector's way back to it
+  bool gc_old = false;         // outlived a collection (in `ContainerList::old`)
   int iterating = 0;
 };
 
+// Links a new container into the list of the running thread (none: left unlinked).
+void link_container(Mutable* m, Kind kind);
+
+// The containers a thread has made, in two circular lists: `young`, made since the last
+// collection, and `old`, those that outlived one. On destruction, the ones still alive leave
+// both (they outlive the thread: a module's globals, values handed to the host).
+struct ContainerList {
+  ContainerList() {
+    young.gc_prev = young.gc_next = &young;
+    old.gc_prev = old.gc_next = &old;
+  }
+  ContainerList(const ContainerList&) = delete;
+  ContainerList& operator=(const ContainerList&) = delete;
+  ~ContainerList();
+  GcLink young;
+  GcLink old;
+  size_t made = 0;              // containers made since the last collection (in `young`)
+  size_t next_at = 4096;        // a young collection (at a call's return) once `made` reaches this
+  size_t promoted = 0;          // containers moved to `old` since the last full collection
+  size_t next_full_at = 16384;  // a full collection once `promoted` reaches this
+};
+
 struct ListObj : Object, Mutable {
-  explicit ListObj(std::vector<Value> v) : Object(Kind::kList), items(std::move(v)) {}
+  explicit ListObj(std::vector<Value> v) : Object(Kind::kList), items(std::move(v)) {
+    link_container(this, Kind::kList);
+  }
   std::vector<Value> items;
 };
 
@@ -94,12 +137,12 @@ class HashTable {
 };
 
 struct DictObj : Object, Mutable {
-  DictObj() : Object(Kind::kDict) {}
+  DictObj() : Object(Kind::kDict) { link_container(this, Kind::kDict); }
   HashTable table;
 };
 
 struct SetObj : Object, Mutable {
-  SetObj() : Object(Kind::kSet) {}
+  SetObj() : Object(Kind::kSet) { link_container(this, Kind::kSet); }
   HashTable table;
 };
 
