@@ -116,12 +116,20 @@ std::string toml_float(double d) {
   return s;
 }
 
+// The encoded text grew past the string limit (deep tables repeat every key above them, so
+// the text grows with the square of the depth).
+struct TooLarge {
+  size_t bytes;
+};
+
 class Encoder {
  public:
-  explicit Encoder(std::string indent) : indent_(std::move(indent)) {}
+  Encoder(std::string indent, size_t max_bytes)
+      : indent_(std::move(indent)), max_bytes_(max_bytes) {}
 
   std::string run(const DNode* v) {
-    encode({}, v);
+    Key root;
+    encode(root, v);
     return out_;
   }
 
@@ -131,6 +139,7 @@ class Encoder {
   void wf(std::string_view s) {
     out_ += s;
     written_ = true;
+    if (out_.size() > max_bytes_) throw TooLarge{out_.size()};
   }
   void newline() {
     if (written_) wf("\n");
@@ -155,7 +164,9 @@ class Encoder {
     return all_hash ? Type::kArrayHash : Type::kOther;
   }
 
-  void encode(const Key& key, const DNode* n) {
+  // `key`: the path to `n`, extended and restored by the levels below (one vector for the whole
+  // walk: a copy per level was the square of the depth in memory).
+  void encode(Key& key, const DNode* n) {
     if (!n || n->is_null()) return;
     if (n->is_map()) return table(key, *n);
     if (n->is_array() && type_of(n) == Type::kArrayHash) return array_of_tables(key, *n);
@@ -196,15 +207,17 @@ class Encoder {
         wf("]");
         return;
       }
-      case yaml::Kind::kMap:
-        map({}, n, true);
+      case yaml::Kind::kMap: {
+        Key inline_key;  // an inline table's keys are written bare
+        map(inline_key, n, true);
         return;
+      }
       default:
         throw Unsupported{"toml.encode of this value"};
     }
   }
 
-  void array_of_tables(const Key& key, const DNode& n) {
+  void array_of_tables(Key& key, const DNode& n) {
     if (key.empty()) throw TomlError{"toml: top-level values must be Go maps or structs"};
     for (const auto& e : n.entries) {
       newline();
@@ -214,7 +227,7 @@ class Encoder {
     }
   }
 
-  void table(const Key& key, const DNode& n) {
+  void table(Key& key, const DNode& n) {
     if (key.size() == 1) newline();
     if (!key.empty()) {
       wf(indent_for(key) + "[" + key_text(key) + "]");
@@ -223,7 +236,7 @@ class Encoder {
     map(key, n, false);
   }
 
-  void map(const Key& key, const DNode& n, bool inline_) {
+  void map(Key& key, const DNode& n, bool inline_) {
     std::vector<std::pair<std::string, const DNode*>> direct, sub;
     for (const auto& e : n.entries) {
       const DNode* v = e.value.get();
@@ -240,9 +253,9 @@ class Encoder {
           write_key_value({k}, *v, true);
           if (trailing || i + 1 != items.size()) wf(", ");
         } else {
-          Key sub_key = key;
-          sub_key.push_back(k);
-          encode(sub_key, v);
+          key.push_back(k);
+          encode(key, v);
+          key.pop_back();
         }
       }
     };
@@ -253,6 +266,7 @@ class Encoder {
   }
 
   std::string indent_;
+  size_t max_bytes_;
   std::string out_;
   bool written_ = false;
 };
@@ -375,8 +389,16 @@ sl::Value toml_module(Files& files) {
           if (has_wide_int(c.args[0])) throw Unsupported{"toml.encode of integers beyond 64 bits"};
           DPtr tree = from_starlark(c.args[0], {});
           check_string_keys(*tree);
-          Encoder enc(indent > 0 ? std::string(static_cast<size_t>(indent), ' ') : "  ");
+          const size_t max_bytes = c.thread.options().limits.max_string_bytes;
+          Encoder enc(indent > 0 ? std::string(static_cast<size_t>(indent), ' ') : "  ", max_bytes);
           return sl::Value::from_string(enc.run(tree.get()));
+        } catch (const TooLarge& t) {
+          sl::Error e;
+          e.kind = sl::ErrorKind::kLimit;
+          e.message = "toml.encode: string too large: more than " + std::to_string(t.bytes) +
+                      " bytes exceeds the limit of " +
+                      std::to_string(c.thread.options().limits.max_string_bytes);
+          return e;
         } catch (const TomlError& e) {
           return ytt_fail(c, e.message);
         } catch (const Unsupported& u) {

@@ -171,6 +171,26 @@ TEST_F(BadInput, DeepValuesConvertUpToTheirLimit) {
   EXPECT_EQ(list.out, want);
 }
 
+TEST_F(BadInput, TomlOfDeepTablesStopsAtTheStringLimit) {
+  // Each table header repeats every key above it: 20,000 levels are hundreds of megabytes of
+  // text (and a copy of the key path per level was gigabytes of memory).
+  write("t.yaml",
+        "#@ load(\"@ytt:toml\", \"toml\")\n#@ v = {}\n#@ for i in range(20000):\n"
+        "#@   v = {\"k\": v}\n#@ end\nx: #@ len(toml.encode(v))\n");
+  auto r = run_hintkit({"values", "-f", "t.yaml"}, dir_.string());
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_TRUE(has(r.err, "toml.encode: string too large: more than ")) << r.err;
+  EXPECT_TRUE(has(r.err, " bytes exceeds the limit of 16777216")) << r.err;
+  // Shallow ones encode as before.
+  write("t.yaml",
+        "#@ load(\"@ytt:toml\", \"toml\")\n#@ v = {\"a\": 1}\n#@ for i in range(3):\n"
+        "#@   v = {\"k\": v}\n#@ end\nx: #@ toml.encode(v)\n");
+  r = run_hintkit({"values", "-f", "t.yaml"}, dir_.string());
+  EXPECT_EQ(r.rc, 0) << r.err;
+  // As ytt v0.48.0 prints it.
+  EXPECT_EQ(r.out, "x: |\n  [k]\n    [k.k]\n      [k.k.k]\n        a = 1\n");
+}
+
 TEST_F(BadInput, RecursionTenThousandCallsDeepWorksAsInYtt) {
   write("t.yaml",
         "#@ def f(n):\n#@   return 0 if n == 0 else 1 + f(n-1)\n#@ end\nx: #@ f(10000)\n");
