@@ -210,6 +210,8 @@ std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
     case yaml::ErrorKind::kUnsupportedLineBreak:
       // ytt reads on; its values and lines would differ from ours.
       throw Unsupported{"YAML with NEL, LS or PS line breaks (U+0085, U+2028, U+2029)"};
+    case yaml::ErrorKind::kUnsupportedFlowColon:
+      throw Unsupported{"YAML with a ':' and text right after '?', an anchor or a tag in [] or {}"};
     case yaml::ErrorKind::kNone:
       // Limits (HK003) and problems found after loading: our words at go-yaml's place.
       return d.span.begin.line > 0

@@ -307,8 +307,10 @@ class Parser {
     if (c == '\0' || c == ' ' || c == '\n' || c == '\t') return false;
     if (std::strchr(",[]{}#&*!|>'\"%@`", c) != nullptr) return false;
     if (flow) {
-      if (c == '?') return false;
-      if ((c == '-' || c == ':') && is_space_or_end(next)) return false;
+      // go-yaml's scanner reads every ':' in a flow collection as a value indicator, so no
+      // plain scalar there starts with one (`{a: :b}` is an error, not the scalar `:b`).
+      if (c == '?' || c == ':') return false;
+      if (c == '-' && is_space_or_end(next)) return false;
     } else if ((c == '-' || c == '?' || c == ':') && is_space_or_end(next)) {
       return false;
     }

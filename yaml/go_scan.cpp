@@ -164,7 +164,10 @@ class Scanner {
   void insert(size_t number, Token t) {  // number: counted from the first token ever
     queue_.insert(queue_.begin() + static_cast<std::ptrdiff_t>(number - tokens_parsed_), t);
   }
-  void append(Tok type, size_t offset) { queue_.push_back({type, offset}); }
+  void append(Tok type, size_t offset) {
+    queue_.push_back({type, offset});
+    last_ = type;
+  }
 
   void fetch_more_tokens() {
     while (true) {
@@ -390,6 +393,14 @@ class Scanner {
       }
       allowed_ = flow_level_ == 0;
     }
+    // After `?`, an anchor or a tag, go-yaml's parser takes this ':' as ending an empty key;
+    // yaml-cpp reads a ':' with text after it as the start of a plain scalar there.
+    unsigned char after = ahead(1);
+    if (flow_level_ > 0 && !is_blankz(1) && after != ',' && after != '[' && after != ']' &&
+        after != '{' && after != '}' &&
+        (last_ == Tok::kKey || last_ == Tok::kAnchor || last_ == Tok::kTag)) {
+      throw Stop{ErrorKind::kUnsupportedFlowColon, m_.offset};
+    }
     append(Tok::kValue, m_.offset);
     skip();
   }
@@ -598,7 +609,8 @@ class Scanner {
   int indent_ = -1;
   std::vector<int> indents_;
   bool stream_start_ = true;
-  bool allowed_ = false;  // go-yaml's simple_key_allowed
+  bool allowed_ = false;          // go-yaml's simple_key_allowed
+  Tok last_ = Tok::kStreamStart;  // the token appended last
   std::vector<SimpleKey> keys_;
 };
 

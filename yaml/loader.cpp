@@ -1256,6 +1256,9 @@ std::string_view syntax_error_text(ErrorKind kind) {
       return "alias refers to an undefined anchor";
     case ErrorKind::kParserStalled:
       return "unexpected ',' (the YAML parser stopped here)";
+    case ErrorKind::kUnsupportedFlowColon:
+      return "':' followed by text after '?', an anchor or a tag in a flow collection is not "
+             "supported (go-yaml reads a value indicator there, yaml-cpp a plain scalar)";
     case ErrorKind::kTabInIndentation:
       return "a tab in the indentation of a continued scalar";
     case ErrorKind::kMissingNodeContent:
@@ -1432,7 +1435,8 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
                                  return is_value_error(d) && d.span.begin.line >= doc_line;
                                }),
                 items.end());
-    error_at("HK001", stopped->at, std::move(stopped->message), stopped->kind);
+    const bool refused = stopped->kind == ErrorKind::kUnsupportedFlowColon;
+    error_at(refused ? "HK004" : "HK001", stopped->at, std::move(stopped->message), stopped->kind);
   }
 
   std::vector<Document> docs = std::move(builder.documents());

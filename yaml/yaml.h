@@ -278,6 +278,10 @@ enum class ErrorKind : uint16_t {
   // HK004, our refusal: NEL, LS or PS (U+0085, U+2028, U+2029). go-yaml ends lines there, both
   // parser paths here do not, so values and positions would differ from ytt's.
   kUnsupportedLineBreak,
+  // HK004, our refusal: in a flow collection, a `:` with text right after it that follows `?`,
+  // an anchor or a tag (`{? :b}`, `[&a :b]`): a value indicator to go-yaml, the start of a
+  // plain scalar to yaml-cpp, so the trees would differ.
+  kUnsupportedFlowColon,
   kOther,  // any other problem yaml-cpp reports, in its words
 };
 ErrorKind error_kind(const diag::Diagnostic& d);

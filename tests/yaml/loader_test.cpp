@@ -914,6 +914,81 @@ TEST(YamlLoad, BothPathsRefuseLineBreaksGoYamlHasAndWeDoNot) {
   }
 }
 
+// In a flow collection go-yaml's scanner takes every ':' as a value indicator, so `:b` there
+// never starts a plain scalar as it does for yaml-cpp and did for the fast parser, which
+// answered `{a: :b}` with `a: ":b"` (ytt: "did not find expected node content"). Where go-yaml's
+// parser wants a node, both paths now stop as it does; where it takes the ':' as ending an
+// empty key (after `?`, an anchor or a tag) they refuse the input (HK004) rather than read
+// another tree than ytt. Found by fuzz/yaml_differential.cpp (`{"ype"::"floa1}`).
+TEST(YamlLoad, AColonInAFlowCollectionIsAlwaysAValueIndicator) {
+  struct Case {
+    std::string_view input;
+    std::string_view code;
+    ErrorKind kind;
+    diag::Position at;
+    std::string_view go_yaml;  // ytt's words, for the errors go-yaml has
+  };
+  const std::string_view kNoNode = "yaml: line 1: did not find expected node content";
+  const Case cases[] = {
+      {"z: 1\nq: {a: :b}\n", "HK001", ErrorKind::kMissingNodeContent, {2, 8}, kNoNode},
+      {"z: 1\nq: [:b]\n", "HK001", ErrorKind::kMissingNodeContent, {2, 5}, kNoNode},
+      {"z: 1\nq: [a, :b]\n", "HK001", ErrorKind::kMissingNodeContent, {2, 8}, kNoNode},
+      {"z: 1\nq: [a, [:b]]\n", "HK001", ErrorKind::kMissingNodeContent, {2, 9}, kNoNode},
+      {"z: 1\nq: {a: 1, :b}\n", "HK001", ErrorKind::kMissingNodeContent, {2, 11}, kNoNode},
+      {"z: 1\nq: {\"a\"::\"b\"}\n", "HK001", ErrorKind::kMissingNodeContent, {2, 9}, kNoNode},
+      // A `{` that starts the document may be a key: go-yaml's scanner runs on to the quote.
+      {"{\"ype\"::\"floa1}",
+       "HK001",
+       ErrorKind::kUnterminatedQuote,
+       {1, 16},
+       "yaml: line 1: found unexpected end of stream"},
+      {"q: {? :b}\n", "HK004", ErrorKind::kUnsupportedFlowColon, {1, 7}, ""},
+      {"q: [&a :b]\n", "HK004", ErrorKind::kUnsupportedFlowColon, {1, 8}, ""},
+      {"q: {!!str :b}\n", "HK004", ErrorKind::kUnsupportedFlowColon, {1, 11}, ""},
+  };
+  for (const Case& c : cases) {
+    for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+      SCOPED_TRACE(std::string(c.input) +
+                   (choice == internal::ParserChoice::kAuto ? " (auto)" : " (yaml-cpp)"));
+      diag::Diagnostics diags;
+      internal::load_with(choice, c.input, "t.yaml", diags, {}, nullptr);
+      ASSERT_EQ(diags.size(), 1u);
+      EXPECT_EQ(diags.items()[0].code, c.code);
+      EXPECT_EQ(error_kind(diags.items()[0]), c.kind);
+      EXPECT_EQ(diags.items()[0].span.begin, c.at);
+      if (!c.go_yaml.empty()) {
+        EXPECT_EQ(go_yaml_message(diags.items()[0], c.input, true), c.go_yaml);
+      }
+    }
+  }
+  // Where ':' has a blank or a flow indicator after it, or ends a quoted key, both read alike.
+  for (std::string_view ok : {"q: {a :b}\n", "q: {\"a\":b}\n", "q: {a::\"b}\n", "q: [a: b]\n"}) {
+    SCOPED_TRACE(std::string(ok));
+    diag::Diagnostics diags;
+    internal::load_with(internal::ParserChoice::kAuto, ok, "t.yaml", diags, {}, nullptr);
+    EXPECT_TRUE(diags.empty());
+  }
+}
+
+// yaml-cpp's path took a `?` at the end of a comment for the explicit key of a `:` on the next
+// line and read `#?\n: a` as a map with an empty key (ytt: "did not find expected key"); the
+// model of go-yaml's parser (yaml/go_scan.cpp) now decides. Found by fuzz/yaml_differential.cpp
+// (`#eption23e+08?\n: ""`).
+TEST(YamlLoad, AQuestionMarkInACommentIsNoExplicitKey) {
+  for (std::string_view input : {"#?\n: a\n", "# e?\n: \"\"\n", "a: 1 #?\n: a\n"}) {
+    for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+      SCOPED_TRACE(std::string(input));
+      diag::Diagnostics diags;
+      internal::load_with(choice, input, "t.yaml", diags, {}, nullptr);
+      ASSERT_EQ(diags.size(), 1u);
+      EXPECT_EQ(error_kind(diags.items()[0]), ErrorKind::kMissingKey);
+      EXPECT_EQ(diags.items()[0].span.begin, (diag::Position{2, 1}));
+      EXPECT_EQ(go_yaml_message(diags.items()[0], input, true),
+                "yaml: line 1: did not find expected key");
+    }
+  }
+}
+
 // ytt's --strict (LoadOptions::strict): the first plain, untagged scalar that YAML 1.1 reads
 // differently from a conservative reading, at its place, in go-yaml's words (no line).
 TEST(Load, StrictReportsTheFirstAmbiguousPlainScalar) {
