@@ -187,6 +187,14 @@ class Gen:
     def compare(self, depth):
         r = self.r
         op = r.choice(["==", "!=", "<", "<=", ">", ">="])
+        if r.random() < 0.25:  # an int against a float: exact, with NaN and infinity quirks
+            a, b = self.int_lit(), r.choice([self.float_lit(), "9007199254740992.0", "1e19", "-1e19",
+                                             "float('nan')", "float('inf')", "float('-inf')"])
+            if r.random() < 0.5:
+                a, b = b, a
+            if r.random() < 0.3:
+                a, b = "[%s]" % a, "[%s]" % b
+            return "(%s %s %s)" % (a, op, b)
         return "(%s %s %s)" % (self.operand(depth), op, self.operand(depth))
 
     def method_call(self, depth):
@@ -206,6 +214,9 @@ class Gen:
         name = r.choice(list(table))
         if r.random() < 0.03:
             name = r.choice(["nosuch", "upper", "append", "keys", "lower", "sort"])
+        elif r.random() < 0.04:  # a misspelt method: starlark-go's spelling hint
+            name = r.choice(["uper", "apend", "kyes", "startwith", "splt", "Upper", "elem", "set_default",
+                             "pop_", "format_map", "ITEMS", "remov", "rsplitt", "x"])
         n = table.get(name, 1)
         if name == "format":
             return self.format_call(depth)
@@ -326,7 +337,8 @@ class Gen:
     def attr(self, depth):
         r = self.r
         return "%s.%s" % (r.choice(["\"s\"", "[1]", "{}", "1", "None", "(1,)", "set()"]),
-                          r.choice(["upper", "append", "keys", "real", "foo", "union", "split"]))
+                          r.choice(["upper", "append", "keys", "real", "foo", "union", "split", "uppr",
+                                    "appendd", "Keys", "un_ion", "spl"]))
 
     # ---- statements -----------------------------------------------------------------------
     def func_def(self, out, ind):
@@ -459,6 +471,13 @@ class Gen:
             "global x", "x = 1 not 2", "x = 1 < > 2", "x = 'a' 'b'", "x = 0b102", "x = 0o8",
             "() = 1", "[] = 1", "len(x) = 1", "x = 1\n(x) += 1", "x, y += 1", "[x] += 1",
             "-x = 1", "x[1:2] = 3", "for f() in []:\n  x = 1\nend", "x = [1 for () in []]",
+            "x = len(*[1],)", "x = dict(**{},)", "def g(a, *b,):\n  return a\nend", "x = lambda *a,: a",
+            "load(\"@ytt:struct\", struct)", "load(struct)", "load(\"@ytt:struct\", s=struct)",
+            "load(\"@ytt:struct\")", "x = len(y for y in [1])", "x = len((x) = 1)", "x = len(1 = 2)",
+            "def g(:\n  return 1\nend", "for a, in [[1]]:\n  x = a\nend", "x = [a for a, in [[1]]]",
+            "def g():\n  return [1,\nend", "def g():\n  return (1,\nend", "x = (1,",
+            "if True:\n  x = (\nelse:\n  x = 2\nend", "def g(**k, *a):\n  return a\nend",
+            "def g(**k, **j):\n  return k\nend", "def g(*, *b):\n  return b\nend", "x = f(1,)",
         ])
 
     def program(self):
@@ -533,7 +552,8 @@ MODULE_EXPRS = {
         "repr(struct.make(a=[1], b={\"k\": None}))", "type(struct.make())", "struct.make(a=1) == struct.make(a=1)",
         "struct.make(a=1) == struct.make(a=2)", "hasattr(struct.make(a=1), \"a\")", "getattr(struct.make(a=1), \"b\", 7)",
         "getattr(struct.make(a=1), \"b\")", "struct.make(a=1)[\"a\"]", "struct.make(a=1)[\"z\"]", "struct.make(a=1)[0]",
-        "struct.make(a=1) + 1", "len(struct.make(a=1))", "[x for x in struct.make(a=1)]", "struct.make(**{\"a\": 1})",
+        "struct.make(a=1) + 1", "len(struct.make(a=1))", "{struct.make(a=1): 1}", "set([struct])",
+        "struct.make(a=1) in {}", "{\"a\": 1}.get(struct)", "struct.make(abc=1).abd", "struct.mak", "[x for x in struct.make(a=1)]", "struct.make(**{\"a\": 1})",
         "struct.make_and_bind(struct.make(a=1), f=lambda self: self.a)", "struct.make_and_bind(1)",
         "struct.make(a=1, a=2)", "struct.encode(struct.make(a=1))", "struct.make(a=1).a.b", "str(struct.make())",
         "struct.encode({1: 2})", "struct.make(a=1) == 1", "\"a\" in struct.make(a=1)", "struct.nosuch",
@@ -612,7 +632,8 @@ FRAGMENT_EXPRS = [
     "[x for x in F]", "\"a\" in F", "1 in F", "sorted(F)", "F.get(\"a\")", "F.keys()", "F == F", "dict(F)",
     "F + F", "F[0:1]", "json.encode(F)", "yaml.encode(F)", "struct.encode(F)", "F.a", "hasattr(F, \"a\")",
     "bool(F)", "F[\"b\"][0]", "F[\"b\"][1]", "getattr(F, \"a\", 1)", "dir(F)", "F[None]", "len(F[\"b\"])",
-    "assert.equals(F, F)", "max(F)", "enumerate(F)", "zip(F, F)", "hash(F)",
+    "assert.equals(F, F)", "max(F)", "enumerate(F)", "zip(F, F)", "hash(F)", "{F: 1}", "set([F])",
+    "F < F", "F in [F]", "F.nosuch",
 ]
 
 RULE_WRAPPERS = [
@@ -671,7 +692,9 @@ class BroadGen(Gen):
                                                         "v", "v == 1", "len(v) > 1", "v > 2", "v.a",
                                                         "v[0]", "type(v)", "fail(\"bad %s\" % v)",
                                                         "fail(v)", "assert.fail(\"x\")",
-                                                        "assert.min(2).check(v)", "v + 1"])])()
+                                                        "assert.min(2).check(v)", "v + 1", "fail()",
+                                                        "fail(\"\")", "{v: 1}", "set_item(v)",
+                                                        "v.uper", "v < v", "[v] < [v]"])])()
         if "assert." in e:
             self.used_modules.add("assert")
         e2 = r.choice(["True", "False", "1", "None", "v == 1", "ctx.parent[\"flag\"]", "ctx.root",
@@ -732,7 +755,9 @@ class BroadGen(Gen):
             body += ["#@schema/type any=True", "p: #@ prog()"]
             if r.random() < 0.3:
                 body += ["#@schema/validation (\"p\", lambda v: prog(v))", "q: 1"]
-        text = loads + ["#@ " + line for line in lines] + head + body
+        helpers = ["#@ def set_item(x):", "#@   x[0 if type(x) == \"list\" else \"a\"] = 1", "#@   return True",
+                   "#@ end"]
+        text = loads + ["#@ " + line for line in lines] + helpers + head + body
         files["schema.yaml"] = "\n".join(text) + "\n"
         args = "--data-values-inspect"
         if r.random() < 0.15:

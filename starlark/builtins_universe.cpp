@@ -521,11 +521,10 @@ Value b_getattr(const Call& c) {
       return get_attr(x, str_ref(name));
     } catch (EvalError& e) {
       if (e.kind == ErrorKind::kLimit) throw;
-      if (has_default) return dflt;
-      bfail(c, e.message);
     }
   }
   if (has_default) return dflt;
+  // starlark-go's getattr asks Attr directly: its message has no spelling hint
   bfail(c, std::string(x.type_name()) + " has no ." + str_ref(name) + " field or method");
 }
 

@@ -294,7 +294,7 @@ Value eval_call(Env& env, const CallExpr& c) {
       method = find_method(k, d.name);
       if (!method) {
         env.pos = d.pos;
-        throw_error(std::string(recv.type_name()) + " has no ." + d.name + " field or method");
+        throw_error(no_attr_message(recv, d.name));
       }
       method_name = d.name;
     } else {

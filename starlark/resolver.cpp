@@ -77,54 +77,10 @@ class Resolver {
   }
   void pop_block() { env_ = env_->parent; }
 
-  // starlark-go's spell.Nearest: the candidate within Levenshtein distance under half the
-  // name's length (underscores dropped, ASCII case folded), the first of the closest in
-  // sorted order; "" if none.
+  // Undefined names are matched against the candidates in sorted order.
   static std::string nearest(const std::string& x, std::vector<std::string> candidates) {
-    auto fold = [](const std::string& s) {
-      std::string out;
-      for (char ch : s) {
-        if (ch == '_') continue;
-        out += (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch - 'A' + 'a') : ch;
-      }
-      return out;
-    };
-    auto distance = [](std::string a, std::string b) {
-      if (a.size() > b.size()) std::swap(a, b);
-      for (size_t i = 0; i < a.size(); ++i) {
-        if (a[i] != b[i]) {
-          a = a.substr(i);
-          b = b.substr(i);
-          break;
-        }
-      }
-      if (a.empty()) return static_cast<int>(b.size());
-      std::vector<int> row(b.size() + 1);
-      for (size_t j = 0; j < row.size(); ++j) row[j] = static_cast<int>(j);
-      for (size_t i = 1; i <= a.size(); ++i) {
-        int prev = static_cast<int>(i) - 1;
-        row[0] = static_cast<int>(i);
-        for (size_t j = 1; j <= b.size(); ++j) {
-          int k =
-              std::min(prev + (a[i - 1] != b[j - 1] ? 1 : 0), std::min(1 + row[j - 1], 1 + row[j]));
-          prev = row[j];
-          row[j] = k;
-        }
-      }
-      return row[b.size()];
-    };
     std::sort(candidates.begin(), candidates.end());
-    const std::string fx = fold(x);
-    std::string best;
-    int best_d = (static_cast<int>(fx.size()) + 1) / 2;
-    for (const auto& c : candidates) {
-      int d = distance(fx, fold(c));
-      if (d < best_d) {
-        best_d = d;
-        best = c;
-      }
-    }
-    return best;
+    return spell_nearest(x, candidates);
   }
 
   // The names a misspelt use may have meant: the enclosing functions' locals and the globals.

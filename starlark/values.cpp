@@ -703,6 +703,15 @@ bool compare_op_depth(BinOp op, const Value& a, const Value& b, int depth) {
       }
       return threeway(op, x.size() < y.size() ? -1 : x.size() > y.size() ? 1 : 0);
     }
+    case Kind::kHost: {  // a type with its own comparison (ytt's yamlfragment) fails its way
+      const auto& hx = *static_cast<const HostObject*>(a.object());
+      const auto& hy = *static_cast<const HostObject*>(b.object());
+      if (hx.type_name() == hy.type_name()) {
+        auto r = hx.equals(hy);
+        if (!r.ok()) throw_error(r.error().message);
+      }
+      fail();
+    }
     default:
       fail();  // no ordering, not even between a value and itself (starlark-go)
   }
@@ -1762,21 +1771,94 @@ Value slice_value(const Value& x, const Value& lo, const Value& hi, const Value&
 
 // ---- Attributes ------------------------------------------------------------------------------
 
+std::string spell_nearest(std::string_view x, const std::vector<std::string>& candidates) {
+  auto fold = [](std::string_view s) {
+    std::string out;
+    for (char ch : s) {
+      if (ch == '_') continue;
+      out += (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch - 'A' + 'a') : ch;
+    }
+    return out;
+  };
+  auto distance = [](std::string a, std::string b) {
+    if (a.size() > b.size()) std::swap(a, b);
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (a[i] != b[i]) {
+        a = a.substr(i);
+        b = b.substr(i);
+        break;
+      }
+    }
+    if (a.empty()) return static_cast<int>(b.size());
+    std::vector<int> row(b.size() + 1);
+    for (size_t j = 0; j < row.size(); ++j) row[j] = static_cast<int>(j);
+    for (size_t i = 1; i <= a.size(); ++i) {
+      int prev = static_cast<int>(i) - 1;
+      row[0] = static_cast<int>(i);
+      for (size_t j = 1; j <= b.size(); ++j) {
+        int k =
+            std::min(prev + (a[i - 1] != b[j - 1] ? 1 : 0), std::min(1 + row[j - 1], 1 + row[j]));
+        prev = row[j];
+        row[j] = k;
+      }
+    }
+    return row[b.size()];
+  };
+  const std::string fx = fold(x);
+  std::string best;
+  int best_d = (static_cast<int>(fx.size()) + 1) / 2;
+  for (const auto& c : candidates) {
+    int d = distance(fx, fold(c));
+    if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+namespace {
+
+// The names starlark-go's getAttr offers a spelling hint from (the type's AttrNames, in its
+// order: a struct's fields as made, a module's and a built-in type's methods sorted).
+std::vector<std::string> attr_candidates(const Value& x) {
+  if (x.kind() == Kind::kStruct) {
+    auto* s = static_cast<const StructObj*>(x.object());
+    std::vector<std::string> out;
+    for (const auto& [k, v] : s->fields) out.push_back(k);
+    if (s->type_name == "module") std::sort(out.begin(), out.end());
+    return out;
+  }
+  if (x.kind() == Kind::kHost) return static_cast<const HostObject*>(x.object())->attr_names();
+  auto out = builtin_method_names(x.kind());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+std::string no_attr_message(const Value& x, std::string_view name) {
+  std::string msg =
+      std::string(x.type_name()) + " has no ." + std::string(name) + " field or method";
+  if (std::string n = spell_nearest(name, attr_candidates(x)); !n.empty()) {
+    msg += " (did you mean ." + n + "?)";
+  }
+  return msg;
+}
+
 Value get_attr(const Value& x, std::string_view name) {
   if (x.kind() == Kind::kStruct) {
     auto* s = static_cast<const StructObj*>(x.object());
     for (const auto& [k, v] : s->fields) {
       if (k == name) return v;
     }
-    if (s->type_name == "module") {
-      throw_error("module has no ." + std::string(name) + " field or method");
-    }
+    if (s->type_name == "module") throw_error(no_attr_message(x, name));
   } else if (x.kind() == Kind::kHost) {
     if (auto v = static_cast<const HostObject*>(x.object())->attr(name)) return *v;
   } else if (auto m = builtin_method(x, name)) {
     return *m;
   }
-  throw_error(std::string(x.type_name()) + " has no ." + std::string(name) + " field or method");
+  throw_error(no_attr_message(x, name));
 }
 
 std::vector<std::string> dir_of(const Value& x) {
