@@ -92,32 +92,35 @@ bool is_lower(uint32_t r) {
   return loc && !is_title(r) && iswlower_l(static_cast<wint_t>(r), loc);
 }
 
-bool is_letter(uint32_t r) {
-  if (ascii(r)) return (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z');
-  locale_t loc = utf8_locale();
-  // The C library counts the digits of other scripts as alphabetic; Go does not.
-  return loc && iswalpha_l(static_cast<wint_t>(r), loc) && !is_digit(r);
+namespace {
+
+struct RuneRange {
+  uint32_t lo, hi, stride;
+};
+
+#include "starlark/unicode_tables.inc"
+
+// Go's unicode.Is: r falls in one of the ranges, on its stride.
+template <size_t N>
+bool in_table(const RuneRange (&table)[N], uint32_t r) {
+  const RuneRange* end = table + N;
+  const RuneRange* it =
+      std::lower_bound(table, end, r, [](const RuneRange& g, uint32_t x) { return g.hi < x; });
+  return it != end && r >= it->lo && (r - it->lo) % it->stride == 0;
 }
 
-// Unicode's decimal digits (category Nd) come in runs of ten; these are the first of each run
-// (Unicode 15, as Go 1.21; listed with Python's unicodedata plus the two 15.0 additions,
-// U+11F50 and U+1E4F0). The mathematical digits U+1D7CE..U+1D7FF are five runs in one block.
-constexpr uint32_t kDigitRuns[] = {
-    0x30,    0x660,   0x6F0,   0x7C0,   0x966,   0x9E6,   0xA66,   0xAE6,   0xB66,
-    0xBE6,   0xC66,   0xCE6,   0xD66,   0xDE6,   0xE50,   0xED0,   0xF20,   0x1040,
-    0x1090,  0x17E0,  0x1810,  0x1946,  0x19D0,  0x1A80,  0x1A90,  0x1B50,  0x1BB0,
-    0x1C40,  0x1C50,  0xA620,  0xA8D0,  0xA900,  0xA9D0,  0xA9F0,  0xAA50,  0xABF0,
-    0xFF10,  0x104A0, 0x10D30, 0x11066, 0x110F0, 0x11136, 0x111D0, 0x112F0, 0x11450,
-    0x114D0, 0x11650, 0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50, 0x11DA0,
-    0x11F50, 0x16A60, 0x16AC0, 0x16B50, 0x1E140, 0x1E2F0, 0x1E4F0, 0x1E950, 0x1FBF0};
+}  // namespace
+
+// Go's unicode.IsLetter and IsDigit, from the Unicode version ytt's Go has (the C library
+// counts marks, letter numbers and some symbols as alphabetic, and is a newer Unicode).
+bool is_letter(uint32_t r) {
+  if (ascii(r)) return (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z');
+  return in_table(kLetterRanges, r);
+}
 
 bool is_digit(uint32_t r) {
   if (ascii(r)) return r >= '0' && r <= '9';
-  if (r >= 0x1D7CE && r <= 0x1D7FF) return true;
-  for (uint32_t first : kDigitRuns) {
-    if (r >= first && r <= first + 9) return true;
-  }
-  return false;
+  return in_table(kDigitRanges, r);
 }
 
 bool is_space(uint32_t r) {
