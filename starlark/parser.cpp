@@ -755,7 +755,7 @@ class Parser {
     if (tok() == Tok::kFor) {
       auto c = std::make_unique<Comprehension>(p, false);
       c->body = std::move(first);
-      parse_clauses(*c);
+      parse_clauses(*c, Tok::kRBrack);
       expect(Tok::kRBrack);
       return c;
     }
@@ -780,7 +780,7 @@ class Parser {
       auto c = std::make_unique<Comprehension>(p, true);
       c->body = std::move(k);
       c->dict_value = std::move(v);
-      parse_clauses(*c);
+      parse_clauses(*c, Tok::kRBrace);
       expect(Tok::kRBrace);
       return c;
     }
@@ -798,8 +798,10 @@ class Parser {
     return d;
   }
 
-  void parse_clauses(Comprehension& c) {
-    while (true) {
+  // starlark-go's parseComprehensionSuffix: clauses up to the closing bracket, which the
+  // caller consumes.
+  void parse_clauses(Comprehension& c, Tok end) {
+    while (tok() != end) {
       Clause cl;
       cl.pos = pos();
       if (tok() == Tok::kFor) {
@@ -807,13 +809,13 @@ class Parser {
         cl.is_for = true;
         cl.vars = parse_loop_vars();
         expect(Tok::kIn);
-        cl.x = parse_test_nocond();
+        cl.x = parse_binop(0);  // starlark-go: not a lambda here (nor a conditional)
       } else if (tok() == Tok::kIf) {
         next();
         cl.is_for = false;
         cl.x = parse_test_nocond();
       } else {
-        return;
+        want(describe(end) + ", for, or if");
       }
       c.clauses.push_back(std::move(cl));
     }
