@@ -18,11 +18,12 @@ std::string go_float(double d, char conv) {
   bool upper = conv == 'E' || conv == 'G' || conv == 'F';
   if (std::isnan(d)) return "NaN";
   if (std::isinf(d)) return d > 0 ? "+Inf" : "-Inf";
-  char buf[64];
-  if (conv == 'f' || conv == 'F') {
-    std::snprintf(buf, sizeof buf, "%f", d);
-    return buf;
+  if (conv == 'f' || conv == 'F') {  // up to 309 integer digits: no fixed small buffer
+    char wide[400];
+    std::snprintf(wide, sizeof wide, "%f", d);
+    return wide;
   }
+  char buf[64];
   if (conv == 'e' || conv == 'E') {
     std::snprintf(buf, sizeof buf, upper ? "%E" : "%e", d);
     return buf;

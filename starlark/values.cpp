@@ -1305,7 +1305,11 @@ Value int_arith(BinOp op, const Value& x, const Value& y) {
     case BinOp::kShr: {
       auto n = y.to_int64();
       if (!n || *n < 0) throw_error("negative shift count: " + y.int_text());
-      if (*n >= 512) throw_error("shift count too large: " + y.int_text());
+      if (op == BinOp::kShl && *n >= 512) throw_error("shift count too large: " + y.int_text());
+      if (op == BinOp::kShr && *n > 2 * static_cast<int64_t>(kMaxIntBits)) {  // every bit out
+        return Value::from_int(x.is_small_int() ? (x.as_small_int() < 0 ? -1 : 0)
+                                                : (to_bigint(x).negative() ? -1 : 0));
+      }
       if (op == BinOp::kShl) {
         if (x.is_small_int() && *n < 62) {
           int64_t v = x.as_small_int();
