@@ -314,7 +314,8 @@ Value s_replace(const Call& c) {
   return str_value(std::move(out));
 }
 
-// Maps each code point of the receiver; unchanged ones keep their bytes.
+// Maps each code point of the receiver; unchanged ones keep their bytes, except that a byte
+// that is not UTF-8 becomes U+FFFD (Go's strings.Map and range loops write RuneError).
 template <class F>
 Value map_runes(const Call& c, F f) {
   unpack_positional(c, 0, 0);
@@ -324,7 +325,7 @@ Value map_runes(const Call& c, F f) {
   for (size_t i = 0; i < s.size();) {
     runes::Rune r = runes::decode(s, i);
     uint32_t m = f(r.cp);
-    if (m == r.cp) {
+    if (m == r.cp && !(r.cp == 0xFFFD && r.width == 1)) {
       out.append(s, i, r.width);
     } else {
       append_utf8(out, m);
