@@ -5,6 +5,7 @@
 // temporary directory (schema::run reads files by path), and each iteration runs
 //   values -f schema.yaml -f values.yaml --data-values-inspect
 // The `fast_parser` counter is 1 when yaml::load took its hand-written path (0: yaml-cpp).
+// BM_OverlayOutput runs the overlay workload of scripts/bench_overlays.sh the same way.
 //
 //   ./build-perf/bench/values_bench --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
@@ -115,6 +116,96 @@ void BM_LoadWorkload(benchmark::State& state) {
   state.counters["fast_parser"] = fast_schema && fast_values ? 1 : 0;
 }
 BENCHMARK(BM_LoadWorkload)->Arg(100)->Arg(400)->Arg(1600)->Unit(benchmark::kMillisecond);
+
+// The overlay workload of bench/gen_overlay_workload.py (scripts/bench_overlays.sh): `n` plain
+// documents and four document overlays over them, as
+//   values -f base.yml -f overlay.yml
+std::string overlay_base_text(int n) {
+  std::string s;
+  for (int i = 0; i < n; ++i) {
+    const std::string k = std::to_string(i);
+    if (i > 0) s += "---\n";
+    switch (i % 3) {
+      case 0:
+        s += "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app-" + k +
+             "\n  labels:\n    app: app-" + k +
+             "\nspec:\n  replicas: " + std::to_string(1 + i % 5) +
+             "\n  template:\n    spec:\n      containers:\n      - name: web\n        image: "
+             "nginx:1." +
+             std::to_string(i % 20) +
+             "\n        ports:\n        - containerPort: 8080\n      - name: sidecar\n        "
+             "image: envoy:1." +
+             std::to_string(i % 7) + "\n";
+        break;
+      case 1:
+        s += "apiVersion: v1\nkind: Service\nmetadata:\n  name: app-" + k +
+             "\nspec:\n  selector:\n    app: app-" + std::to_string(i - 1) +
+             "\n  ports:\n  - port: 80\n    targetPort: 8080\n";
+        break;
+      default:
+        s += "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg-" + k +
+             "\ndata:\n  key: value-" + k + "\n";
+    }
+  }
+  return s;
+}
+
+constexpr const char* kOverlayText = R"(#@ load("@ytt:overlay", "overlay")
+#@overlay/match by=overlay.all, expects="1+"
+---
+metadata:
+  #@overlay/match missing_ok=True
+  labels:
+    #@overlay/match missing_ok=True
+    team: platform
+#@overlay/match by=overlay.subset({"kind": "Deployment"}), expects="1+"
+---
+spec:
+  template:
+    spec:
+      containers:
+      #@overlay/match by="name"
+      - name: web
+        image: nginx:stable
+      #@overlay/append
+      - name: logger
+        image: fluent-bit:2
+#@overlay/match by=lambda i, left, right: left["kind"] == "Service", expects="1+"
+---
+spec:
+  #@overlay/replace via=lambda left, right: [dict(port=443, targetPort=p["targetPort"]) for p in left]
+  ports: []
+#@overlay/match by=overlay.subset({"kind": "ConfigMap"}), expects="0+"
+#@overlay/remove
+---
+)";
+
+void BM_OverlayOutput(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  static std::map<int, fs::path> dirs;
+  fs::path& dir = dirs[n];
+  if (dir.empty()) {
+    dir = fs::temp_directory_path() /
+          ("hk-overlay-bench-" + std::to_string(getpid()) + "-" + std::to_string(n));
+    fs::create_directories(dir);
+    std::ofstream(dir / "base.yml") << overlay_base_text(n);
+    std::ofstream(dir / "overlay.yml") << kOverlayText;
+  }
+  hintkit::schema::Options o;
+  o.files = {(dir / "base.yml").string(), (dir / "overlay.yml").string()};
+  size_t out_bytes = 0;
+  for (auto _ : state) {
+    hintkit::schema::Outcome r = hintkit::schema::run(o);
+    if (r.exit_code != 0) {
+      state.SkipWithError(r.err.c_str());
+      break;
+    }
+    out_bytes = r.out.size();
+    benchmark::DoNotOptimize(r.out.data());
+  }
+  state.counters["out_bytes"] = static_cast<double>(out_bytes);
+}
+BENCHMARK(BM_OverlayOutput)->Arg(1000)->Arg(4000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
