@@ -4,6 +4,7 @@
 // whole-stream reader). Text whose documents could reach into each other (anchors and
 // aliases, directives) or whose comments could attach across the cut is not cut at all.
 #include <algorithm>
+#include <array>
 #include <thread>
 
 #include "yaml/internal.h"
@@ -45,7 +46,14 @@ size_t split_offset(std::string_view text) {
   // `&`/`*`: an alias may refer to an anchor of an earlier document; `%`: directives belong to
   // the next document; `#`: comments attach to the nodes around them; `\r`, `\t` and a byte
   // order mark: rare enough to be left to the whole-stream reader.
-  if (text.find_first_of("&*%#\r\t") != std::string_view::npos) return std::string_view::npos;
+  // (One table look-up a byte: find_first_of with six characters costs many times more.)
+  static constexpr auto kStop = [] {
+    std::array<bool, 256> stop{};
+    for (unsigned char c : std::string_view("&*%#\r\t")) stop[c] = true;
+    return stop;
+  }();
+  for (unsigned char c : text)
+    if (kStop[c]) return std::string_view::npos;
   if (text.substr(0, 3) == "\xEF\xBB\xBF") return std::string_view::npos;
   for (size_t at = text.find("\n---\n", text.size() / 2); at != std::string_view::npos;
        at = text.find("\n---\n", at + 1)) {
