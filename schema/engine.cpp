@@ -468,6 +468,11 @@ class Engine {
     std::vector<TypePtr> types;
     for (size_t i : schema_files_) {
       std::vector<DDoc> file_docs = docs_of(i, "Overlaying data values schema", order);
+      // The run's only schema document is read no more once typed (nothing is merged).
+      size_t last_schema_doc = file_docs.size();
+      for (size_t k = 0; k < file_docs.size(); ++k)
+        if (file_docs[k].ann("data/values-schema")) last_schema_doc = k;
+      const bool last_file = i == schema_files_.back() && parent_schemas_.empty();
       for (const auto& d : file_docs) {
         check_placement(d);
         if (!d.ann("data/values-schema") && !doc_empty(d)) {
@@ -476,7 +481,8 @@ class Engine {
                          p + "' to only have schema documents"};
         }
       }
-      for (auto& d : file_docs) {
+      for (size_t k = 0; k < file_docs.size(); ++k) {
+        DDoc& d = file_docs[k];
         if (!d.ann("data/values-schema")) continue;
         std::vector<LibraryRef> ref;
         try {
@@ -486,7 +492,8 @@ class Engine {
           throw;
         }
         try {
-          TypePtr t = infer_document(d, files_);
+          const bool sole = last_file && k == last_schema_doc && docs.empty() && ref.empty();
+          TypePtr t = sole ? infer_document(std::move(d), files_) : infer_document(d, files_);
           if (!ref.empty()) {  // meant for a library this one uses
             auto e = std::make_shared<Envelope>();
             e->desc = "Schema belonging to library '" + library_ref_text(ref) + "' on line " +
@@ -603,6 +610,9 @@ class Engine {
       }
       // A plain file's document that replaced the whole value is where ytt then points.
       if (src.plain && values_ == src.doc.value) root_span_ = src.doc.span;
+      // The document now lives on in `values_` where it was merged: holding it as well would
+      // keep every node the overlay copied alive twice (and make the defaults below copy).
+      src.doc.value.reset();
       if (type_) {
         std::vector<TypeProblem> problems;
         check_and_fill(values_, *type_, problems, &root_span_);

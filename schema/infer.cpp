@@ -283,9 +283,11 @@ class Inferrer {
 
   // The type of one node (document, map item or array item) holding `v`: its type, then its
   // default value, then its validation, in ytt's order (so the first problem ytt reports is
-  // the one reported here).
-  TypePtr infer(const DPtr& v, const std::vector<Ann>& anns, const diag::Span& span, Place place) {
-    TypePtr t = type_of(v, anns, span, place);
+  // the one reported here). `unique`: `v` and every node above it are held by the tree
+  // alone (see `from_value`).
+  TypePtr infer(const DPtr& v, const std::vector<Ann>& anns, const diag::Span& span, Place place,
+                bool unique = false) {
+    TypePtr t = type_of(v, anns, span, place, unique);
     set_default(*t, anns, span, place);
     if (const Ann* a = find_ann(anns, "schema/validation")) {
       if (auto problem = validation_args_problem(*a)) {
@@ -301,8 +303,8 @@ class Inferrer {
  private:
   // ytt's getType: type annotations first, else the type the value implies; then the checks
   // the value must pass under that type; then the documentation annotations.
-  TypePtr type_of(const DPtr& v, const std::vector<Ann>& anns, const diag::Span& span,
-                  Place place) {
+  TypePtr type_of(const DPtr& v, const std::vector<Ann>& anns, const diag::Span& span, Place place,
+                  bool unique) {
     const Ann* type_ann = find_ann(anns, "schema/type");
     const Ann* nullable = find_ann(anns, "schema/nullable");
     const bool any = type_ann && type_annotation(files_, *type_ann, span);
@@ -319,26 +321,29 @@ class Inferrer {
       // ytt infers the value's type inside the nullable annotation's own type: what goes
       // wrong there is quoted by an "Invalid schema" error of its own.
       try {
-        t = from_value(v, span);
+        t = from_value(v, span, unique);
       } catch (const YttError& e) {
         throw_schema(files_, {.summary = "Invalid schema",
                               .misc = (e.raw.empty() ? e.text : e.raw) + " \n"});
       }
     } else {
-      t = from_value(v, span);
+      t = from_value(v, span, unique);
     }
     if (nullable) {
       t->nullable = true;
       t->default_value = make_node(yaml::Kind::kNull, span);
     }
     t->is_doc = place == Place::kDocument;
-    build_checker(*t);
+    if (t->kind == types::Kind::kMap && !t->any) t->index_fields();
     document(*t, anns, span, place);
     return t;
   }
 
-  // The type a value implies (ytt's InferTypeFromValue), children first.
-  TypePtr from_value(const DPtr& v, const diag::Span& span) {
+  // The type a value implies (ytt's InferTypeFromValue), children first. A map's default is
+  // the map with each value replaced by its default and no annotations: `unique` (nobody but
+  // the tree holds `v` or a node above it) lets the schema's own map node become that
+  // default in place, so a large schema is not held twice.
+  TypePtr from_value(const DPtr& v, const diag::Span& span, bool unique = false) {
     if (v->from_code && !v->is_scalar()) {
       // ytt keeps a dict or list that Starlark put here as Go data, which has no schema type.
       std::string msg = "Expected value '" + go_printed(*v, 's', 0) +
@@ -351,19 +356,28 @@ class Inferrer {
     switch (v->kind) {
       case yaml::Kind::kMap: {
         t->kind = types::Kind::kMap;
-        auto def = make_node(yaml::Kind::kMap, v->span);
-        def->entries.reserve(v->entries.size());
+        const bool in_place = unique && v.use_count() == 1;
+        DPtr def = in_place ? v : make_node(yaml::Kind::kMap, v->span);
+        if (!in_place) def->entries.reserve(v->entries.size());
         t->fields.reserve(v->entries.size());
-        for (const auto& e : v->entries) {
-          auto ft = infer(e.value, e.anns.get(), e.span, Place::kMapItem);
-          DEntry de;
-          de.key = e.key;
-          de.value = ft->default_value;
-          de.span = e.span;
-          def->entries.push_back(std::move(de));
+        for (size_t i = 0; i < v->entries.size(); ++i) {
+          const DEntry& e = v->entries[i];
+          auto ft = infer(e.value, e.anns.get(), e.span, Place::kMapItem, in_place);
+          if (in_place) {
+            DEntry& own_entry = v->entries[i];
+            own_entry.value = ft->default_value;
+            own_entry.key_node = nullptr;
+            own_entry.anns.clear();
+          } else {
+            DEntry de;
+            de.key = e.key;
+            de.value = ft->default_value;
+            de.span = e.span;
+            def->entries.push_back(std::move(de));
+          }
           t->fields.emplace_back(e.key, std::move(ft));
         }
-        t->default_value = def;
+        t->default_value = std::move(def);
         break;
       }
       case yaml::Kind::kArray: {
@@ -382,7 +396,8 @@ class Inferrer {
                                                 "values overlay."}}}});
         }
         const DEntry& e = v->entries[0];
-        t->item = infer(e.value, e.anns.get(), e.span, Place::kArrayItem);
+        t->item =
+            infer(e.value, e.anns.get(), e.span, Place::kArrayItem, unique && v.use_count() == 1);
         t->default_value = make_node(yaml::Kind::kArray, v->span);
         break;
       }
@@ -511,27 +526,6 @@ class Inferrer {
     return type_name(t.kind);
   }
 
- public:
-  // The node's type for the shared checker, over its children's (already built) ones.
-  static void build_checker(SType& t) {
-    auto c = std::make_shared<types::Type>();
-    c->kind = t.any ? types::Kind::kAny : t.kind;
-    c->nullable = t.nullable;
-    c->declared = t.declared;
-    c->origin = &t;
-    if (t.kind == types::Kind::kMap && !t.any) {
-      c->fields.reserve(t.fields.size());
-      std::string scratch;
-      for (const auto& [k, ft] : t.fields)
-        c->fields.emplace_back(std::string(checker_key(k, scratch)), ft->checker);
-      c->index_fields();
-    } else if (t.kind == types::Kind::kArray && t.item) {
-      c->item = t.item->checker;
-    }
-    t.checker = std::move(c);
-  }
-
- private:
   const Files& files_;
 };
 
@@ -649,8 +643,8 @@ TypeProblem unknown_key(const DEntry& e, const SType& type) {
   return p;
 }
 
-const SType* field_type(const SType& t, const Scalar& key, std::string& scratch) {
-  const long i = t.checker->field_index(checker_key(key, scratch));
+const SType* field_type(const SType& t, const Scalar& key) {
+  const long i = t.field_index(key);
   return i < 0 ? nullptr : t.fields[static_cast<size_t>(i)].second.get();
 }
 
@@ -674,7 +668,7 @@ class ValueChecker {
     }
     if (v.is_map()) {
       for (const auto& e : v.entries) {
-        if (const SType* ft = field_type(t, e.key, scratch_)) assign(*e.value, *ft, e.span);
+        if (const SType* ft = field_type(t, e.key)) assign(*e.value, *ft, e.span);
       }
     } else {
       for (const auto& e : v.entries) assign(*e.value, *t.item, e.span);
@@ -690,10 +684,10 @@ class ValueChecker {
     }
     if (v.is_map()) {
       for (const auto& e : v.entries) {
-        if (!field_type(t, e.key, scratch_)) out_.push_back(unknown_key(e, t));
+        if (!field_type(t, e.key)) out_.push_back(unknown_key(e, t));
       }
       for (const auto& e : v.entries) {
-        if (const SType* ft = field_type(t, e.key, scratch_)) check(*e.value, *ft, e.span);
+        if (const SType* ft = field_type(t, e.key)) check(*e.value, *ft, e.span);
       }
     } else {
       for (const auto& e : v.entries) check(*e.value, *t.item, e.span);
@@ -727,7 +721,6 @@ class ValueChecker {
   }
 
   std::vector<TypeProblem>& out_;
-  std::string scratch_;
 };
 
 // Adds the defaults a type-correct `v` lacks: missing map keys (appended, sharing the type's
@@ -747,11 +740,10 @@ DPtr fill_defaults(const DPtr& v, const SType& t, bool unique) {
   };
   if (t.kind == types::Kind::kMap && v->is_map()) {
     std::vector<char> seen(t.fields.size(), 0);
-    std::string scratch;
     const size_t n = v->entries.size();
     for (size_t i = 0; i < n; ++i) {
       const DEntry& e = v->entries[i];
-      const long fi = t.checker->field_index(checker_key(e.key, scratch));
+      const long fi = t.field_index(e.key);
       if (fi < 0) continue;
       seen[static_cast<size_t>(fi)] = 1;
       if (DPtr r = fill_defaults(e.value, *t.fields[static_cast<size_t>(fi)].second, unique)) {
@@ -780,14 +772,35 @@ DPtr fill_defaults(const DPtr& v, const SType& t, bool unique) {
 }  // namespace
 
 const std::shared_ptr<SType>* SType::field(const Scalar& key) const {
-  if (checker) {
-    std::string scratch;
-    const long i = checker->field_index(checker_key(key, scratch));
-    return i < 0 ? nullptr : &fields[static_cast<size_t>(i)].second;
+  const long i = field_index(key);
+  return i < 0 ? nullptr : &fields[static_cast<size_t>(i)].second;
+}
+
+long SType::field_index(const Scalar& key) const {
+  std::string scratch;
+  const std::string_view k = checker_key(key, scratch);
+  if (field_positions) {
+    // heterogeneous lookup arrives with C++20's unordered containers only in g++ 13's library
+    auto it = field_positions->find(std::string(k));
+    return it == field_positions->end() ? -1 : static_cast<long>(it->second);
   }
-  for (const auto& f : fields)
-    if (same_key(f.first, key)) return &f.second;
-  return nullptr;
+  std::string field_scratch;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (checker_key(fields[i].first, field_scratch) == k) return static_cast<long>(i);
+  }
+  return -1;
+}
+
+void SType::index_fields() {
+  field_positions.reset();
+  if (fields.size() <= types::kIndexFieldsAbove) return;
+  field_positions = std::make_unique<std::unordered_map<std::string, uint32_t>>();
+  field_positions->reserve(fields.size());
+  std::string scratch;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    field_positions->emplace(std::string(checker_key(fields[i].first, scratch)),
+                             static_cast<uint32_t>(i));
+  }
 }
 
 TypePtr infer_document(const DDoc& doc, const Files& files) {
@@ -796,6 +809,14 @@ TypePtr infer_document(const DDoc& doc, const Files& files) {
   for (const auto& a : doc.anns)
     if (a.name.rfind("schema/", 0) == 0) anns.push_back(a);
   return inf.infer(doc.value, anns, doc.span, Place::kDocument);
+}
+
+TypePtr infer_document(DDoc&& doc, const Files& files) {
+  Inferrer inf(files);
+  std::vector<Ann> anns;
+  for (const auto& a : doc.anns)
+    if (a.name.rfind("schema/", 0) == 0) anns.push_back(a);
+  return inf.infer(doc.value, anns, doc.span, Place::kDocument, true);
 }
 
 DPtr default_of(const SType& t) { return t.default_value; }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -128,8 +129,9 @@ DPtr deep_copy(const DNode& n);
 DPtr yaml_copy(const DNode& n);
 DPtr shallow_clone(const DNode& n);  // the node and its entries; children stay shared
 DNode& own(DPtr& slot);              // clones `*slot` first when someone else holds it
-// How a key is spelled in a `types::Type` field: string keys as they are, other scalars
-// tagged by kind (so `8080` and "8080" stay apart). `scratch` holds non-string spellings.
+// How a key is spelled for field lookups (`SType::field_index`): string keys as they are,
+// other scalars tagged by kind (so `8080` and "8080" stay apart). `scratch` holds non-string
+// spellings.
 std::string_view checker_key(const Scalar& k, std::string& scratch);
 yaml::Node to_yaml(const DNode& n);
 // `yaml::emit_yaml(to_yaml(n))` without building the copy.
@@ -310,6 +312,12 @@ struct LoadedYaml {
   bool has_marker = true;  // the text holds "#@" somewhere (else no node can be templated)
   // The text holds a '#' that is neither "#@" nor "#!" (else no node has a plain comment).
   bool has_plain_hash = true;
+  // Document roots already converted to engine nodes (by index of `docs`; null where not).
+  // A file whose only annotations are argument-less data annotations on its documents is
+  // plain YAML below them (a large data values file): it is converted where it was loaded,
+  // so its YAML tree is gone before the schema is built. Such a root keeps its kind and span
+  // but not its children.
+  std::vector<DPtr> roots;
 };
 // Loads one file's YAML. Touches nothing shared, so it may run on another thread.
 // How ytt's YAML reader (its fork of go-yaml v2) reads every file, fragment and value;
@@ -372,10 +380,14 @@ struct SType {
   diag::Span validation_span;
   std::unique_ptr<TypeDocs> docs;  // null when the schema documents nothing
   bool is_doc = false;
-  // The same type for the shared checker (`types::check_each`); its `origin` points back here.
-  std::shared_ptr<types::Type> checker;
+  // kMap with more than `types::kIndexFieldsAbove` fields: position of each field by its
+  // `checker_key` spelling (smaller maps are scanned; a linear scan of a few keys is faster).
+  std::unique_ptr<std::unordered_map<std::string, uint32_t>> field_positions;
 
   const std::shared_ptr<SType>* field(const Scalar& key) const;
+  // Position of `key` in `fields` (keys compare by `checker_key`), or -1.
+  long field_index(const Scalar& key) const;
+  void index_fields();  // call once `fields` is complete
   TypeDocs& edit_docs() {
     if (!docs) docs = std::make_unique<TypeDocs>();
     return *docs;
@@ -385,6 +397,11 @@ using TypePtr = std::shared_ptr<SType>;
 
 // Builds the type of a (merged) schema document. Throws YttError.
 TypePtr infer_document(const DDoc& doc, const Files& files);
+// The same for a document no one reads afterwards: its map nodes that nothing else holds
+// become the type's defaults in place (values replaced by defaults, annotations dropped)
+// instead of being copied, so a large schema's tree is not held twice. `doc` is left holding
+// the default value.
+TypePtr infer_document(DDoc&& doc, const Files& files);
 // A fresh copy of a type's default value.
 DPtr default_of(const SType& t);
 // Checks and fills defaults into `value` in place (missing map keys appended, array items

@@ -1441,6 +1441,7 @@ void override_map_keys(yaml::Node& n) {
 
 struct CheckedDocs {
   LoadedDocs docs;
+  std::vector<DPtr> roots;  // LoadedYaml::roots
   bool templated = false;
   bool duplicates = false;  // some map repeats a key (judged when the template runs)
   bool comments = false;    // some plain `#` comment (a templated file rejects it)
@@ -1480,6 +1481,7 @@ CheckedDocs checked_docs(LoadedYaml&& loaded, bool plain) {
     }
   }
   out.docs = std::make_shared<std::vector<yaml::Document>>(std::move(loaded.docs));
+  out.roots = std::move(loaded.roots);
   return out;
 }
 
@@ -1536,7 +1538,9 @@ class DirectBuilder {
 
   // nullopt: the file needs the generated program (`docs` are then left as they were).
   // Otherwise the documents are consumed: their nodes move into the result.
-  std::optional<std::vector<DDoc>> build(std::vector<yaml::Document>& docs) {
+  // `roots`: documents converted ahead of time (LoadedYaml::roots), taken as they are.
+  std::optional<std::vector<DDoc>> build(std::vector<yaml::Document>& docs,
+                                         std::vector<DPtr>& roots) {
     // Everything that can send the file to the generated program is decided here, before
     // the first node is consumed.
     std::vector<Shape> shapes(docs.size());
@@ -1563,7 +1567,7 @@ class DirectBuilder {
       // The loader's document of trailing annotations is ytt's injected end document, which
       // has no position at all.
       if (d.empty && d.root.is_null() && !explicit_start) doc.span = {};
-      doc.value = node(d.root);
+      doc.value = i < roots.size() && roots[i] ? std::move(roots[i]) : node(d.root);
       doc.file = file_.path;
       doc.implicit = !explicit_start;
       doc.anns = annotations(d.annotations);
@@ -1838,6 +1842,30 @@ yaml::LoadOptions ytt_yaml_options(bool strict) {
   return options;
 }
 
+namespace {
+
+// Whether templating `y` can only take each document's tree as it is (DirectBuilder's
+// `annotations_only_on` with nothing that would send the file to the generated program): no
+// problems, no plain comments, and every `#@` in the text an argument-less data annotation
+// on a document.
+bool plain_below_documents(const LoadedYaml& y, std::string_view text) {
+  if (!y.diags.items().empty() || y.has_plain_hash) return false;
+  size_t on_documents = 0;
+  for (const auto& d : y.docs) {
+    for (const auto& a : d.annotations) {
+      if (!data_annotation(a.name) || !trim(a.args).empty()) return false;
+    }
+    on_documents += d.annotations.size();
+  }
+  size_t written = 0;
+  for (size_t at = text.find("#@"); at != std::string_view::npos; at = text.find("#@", at + 2)) {
+    if (++written > on_documents) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 LoadedYaml load_yaml(std::string path, std::string_view text, bool strict, bool split,
                      const std::function<void()>& after_split) {
   LoadedYaml out;
@@ -1853,6 +1881,13 @@ LoadedYaml load_yaml(std::string path, std::string_view text, bool strict, bool 
     if (at + 1 == text.size() || (text[at + 1] != '@' && text[at + 1] != '!')) {
       out.has_plain_hash = true;
       break;
+    }
+  }
+  if (plain_below_documents(out, text)) {
+    out.roots.resize(out.docs.size());
+    for (size_t i = 0; i < out.docs.size(); ++i) {
+      yaml::Node& root = out.docs[i].root;
+      if (!root.is_scalar()) out.roots[i] = from_yaml(std::move(root));
     }
   }
   return out;
@@ -1915,7 +1950,8 @@ std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread
       yaml::Document& d = (*docs)[i];
       bool marker = starts_with_marker(file, d);
       DDoc doc;
-      doc.value = from_yaml(std::move(d.root));
+      doc.value = i < checked.roots.size() && checked.roots[i] ? std::move(checked.roots[i])
+                                                               : from_yaml(std::move(d.root));
       doc.span = d.span;
       if (!marker) doc.span.begin.line = i == 0 ? 1 : 0;
       doc.file = file.path;
@@ -1926,10 +1962,15 @@ std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread
   }
   const int template_number = 2 + (*files.templates_evaluated)++;
   if (!checked.duplicates && !checked.comments) {
-    if (auto direct = DirectBuilder(file, thread).build(*docs)) {
+    if (auto direct = DirectBuilder(file, thread).build(*docs, checked.roots)) {
       files.module_cache[file.path] = sl::Module{};  // no code: nothing to load from it
       return std::move(*direct);
     }
+  }
+  // The program is generated from YAML nodes: a root converted ahead of time goes back (a
+  // file converted ahead has nothing for the program, so this is a safety net only).
+  for (size_t i = 0; i < checked.roots.size(); ++i) {
+    if (checked.roots[i]) (*docs)[i].root = to_yaml(*checked.roots[i]);
   }
   auto compiled = compile_template(file, docs, template_number, files.ignore_unknown_comments);
   return run_compiled(files, file, thread, std::move(compiled))->result();

@@ -26,6 +26,13 @@ std::vector<YamlPreloader::Input> inputs(int n) {
   return out;
 }
 
+// The value of key number `k` of a loaded file's first document (plain files arrive
+// converted to engine nodes, LoadedYaml::roots).
+int64_t int_at(const LoadedYaml& y, size_t k) {
+  if (!y.roots.empty() && y.roots[0]) return y.roots[0]->entries.at(k).value->scalar.int_value;
+  return y.docs.at(0).root.items.at(k).value.int_value;
+}
+
 TEST(YamlPreloader, EveryFileArrivesLoadedInOrder) {
   YamlPreloader p(inputs(5), /*strict=*/false);
   for (int i = 0; i < 5; ++i) {
@@ -33,9 +40,42 @@ TEST(YamlPreloader, EveryFileArrivesLoadedInOrder) {
     ASSERT_TRUE(got.has_value());
     EXPECT_EQ(got->path, "f" + std::to_string(i) + ".yaml");
     ASSERT_EQ(got->docs.size(), 1u);
-    ASSERT_EQ(got->docs[0].root.items.size(), 200u);
-    EXPECT_EQ(got->docs[0].root.items[7].value.int_value, i);
+    ASSERT_EQ(got->roots.size(), 1u);
+    ASSERT_TRUE(got->roots[0]);
+    ASSERT_EQ(got->roots[0]->entries.size(), 200u);
+    EXPECT_EQ(int_at(*got, 7), i);
     EXPECT_TRUE(got->diags.empty());
+  }
+}
+
+// Only a file that templating would take as it is arrives converted; the YAML tree of any
+// other stays for the template compiler.
+TEST(LoadYaml, ConvertsOnlyFilesWithNothingBelowTheirDocumentsToTemplate) {
+  struct Case {
+    std::string_view text;
+    bool converted;
+  };
+  const Case cases[] = {
+      {"#@data/values\n---\na: 1\nb: [x, y]\n", true},
+      {"a: 1\n---\nb: 2\n", true},
+      {"#@data/values-schema\n---\n#@schema/nullable\na: 1\n", false},  // a node annotated
+      {"#@data/values\n---\na: 1  # a comment\n", false},               // a plain comment
+      {"#@data/values\n---\na: \"#@x\"\n", false},  // '#@' the documents do not account for
+      {"#@data/values after_library_module=True\n---\na: 1\n", false},  // arguments
+      {"#@ x = 1\n---\na: 1\n", false},                                 // code
+      {"a: 1\na: 2\n", false},                                          // a repeated key
+      {"a: [1\n", false},                                               // a syntax error
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.text);
+    LoadedYaml y = load_yaml("f.yaml", c.text);
+    const bool converted = !y.roots.empty() && y.roots[0] != nullptr;
+    EXPECT_EQ(converted, c.converted);
+    if (!converted) continue;
+    EXPECT_TRUE(y.docs[0].root.items.empty());         // the YAML tree is gone...
+    EXPECT_EQ(y.docs[0].root.kind, yaml::Kind::kMap);  // ...but not its kind and place
+    EXPECT_EQ(y.docs[0].root.span.begin.line, y.roots[0]->span.begin.line);
+    EXPECT_EQ(y.roots[0]->entries[0].key.text, "a");
   }
 }
 
@@ -43,13 +83,13 @@ TEST(YamlPreloader, OutOfOrderUnknownAndRepeatedRequests) {
   YamlPreloader p(inputs(4), /*strict=*/false);
   auto last = p.take(13);  // ahead of the worker: loaded here
   ASSERT_TRUE(last.has_value());
-  EXPECT_EQ(last->docs[0].root.items[0].value.int_value, 3);
+  EXPECT_EQ(int_at(*last, 0), 3);
   EXPECT_FALSE(p.take(99).has_value());  // not in the order
   EXPECT_FALSE(p.take(13).has_value());  // already taken
   for (size_t i : {10u, 11u, 12u}) {
     auto got = p.take(i);
     ASSERT_TRUE(got.has_value());
-    EXPECT_EQ(got->docs[0].root.items[0].value.int_value, static_cast<int64_t>(i - 10));
+    EXPECT_EQ(int_at(*got, 0), static_cast<int64_t>(i - 10));
   }
 }
 
@@ -106,7 +146,7 @@ TEST(YamlPreloader, SmallFilesAfterTheFirstLoadWithoutAWorker) {
     for (int i = 0; i < 3; ++i) {
       auto got = p.take(10 + i);
       ASSERT_TRUE(got.has_value());
-      EXPECT_EQ(got->docs[0].root.items[7].value.int_value, i);
+      EXPECT_EQ(int_at(*got, 7), i);
     }
     EXPECT_EQ(done, min_bytes == 64 ? 1 : 0);
   }
