@@ -294,8 +294,8 @@ class Inferrer {
         const std::string text = "Invalid @schema/validation annotation - " + *problem;
         throw YttError{" " + text, 1, text};  // one line, laid out when printed
       }
-      t->validations = {with_int_lengths(*a)};
-      t->validation_span = a->span;
+      t->validations.clear();
+      t->validations.push_back(with_int_lengths(*a));
     }
     return t;
   }
@@ -333,7 +333,6 @@ class Inferrer {
       t->nullable = true;
       t->default_value = make_node(yaml::Kind::kNull, span);
     }
-    t->is_doc = place == Place::kDocument;
     if (t->kind == types::Kind::kMap && !t->any) t->index_fields();
     document(*t, anns, span, place);
     return t;

@@ -73,11 +73,35 @@ yaml::Node to_yaml(const Scalar& s);
 struct DNode;
 using DPtr = std::shared_ptr<DNode>;
 
+// A DPtr that costs one pointer while it is null (a map item's collection key is rare).
+class SparseDPtr {
+ public:
+  SparseDPtr() = default;
+  SparseDPtr(std::nullptr_t) {}  // NOLINT: implicit, as the DPtr it stands for
+  SparseDPtr(DPtr p)             // NOLINT
+      : p_(p ? std::make_unique<DPtr>(std::move(p)) : nullptr) {}
+  SparseDPtr(const SparseDPtr& o) : SparseDPtr(o.get()) {}
+  SparseDPtr(SparseDPtr&&) noexcept = default;
+  SparseDPtr& operator=(const SparseDPtr& o) {
+    if (this != &o) *this = SparseDPtr(o.get());
+    return *this;
+  }
+  SparseDPtr& operator=(SparseDPtr&&) noexcept = default;
+
+  explicit operator bool() const { return p_ != nullptr; }
+  DNode& operator*() const { return **p_; }
+  DNode* operator->() const { return p_->get(); }
+  DPtr get() const { return p_ ? *p_ : nullptr; }
+
+ private:
+  std::unique_ptr<DPtr> p_;
+};
+
 // A map item or an array item.
 struct DEntry {
   Scalar key;  // map items: a scalar key (for a collection key, its kind only)
   DPtr value;
-  DPtr key_node;  // map items keyed by a map or array (`{{ x }}: v` in a helmfile template)
+  SparseDPtr key_node;  // map items keyed by a map or array (`{{ x }}: v` in a helmfile template)
   yaml::SparseVector<Ann> anns;  // most items have none
   diag::Span span;               // the item's line
 };
@@ -213,16 +237,20 @@ class SourceLines {
   // Exactly one line, whatever it holds.
   static SourceLines one(std::string line);
 
-  size_t size() const { return bounds_.size(); }
+  size_t size() const { return starts_.size(); }
   std::string_view operator[](size_t i) const {
-    return std::string_view(*text_).substr(bounds_[i].first, bounds_[i].second - bounds_[i].first);
+    const size_t end = i + 1 < starts_.size() ? starts_[i + 1] - 1 : last_end_;
+    return std::string_view(*text_).substr(starts_[i], end - starts_[i]);
   }
   // The whole text. It lives on the heap, so views of it stay valid when this moves.
   const std::string& text() const { return *text_; }
 
  private:
   std::shared_ptr<const std::string> text_ = std::make_shared<const std::string>();
-  std::vector<std::pair<uint32_t, uint32_t>> bounds_;  // [begin, end) of each line in text_
+  // Where each line starts in text_ (a line ends at the '\n' before the next one's start);
+  // the last line ends at `last_end_`.
+  std::vector<uint32_t> starts_;
+  uint32_t last_end_ = 0;
 };
 
 // A file's kind by its extension, as ytt's files.File.Type() (a file mark may say otherwise).
@@ -376,10 +404,8 @@ struct SType {
   std::vector<std::pair<Scalar, std::shared_ptr<SType>>> fields;  // kMap
   std::shared_ptr<SType> item;                                    // kArray
   DPtr default_value;                                             // the default (null for nullable)
-  std::vector<Ann> validations;                                   // @schema/validation annotations
-  diag::Span validation_span;
-  std::unique_ptr<TypeDocs> docs;  // null when the schema documents nothing
-  bool is_doc = false;
+  yaml::SparseVector<Ann> validations;  // its @schema/validation (most types have none)
+  std::unique_ptr<TypeDocs> docs;       // null when the schema documents nothing
   // kMap with more than `types::kIndexFieldsAbove` fields: position of each field by its
   // `checker_key` spelling (smaller maps are scanned; a linear scan of a few keys is faster).
   std::unique_ptr<std::unordered_map<std::string, uint32_t>> field_positions;

@@ -882,14 +882,19 @@ const SourceFile* Files::find(std::string_view path) const {
 SourceLines::SourceLines(std::string text)
     : text_(std::make_shared<const std::string>(std::move(text))) {
   const std::string& t = *text_;
+  starts_.reserve(static_cast<size_t>(std::count(t.begin(), t.end(), '\n')) + 1);
   size_t start = 0;
   while (start <= t.size()) {
     size_t nl = t.find('\n', start);
     if (nl == std::string::npos) {
-      if (start < t.size()) bounds_.emplace_back(start, t.size());
+      if (start < t.size()) {
+        starts_.push_back(static_cast<uint32_t>(start));
+        last_end_ = static_cast<uint32_t>(t.size());
+      }
       break;
     }
-    bounds_.emplace_back(start, nl);
+    starts_.push_back(static_cast<uint32_t>(start));
+    last_end_ = static_cast<uint32_t>(nl);
     start = nl + 1;
   }
 }
@@ -897,7 +902,8 @@ SourceLines::SourceLines(std::string text)
 SourceLines SourceLines::one(std::string line) {
   SourceLines l;
   l.text_ = std::make_shared<const std::string>(std::move(line));
-  l.bounds_.emplace_back(0, l.text_->size());
+  l.starts_.push_back(0);
+  l.last_end_ = static_cast<uint32_t>(l.text_->size());
   return l;
 }
 
