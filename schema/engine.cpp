@@ -603,7 +603,7 @@ class Engine {
       }
       try {
         overlay_document(values_, src.doc, thread_, files_, src.missing_ok, src.plain, false,
-                         &root_span_);
+                         &root_span_, /*release_right=*/true);
       } catch (YttError& e) {
         e.text = stage + e.text;
         throw;

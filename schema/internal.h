@@ -454,6 +454,9 @@ void check_and_fill(DPtr& value, const SType& type, std::vector<TypeProblem>& pr
 struct OverlayMode {
   bool plain = false;              // --data-values-file: arrays and values of another kind replace
   bool carry_validations = false;  // merged items take the right item's validation rules
+  // The caller lets go of the right document: its nodes that only it holds are released as
+  // soon as they are merged (see Op::apply), so it and the result are not held whole at once.
+  bool release_right = false;
 };
 
 // An overlay failure: ytt's flat message ("Overlaying (in following order: b.yml): Document on
@@ -465,10 +468,12 @@ struct OverlayError {
 
 // Overlays `right` (an annotated doc) onto `left` in place. Throws YttError with ytt's text.
 // `left_span`: where the left document is (named by match errors; replaced when an operation
-// on the document puts another in its place).
+// on the document puts another in its place). `release_right`: OverlayMode::release_right
+// (the caller reads `right` no more).
 void overlay_document(DPtr& left, const DDoc& right, sl::Thread& thread, const Files& files,
                       bool default_missing_ok = false, bool plain = false,
-                      bool schema_merge = false, diag::Span* left_span = nullptr);
+                      bool schema_merge = false, diag::Span* left_span = nullptr,
+                      bool release_right = false);
 
 // ytt's overlay post-processing: applies `overlays` (documents annotated `@overlay/match`, in
 // file order; `overlay_files` names their files) to the documents of `sets` (one set per

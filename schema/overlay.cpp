@@ -401,7 +401,8 @@ Edit parse_insert(const std::vector<Ann>& anns) {
 
 class Op {
  public:
-  Op(sl::Thread& thread, const OverlayMode& mode) : thread_(thread), mode_(mode) {}
+  Op(sl::Thread& thread, const OverlayMode& mode)
+      : thread_(thread), mode_(mode), right_owned_(mode.release_right) {}
 
   // Applies `right` onto the value in `left`. True when the caller should put `right` in
   // left's place instead (a scalar or null on the right).
@@ -409,17 +410,28 @@ class Op {
     // A plain data values file (ytt's AnnotateForPlainMerge): arrays and scalars replace,
     // maps merge.
     if (mode_.plain && right->is_array()) return true;
+    // OverlayMode::release_right: a right node that nothing but its parent holds (all the way
+    // up) lets go of each item's value once it is merged; what the left took stays shared.
+    const bool outer_owned = right_owned_;
+    const bool owned = right_owned_ && right.use_count() == 1;
+    struct Restore {
+      bool& flag;
+      bool saved;
+      ~Restore() { flag = saved; }
+    } restore{right_owned_, outer_owned};
+    right_owned_ = owned;
     if (right->is_map()) {
       if (!left || !left->is_map()) throw Fail{"Expected map, but was " + left_type(left)};
       DNode& l = own(left);
       MapIndex index;
-      for (const auto& re : right->entries) {
+      for (auto& re : right->entries) {
         try {
           map_item(l, re, defaults, index);
         } catch (Fail& f) {
           throw Fail{"Map item (key '" + go_key_text(re.key) + "') on line " + compact(re.span) +
                      ": " + f.message};
         }
+        if (owned) re.value.reset();
       }
       return false;
     }
@@ -970,6 +982,7 @@ class Op {
 
   sl::Thread& thread_;
   OverlayMode mode_;
+  bool right_owned_ = false;  // the right node being applied is held only through its parents
 };
 
 }  // namespace
@@ -990,11 +1003,15 @@ bool has_document_op(const DDoc& d) {
 }  // namespace
 
 void overlay_document(DPtr& left, const DDoc& right, sl::Thread& thread, const Files& files,
-                      bool default_missing_ok, bool plain, bool schema_merge,
-                      diag::Span* left_span) {
+                      bool default_missing_ok, bool plain, bool schema_merge, diag::Span* left_span,
+                      bool release_right) {
   g_files = &files;
   OverlayMode mode;
   mode.plain = plain;
+  // Only the plain merge releases, and only a value the document alone holds (a document
+  // handed to several libraries shares its tree; a document operation may apply it twice).
+  mode.release_right =
+      release_right && right.value && right.value.use_count() == 1 && !has_document_op(right);
   // ytt keeps a merged item's own annotations: a data value's rules do not replace the
   // item's ("left side type and metas are preserved").
   (void)schema_merge;
