@@ -134,6 +134,27 @@ def cases():
                       ["lint", "h/tazuna.hint.yaml"],
                       {"h/tazuna.hint.yaml": b"vars:\n  a:\n    type: string\n    default: x" + b + b"\n"},
                       expect=r"control character"))
+    # tazuna.yaml (resolve --config) and argv values: the same hostile YAML through other doors
+    c.append(Case("20,000-deep YAML in tazuna.yaml (resolve --config)", "yaml-deep",
+                  ["resolve", "--config", "tazuna.yaml"],
+                  {"tazuna.yaml": b"apiVersion: tazuna.pepabo.com/v1\nkind: Tazuna\nspec: " +
+                   b"[" * d + b"]" * d + b"\n"}, expect=r"deep|nest|limit"))
+    c.append(Case("control character 0x04 in tazuna.yaml (resolve --config)", "control",
+                  ["resolve", "--config", "tazuna.yaml"],
+                  {"tazuna.yaml": b"apiVersion: tazuna.pepabo.com/v1\nkind: Tazuna\nspec: x\x04y\n"},
+                  expect=r"control character"))
+    c.append(Case("1 MiB string aliased 1,000 times in tazuna.yaml (resolve --config)", "yaml-bytes",
+                  ["resolve", "--config", "tazuna.yaml"],
+                  {"tazuna.yaml": b"apiVersion: tazuna.pepabo.com/v1\nkind: Tazuna\nx: &a " + big +
+                   b"\nspec: [" + b", ".join([b"*a"] * 1000) + b"]\n"}, expect=r"alias|limit"))
+    c.append(Case("20,000-deep YAML in --data-value-yaml", "yaml-deep",
+                  ["values", "-f", "s.yml", "--data-value-yaml", "v=" + "[" * d + "]" * d],
+                  {"s.yml": b"#@data/values\n---\nv: 1\n"}, ok_rc=(0, 1, 2), ytt=True))
+    c.append(Case("16 files, each a 1 MiB string aliased 1,000 times (lint -j16)", "parallel",
+                  ["lint", "-j", "16"] + [f"a{i}/tazuna.hint.yaml" for i in range(16)],
+                  {f"a{i}/tazuna.hint.yaml": b"vars:\n  a:\n    type: string\n    default: &a " + big +
+                   b"\n  b:\n    type: slice\n    default: [" + b", ".join([b"*a"] * 1000) + b"]\n"
+                   for i in range(16)}, expect=r"alias|limit"))
     # ---- standard input ----------------------------------------------------------------------
     for label, args in [("resolve --values -", ["resolve", "--dir", "h", "--values", "-"]),
                         ("values -f -", ["values", "-f", "-"]),
@@ -218,6 +239,16 @@ def cases():
                                  star("v = " + dexpr).decode()).encode()}, ytt=True, ok_rc=(0, 1, 2)))
     c.append(Case("recursion 100,000 calls deep", "starlark-deep", ["values", "-f", "t.yml"],
                   {"t.yml": b"#@ def f(n):\n#@   return f(n + 1)\n#@ end\n---\nv: #@ f(0)\n"}))
+    # cycles a program makes and drops: freed as it runs (issue 9: function-local cycles)
+    for label, body in [("list", "a = [i]\n  a.append(a)"), ("dict", "a = {'i': i}\n  a['self'] = a"),
+                        ("two locals", "a = [i]\n  b = {'a': a}\n  a.append(b)"),
+                        ("closure", "a = [i]\n  g = lambda: a\n  a.append(g)")]:
+        text = ("#@ def mk(i):\n" + "".join("#@   " + l.strip() + "\n" for l in body.split("\n")) +
+                "#@   return 1\n#@ end\n#@ def run():\n#@   n = 0\n#@   for i in range(500000):\n"
+                "#@     n += mk(i)\n#@   end\n#@   return n\n#@ end\n---\nv: #@ run()\n")
+        c.append(Case(f"500,000 self-referential values ({label}) made and dropped in a function",
+                      "starlark-cycle", ["values", "-f", "t.yml"], {"t.yml": text.encode()},
+                      ok_rc=(0,), check=output_is("v: 500000\n")))
     # ---- Starlark: byte budgets --------------------------------------------------------------
     c.append(Case("200 distinct 16 MiB strings", "starlark-bytes", ["values", "-f", "t.yml"],
                   {"t.yml": star("keep = []\nfor i in range(200):\n  keep.append(str(i) + 'x' * (16 * 1024 * 1024 - 8))\nend\nv = len(keep)")},

@@ -383,11 +383,14 @@ void collect_containers(ContainerList& list, bool full) {
     first->gc_prev = &list.old;
     list.young.gc_next = list.young.gc_prev = &list.young;
   }
+  // The work W (nodes and edges: a few units per container) is paid for by the program's
+  // own: the next collection waits for W / 4 more steps (`work_due`, checked by the caller)
+  // and at least 4096 more containers.
   list.made = 0;
-  list.next_at = std::max<size_t>(4096, c.work());
+  list.work_due = c.work() / 4;
   if (full) {
     list.promoted = 0;
-    list.next_full_at = std::max<size_t>(16384, 2 * c.work());
+    list.next_full_at = std::max<size_t>(16384, c.work() / 2);
   } else {
     list.promoted += moved;
   }

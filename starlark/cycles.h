@@ -26,11 +26,12 @@ void collect_cycles(const std::shared_ptr<ModuleEnv>& only = nullptr);
 // outside); a full one looks at them all. Both stop at frozen lists, dicts and structs
 // (whatever a frozen value reaches is frozen too, so only all-frozen cycles pass through one:
 // a module's, freed with it above) and at modules. The survivors become old.
-// Cost: the nodes and edges reached, W. The next young collection is due once max(4096, W)
-// more containers have been made (`ContainerList::next_at`), the next full one once
-// max(16384, 2 W) have become old (`next_full_at`): all the collections of a thread cost
-// O(the containers it makes + what it holds at its end), and cyclic garbage waits for at most
-// about twice the containers alive at the last full collection.
+// Cost: the nodes and edges reached, W. The next collection is due once 4096 more containers
+// have been made and the program has run W / 4 more steps (`ContainerList::work_due`), a full
+// one once max(16384, W / 2) containers have become old (`next_full_at`): the collections of a
+// thread cost at most four units per step it runs plus one pass over what it holds at its end,
+// and cyclic garbage waits for a few thousand containers (young) or half of those alive at the
+// last full collection (old).
 void collect_containers(ContainerList& list, bool full);
 
 // The same, looking at what `held` reaches (the caller's own references in `held` count as

@@ -264,8 +264,14 @@ Value call_any(const Value& fn, std::span<const Value> args, std::span<const Kwa
   // A call's return is a safe point: the callee's frame is gone and every value the callers
   // use is held by a counted reference.
   ContainerList& made = g_thread->containers;
-  if (made.made >= made.next_at)
-    collect_containers(made, /*full=*/made.promoted >= made.next_full_at);
+  if (made.made >= made.next_at) {
+    int64_t steps = g_thread->steps;
+    int64_t since = steps >= made.steps_at ? steps - made.steps_at : steps;  // reset_steps()
+    if (since >= static_cast<int64_t>(made.work_due)) {
+      collect_containers(made, /*full=*/made.promoted >= made.next_full_at);
+      made.steps_at = steps;
+    }
+  }
   return result;
 }
 

@@ -92,6 +92,8 @@ struct ContainerList {
   GcLink old;
   size_t made = 0;              // containers made since the last collection (in `young`)
   size_t next_at = 4096;        // a young collection (at a call's return) once `made` reaches this
+  size_t work_due = 0;          // ...and the program has run this many steps since the last one
+  int64_t steps_at = 0;         // the thread's step count at the last collection
   size_t promoted = 0;          // containers moved to `old` since the last full collection
   size_t next_full_at = 16384;  // a full collection once `promoted` reaches this
 };

@@ -1387,6 +1387,11 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
                                          : diag::Position{e.mark.line + 1, e.mark.column + 1};
     YamlCppError known = classify_yaml_cpp_error(e.msg);
     stopped = Stopped{at, known.kind, "syntax error: " + known.message};
+  } catch (const std::bad_alloc&) {
+    // an address-space limit (`ulimit -v`), with several files loading at once (lint -j N)
+    error_at("HK001", position_at(scan.line_starts, source.size()),
+             "cannot load YAML: out of memory (the process may not have more)", ErrorKind::kOther);
+    other_failure = true;
   } catch (const std::exception& e) {
     error_at("HK001", position_at(scan.line_starts, source.size()),
              std::string("cannot parse YAML: ") + e.what(), ErrorKind::kOther);
