@@ -635,7 +635,8 @@ class Parser {
       newline();
       while (cur() == ' ' && (col() < indent || (detect && !found_text))) ++p_;
       if (detect && !found_text) indent = std::max(indent, col());
-      if (cur() == '\t' && col() < indent) decline();
+      // go-yaml: no tab after the spaces of a line before the indentation is known.
+      if (cur() == '\t' && (col() < indent || (detect && !found_text))) decline();
       bool next_empty = cur() == '\n';
       bool next_more = cur() == ' ' || cur() == '\t';
       if (folded && folded_breaks == 0 && next_empty) folded_started_more = more_indented;

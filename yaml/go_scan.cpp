@@ -559,7 +559,7 @@ class Scanner {
       while ((indent == 0 || m_.column < indent) && cur() == ' ') skip();
       if (m_.column > max_indent) max_indent = m_.column;
       if ((indent == 0 || m_.column < indent) && cur() == '\t') {
-        throw Stop{ErrorKind::kNone, start};
+        throw Stop{ErrorKind::kTabInBlockScalarIndentation, m_.offset};
       }
       if (!is_break()) break;
       skip_line();

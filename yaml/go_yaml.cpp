@@ -194,6 +194,7 @@ bool is_scanner_kind(ErrorKind kind) {
     case ErrorKind::kUnexpectedDash:
     case ErrorKind::kMissingColon:
     case ErrorKind::kTabInIndentation:
+    case ErrorKind::kTabInBlockScalarIndentation:
       return true;
     default:
       return false;
@@ -264,6 +265,8 @@ std::string go_yaml_words(const diag::Diagnostic& d, std::string_view text,
       return with_line(line, "block sequence entries are not allowed in this context");
     case ErrorKind::kTabInIndentation:
       return with_line(line, "found a tab character that violates indentation");
+    case ErrorKind::kTabInBlockScalarIndentation:
+      return with_line(line, "found a tab character where an indentation space is expected");
     case ErrorKind::kMissingNodeContent:
     case ErrorKind::kMissingFlowListEntryEnd:
     case ErrorKind::kMissingFlowMapEntryEnd:

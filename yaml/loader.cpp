@@ -1261,6 +1261,8 @@ std::string_view syntax_error_text(ErrorKind kind) {
              "supported (go-yaml reads a value indicator there, yaml-cpp a plain scalar)";
     case ErrorKind::kTabInIndentation:
       return "a tab in the indentation of a continued scalar";
+    case ErrorKind::kTabInBlockScalarIndentation:
+      return "a tab where the block scalar's indentation spaces belong";
     case ErrorKind::kMissingNodeContent:
       return "expected a value here";
     case ErrorKind::kMissingFlowListEntryEnd:

@@ -255,6 +255,7 @@ enum class ErrorKind : uint16_t {
   kUnexpectedDash,    // a list item where none may be
   kMissingColon,      // a block map key line without `:`
   kTabInIndentation,  // a tab in the indentation of a plain scalar's continuation line
+  kTabInBlockScalarIndentation,  // a tab where a block scalar's indentation spaces belong
   // HK001, found while parsing (go-yaml names the line before the offending token).
   kMissingDash,  // a key where the next `- ` item of a block list belongs
   kMissingKey,   // `:` with no key before it

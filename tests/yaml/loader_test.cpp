@@ -989,6 +989,45 @@ TEST(YamlLoad, AQuestionMarkInACommentIsNoExplicitKey) {
   }
 }
 
+// go-yaml wants spaces where a block scalar's indentation is still being found (a tab after
+// them is an error, "found a tab character where an indentation space is expected") and in
+// the indentation of later lines; both paths read `a: |\n  \tx` as "\tx" (YAML 1.2 does).
+// Found by fuzz/yaml_differential.cpp.
+TEST(YamlLoad, ATabWhereABlockScalarsIndentationBelongsIsAnError) {
+  struct Case {
+    std::string_view input;
+    diag::Position at;
+  };
+  const Case cases[] = {
+      {"a: |\n  \tx\n", {2, 3}},
+      {"a: |\n\tx\n", {2, 1}},
+      {"- |-\n  \tind\n  b 1\nc\n", {2, 3}},
+      {"a: >\n\n  \tx\n", {3, 3}},
+      {"a: |\n  x\n \ty\n", {3, 2}},
+  };
+  for (const Case& c : cases) {
+    for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+      SCOPED_TRACE(std::string(c.input) +
+                   (choice == internal::ParserChoice::kAuto ? " (auto)" : " (yaml-cpp)"));
+      diag::Diagnostics diags;
+      internal::load_with(choice, c.input, "t.yaml", diags, {}, nullptr);
+      ASSERT_EQ(diags.size(), 1u);
+      EXPECT_EQ(error_kind(diags.items()[0]), ErrorKind::kTabInBlockScalarIndentation);
+      EXPECT_EQ(diags.items()[0].span.begin, c.at);
+      EXPECT_EQ(go_yaml_message(diags.items()[0], c.input, true),
+                "yaml: line " + std::to_string(c.at.line) +
+                    ": found a tab character where an indentation space is expected");
+    }
+  }
+  // Past the indentation a tab is text.
+  for (std::string_view ok : {"a: |\n  x\n  \ty\n", "a: |2\n  \tx\n"}) {
+    SCOPED_TRACE(std::string(ok));
+    diag::Diagnostics diags;
+    internal::load_with(internal::ParserChoice::kAuto, ok, "t.yaml", diags, {}, nullptr);
+    EXPECT_TRUE(diags.empty());
+  }
+}
+
 // ytt's --strict (LoadOptions::strict): the first plain, untagged scalar that YAML 1.1 reads
 // differently from a conservative reading, at its place, in go-yaml's words (no line).
 TEST(Load, StrictReportsTheFirstAmbiguousPlainScalar) {
