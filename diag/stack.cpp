@@ -6,8 +6,10 @@
 #include <ucontext.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdint>
 #include <exception>
+#include <mutex>
 #include <string>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -165,8 +167,90 @@ bool run_on_switched_stack(Job& job) {
   return ran;
 }
 #else
-// The sanitizers do not follow a thread onto a stack it switched to by hand: keep the thread.
-bool run_on_switched_stack(Job&) { return false; }
+// The sanitizers do not follow a thread onto a stack it switched to by hand: a thread with a
+// big stack runs the job. Starting one costs them dearly (ASan maps and later clears the
+// shadow of its whole stack: a thread per call made the values fuzz target spend a tenth of
+// its time there), so each calling thread keeps one such worker for all its jobs, started on
+// first use and joined when the calling thread ends. A job on a worker that itself calls
+// `run_with_big_stack` gets that worker's own worker.
+class BigStackWorker {
+ public:
+  ~BigStackWorker() {
+    if (!started_) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      quit_ = true;
+    }
+    wake_.notify_all();
+    pthread_join(thread_, nullptr);
+  }
+
+  // false when no such thread can be made.
+  bool run(Job& job) {
+    if (!started_ && !start()) return false;
+    std::unique_lock<std::mutex> lock(mutex_);
+    job_ = &job;
+    wake_.notify_all();
+    wake_.wait(lock, [&] { return job_ == nullptr; });
+    return true;
+  }
+
+ private:
+  bool start() {
+    for (size_t bytes = first_stack_try(); bytes >= kMinBigStackBytes; bytes /= 2) {
+      pthread_attr_t attr;
+      if (pthread_attr_init(&attr) != 0) return false;
+      bytes_ = bytes;
+      started_ = pthread_attr_setstacksize(&attr, bytes) == 0 &&
+                 pthread_create(&thread_, &attr, loop, this) == 0;
+      pthread_attr_destroy(&attr);
+      if (started_) return true;
+    }
+    return false;
+  }
+
+  static void* loop(void* arg) {
+    auto* self = static_cast<BigStackWorker*>(arg);
+    running_stack_bytes = self->bytes_;
+    running_stack_capped = self->bytes_ < kBigStackBytes;
+    std::unique_lock<std::mutex> lock(self->mutex_);
+    while (true) {
+      self->wake_.wait(lock, [&] { return self->job_ != nullptr || self->quit_; });
+      if (self->job_ == nullptr) return nullptr;
+      lock.unlock();
+      run_job(self->job_);
+      release_stack_below(reinterpret_cast<uintptr_t>(__builtin_frame_address(0)));
+      lock.lock();
+      self->job_ = nullptr;
+      self->wake_.notify_all();
+    }
+  }
+
+  // Gives back the pages a deep job touched, as the end of a thread would.
+  static void release_stack_below(uintptr_t here) {
+    constexpr uintptr_t kPage = 4096;
+    constexpr uintptr_t kKept = uintptr_t{1} << 20;  // the loop's own frames stay
+    uintptr_t floor = stack_floor();
+    uintptr_t top = here > kKept ? ((here - kKept) & ~(kPage - 1)) : 0;
+    if (floor != 0 && top > floor) {
+      madvise(reinterpret_cast<void*>(floor), top - floor, MADV_DONTNEED);
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  Job* job_ = nullptr;
+  bool quit_ = false;
+  bool started_ = false;
+  size_t bytes_ = 0;
+  pthread_t thread_{};
+};
+
+// Under the sanitizers: the calling thread's worker rather than a switched stack.
+bool run_on_switched_stack(Job& job) {
+  thread_local BigStackWorker worker;
+  return worker.run(job);
+}
 #endif
 
 }  // namespace
