@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <string>
 
@@ -19,21 +20,27 @@ namespace {
 // The engine reads files by name: one private folder per fuzzing process, in memory when
 // /dev/shm is there (rewriting a file on disk for every input cost an eighth of the run in
 // the file system's writeback when it is truncated).
-const std::string& template_path() {
-  static const std::string path = [] {
+// The folder and the file, removed at exit.
+char folder[64];
+char file[80];
+
+const char* template_path() {
+  if (file[0] == '\0') {
     const char* tmp = getenv("TMPDIR");
     std::string dir = (tmp                             ? tmp
                        : access("/dev/shm", W_OK) == 0 ? "/dev/shm"
                                                        : "/tmp") +
                       std::string("/hk-fuzz-XXXXXX");
-    if (!mkdtemp(dir.data())) abort();
+    if (dir.size() >= sizeof folder || !mkdtemp(dir.data())) abort();
+    std::snprintf(folder, sizeof folder, "%s", dir.c_str());
+    std::snprintf(file, sizeof file, "%s/template.yaml", folder);
+    // Plain arrays: the handler runs after static objects are destroyed.
     atexit([] {
-      unlink(template_path().c_str());
-      rmdir(template_path().substr(0, template_path().rfind('/')).c_str());
+      unlink(file);
+      rmdir(folder);
     });
-    return dir + "/template.yaml";
-  }();
-  return path;
+  }
+  return file;
 }
 
 }  // namespace
