@@ -424,9 +424,6 @@ class Parser {
       case '\\':
         out += '\\';
         return;
-      case '/':
-        out += '/';
-        return;
       case 'N':
         out += '\x85';
         return;  // one byte, as yaml-cpp writes it

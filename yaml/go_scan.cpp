@@ -504,7 +504,7 @@ class Scanner {
         if (ahead(1) == 0 ||
             std::string_view("0abt\tnvfre \"'\\N_LP").find(static_cast<char>(ahead(1))) ==
                 std::string_view::npos) {
-          throw Stop{ErrorKind::kNone, start};  // unknown escape
+          throw Stop{ErrorKind::kUnknownEscape, start};  // `\/` too: YAML 1.2's, not go-yaml's
         }
     }
     skip();

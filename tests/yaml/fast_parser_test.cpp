@@ -157,7 +157,7 @@ TEST(FastParser, AgreesOnTrickySnippets) {
       {"{a: 1}\n", true},
       {"just a scalar\n", true},
       {"\"quoted root\"\n", true},
-      {"a: 'it''s'\nb: \"tab\\there\\n\\u00e9\\x41\\U0001F600\\\\\\\"\\/\\0\"\n", true},
+      {"a: 'it''s'\nb: \"tab\\there\\n\\u00e9\\x41\\U0001F600\\\\\\\"\\0\"\n", true},
       {"a: \"\\N\\_\\L\\P\\e\\a\\b\\v\\f\\r\\ \"\n", true},
       {"a: \"\\q\"\n", false},
       {"a: \"\\uD800\"\n", false},

@@ -1028,6 +1028,23 @@ TEST(YamlLoad, ATabWhereABlockScalarsIndentationBelongsIsAnError) {
   }
 }
 
+// `\/` is a YAML 1.2 escape that go-yaml (YAML 1.1) does not know: ytt stops with "found unknown
+// escape character" where both paths read `a: "x\/y"` as "x/y". Found by
+// fuzz/yaml_differential.cpp.
+TEST(YamlLoad, ASlashEscapeIsUnknownToGoYaml) {
+  std::string_view input = "a: 1\nb: \"x\\/y\"\n";
+  for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+    SCOPED_TRACE(choice == internal::ParserChoice::kAuto ? "auto" : "yaml-cpp");
+    diag::Diagnostics diags;
+    internal::load_with(choice, input, "t.yaml", diags, {}, nullptr);
+    ASSERT_EQ(diags.size(), 1u);
+    EXPECT_EQ(error_kind(diags.items()[0]), ErrorKind::kUnknownEscape);
+    EXPECT_EQ(diags.items()[0].span.begin.line, 2);
+    EXPECT_EQ(go_yaml_message(diags.items()[0], input, true),
+              "yaml: line 2: found unknown escape character");
+  }
+}
+
 // ytt's --strict (LoadOptions::strict): the first plain, untagged scalar that YAML 1.1 reads
 // differently from a conservative reading, at its place, in go-yaml's words (no line).
 TEST(Load, StrictReportsTheFirstAmbiguousPlainScalar) {
