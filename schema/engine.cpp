@@ -623,8 +623,10 @@ class Engine {
                   "a type error on a map or array given to library.with_data_values (ytt quotes "
                   "a Go pointer)"};
             }
-            // ytt crashes on a value with no position at all
-            if (src.in_memory && p.at.file.empty() && !memory_line(p.at)) {
+            // The document itself is at an unknown place, which ytt shows as such; a map or
+            // array in its place has no position at all, on which ytt crashes.
+            if (src.in_memory && p.at.file.empty() && !memory_line(p.at) &&
+                (p.found == "map" || p.found == "array")) {
               throw Unsupported{"type errors in values given to library.with_data_values"};
             }
           }

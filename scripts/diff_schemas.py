@@ -405,8 +405,10 @@ def main():
             continue
         wrong_ok = h[0] == 0 and (r[0] != 0 or r[1] != h[1])
         silent += wrong_ok
-        # ytt crashed (a Go panic, exit 2) where hintkit refuses (exit 2): no answer either way.
-        both_refuse += r[0] == 2 and h[0] == 2 and "panic:" in r[2]
+        # ytt crashed (a Go panic, exit 2, or one a builtin caught: exit 1 with "runtime error")
+        # where hintkit refuses (exit 2): no answer either way.
+        both_refuse += h[0] == 2 and ((r[0] == 2 and "panic:" in r[2]) or
+                                      (r[0] == 1 and "runtime error: " in r[2]))
         bad.append((case, files, argv, extra_env, r, h, wrong_ok))
     # Silent wrong answers first: they are the worst.
     bad.sort(key=lambda b: not b[6])
