@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "schema/internal.h"
 #include "schema/schema.h"
 
 namespace hintkit::schema {
@@ -127,7 +128,7 @@ std::string unsupported_text(std::string_view feature) {
 bool parse_args(const std::vector<std::string>& args, Options& o, Outcome& usage) {
   auto fail = [&](const std::string& msg) {
     usage.exit_code = 1;
-    usage.err = "Error: " + msg + "\n";
+    usage.err = "Error: " + multi_line_error(msg) + "\n";  // ytt's main lays out every error
     return false;
   };
   std::string refused;  // the first refused feature; reported once the line has parsed
