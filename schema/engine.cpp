@@ -387,6 +387,7 @@ class Engine {
     }
     merge_values(std::move(flag_sources));
     if (!opts_.disable_validation) validate();
+    refuse_repeated_keys();
     if (opts_.inspect) {
       if (format_ == "pos") throw Unsupported{"-o pos"};
       return inspect_output(*values_);
@@ -540,6 +541,38 @@ class Engine {
     }
     values_ = default_of(*type_);
     root_span_ = type_->declared;
+  }
+
+  // How plain data values YAML (--data-values-file, YAML flag values) is read: ytt parses it
+  // without templating, so a repeated key stays two items, overlaid in turn.
+  yaml::LoadOptions values_yaml_options() const {
+    yaml::LoadOptions o = ytt_yaml_options(opts_.strict);
+    o.keep_duplicate_keys = true;
+    return o;
+  }
+
+  // Final data values that still hold a map with a repeated key (a plain file's first
+  // document taken as it is, a YAML flag value put in place) make ytt panic when it turns them
+  // into Go data for output or templates.
+  void refuse_repeated_keys() const {
+    if (repeated_keys_ && values_ && has_repeated_key(*values_)) {
+      throw Unsupported{"data values holding a map key twice (ytt panics)"};
+    }
+  }
+
+  static bool has_repeated_key(const DNode& n) {
+    if (n.is_map()) {
+      std::unordered_set<std::string> seen;
+      std::string scratch;
+      for (const auto& e : n.entries) {
+        if (!e.key_node && !seen.insert(std::string(checker_key(e.key, scratch))).second) {
+          return true;
+        }
+      }
+    }
+    for (const auto& e : n.entries)
+      if (e.value && has_repeated_key(*e.value)) return true;
+    return false;
   }
 
   // ytt's DataValuesPreProcessing: data values documents in file order, then the flags, each
@@ -1221,6 +1254,7 @@ class Engine {
     auto lib = std::make_shared<Engine>(*this, h.dir, std::move(values), std::move(schemas),
                                         h.skip_validation);
     lib->schema_crash_ = crash;
+    lib->repeated_keys_ = repeated_keys_;  // flag values for the library were read here
     lib->files_.ignore_unknown_comments = h.ignore_unknown_comments;
     lib->files_.strict_yaml = h.strict;
     libraries_.push_back(lib);
@@ -1230,6 +1264,7 @@ class Engine {
       lib->build_schema();
       lib->merge_values({});
       if (!lib->skip_validation_) lib->validate();
+      lib->refuse_repeated_keys();
       lib->files_.data_values = to_struct_value(lib->values_);
       then(*lib);
       return std::nullopt;
@@ -1423,9 +1458,10 @@ class Engine {
       f.path = name;
       f.lines = SourceLines(std::move(*text));
       diag::Diagnostics diags;
-      auto docs = yaml::load(f.text(), f.path, diags, ytt_yaml_options(opts_.strict));
+      auto docs = yaml::load(f.text(), f.path, diags, values_yaml_options());
       for (const auto& d : diags.items()) {
-        if (d.severity == diag::Severity::kError && d.code != "HK002") {  // later key wins
+        repeated_keys_ |= d.code == "HK002";
+        if (d.severity == diag::Severity::kError && d.code != "HK002") {
           throw YttError{laid_out_after("Extracting data value from file:\n  ",
                                         "Unmarshaling YAML data values file '" + f.path +
                                             "': " + go_yaml_error(d, f.text(), true))};
@@ -1612,9 +1648,10 @@ class Engine {
                         const diag::Span& span) {
     const std::string value_file = pseudo("", text, /*whole=*/true).path;
     diag::Diagnostics diags;
-    auto docs = yaml::load(text, value_file, diags, ytt_yaml_options(opts_.strict));
+    auto docs = yaml::load(text, value_file, diags, values_yaml_options());
     for (const auto& d : diags.items()) {
-      if (d.severity == diag::Severity::kError && d.code != "HK002") {  // later key wins
+      repeated_keys_ |= d.code == "HK002";
+      if (d.severity == diag::Severity::kError && d.code != "HK002") {
         throw YttError{
             laid_out_after(context, "Deserializing YAML value: " + go_yaml_error(d, text, true))};
       }
@@ -1653,6 +1690,7 @@ class Engine {
   bool values_ready_ = false;     // child_values_ complete (library.get hands them on)
   bool skip_validation_ = false;  // library.get(dangerous_data_values_disable_validation=True)
   bool schema_crash_ = false;     // see run_library
+  bool repeated_keys_ = false;    // some plain data values YAML repeats a map key
   Engine* root_ = this;           // the root library's engine (output, refusals)
   std::vector<Export> exports_;   // a library's .star and .lib.yml files' globals
   std::vector<std::shared_ptr<Engine>> libraries_;  // executions whose values may live on
