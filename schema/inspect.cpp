@@ -1,5 +1,6 @@
 // `--data-values-schema-inspect -o openapi-v3`: the schema as an OpenAPI 3.0 document.
 #include <algorithm>
+#include <cmath>
 
 #include "schema/phases.h"
 
@@ -89,6 +90,17 @@ void sort_keys(yaml::Node& n) {
   }
 }
 
+// A float ytt's JSON encoder cannot write (Inf, NaN): the encoding fails and ytt, which does
+// not check that error, prints nothing.
+bool has_non_finite(const yaml::Node& n) {
+  if (n.kind == yaml::Kind::kFloat && !std::isfinite(n.float_value)) return true;
+  for (const auto& it : n.items)
+    if (has_non_finite(it.value)) return true;
+  for (const auto& e : n.elements)
+    if (has_non_finite(e)) return true;
+  return false;
+}
+
 }  // namespace
 
 std::string openapi_text(const TypePtr& type, bool json) {
@@ -113,6 +125,7 @@ std::string openapi_text(const TypePtr& type, bool json) {
   comps.items.push_back(item("schemas", std::move(schemas)));
   doc.items.push_back(item("components", std::move(comps)));
   if (json) {
+    if (has_non_finite(doc)) return {};
     sort_keys(doc);
     return yaml::emit_json(doc);
   }
