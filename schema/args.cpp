@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "schema/errors.h"
 #include "schema/internal.h"
 #include "schema/schema.h"
 
@@ -70,16 +71,51 @@ std::optional<bool> parse_go_bool(const std::string& s) {
   return std::nullopt;
 }
 
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> out;
-  size_t start = 0;
+// pflag's StringSlice reads its value as one record of Go's encoding/csv: fields split at
+// commas, a field that starts with `"` quoted (`""` for a quote inside). Fills `out`, or
+// returns the csv error as Go words it. A value on one line only (the caller checks).
+std::optional<std::string> read_csv_record(const std::string& s, std::vector<std::string>& out) {
+  auto error = [](size_t column, const char* what) {
+    return "parse error on line 1, column " + std::to_string(column) + ": " + what;
+  };
+  static constexpr const char* kBareQuote = "bare \" in non-quoted-field";
+  static constexpr const char* kQuote = "extraneous or missing \" in quoted-field";
+  if (s.empty()) return std::nullopt;  // no fields at all
+  size_t i = 0;
   while (true) {
-    size_t comma = s.find(',', start);
-    out.push_back(s.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
+    std::string field;
+    if (i < s.size() && s[i] == '"') {
+      ++i;
+      while (true) {
+        const size_t q = s.find('"', i);
+        if (q == std::string::npos) return error(s.size() + 1, kQuote);  // never closed
+        field += s.substr(i, q - i);
+        i = q + 1;
+        if (i < s.size() && s[i] == '"') {
+          field += '"';
+          ++i;
+        } else if (i == s.size() || s[i] == ',') {
+          break;
+        } else {
+          return error(i, kQuote);  // text after the closing quote (at that quote)
+        }
+      }
+    } else {
+      const size_t comma = s.find(',', i);
+      field = s.substr(i, comma == std::string::npos ? std::string::npos : comma - i);
+      if (const size_t q = field.find('"'); q != std::string::npos) {
+        return error(i + q + 1, kBareQuote);
+      }
+      i = comma == std::string::npos ? s.size() : comma;
+    }
+    out.push_back(std::move(field));
+    if (i >= s.size()) return std::nullopt;
+    ++i;  // the comma
+    if (i == s.size()) {  // a trailing comma ends in an empty field
+      out.emplace_back();
+      return std::nullopt;
+    }
   }
-  return out;
 }
 
 void apply(const Flag& f, const std::string& value, bool on, Options& o,
@@ -106,7 +142,7 @@ void apply(const Flag& f, const std::string& value, bool on, Options& o,
   else if (n == "data-values-schema-inspect")
     o.schema_inspect = on;
   else if (n == "output")
-    for (auto& t : split_commas(value)) outputs.push_back(t);
+    outputs.push_back(value);  // read as csv by parse_args
   else if (n == "dangerous-data-values-disable-validation")
     o.disable_validation = on;
   else if (n == "ignore-unknown-comments")
@@ -190,6 +226,25 @@ bool parse_args(const std::vector<std::string>& args, Options& o, Outcome& usage
       if (f->kind != FlagKind::kBool || on) refuse(*f);
       continue;
     }
+    if (f->kind == FlagKind::kSlice) {
+      if (value.find_first_of("\r\n") != std::string::npos) {
+        usage.exit_code = kExitUnsupported;
+        usage.err = unsupported_text("a -o value spanning lines");
+        return false;
+      }
+      std::vector<std::string> fields;
+      if (auto err = read_csv_record(value, fields)) {
+        auto quoted = go_quote(value);
+        if (!quoted) {
+          usage.exit_code = kExitUnsupported;
+          usage.err = unsupported_text("a malformed -o value with runes Go may escape");
+          return false;
+        }
+        return fail("invalid argument " + *quoted + " for \"-o, --output\" flag: " + *err);
+      }
+      for (auto& t : fields) apply(*f, t, on, o, outputs);
+      continue;
+    }
     apply(*f, value, on, o, outputs);
   }
   if (!positional.empty()) {
@@ -217,6 +272,7 @@ bool parse_args(const std::vector<std::string>& args, Options& o, Outcome& usage
       format_set = true;
     } else {
       o.output = t;  // the engine reports it as ytt does
+      o.output_empty_type = t.empty();
       o.output_openapi = false;
       break;
     }

@@ -399,6 +399,7 @@ class Engine {
 
   // ytt's OutputType (parse_args has split the list): the file format and the schema type.
   void choose_output_types() {
+    if (opts_.output_empty_type) throw YttError{"Unknown output type ''"};
     if (!opts_.output.empty() && opts_.output != "yaml" && opts_.output != "json" &&
         opts_.output != "pos") {
       throw YttError{"Unknown output type '" + opts_.output + "'"};

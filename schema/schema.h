@@ -42,6 +42,7 @@ struct Options {
   bool schema_inspect = false;                    // --data-values-schema-inspect
   std::string output;           // -o / --output file format: "", yaml, json (or an unknown type)
   bool output_openapi = false;  // -o / --output also names the schema type openapi-v3
+  bool output_empty_type = false;  // -o listed an empty type first among unknown ones (`json,`)
   bool disable_validation = false;       // --dangerous-data-values-disable-validation
   bool ignore_unknown_comments = false;  // --ignore-unknown-comments: plain `#` comments allowed
   bool strict = false;  // -s/--strict: ytt's strict YAML for input files and YAML flag values
