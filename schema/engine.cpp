@@ -132,7 +132,7 @@ DDoc kv_doc(const std::vector<std::string>& parts, DPtr value, const diag::Span&
   DPtr v = std::move(value);
   bool leaf = true;
   for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
-    auto m = make_node(yaml::Kind::kMap, span);
+    auto m = make_node(yaml::Kind::kMap, no_position_span());  // ytt's maps here have none
     DEntry e;
     e.key = string_scalar(*it);
     e.value = v;
@@ -652,6 +652,10 @@ class Engine {
         check_and_fill(values_, *type_, problems, &root_span_);
         if (!problems.empty()) {
           for (const auto& p : problems) {
+            if (is_no_position(p.at)) {
+              throw Unsupported{"a type error on a map a data value flag builds for its key path "
+                                "(ytt crashes)"};
+            }
             if (is_unprintable_memory(p.at)) {
               throw Unsupported{
                   "a type error on a map or array given to library.with_data_values (ytt quotes "

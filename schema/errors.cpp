@@ -13,6 +13,7 @@ namespace hintkit::schema {
 namespace {
 
 constexpr int kUnprintableColumn = -1;
+constexpr int kNoPositionColumn = -2;
 
 // Every memory line of the process, numbered from 1 (few: one per item of a with_data_values
 // argument). Libraries render the spans their caller made, so the table is not per run.
@@ -40,6 +41,16 @@ diag::Span unprintable_memory_span() {
   diag::Span s;
   s.begin.column = kUnprintableColumn;
   return s;
+}
+
+diag::Span no_position_span() {
+  diag::Span s;
+  s.begin.column = kNoPositionColumn;
+  return s;
+}
+
+bool is_no_position(const diag::Span& s) {
+  return s.begin.line == 0 && s.file.empty() && s.begin.column == kNoPositionColumn;
 }
 
 bool is_unprintable_memory(const diag::Span& s) {

@@ -37,6 +37,10 @@ diag::Span memory_span(std::string line);
 // A memory span whose line ytt would print as a Go pointer (`&yamlmeta.Map{...}`): a map or
 // array value. No one can reproduce it, so an error that quotes it is refused.
 diag::Span unprintable_memory_span();
+// Where ytt holds a node with no position at all (a map a data value flag builds for its key
+// path): an error that needs its place makes ytt crash, so hintkit refuses it.
+diag::Span no_position_span();
+bool is_no_position(const diag::Span& s);
 // The line of a memory span; null for any other span (and for an unprintable one).
 const std::string* memory_line(const diag::Span& s);
 bool is_unprintable_memory(const diag::Span& s);

@@ -661,8 +661,10 @@ class ValueChecker {
     const bool fits = v.is_map() ? t.kind == types::Kind::kMap : t.kind == types::Kind::kArray;
     if (!fits) {
       // ytt reports a map or array at its own position, which in a file is its item's line;
-      // a value parsed from a flag's text keeps the place of that parse (the item is the flag).
-      out_.push_back(mismatch(in_flag_text(v.span) ? v.span : at, v, t));
+      // a value parsed from a flag's text keeps the place of that parse (the item is the flag),
+      // and a map a flag builds for its key path has no place at all.
+      const bool own = in_flag_text(v.span) || is_no_position(v.span);
+      out_.push_back(mismatch(own ? v.span : at, v, t));
       return;
     }
     if (v.is_map()) {
