@@ -1459,6 +1459,17 @@ bool node_commented(const yaml::Node& n) {
 
 // The documents of a loaded file, or its first YAML error as ytt words it; `plain` (a file
 // marked yaml-plain) is never templated.
+// A map key written as a map or array (`{a: 1}: x`, `? [a]`): ytt's templating indexes a
+// map's keys in a Go map, and hashing such a key crashes it.
+bool has_collection_key(const yaml::Node& n) {
+  for (const auto& it : n.items) {
+    if (!it.key.is_scalar() || has_collection_key(it.value)) return true;
+  }
+  for (const auto& e : n.elements)
+    if (has_collection_key(e)) return true;
+  return false;
+}
+
 CheckedDocs checked_docs(LoadedYaml&& loaded, bool plain) {
   CheckedDocs out;
   for (const auto& d : loaded.diags.items()) {
@@ -1472,6 +1483,13 @@ CheckedDocs checked_docs(LoadedYaml&& loaded, bool plain) {
   }
   // Every annotation is a `#@` comment: without one in the text there is nothing to walk for.
   out.templated = !plain && loaded.has_marker && has_templating(loaded.docs);
+  if (out.templated) {
+    for (const auto& d : loaded.docs) {
+      if (has_collection_key(d.root)) {
+        throw Unsupported{"a map key that is a map or array in a template (ytt crashes)"};
+      }
+    }
+  }
   if (!out.templated && out.duplicates) {
     for (auto& d : loaded.docs) override_map_keys(d.root);
   }
