@@ -368,6 +368,7 @@ class Engine {
     add_flag_sources(flag_sources);
     classify_files();
     build_schema();
+    check_output_types();
     if (opts_.schema_inspect) {
       // ytt prints the schema as it is: no data values are read, no rule is run.
       if (schema_format_ != "openapi-v3") {
@@ -397,13 +398,17 @@ class Engine {
     return render_templates();
   }
 
-  // ytt's OutputType (parse_args has split the list): the file format and the schema type.
-  void choose_output_types() {
+  void check_output_types() const {
     if (opts_.output_empty_type) throw YttError{"Unknown output type ''"};
     if (!opts_.output.empty() && opts_.output != "yaml" && opts_.output != "json" &&
         opts_.output != "pos") {
       throw YttError{"Unknown output type '" + opts_.output + "'"};
     }
+  }
+
+  // ytt's OutputType (parse_args has split the list): the file format and the schema type.
+  // An unknown type is reported once the schema is built, where ytt first asks for the types.
+  void choose_output_types() {
     format_ = opts_.output.empty() ? "yaml" : opts_.output;
     schema_format_ = opts_.output_openapi ? "openapi-v3" : "";
   }
