@@ -1189,6 +1189,65 @@ bool is_value_error(const diag::Diagnostic& d) {
   return k == ErrorKind::kTagMismatch || k == ErrorKind::kBadMerge;
 }
 
+bool before_position(const diag::Position& a, const diag::Position& b) {
+  return a.line < b.line || (a.line == b.line && a.column < b.column);
+}
+
+// ytt's strict YAML is checked by go-yaml's decoder, which builds each document's values once
+// it has parsed the document and stops at the first problem: a strict problem is a value error
+// like a tag mismatch or a bad merge. It comes first when it stands before the first error of
+// the text (in the same document, earlier in the text; or in an earlier document than a syntax
+// error). `docs` may not hold the documents before a syntax error (the parsers stop there), so
+// those are read again from the text before the erring document.
+void add_strict_problem(std::string_view source, std::string_view file,
+                        const std::vector<Document>& docs, size_t before, diag::Diagnostics& diags,
+                        const LoadOptions& options) {
+  const diag::Diagnostic* first = nullptr;
+  for (size_t i = before; i < diags.items().size() && first == nullptr; ++i) {
+    const diag::Diagnostic& d = diags.items()[i];
+    if (d.severity == diag::Severity::kError && d.code != "HK002") first = &d;
+  }
+  std::optional<internal::StrictProblem> problem;
+  if (first == nullptr) {
+    problem = internal::strict_problem(docs);
+  } else {
+    if (first->code != "HK001") return;  // a limit, or not text: nothing is decoded
+    const diag::Position stop = first->span.begin;
+    internal::ScanResult scan = internal::scan_source(source, false, options.max_depth + 2);
+    // The decoded documents: those before the erring one, and for a value error its own.
+    int cut_line = document_start_line(scan, stop.line);
+    if (is_value_error(*first)) {
+      cut_line = 0;
+      for (int l : scan.doc_start_lines) {
+        if (l > stop.line) {
+          cut_line = l;
+          break;
+        }
+      }
+    }
+    size_t cut = cut_line == 0
+                     ? source.size()
+                     : internal::offset_at(scan.line_starts, source.size(), {cut_line, 1});
+    if (cut == 0) return;
+    diag::Diagnostics ignored;
+    LoadOptions plain = options;
+    plain.strict = false;
+    std::vector<Document> decoded = load(source.substr(0, cut), file, ignored, plain);
+    problem = internal::strict_problem(decoded);
+    if (problem && !before_position(problem->span.begin, stop)) problem.reset();
+  }
+  if (!problem) return;
+  diag::Diagnostic d;
+  d.severity = diag::Severity::kError;
+  d.code = "HK001";
+  d.span = problem->span;
+  d.message = "strict YAML: " + problem->message;
+  d.kind = static_cast<uint16_t>(ErrorKind::kStrictScalar);
+  d.kind_detail = std::move(problem->message);
+  auto& items = diags.items();
+  items.insert(items.begin() + static_cast<std::ptrdiff_t>(before), std::move(d));
+}
+
 }  // namespace
 
 std::vector<Document> load(std::string_view source, std::string_view file, diag::Diagnostics& diags,
@@ -1196,23 +1255,7 @@ std::vector<Document> load(std::string_view source, std::string_view file, diag:
   const size_t before = diags.items().size();
   std::vector<Document> docs =
       internal::load_with(internal::ParserChoice::kAuto, source, file, diags, options, nullptr);
-  auto parsed = [&] {  // no problem of this text but repeated keys (not an error to go-yaml)
-    for (size_t i = before; i < diags.items().size(); ++i) {
-      const diag::Diagnostic& d = diags.items()[i];
-      if (d.severity == diag::Severity::kError && d.code != "HK002") return false;
-    }
-    return true;
-  };
-  // go-yaml meets a strict problem while decoding a document it has parsed: a syntax error
-  // of the same text comes first (of a later document too, a rare case where go-yaml would
-  // name the strict problem of an earlier document).
-  if (options.strict && parsed()) {
-    if (auto p = internal::strict_problem(docs)) {
-      diag::Diagnostic& d = diags.error("HK001", p->span, "strict YAML: " + p->message);
-      d.kind = static_cast<uint16_t>(ErrorKind::kStrictScalar);
-      d.kind_detail = std::move(p->message);
-    }
-  }
+  if (options.strict) add_strict_problem(source, file, docs, before, diags, options);
   return docs;
 }
 

@@ -229,7 +229,9 @@ struct LoadOptions {
   bool ytt_merge_keys = false;
   // ytt's --strict: a plain scalar that YAML 1.1 reads differently from a conservative
   // reading (`yes`, `0x1F`, `~`), or an unquoted string with white space, ':' or '---', is a
-  // kStrictScalar error (checked once the text has parsed without errors).
+  // kStrictScalar error, ordered as go-yaml's decoder meets it: before the text's first error
+  // when it stands earlier (in an earlier document than a syntax error, or earlier in the text
+  // than a tag mismatch or bad merge).
   bool strict = false;
   int max_depth = kMaxDepth;
   size_t max_bytes = kMaxFileBytes;
