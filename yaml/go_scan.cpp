@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "yaml/internal.h"
@@ -40,6 +42,11 @@ enum class Tok : uint8_t {
 struct Token {
   Tok type;
   size_t offset;
+  size_t length = 0;  // anchors and aliases: the name's bytes after `&` or `*`
+  // An anchor or alias name go-yaml ends at `:`, `?`, `%`, `@` or a backquote, where
+  // yaml-cpp reads on (`&a: 1` is a null key anchored `a` to go-yaml, the scalar 1 anchored
+  // `a:` to yaml-cpp): the trees would differ, so the parser refuses it when it takes it.
+  bool split = false;
 };
 
 // go-yaml's mark: lines and columns count characters (not bytes) from 0; `index` counts
@@ -66,6 +73,7 @@ struct Stop {
   size_t offset;
   bool parser = false;
   bool reached = false;
+  int problem_line = -1;  // a required key's end: go-yaml's line when it found the `:` missing
 };
 
 constexpr size_t kMaxSimpleKeyChars = 1024;  // go-yaml's limit on a simple key's length
@@ -87,6 +95,7 @@ class Scanner {
     fetch_more_tokens();
     return queue_.front();
   }
+  std::string_view name(const Token& t) const { return s_.substr(t.offset + 1, t.length); }
   void skip(size_t parser_stop) {
     Token t = queue_.front();
     queue_.pop_front();
@@ -193,7 +202,7 @@ class Scanner {
   void stale_simple_keys() {
     for (SimpleKey& k : keys_) {
       if (k.possible && (k.mark.line < m_.line || k.mark.index + kMaxSimpleKeyChars < m_.index)) {
-        if (k.required) throw Stop{ErrorKind::kMissingColon, k.mark.offset};
+        if (k.required) throw Stop{ErrorKind::kMissingColon, k.mark.offset, false, false, m_.line};
         k.possible = false;
       }
     }
@@ -207,7 +216,9 @@ class Scanner {
   }
   void remove_simple_key() {
     SimpleKey& k = keys_.back();
-    if (k.possible && k.required) throw Stop{ErrorKind::kMissingColon, k.mark.offset};
+    if (k.possible && k.required) {
+      throw Stop{ErrorKind::kMissingColon, k.mark.offset, false, false, m_.line};
+    }
     k.possible = false;
   }
 
@@ -325,7 +336,8 @@ class Scanner {
                       e == '%' || e == '@' || e == '`')) {
         throw Stop{ErrorKind::kBadAnchorOrAlias, start};
       }
-      append(c == '&' ? Tok::kAnchor : Tok::kAlias, start);
+      queue_.push_back({c == '&' ? Tok::kAnchor : Tok::kAlias, start, m_.offset - start - 1,
+                        !is_blankz() && e != ',' && e != ']' && e != '}'});
       return;
     }
     if (c == '!') {
@@ -629,6 +641,12 @@ class Parser {
       out.kind = stop.kind;
       out.offset = stop.offset;
       out.parser_error = stop.parser;
+      out.problem_line = stop.problem_line;
+    }
+    if (out.kind == ErrorKind::kNone && split_ != std::string_view::npos) {
+      out = GoScan{};
+      out.kind = ErrorKind::kUnsupportedAnchorName;
+      out.offset = split_;
     }
     return out;
   }
@@ -761,6 +779,7 @@ class Parser {
   }
 
   void document_start(bool implicit) {
+    anchors_.clear();
     if (!implicit) {
       while (peek().type == Tok::kDocumentEnd) skip();
     }
@@ -784,8 +803,14 @@ class Parser {
 
   // A node: an alias, or properties (anchor, tag, either order) and content; properties
   // alone make an empty scalar.
+  // go-yaml's decoder looks an alias up while it takes the document's events: an anchor
+  // defined earlier in the same document (or on an enclosing node) is known.
   void node(bool block, bool indentless_sequence) {
     if (peek().type == Tok::kAlias) {
+      if (anchors_.count(std::string(scanner_.name(peek()))) == 0) {
+        fail(ErrorKind::kUndefinedAlias, peek());
+      }
+      note_split(peek());
       pop_state();
       skip();
       return;
@@ -793,12 +818,12 @@ class Parser {
     bool properties = false;
     if (peek().type == Tok::kAnchor) {
       properties = true;
-      skip();
+      take_anchor();
       if (peek().type == Tok::kTag) skip();
     } else if (peek().type == Tok::kTag) {
       properties = true;
       skip();
-      if (peek().type == Tok::kAnchor) skip();
+      if (peek().type == Tok::kAnchor) take_anchor();
     }
     const Token& t = peek();
     if (indentless_sequence && t.type == Tok::kBlockEntry) {
@@ -832,6 +857,18 @@ class Parser {
       return;
     }
     fail(ErrorKind::kMissingNodeContent, t);
+  }
+
+  // A split name (see Token::split) matters only if go-yaml goes on without an error: the
+  // model reports the first one when it gets to the end or to `parser_stop`.
+  void note_split(const Token& t) {
+    if (t.split && split_ == std::string_view::npos) split_ = t.offset;
+  }
+
+  void take_anchor() {
+    note_split(peek());
+    anchors_.insert(std::string(scanner_.name(peek())));
+    skip();
   }
 
   void block_sequence_entry() {
@@ -952,6 +989,8 @@ class Parser {
   size_t stop_;
   State state_ = State::kStreamStart;
   std::vector<State> states_;
+  std::unordered_set<std::string> anchors_;  // of the current document
+  size_t split_ = std::string_view::npos;    // the first split anchor or alias name taken
 };
 
 }  // namespace

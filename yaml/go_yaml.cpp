@@ -232,6 +232,7 @@ std::string go_yaml_words(const diag::Diagnostic& d, std::string_view text,
     case ErrorKind::kOther:
     case ErrorKind::kUnsupportedLineBreak:  // no error of go-yaml's
     case ErrorKind::kUnsupportedFlowColon:
+    case ErrorKind::kUnsupportedAnchorName:
       return own_words(d);
     case ErrorKind::kBadMerge:
       return "yaml: map merge requires map or sequence of maps as the value";
@@ -273,6 +274,11 @@ std::string go_yaml_words(const diag::Diagnostic& d, std::string_view text,
       return with_line(parser_error_line(text, d.span.begin),
                        parser_problem(error_kind(d), through_ytt_parser));
     case ErrorKind::kMissingColon: {
+      // Reported where go-yaml's scanner found the key stale, which the model knows.
+      internal::GoScan go = internal::go_yaml_scan(text, std::string_view::npos);
+      if (go.kind == ErrorKind::kMissingColon && go.offset == offset_of(text, d.span.begin)) {
+        return with_line(go.problem_line + 1, "could not find expected ':'");
+      }
       // Reported when the next token arrives, after the key (a plain key runs on over more
       // indented lines); go-yaml counts comments as tokens.
       size_t at = offset_of(text, d.span.begin);

@@ -101,17 +101,20 @@ size_t offset_at(const std::vector<size_t>& line_starts, size_t size, diag::Posi
 // passes the offset where yaml-cpp stopped, so that go-yaml's earlier error wins.
 // Scanner errors (`parser_error` false): kMissingColon (a key go-yaml requires, ending
 // without `:`; `offset` at the key), kBadAnchorOrAlias (a name go-yaml does not take; `offset`
-// at the `&` or `*`), kUnterminatedQuote (`offset` at the end of the input), kUnknownToken (a
-// tab where a token must start; `offset` at the tab), kTabInIndentation (`offset` at the tab).
-// Parser errors (`parser_error` true, `offset` at the token the parser could not take):
-// kMissingKey, kMissingDash, kMissingNodeContent, kMissingDocumentMarker,
-// kMissingFlowListEntryEnd, kMissingFlowMapEntryEnd. kNone when the parser gets to
+// at the `&` or `*`), kUnsupportedAnchorName (a name go-yaml ends at `:`, `?`, `%`, `@` or a
+// backquote; `offset` at the `&` or `*`), kUnterminatedQuote (`offset` at the end of the input),
+// kUnknownToken (a tab where a token must start; `offset` at the tab), kTabInIndentation (`offset`
+// at the tab). Parser errors (`parser_error` true, `offset` at the token the parser could not
+// take): kMissingKey, kMissingDash, kMissingNodeContent, kMissingDocumentMarker,
+// kMissingFlowListEntryEnd, kMissingFlowMapEntryEnd, kUndefinedAlias (go-yaml's decoder looks
+// aliases up as its parser takes them). kNone when the parser gets to
 // `parser_stop` (or the end) first, or the scanner stops at an error of another kind or at a
 // construct the model does not follow (directives, tag escapes).
 struct GoScan {
   ErrorKind kind = ErrorKind::kNone;
   size_t offset = 0;
   bool parser_error = false;
+  int problem_line = -1;  // kMissingColon: the 0-based line go-yaml's scanner had reached
 };
 GoScan go_yaml_scan(std::string_view source, size_t parser_stop);
 

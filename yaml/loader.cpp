@@ -1189,6 +1189,50 @@ bool is_value_error(const diag::Diagnostic& d) {
   return k == ErrorKind::kTagMismatch || k == ErrorKind::kBadMerge;
 }
 
+// Errors go-yaml's scanner reports (the rest of the syntax kinds are its parser's).
+bool is_scanner_kind(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::kUnterminatedQuote:
+    case ErrorKind::kUnknownEscape:
+    case ErrorKind::kUnknownToken:
+    case ErrorKind::kDocumentMarkerInQuote:
+    case ErrorKind::kBadBlockScalarHeader:
+    case ErrorKind::kBadAnchorOrAlias:
+    case ErrorKind::kUnexpectedColon:
+    case ErrorKind::kUnexpectedDash:
+    case ErrorKind::kMissingColon:
+    case ErrorKind::kTabInIndentation:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Where go-yaml stops, given where a parser path stopped (`kind` at `at`, offset `stop`; npos
+// and kNone when the path took the whole input). Both paths ask the model of go-yaml's scanner
+// and parser (go_scan.cpp): its error wins when go-yaml meets it before its parser takes the
+// token at `stop`. At that same token the path's kind stands, unless the path named a scanner
+// error there (go-yaml's scanner got past it, so its parser's error is the one) or go-yaml
+// wants a block sequence's next `- ` (or the node of an empty `-`) where the path saw the end
+// of a collection or a `:` with no key.
+void follow_go_yaml(std::string_view source, const internal::ScanResult& scan, size_t stop,
+                    diag::Position& at, ErrorKind& kind) {
+  internal::GoScan go = internal::go_yaml_scan(source, stop);
+  if (go.kind == ErrorKind::kNone) return;
+  if (go.parser_error && kind != ErrorKind::kNone && go.offset == stop) {
+    if (is_scanner_kind(kind)) {
+      kind = go.kind;
+    } else if ((go.kind == ErrorKind::kMissingDash || go.kind == ErrorKind::kMissingNodeContent) &&
+               (kind == ErrorKind::kEndOfMapNotFound || kind == ErrorKind::kEndOfListNotFound ||
+                kind == ErrorKind::kMissingKey)) {
+      kind = ErrorKind::kMissingDash;
+    }
+    return;
+  }
+  at = position_at(scan.line_starts, go.offset);
+  kind = go.kind;
+}
+
 bool before_position(const diag::Position& a, const diag::Position& b) {
   return a.line < b.line || (a.line == b.line && a.column < b.column);
 }
@@ -1312,6 +1356,9 @@ std::string_view syntax_error_text(ErrorKind kind) {
       return "expected ',' or ']' after a flow list entry";
     case ErrorKind::kMissingFlowMapEntryEnd:
       return "expected ',' or '}' after a flow map entry";
+    case ErrorKind::kUnsupportedAnchorName:
+      return "an anchor or alias name followed by ':', '?', '%', '@' or '`' is not supported "
+             "(go-yaml ends the name there; quote the key or put a space after the name)";
     default:
       return "";
   }
@@ -1381,6 +1428,9 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     if (problem.kind != ErrorKind::kNone) {
       diag::Span s = whole_file();
       s.begin = s.end = diag::Position{problem.mark.line + 1, problem.mark.column + 1};
+      follow_go_yaml(source, scan, offset_at(scan.line_starts, source.size(), s.begin), s.begin,
+                     problem.kind);
+      s.end = s.begin;
       // go-yaml builds each document's values once it has parsed it: what that found in the
       // documents before this one comes first.
       const int doc_line = document_start_line(scan, s.begin.line);
@@ -1456,23 +1506,12 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
         (stop >= source.size() || source[stop] != ':')) {
       stop = source.size();
     }
-    internal::GoScan go = internal::go_yaml_scan(source, stop);
-    auto retype = [&](ErrorKind kind) {
-      stopped->kind = kind;
-      stopped->message = "syntax error: " + std::string(internal::syntax_error_text(kind));
-    };
-    if (go.kind != ErrorKind::kNone && go.parser_error && stopped && go.offset == stop) {
-      // Both stop at the same token: yaml-cpp's kind stands, but where go-yaml's parser
-      // wants a block sequence's next `- ` (or the node of an empty `-` before), so must we.
-      if ((go.kind == ErrorKind::kMissingDash || go.kind == ErrorKind::kMissingNodeContent) &&
-          (stopped->kind == ErrorKind::kEndOfMapNotFound ||
-           stopped->kind == ErrorKind::kEndOfListNotFound ||
-           stopped->kind == ErrorKind::kMissingKey)) {
-        retype(ErrorKind::kMissingDash);
-      }
-    } else if (go.kind != ErrorKind::kNone) {
-      stopped = Stopped{position_at(scan.line_starts, go.offset), go.kind, ""};
-      retype(go.kind);
+    diag::Position at = stopped ? stopped->at : diag::Position{};
+    ErrorKind kind = stopped ? stopped->kind : ErrorKind::kNone;
+    follow_go_yaml(source, scan, stop, at, kind);
+    if (kind != (stopped ? stopped->kind : ErrorKind::kNone) || (stopped && !(at == stopped->at))) {
+      stopped =
+          Stopped{at, kind, "syntax error: " + std::string(internal::syntax_error_text(kind))};
     }
   }
   if (stopped) {

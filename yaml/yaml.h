@@ -285,6 +285,9 @@ enum class ErrorKind : uint16_t {
   // an anchor or a tag (`{? :b}`, `[&a :b]`): a value indicator to go-yaml, the start of a
   // plain scalar to yaml-cpp, so the trees would differ.
   kUnsupportedFlowColon,
+  // HK001, our refusal: an anchor or alias name followed by `:`, `?`, `%`, `@` or a backquote.
+  // go-yaml ends the name there, yaml-cpp (the only path that reads anchors) does not.
+  kUnsupportedAnchorName,
   kOther,  // any other problem yaml-cpp reports, in its words
 };
 ErrorKind error_kind(const diag::Diagnostic& d);

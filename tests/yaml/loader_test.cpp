@@ -1138,6 +1138,24 @@ TEST(YamlLoad, BothPathsStopWhereGoYamlsParserStops) {
        ErrorKind::kTabInIndentation,
        {3, 1},
        "yaml: line 3: found a tab character that violates indentation"},
+      // A value after a scalar document: go-yaml's parser wants a `---` (the fast parser said
+      // "mapping values are not allowed", a scanner error go-yaml's scanner does not raise).
+      {"zz\n: x\n",
+       ErrorKind::kMissingDocumentMarker,
+       {2, 1},
+       "yaml: line 1: did not find expected <document start>"},
+      // go-yaml's decoder looks an alias up as its parser takes it, before the scanner gets to
+      // the key line without `:`.
+      {"*b: 2\nlist:\n-z\n",
+       ErrorKind::kUndefinedAlias,
+       {1, 1},
+       "yaml: unknown anchor 'b' referenced"},
+      // A required key's `:` is missing where the scanner finds the key stale (here after a
+      // quoted scalar over three lines), not on the line after the key.
+      {"a: 1\n\"  b:\n  c: d\n  e: \"f\"\n",
+       ErrorKind::kMissingColon,
+       {2, 1},
+       "yaml: line 4: could not find expected ':'"},
   };
   for (const Case& c : cases) {
     for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
@@ -1179,6 +1197,32 @@ TEST(YamlLoad, GoYamlWordingFollowsItsParserAndItsLineZero) {
     internal::load_with(internal::ParserChoice::kAuto, c.input, "t.yaml", diags, {}, nullptr);
     ASSERT_EQ(diags.size(), 1u);
     EXPECT_EQ(go_yaml_message(diags.items()[0], c.input, c.through_ytt_parser), c.go_yaml);
+  }
+}
+
+// go-yaml ends an anchor or alias name at `:`, `?`, `%`, `@` or a backquote; yaml-cpp (the only
+// path that reads anchors) reads on, so `&fo: 1` would be the scalar 1 to us and a map with a
+// null key to ytt (found by scripts/fuzz_yaml_errors.py as a silent wrong answer). Refused when
+// go-yaml would go on without an error; go-yaml's own error comes first otherwise.
+TEST(YamlLoad, AnAnchorNameGoYamlEndsEarlierIsRefused) {
+  struct Case {
+    std::string_view input;
+    ErrorKind kind;
+    diag::Position at;
+  };
+  const Case cases[] = {
+      {"&fo: 1\n", ErrorKind::kUnsupportedAnchorName, {1, 1}},
+      {"a:\n  - &name: api\n    namespace: api\n", ErrorKind::kUnsupportedAnchorName, {2, 5}},
+      {"a: &x 1\nb: [*x?]\n", ErrorKind::kUnsupportedAnchorName, {2, 5}},
+      {"*b: 2\n", ErrorKind::kUndefinedAlias, {1, 1}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.input);
+    diag::Diagnostics diags;
+    internal::load_with(internal::ParserChoice::kAuto, c.input, "t.yaml", diags, {}, nullptr);
+    ASSERT_EQ(diags.size(), 1u);
+    EXPECT_EQ(error_kind(diags.items()[0]), c.kind);
+    EXPECT_EQ(diags.items()[0].span.begin, c.at);
   }
 }
 
