@@ -238,7 +238,8 @@ std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
   switch (yaml::error_kind(d)) {
     case yaml::ErrorKind::kUnsupportedLineBreak:
       // ytt reads on; its values and lines would differ from ours.
-      throw Unsupported{"YAML with NEL, LS or PS line breaks (U+0085, U+2028, U+2029)"};
+      throw Unsupported{
+          "YAML with CR (without LF), NEL, LS or PS line breaks (U+000D, U+0085, U+2028, U+2029)"};
     case yaml::ErrorKind::kUnsupportedFlowColon:
       throw Unsupported{"YAML with a ':' and text right after '?', an anchor or a tag in [] or {}"};
     case yaml::ErrorKind::kUnsupportedAnchorName:

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -47,6 +48,7 @@ struct Token {
   // yaml-cpp reads on (`&a: 1` is a null key anchored `a` to go-yaml, the scalar 1 anchored
   // `a:` to yaml-cpp): the trees would differ, so the parser refuses it when it takes it.
   bool split = false;
+  bool named_handle = false;  // a tag `!name!suffix`
 };
 
 // go-yaml's mark: lines and columns count characters (not bytes) from 0; `index` counts
@@ -345,7 +347,12 @@ class Scanner {
       allowed_ = false;
       size_t start = m_.offset;
       scan_tag();
-      append(Tok::kTag, start);
+      // `!name!suffix`: a named handle, which only a %TAG directive defines (the model stops at
+      // directives, so none is defined).
+      size_t second = s_.find('!', start + 1);
+      bool named = byte(start + 1) != '<' && byte(start + 1) != '!' &&
+                   second != std::string_view::npos && second < m_.offset;
+      queue_.push_back({Tok::kTag, start, 0, false, named});
       return;
     }
     if ((c == '|' || c == '>') && flow_level_ == 0) {
@@ -592,7 +599,7 @@ class Scanner {
         skip();
         has = true;
       }
-      if (!has) throw Stop{ErrorKind::kNone, start};
+      if (!has) throw Stop{ErrorKind::kBadTagUri, start};
     };
     if (ahead(1) == '<') {
       skip();
@@ -816,15 +823,21 @@ class Parser {
       return;
     }
     bool properties = false;
+    std::optional<Token> tag;
     if (peek().type == Tok::kAnchor) {
       properties = true;
       take_anchor();
-      if (peek().type == Tok::kTag) skip();
+      if (peek().type == Tok::kTag) {
+        tag = peek();
+        skip();
+      }
     } else if (peek().type == Tok::kTag) {
       properties = true;
+      tag = peek();
       skip();
       if (peek().type == Tok::kAnchor) take_anchor();
     }
+    if (tag && tag->named_handle) fail(ErrorKind::kUndefinedTagHandle, *tag);
     const Token& t = peek();
     if (indentless_sequence && t.type == Tok::kBlockEntry) {
       state_ = State::kIndentlessSequenceEntry;

@@ -122,6 +122,8 @@ std::string parser_problem(ErrorKind kind, bool through_ytt_parser) {
       return "did not find expected '-' indicator";
     case ErrorKind::kMissingDocumentMarker:
       return "did not find expected <document start>";
+    case ErrorKind::kUndefinedTagHandle:
+      return "found undefined tag handle";
     case ErrorKind::kMissingFlowListEntryEnd:
       return through_ytt_parser ? "did not find expected ',' or '"
                                 : "did not find expected ',' or ']'";
@@ -138,7 +140,8 @@ std::string parser_problem(ErrorKind kind, bool through_ytt_parser) {
 // the model does not stop at a parser error.
 std::string modelled_parser_error(std::string_view text, bool through_ytt_parser) {
   internal::GoScan go = internal::go_yaml_scan(text, std::string_view::npos);
-  if (!go.parser_error) return "";
+  // An undefined alias is the decoder's error, worded with no line.
+  if (!go.parser_error || go.kind == ErrorKind::kUndefinedAlias) return "";
   std::vector<size_t> starts{0};
   for (size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '\n') starts.push_back(i + 1);
@@ -160,6 +163,7 @@ bool is_parser_kind(ErrorKind kind) {
     case ErrorKind::kMissingNodeContent:
     case ErrorKind::kMissingFlowListEntryEnd:
     case ErrorKind::kMissingFlowMapEntryEnd:
+    case ErrorKind::kUndefinedTagHandle:
       return true;
     default:
       return false;
@@ -195,6 +199,7 @@ bool is_scanner_kind(ErrorKind kind) {
     case ErrorKind::kMissingColon:
     case ErrorKind::kTabInIndentation:
     case ErrorKind::kTabInBlockScalarIndentation:
+    case ErrorKind::kBadTagUri:
       return true;
     default:
       return false;
@@ -268,6 +273,11 @@ std::string go_yaml_words(const diag::Diagnostic& d, std::string_view text,
       return with_line(line, "found a tab character that violates indentation");
     case ErrorKind::kTabInBlockScalarIndentation:
       return with_line(line, "found a tab character where an indentation space is expected");
+    case ErrorKind::kBadTagUri:
+      return with_line(line, "did not find expected tag URI");
+    case ErrorKind::kUndefinedTagHandle:
+      return with_line(parser_error_line(text, d.span.begin),
+                       parser_problem(error_kind(d), through_ytt_parser));
     case ErrorKind::kMissingNodeContent:
     case ErrorKind::kMissingFlowListEntryEnd:
     case ErrorKind::kMissingFlowMapEntryEnd:

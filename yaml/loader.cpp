@@ -1202,6 +1202,7 @@ bool is_scanner_kind(ErrorKind kind) {
     case ErrorKind::kUnexpectedDash:
     case ErrorKind::kMissingColon:
     case ErrorKind::kTabInIndentation:
+    case ErrorKind::kBadTagUri:
       return true;
     default:
       return false;
@@ -1356,6 +1357,10 @@ std::string_view syntax_error_text(ErrorKind kind) {
       return "expected ',' or ']' after a flow list entry";
     case ErrorKind::kMissingFlowMapEntryEnd:
       return "expected ',' or '}' after a flow map entry";
+    case ErrorKind::kUndefinedTagHandle:
+      return "undefined tag handle (no %TAG directive defines it)";
+    case ErrorKind::kBadTagUri:
+      return "a tag needs a name after its handle";
     case ErrorKind::kUnsupportedAnchorName:
       return "an anchor or alias name followed by ':', '?', '%', '@' or '`' is not supported "
              "(go-yaml ends the name there; quote the key or put a space after the name)";

@@ -45,6 +45,11 @@ NotText find_not_text(std::string_view s) {
     unsigned char c = u[i];
     if (c < 0x80) {
       if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) return control(i, c);
+      // A CR without LF after it ends a line to go-yaml; both parser paths read it as text.
+      if (c == '\r' && (i + 1 >= n || u[i + 1] != '\n') && line_break == n) {
+        line_break = i;
+        line_break_cp = c;
+      }
       ++i;
       continue;
     }
@@ -105,7 +110,9 @@ NotText find_not_text(std::string_view s) {
     // Not go-yaml's error (it reads on): ours, after any of the reader's.
     NotText r{ErrorKind::kUnsupportedLineBreak, line_break, "line break U+", ""};
     for (int shift = 12; shift >= 0; shift -= 4) r.message += kHex[(line_break_cp >> shift) & 0xF];
-    r.message += " (NEL, LS, PS) is not supported: go-yaml ends a line there";
+    r.message += line_break_cp == '\r'
+                     ? " (a CR without LF) is not supported: go-yaml ends a line there"
+                     : " (NEL, LS, PS) is not supported: go-yaml ends a line there";
     return r;
   }
   return {};

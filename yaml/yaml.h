@@ -274,6 +274,8 @@ enum class ErrorKind : uint16_t {
   kMissingNodeContent,       // no node where one must be (`- ` then `key:` at its column)
   kMissingFlowListEntryEnd,  // neither ',' nor ']' after a flow list's entry
   kMissingFlowMapEntryEnd,   // neither ',' nor '}' after a flow map's entry
+  kUndefinedTagHandle,       // `!e!x`: a named tag handle no %TAG directive defines
+  kBadTagUri,                // scanner: a tag with nothing after its handle (`!<>`, `!!`)
   // HK001 while building values.
   kTagMismatch,   // `!!int abc`; kind_detail: "<resolved tag> <wanted tag> <value>"
   kBadMerge,      // `<<` with something other than a map or a list of maps

@@ -158,6 +158,8 @@ TEST(FastParser, AgreesOnTrickySnippets) {
       {"just a scalar\n", true},
       {"\"quoted root\"\n", true},
       {"a: 'it''s'\nb: \"tab\\there\\n\\u00e9\\x41\\U0001F600\\\\\\\"\\0\"\n", true},
+      // `\/` is no escape of go-yaml's ("found unknown escape character"): declined.
+      {"a: \"\\/\"\n", false},
       {"a: \"\\N\\_\\L\\P\\e\\a\\b\\v\\f\\r\\ \"\n", true},
       {"a: \"\\q\"\n", false},
       {"a: \"\\uD800\"\n", false},

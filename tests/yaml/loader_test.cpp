@@ -1226,5 +1226,38 @@ TEST(YamlLoad, AnAnchorNameGoYamlEndsEarlierIsRefused) {
   }
 }
 
+// What scripts/fuzz_yaml_errors.py found accepted where go-yaml stops (silent wrong answers):
+// a lone CR ends a line to go-yaml (refused, as NEL, LS and PS are), `\/` is no escape of
+// go-yaml's, a tag with no name after its handle, a named tag handle no %TAG defines. Messages
+// from ytt (`ytt -f`).
+TEST(YamlLoad, WhatGoYamlRejectsIsRejectedOnBothPaths) {
+  struct Case {
+    std::string_view input;
+    ErrorKind kind;
+    std::string_view go_yaml;
+  };
+  const Case cases[] = {
+      {"foo: 1\r", ErrorKind::kUnsupportedLineBreak, ""},
+      {"a: \"\\/\"\n", ErrorKind::kUnknownEscape, "yaml: line 1: found unknown escape character"},
+      {"foo: !<> x\n", ErrorKind::kBadTagUri, "yaml: line 1: did not find expected tag URI"},
+      {"a: !! x\n", ErrorKind::kBadTagUri, "yaml: line 1: did not find expected tag URI"},
+      {"a:\n  b: !e!x 1\n", ErrorKind::kUndefinedTagHandle,
+       "yaml: line 1: found undefined tag handle"},
+  };
+  for (const Case& c : cases) {
+    for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+      SCOPED_TRACE(std::string(c.input) +
+                   (choice == internal::ParserChoice::kAuto ? " (auto)" : " (yaml-cpp)"));
+      diag::Diagnostics diags;
+      internal::load_with(choice, c.input, "t.yaml", diags, {}, nullptr);
+      ASSERT_EQ(diags.size(), 1u);
+      EXPECT_EQ(error_kind(diags.items()[0]), c.kind);
+      if (!c.go_yaml.empty()) {
+        EXPECT_EQ(go_yaml_message(diags.items()[0], c.input, true), c.go_yaml);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace hintkit::yaml
