@@ -242,6 +242,9 @@ std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
           "YAML with CR (without LF), NEL, LS or PS line breaks (U+000D, U+0085, U+2028, U+2029)"};
     case yaml::ErrorKind::kUnsupportedFlowColon:
       throw Unsupported{"YAML with a ':' and text right after '?', an anchor or a tag in [] or {}"};
+    case yaml::ErrorKind::kUnsupportedLeadingBom:
+      // ytt's parser puts `---` before it, so its go-yaml reads the mark as text.
+      throw Unsupported{"YAML that starts with a byte order mark (ytt reads it as text)"};
     case yaml::ErrorKind::kUnsupportedAnchorName:
       // go-yaml ends the name earlier than our parser does; the trees would differ.
       throw Unsupported{"YAML anchor or alias names followed by ':', '?', '%', '@' or '`'"};

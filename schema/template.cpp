@@ -1856,6 +1856,7 @@ std::string starlark_error_text(const Files& files, const sl::Error& e) {
 yaml::LoadOptions ytt_yaml_options(bool strict) {
   yaml::LoadOptions options;
   options.ytt_merge_keys = true;
+  options.leading_bom_is_text = true;
   options.strict = strict;
   return options;
 }

@@ -1396,6 +1396,14 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     return {};
   }
 
+  if (options.leading_bom_is_text && source.substr(0, 3) == "\xEF\xBB\xBF") {
+    diag::Span s = whole_file();
+    s.begin = s.end = diag::Position{1, 1};
+    diags.error("HK004", s, "a byte order mark at the start is text to ytt: not supported").kind =
+        static_cast<uint16_t>(ErrorKind::kUnsupportedLeadingBom);
+    return {};
+  }
+
   // Keep hostile nesting away from yaml-cpp's recursive parser; the builder checks the
   // exact depth, so the estimate gets a little slack.
   constexpr int kPrescanSlack = 2;

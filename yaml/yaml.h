@@ -227,6 +227,10 @@ struct LoadOptions {
   // is an error there (its decoder cannot merge into an ordered map from a list), an empty
   // list merges nothing.
   bool ytt_merge_keys = false;
+  // ytt's parser puts a `---` line before a text that does not start with one, so a byte
+  // order mark at the start is text to its go-yaml, not the mark the parsers here drop: such
+  // input is refused (kUnsupportedLeadingBom) rather than read differently.
+  bool leading_bom_is_text = false;
   // ytt's --strict: a plain scalar that YAML 1.1 reads differently from a conservative
   // reading (`yes`, `0x1F`, `~`), or an unquoted string with white space, ':' or '---', is a
   // kStrictScalar error, ordered as go-yaml's decoder meets it: before the text's first error
@@ -290,6 +294,8 @@ enum class ErrorKind : uint16_t {
   // HK001, our refusal: an anchor or alias name followed by `:`, `?`, `%`, `@` or a backquote.
   // go-yaml ends the name there, yaml-cpp (the only path that reads anchors) does not.
   kUnsupportedAnchorName,
+  // HK004, our refusal: LoadOptions::leading_bom_is_text and the input starts with a BOM.
+  kUnsupportedLeadingBom,
   kOther,  // any other problem yaml-cpp reports, in its words
 };
 ErrorKind error_kind(const diag::Diagnostic& d);
