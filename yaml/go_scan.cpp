@@ -338,8 +338,9 @@ class Scanner {
                       e == '%' || e == '@' || e == '`')) {
         throw Stop{ErrorKind::kBadAnchorOrAlias, start};
       }
-      queue_.push_back({c == '&' ? Tok::kAnchor : Tok::kAlias, start, m_.offset - start - 1,
-                        !is_blankz() && e != ',' && e != ']' && e != '}'});
+      last_ = c == '&' ? Tok::kAnchor : Tok::kAlias;
+      queue_.push_back(
+          {last_, start, m_.offset - start - 1, !is_blankz() && e != ',' && e != ']' && e != '}'});
       return;
     }
     if (c == '!') {
@@ -352,6 +353,7 @@ class Scanner {
       size_t second = s_.find('!', start + 1);
       bool named = byte(start + 1) != '<' && byte(start + 1) != '!' &&
                    second != std::string_view::npos && second < m_.offset;
+      last_ = Tok::kTag;
       queue_.push_back({Tok::kTag, start, 0, false, named});
       return;
     }
