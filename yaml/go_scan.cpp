@@ -566,15 +566,15 @@ class Scanner {
     skip_line();
     int indent = 0;
     if (increment > 0) indent = indent_ >= 0 ? indent_ + increment : increment;
-    block_scalar_breaks(indent, start);
+    block_scalar_breaks(indent);
     while (m_.column == indent && !at_end()) {
       while (!is_breakz()) skip();
       skip_line();
-      block_scalar_breaks(indent, start);
+      block_scalar_breaks(indent);
     }
   }
 
-  void block_scalar_breaks(int& indent, size_t start) {
+  void block_scalar_breaks(int& indent) {
     int max_indent = 0;
     while (true) {
       while ((indent == 0 || m_.column < indent) && cur() == ' ') skip();
