@@ -658,8 +658,9 @@ class Engine {
         if (!problems.empty()) {
           for (const auto& p : problems) {
             if (is_no_position(p.at)) {
-              throw Unsupported{"a type error on a map a data value flag builds for its key path "
-                                "(ytt crashes)"};
+              throw Unsupported{
+                  "a type error on a map a data value flag builds for its key path "
+                  "(ytt crashes)"};
             }
             if (is_unprintable_memory(p.at)) {
               throw Unsupported{
@@ -1485,6 +1486,10 @@ class Engine {
                          "':\n    Expected to be plain YAML, having no annotations (hint: remove "
                          "comments starting with `#@`)"};
         }
+        if (has_array_in_key(d.root)) {
+          throw Unsupported{
+              "a map key that holds an array (ytt prints its array items' internals)"};
+        }
         DDoc dd;
         dd.value = from_yaml(d.root);
         dd.span = d.span;
@@ -1665,6 +1670,9 @@ class Engine {
         throw YttError{
             laid_out_after(context, "Deserializing YAML value: " + go_yaml_error(d, text, true))};
       }
+    }
+    if (!docs.empty() && has_array_in_key(docs[0].root)) {
+      throw Unsupported{"a map key that holds an array (ytt prints its array items' internals)"};
     }
     DPtr v = docs.empty() ? make_node(yaml::Kind::kNull) : from_yaml(docs[0].root);
     if (v->is_scalar()) {

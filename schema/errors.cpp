@@ -223,8 +223,8 @@ SchemaAssertion assertion_of(const TypeProblem& p, const diag::Span* at, std::st
   // ytt names the expected type only when the type's definition has a known place (a schema
   // given by library.with_data_values_schema has none): "expected:  (by ?)".
   const bool named = p.unknown_key || p.by.begin.line > 0;
-  a.expected = (named ? p.expected : "") + " (" + (p.unknown_key ? "from " : "by ") +
-               pos_text(p.by) + ")";
+  a.expected =
+      (named ? p.expected : "") + " (" + (p.unknown_key ? "from " : "by ") + pos_text(p.by) + ")";
   if (!p.hint.empty()) a.hints.push_back(p.hint);
   return a;
 }
@@ -242,6 +242,8 @@ std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
           "YAML with CR (without LF), NEL, LS or PS line breaks (U+000D, U+0085, U+2028, U+2029)"};
     case yaml::ErrorKind::kUnsupportedFlowColon:
       throw Unsupported{"YAML with a ':' and text right after '?', an anchor or a tag in [] or {}"};
+    case yaml::ErrorKind::kUnsupportedEmptyExplicitKey:
+      throw Unsupported{"YAML with an empty key after a '?' key indicator"};
     case yaml::ErrorKind::kUnsupportedLeadingBom:
       // ytt's parser puts `---` before it, so its go-yaml reads the mark as text.
       throw Unsupported{"YAML that starts with a byte order mark (ytt reads it as text)"};

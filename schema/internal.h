@@ -340,6 +340,11 @@ struct LoadedYaml {
   bool has_marker = true;  // the text holds "#@" somewhere (else no node can be templated)
   // The text holds a '#' that is neither "#@" nor "#!" (else no node has a plain comment).
   bool has_plain_hash = true;
+  // Some map key is a map or array (`? [a]`, `{a: 1}: b`): templating such a file crashes
+  // ytt, and a plain file's array key ytt prints with its array items' Go fields; both are
+  // refused. Found before `roots` takes the trees.
+  bool has_collection_key = false;
+  bool has_array_key = false;
   // Document roots already converted to engine nodes (by index of `docs`; null where not).
   // A file whose only annotations are argument-less data annotations on its documents is
   // plain YAML below them (a large data values file): it is converted where it was loaded,
@@ -347,6 +352,9 @@ struct LoadedYaml {
   // but not its children.
   std::vector<DPtr> roots;
 };
+// Whether some map key in `n` holds an array (`? [a]`, `{[a]: b}`, `{a: [1]}: b`): ytt writes
+// such a key with its array items' Go fields (`- value: a` / `line: 1`), so it is refused.
+bool has_array_in_key(const yaml::Node& n);
 // Loads one file's YAML. Touches nothing shared, so it may run on another thread.
 // How ytt's YAML reader (its fork of go-yaml v2) reads every file, fragment and value;
 // `strict`: ytt's strict YAML (yaml::LoadOptions::strict).

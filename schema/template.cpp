@@ -1483,12 +1483,11 @@ CheckedDocs checked_docs(LoadedYaml&& loaded, bool plain) {
   }
   // Every annotation is a `#@` comment: without one in the text there is nothing to walk for.
   out.templated = !plain && loaded.has_marker && has_templating(loaded.docs);
-  if (out.templated) {
-    for (const auto& d : loaded.docs) {
-      if (has_collection_key(d.root)) {
-        throw Unsupported{"a map key that is a map or array in a template (ytt crashes)"};
-      }
-    }
+  if (out.templated && loaded.has_collection_key) {
+    throw Unsupported{"a map key that is a map or array in a template (ytt crashes)"};
+  }
+  if (!out.templated && loaded.has_array_key) {
+    throw Unsupported{"a map key that holds an array (ytt prints its array items' internals)"};
   }
   if (!out.templated && out.duplicates) {
     for (auto& d : loaded.docs) override_map_keys(d.root);
@@ -1885,6 +1884,27 @@ bool plain_below_documents(const LoadedYaml& y, std::string_view text) {
 
 }  // namespace
 
+namespace {
+bool holds_array(const yaml::Node& n) {
+  if (n.kind == yaml::Kind::kArray) return true;
+  for (const auto& it : n.items) {
+    if (holds_array(it.key) || holds_array(it.value)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool has_array_in_key(const yaml::Node& n) {
+  for (const auto& it : n.items) {
+    if ((!it.key.is_scalar() && holds_array(it.key)) || has_array_in_key(it.value)) return true;
+  }
+  for (const auto& e : n.elements) {
+    if (has_array_in_key(e)) return true;
+  }
+  return false;
+}
+
 LoadedYaml load_yaml(std::string path, std::string_view text, bool strict, bool split,
                      const std::function<void()>& after_split) {
   LoadedYaml out;
@@ -1900,6 +1920,13 @@ LoadedYaml load_yaml(std::string path, std::string_view text, bool strict, bool 
     if (at + 1 == text.size() || (text[at + 1] != '@' && text[at + 1] != '!')) {
       out.has_plain_hash = true;
       break;
+    }
+  }
+  // Only `?` and flow maps can write a collection key.
+  if (text.find_first_of("?{") != std::string_view::npos) {
+    for (const auto& d : out.docs) {
+      out.has_collection_key = out.has_collection_key || has_collection_key(d.root);
+      out.has_array_key = out.has_array_key || has_array_in_key(d.root);
     }
   }
   if (plain_below_documents(out, text)) {

@@ -140,6 +140,17 @@ class Scanner {
   bool is_blank(size_t n = 0) const { return ahead(n) == ' ' || ahead(n) == '\t'; }
   bool is_breakz(size_t n = 0) const { return m_.offset + n >= s_.size() || is_break(n); }
   bool is_blankz(size_t n = 0) const { return is_blank(n) || is_breakz(n); }
+  // At a `?`: the key is empty on its line (only blanks, then a comment, the end of the line
+  // or the `:` of its value).
+  bool key_line_is_empty() const {
+    size_t n = 1;
+    while (is_blank(n)) ++n;
+    if (ahead(n) == ':') {  // `{? :b}`: see kUnsupportedFlowColon
+      unsigned char after = ahead(n + 1);
+      return is_blankz(n + 1) || after == ',' || after == ']' || after == '}';
+    }
+    return is_breakz(n) || (n > 1 && ahead(n) == '#');
+  }
   static bool is_alpha(unsigned char c) {
     return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
            c == '-';
@@ -312,6 +323,9 @@ class Scanner {
       return;
     }
     if (c == '?' && (flow_level_ > 0 || is_blankz(1))) {
+      if (key_line_is_empty()) {
+        throw Stop{ErrorKind::kUnsupportedEmptyExplicitKey, m_.offset};
+      }
       if (flow_level_ == 0) {
         if (!allowed_) throw Stop{ErrorKind::kNone, m_.offset};
         roll_indent(m_.column, -1, Tok::kBlockMapStart, m_.offset);

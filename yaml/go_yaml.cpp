@@ -237,6 +237,7 @@ std::string go_yaml_words(const diag::Diagnostic& d, std::string_view text,
     case ErrorKind::kOther:
     case ErrorKind::kUnsupportedLineBreak:  // no error of go-yaml's
     case ErrorKind::kUnsupportedFlowColon:
+    case ErrorKind::kUnsupportedEmptyExplicitKey:
     case ErrorKind::kUnsupportedAnchorName:
     case ErrorKind::kUnsupportedLeadingBom:
       return own_words(d);

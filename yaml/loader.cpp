@@ -1347,6 +1347,9 @@ std::string_view syntax_error_text(ErrorKind kind) {
     case ErrorKind::kUnsupportedFlowColon:
       return "':' followed by text after '?', an anchor or a tag in a flow collection is not "
              "supported (go-yaml reads a value indicator there, yaml-cpp a plain scalar)";
+    case ErrorKind::kUnsupportedEmptyExplicitKey:
+      return "an empty key after a '?' key indicator is not supported (go-yaml "
+             "reads an empty key there, yaml-cpp the lines below)";
     case ErrorKind::kTabInIndentation:
       return "a tab in the indentation of a continued scalar";
     case ErrorKind::kTabInBlockScalarIndentation:
@@ -1537,7 +1540,8 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
                                  return is_value_error(d) && d.span.begin.line >= doc_line;
                                }),
                 items.end());
-    const bool refused = stopped->kind == ErrorKind::kUnsupportedFlowColon;
+    const bool refused = stopped->kind == ErrorKind::kUnsupportedFlowColon ||
+                         stopped->kind == ErrorKind::kUnsupportedEmptyExplicitKey;
     error_at(refused ? "HK004" : "HK001", stopped->at, std::move(stopped->message), stopped->kind);
   }
 

@@ -257,10 +257,10 @@ enum class ErrorKind : uint16_t {
   kDocumentMarkerInQuote,
   kBadBlockScalarHeader,
   kBadAnchorOrAlias,
-  kUnexpectedColon,   // a map value where none may be
-  kUnexpectedDash,    // a list item where none may be
-  kMissingColon,      // a block map key line without `:`
-  kTabInIndentation,  // a tab in the indentation of a plain scalar's continuation line
+  kUnexpectedColon,              // a map value where none may be
+  kUnexpectedDash,               // a list item where none may be
+  kMissingColon,                 // a block map key line without `:`
+  kTabInIndentation,             // a tab in the indentation of a plain scalar's continuation line
   kTabInBlockScalarIndentation,  // a tab where a block scalar's indentation spaces belong
   // HK001, found while parsing (go-yaml names the line before the offending token).
   kMissingDash,  // a key where the next `- ` item of a block list belongs
@@ -291,6 +291,9 @@ enum class ErrorKind : uint16_t {
   // an anchor or a tag (`{? :b}`, `[&a :b]`): a value indicator to go-yaml, the start of a
   // plain scalar to yaml-cpp, so the trees would differ.
   kUnsupportedFlowColon,
+  // HK004, our refusal: a `?` with nothing after it on its line (`?\n: a`, `{? : a}`): go-yaml
+  // reads an empty key there, yaml-cpp takes the lines below (even a `:` at its column) as the key.
+  kUnsupportedEmptyExplicitKey,
   // HK001, our refusal: an anchor or alias name followed by `:`, `?`, `%`, `@` or a backquote.
   // go-yaml ends the name there, yaml-cpp (the only path that reads anchors) does not.
   kUnsupportedAnchorName,
