@@ -1922,8 +1922,8 @@ LoadedYaml load_yaml(std::string path, std::string_view text, bool strict, bool 
       break;
     }
   }
-  // Only `?` and flow maps can write a collection key.
-  if (text.find_first_of("?{") != std::string_view::npos) {
+  // Only `?`, a flow map or a flow list (`[a]: b`) can write a collection key.
+  if (text.find_first_of("?{[") != std::string_view::npos) {
     for (const auto& d : out.docs) {
       out.has_collection_key = out.has_collection_key || has_collection_key(d.root);
       out.has_array_key = out.has_array_key || has_array_in_key(d.root);
