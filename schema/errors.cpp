@@ -242,6 +242,8 @@ std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
           "YAML with CR (without LF), NEL, LS or PS line breaks (U+000D, U+0085, U+2028, U+2029)"};
     case yaml::ErrorKind::kUnsupportedFlowColon:
       throw Unsupported{"YAML with a ':' and text right after '?', an anchor or a tag in [] or {}"};
+    case yaml::ErrorKind::kUnsupportedNelNbspEscape:
+      throw Unsupported{"YAML with the escapes \\N or \\_ in double-quoted text"};
     case yaml::ErrorKind::kUnsupportedEmptyExplicitKey:
       throw Unsupported{"YAML with an empty key after a '?' key indicator"};
     case yaml::ErrorKind::kUnsupportedLeadingBom:

@@ -425,11 +425,8 @@ class Parser {
         out += '\\';
         return;
       case 'N':
-        out += '\x85';
-        return;  // one byte, as yaml-cpp writes it
       case '_':
-        out += '\xA0';
-        return;  // likewise
+        decline();  // yaml-cpp writes one byte (0x85, 0xA0), go-yaml the character: refused there
       case 'L':
         out += "\xE2\x80\xA8";
         return;

@@ -535,6 +535,9 @@ class Scanner {
       case 'U':
         digits = 8;
         break;
+      case 'N':
+      case '_':
+        throw Stop{ErrorKind::kUnsupportedNelNbspEscape, start};
       default:
         if (ahead(1) == 0 ||
             std::string_view("0abt\tnvfre \"'\\N_LP").find(static_cast<char>(ahead(1))) ==

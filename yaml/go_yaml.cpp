@@ -238,6 +238,7 @@ std::string go_yaml_words(const diag::Diagnostic& d, std::string_view text,
     case ErrorKind::kUnsupportedLineBreak:  // no error of go-yaml's
     case ErrorKind::kUnsupportedFlowColon:
     case ErrorKind::kUnsupportedEmptyExplicitKey:
+    case ErrorKind::kUnsupportedNelNbspEscape:
     case ErrorKind::kUnsupportedAnchorName:
     case ErrorKind::kUnsupportedLeadingBom:
       return own_words(d);

@@ -1390,6 +1390,9 @@ std::string_view syntax_error_text(ErrorKind kind) {
     case ErrorKind::kUnsupportedFlowColon:
       return "':' followed by text after '?', an anchor or a tag in a flow collection is not "
              "supported (go-yaml reads a value indicator there, yaml-cpp a plain scalar)";
+    case ErrorKind::kUnsupportedNelNbspEscape:
+      return "the escapes \\N and \\_ in double-quoted text are not supported (go-yaml writes "
+             "U+0085 and U+00A0, yaml-cpp one byte)";
     case ErrorKind::kUnsupportedEmptyExplicitKey:
       return "an empty key after a '?' key indicator is not supported (go-yaml "
              "reads an empty key there, yaml-cpp the lines below)";
@@ -1584,7 +1587,8 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
                                }),
                 items.end());
     const bool refused = stopped->kind == ErrorKind::kUnsupportedFlowColon ||
-                         stopped->kind == ErrorKind::kUnsupportedEmptyExplicitKey;
+                         stopped->kind == ErrorKind::kUnsupportedEmptyExplicitKey ||
+                         stopped->kind == ErrorKind::kUnsupportedNelNbspEscape;
     error_at(refused ? "HK004" : "HK001", stopped->at, std::move(stopped->message), stopped->kind);
   }
 

@@ -295,6 +295,9 @@ enum class ErrorKind : uint16_t {
   // HK004, our refusal: a `?` with nothing after it on its line (`?\n: a`, `{? : a}`): go-yaml
   // reads an empty key there, yaml-cpp takes the lines below (even a `:` at its column) as the key.
   kUnsupportedEmptyExplicitKey,
+  // HK004, our refusal: `\N` or `\_` in a double-quoted scalar: go-yaml writes U+0085 / U+00A0,
+  // yaml-cpp (the path that reads them) one byte 0x85 / 0xA0, so the strings would differ.
+  kUnsupportedNelNbspEscape,
   // HK001, our refusal: an anchor or alias name followed by `:`, `?`, `%`, `@` or a backquote.
   // go-yaml ends the name there, yaml-cpp (the only path that reads anchors) does not.
   kUnsupportedAnchorName,
