@@ -186,6 +186,10 @@ namespace {
 std::string go_yaml_words(const diag::Diagnostic& d, std::string_view text,
                           bool through_ytt_parser);
 
+}  // namespace
+
+namespace internal {
+// go-yaml's scanner reports these; the other syntax kinds are its parser's.
 bool is_scanner_kind(ErrorKind kind) {
   switch (kind) {
     case ErrorKind::kUnterminatedQuote:
@@ -205,7 +209,7 @@ bool is_scanner_kind(ErrorKind kind) {
       return false;
   }
 }
-}  // namespace
+}  // namespace internal
 
 ErrorKind error_kind(const diag::Diagnostic& d) {
   if (d.kind == 0 || d.kind > static_cast<uint16_t>(ErrorKind::kOther)) return ErrorKind::kNone;
@@ -220,7 +224,7 @@ std::string go_yaml_message(const diag::Diagnostic& d, std::string_view text,
   }
   std::string m = go_yaml_words(d, text, through_ytt_parser);
   // A scanner error on line 1 (go-yaml's line 0) that go-yaml names with no line.
-  if (m.rfind("yaml: line 1: ", 0) == 0 && is_scanner_kind(error_kind(d)) &&
+  if (m.rfind("yaml: line 1: ", 0) == 0 && internal::is_scanner_kind(error_kind(d)) &&
       first_line_unnamed(text)) {
     m.erase(6, 8);
   }

@@ -65,6 +65,11 @@ size_t split_offset(std::string_view source);
 // without the "syntax error: " prefix; "" for kinds whose message carries details.
 std::string_view syntax_error_text(ErrorKind kind);
 
+// ---- go_yaml.cpp -------------------------------------------------------------------------
+
+// Kinds go-yaml's scanner reports (the other syntax kinds are its parser's).
+bool is_scanner_kind(ErrorKind kind);
+
 enum class CommentKind { kAnnotation, kPlain };
 
 struct ScannedComment {

@@ -1232,26 +1232,6 @@ bool is_value_error(const diag::Diagnostic& d) {
   return k == ErrorKind::kTagMismatch || k == ErrorKind::kBadMerge || k == ErrorKind::kBadBinary;
 }
 
-// Errors go-yaml's scanner reports (the rest of the syntax kinds are its parser's).
-bool is_scanner_kind(ErrorKind kind) {
-  switch (kind) {
-    case ErrorKind::kUnterminatedQuote:
-    case ErrorKind::kUnknownEscape:
-    case ErrorKind::kUnknownToken:
-    case ErrorKind::kDocumentMarkerInQuote:
-    case ErrorKind::kBadBlockScalarHeader:
-    case ErrorKind::kBadAnchorOrAlias:
-    case ErrorKind::kUnexpectedColon:
-    case ErrorKind::kUnexpectedDash:
-    case ErrorKind::kMissingColon:
-    case ErrorKind::kTabInIndentation:
-    case ErrorKind::kBadTagUri:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // Where go-yaml stops, given where a parser path stopped (`kind` at `at`, offset `stop`; npos
 // and kNone when the path took the whole input). Both paths ask the model of go-yaml's scanner
 // and parser (go_scan.cpp): its error wins when go-yaml meets it before its parser takes the
@@ -1264,7 +1244,7 @@ void follow_go_yaml(std::string_view source, const internal::ScanResult& scan, s
   internal::GoScan go = internal::go_yaml_scan(source, stop);
   if (go.kind == ErrorKind::kNone) return;
   if (go.parser_error && kind != ErrorKind::kNone && go.offset == stop) {
-    if (is_scanner_kind(kind)) {
+    if (internal::is_scanner_kind(kind)) {
       kind = go.kind;
     } else if ((go.kind == ErrorKind::kMissingDash || go.kind == ErrorKind::kMissingNodeContent) &&
                (kind == ErrorKind::kEndOfMapNotFound || kind == ErrorKind::kEndOfListNotFound ||
