@@ -33,7 +33,7 @@ void check_refs(const HintFile& hint, const Var& v, const std::vector<Ref>& refs
     if (!hint.find(r.name)) {
       auto& d = diags.error("HK109", r.span,
                             "var " + in_quotes(v.name) + " has " + std::string(field) +
-                                " referencing unknown var " + in_quotes(r.name),
+                                " referencing non-existent var " + in_quotes(r.name),
                             path);
       if (auto n = names.nearest(r.name)) {
         d.hints.push_back("did you mean \"" + *n + "\"?");
@@ -81,8 +81,8 @@ void check_default(const Var& v, diag::Diagnostics& diags) {
     if (auto why = formats::check(*v.format, def.text)) {
       auto& d = diags.error("HK115", def.span,
                             "default " + in_quotes(def.text) + " of var " + in_quotes(v.name) +
-                                " is not a valid " + std::string(formats::to_string(*v.format)) +
-                                ": " + *why,
+                                " does not match format " +
+                                in_quotes(formats::to_string(*v.format)) + ": " + *why,
                             path);
       d.related.push_back({v.format_span, "format declared here"});
     }
@@ -91,20 +91,21 @@ void check_default(const Var& v, diag::Diagnostics& diags) {
 
 void check_var(const HintFile& hint, const Var& v, Names& names, diag::Diagnostics& diags) {
   if (v.required && v.default_value) {
-    auto& d =
-        diags.error("HK105", v.default_value->span,
-                    "var " + in_quotes(v.name) +
-                        " is required and has a default; a required var's default is never used",
-                    var_path(v, "default"));
+    auto& d = diags.error("HK105", v.default_value->span,
+                          "var " + in_quotes(v.name) +
+                              " has required: true with a default value, which is contradictory (a "
+                              "required var's default is never used)",
+                          var_path(v, "default"));
     d.related.push_back({v.required_span, "required here"});
     d.hints.push_back("drop `default`, or make the var optional");
   }
   if (v.format && v.type && *v.type != VarType::kString) {
-    auto& d = diags.error("HK106", v.format_span,
-                          "var " + in_quotes(v.name) + " has format " +
-                              in_quotes(formats::to_string(*v.format)) + " but type " +
-                              in_quotes(to_string(*v.type)) + " (format is only valid for strings)",
-                          var_path(v, "format"));
+    auto& d =
+        diags.error("HK106", v.format_span,
+                    "var " + in_quotes(v.name) + " has format " +
+                        in_quotes(formats::to_string(*v.format)) + " but type " +
+                        in_quotes(to_string(*v.type)) + " (format is only valid for string type)",
+                    var_path(v, "format"));
     d.related.push_back({v.type_span, "type declared here"});
   }
   if (v.required && (!v.required_with.empty() || !v.required_without.empty())) {
@@ -127,10 +128,10 @@ void check_rule(const HintFile& hint, const Rule& r, Names& names, diag::Diagnos
   const std::string base = types::index_path("rules", r.index);
   if (!r.type) return;  // already reported
   if (r.vars.size() < 2) {
-    diags.error("HK111", r.span,
-                label + " (oneof_required) must list at least 2 vars, found " +
-                    std::to_string(r.vars.size()),
-                types::join_path(base, "vars"));
+    diags.error(
+        "HK111", r.span,
+        label + " (oneof_required) must have at least 2 vars, got " + std::to_string(r.vars.size()),
+        types::join_path(base, "vars"));
   }
   std::unordered_set<std::string> seen;
   for (size_t i = 0; i < r.vars.size(); ++i) {
@@ -144,7 +145,7 @@ void check_rule(const HintFile& hint, const Rule& r, Names& names, diag::Diagnos
     if (!hint.find(ref.name)) {
       auto& d = diags.error(
           "HK112", ref.span,
-          label + " (oneof_required) references unknown var " + in_quotes(ref.name), path);
+          label + " (oneof_required) references non-existent var " + in_quotes(ref.name), path);
       if (auto n = names.nearest(ref.name)) {
         d.hints.push_back("did you mean \"" + *n + "\"?");
       }

@@ -243,7 +243,8 @@ class Reader {
     }
     if (!has_type) {
       diags_.error("HK104", item.key.span,
-                   "var " + in_quotes(v.name) + " has no type (must be string, slice or map)",
+                   "var " + in_quotes(v.name) +
+                       " has no type: invalid type \"\" (must be string, slice or map)",
                    types::join_path(base, "type"));
     }
     return v;
@@ -310,7 +311,8 @@ class Reader {
         }
       }
       if (!has_type) {
-        diags_.error("HK110", r.span, label + " has no type (must be oneof_required)",
+        diags_.error("HK110", r.span,
+                     label + " has no type: unknown type \"\" (must be oneof_required)",
                      types::join_path(base, "type"));
       }
       out.rules.push_back(std::move(rule));

@@ -32,14 +32,15 @@ yaml::Node zero_value(VarType t) {
   return yaml::make_null();
 }
 
-std::string_view type_noun(VarType t) {
+// What a hint type takes, for messages: "string (any scalar)".
+std::string_view type_detail(VarType t) {
   switch (t) {
     case VarType::kString:
-      return "a string (any scalar)";
+      return "string (any scalar)";
     case VarType::kSlice:
-      return "a slice (list)";
+      return "slice (a list)";
     case VarType::kMap:
-      return "a map";
+      return "map (a mapping)";
   }
   return "";
 }
@@ -50,6 +51,13 @@ std::string names_list(const std::vector<hintfile::Ref>& refs) {
   std::string s;
   for (size_t i = 0; i < refs.size(); ++i) s += (i ? ", " : "") + refs[i].name;
   return s;
+}
+
+// Names as tazuna's messages print a []string (Go's %v): "[a b]".
+std::string go_list(const std::vector<hintfile::Ref>& refs) {
+  std::string s = "[";
+  for (size_t i = 0; i < refs.size(); ++i) s += (i ? " " : "") + refs[i].name;
+  return s + "]";
 }
 
 class Resolution {
@@ -149,7 +157,7 @@ class Resolution {
       ran(v, "required", false);
       // A missing var has no place in the values; the hint's declaration is the place.
       auto& d = diags_.error("HK200", v.span,
-                             "required var " + in_quotes(v.name) + " is not provided", v.name);
+                             "var " + in_quotes(v.name) + " is required but not provided", v.name);
       d.related.push_back({v.required_span, "required here"});
       d.hints.push_back("provide a value for " + v.name);
       return std::nullopt;
@@ -168,12 +176,11 @@ class Resolution {
     const bool fits = types::fits(value, v.checker_type());
     ran(v, "type " + std::string(hintfile::to_string(*v.type)), fits);
     if (fits) return;
-    auto& d =
-        diags_.error("HK201", value.span,
-                     "var " + in_quotes(v.name) + " must be " + std::string(type_noun(*v.type)) +
-                         ", found " + std::string(yaml::to_string(value.kind)) + " (type " +
-                         std::string(hintfile::to_string(*v.type)) + ")",
-                     v.name);
+    auto& d = diags_.error("HK201", value.span,
+                           "var " + in_quotes(v.name) + " expects type " +
+                               std::string(type_detail(*v.type)) + ", but got " +
+                               types::a_kind(value.kind),
+                           v.name);
     d.related.push_back({v.type_span, "type declared here"});
   }
 
@@ -203,12 +210,9 @@ class Resolution {
       if (provided(r.name)) return ran(v, check, true);
     }
     ran(v, check, false);
-    const bool self_only = v.required_without.size() == 1 && v.required_without[0].name == v.name;
     diags_.error("HK203", v.span,
-                 self_only
-                     ? "var " + in_quotes(v.name) + " is not provided (required_without itself)"
-                     : "var " + in_quotes(v.name) + " is required because none of " +
-                           in_quotes_list(v.required_without) + " is provided (required_without)",
+                 "var " + in_quotes(v.name) + " is required because none of " +
+                     go_list(v.required_without) + " are provided (required_without)",
                  v.name);
   }
 
@@ -218,13 +222,13 @@ class Resolution {
     ran(v, "format " + std::string(formats::to_string(*v.format)), !why);
     if (!why) return;
     const bool injected = !provided(v.name);
-    auto& d = diags_.error("HK204", value.span,
-                           "var " + in_quotes(v.name) +
-                               (options_.show_values ? " value " + in_quotes(value.text) : "") +
-                               " is not a valid " + std::string(formats::to_string(*v.format)) +
-                               (options_.show_values ? ": " + *why : "") +
-                               (injected ? " (from its default)" : ""),
-                           v.name);
+    auto& d = diags_.error(
+        "HK204", value.span,
+        "var " + in_quotes(v.name) +
+            (options_.show_values ? " value " + in_quotes(value.text) : "") +
+            " does not match format " + in_quotes(formats::to_string(*v.format)) +
+            (options_.show_values ? ": " + *why : "") + (injected ? " (from its default)" : ""),
+        v.name);
     d.related.push_back({v.format_span, "format declared here"});
   }
 
@@ -239,9 +243,8 @@ class Resolution {
       }
     }
     if (satisfied) return;
-    std::string msg = r.message.empty()
-                          ? "at least one of " + in_quotes_list(r.vars) + " must be provided"
-                          : r.message;
+    std::string msg =
+        r.message.empty() ? "at least one of " + go_list(r.vars) + " must be provided" : r.message;
     diags_.error("HK205", r.span, "rule[" + std::to_string(r.index) + "] (oneof_required): " + msg,
                  "rules[" + std::to_string(r.index) + "]");
   }

@@ -25,10 +25,11 @@ yaml::Node provided_vars(const Manifest& m, const Environment& env, diag::Diagno
       case SourceKind::kEnv: {
         std::optional<std::string> v = env.getenv ? env.getenv(s.env) : std::nullopt;
         if (!v) {
-          auto& d = diags.error("HK310", s.span,
-                                "var " + in_quotes(s.name) + " comes from environment variable " +
-                                    s.env + ", which is not set",
-                                s.name);
+          auto& d =
+              diags.error("HK310", s.span,
+                          "var " + in_quotes(s.name) + " has From env but environment variable " +
+                              s.env + " is not set",
+                          s.name);
           d.hints.push_back("export " + s.env + "=... (an empty value counts as provided)");
           continue;
         }
@@ -83,7 +84,8 @@ diag::Result<std::string> pick_op_field(std::string_view json, const OpRef& ref)
     }
     seen.push_back(k->value.text);
   }
-  std::string msg = "the item has no field with " + ref.key + " " + in_quotes(ref.field);
+  std::string msg = "op field " + ref.field + " not found in item " + ref.item +
+                    " (no field with " + ref.key + " " + in_quotes(ref.field) + ")";
   if (auto n = diag::nearest(ref.field, seen)) msg += "; did you mean \"" + *n + "\"?";
   return diag::Error{msg, {}};
 }
@@ -114,7 +116,7 @@ void check_declarations(const Manifest& m, const hintfile::HintFile& hint, const
           "HK322", s.span,
           "manifest " + in_quotes(m.name) + " gives var " + in_quotes(s.name) +
               (s.kind == SourceKind::kEnv || s.kind == SourceKind::kOp ? " an " : " a ") +
-              std::string(to_string(s.kind)) + " value, but the hint says " +
+              std::string(to_string(s.kind)) + " value, but the hint var expects type " +
               std::string(hintfile::to_string(*v->type)),
           s.name);
       d.related.push_back({v->type_span, "type declared here"});

@@ -313,7 +313,8 @@ class Reader {
       if (key == "static" || key == "staticSlice" || key == "staticMap") statics.push_back(&f);
     }
     if (!from) {
-      diags_.error("HK304", item.key.span, label + " has no `from` (env, static or op)",
+      diags_.error("HK304", item.key.span,
+                   label + " has no From field (supported: env, static, op)",
                    types::join_path(path, "from"));
       s.valid = false;
       return s;
@@ -323,7 +324,7 @@ class Reader {
       s.kind = SourceKind::kEnv;
       if (!env || !env->value.is_scalar() || env->value.is_null() || env->value.text.empty()) {
         diags_.error("HK305", env ? env->value.span : item.key.span,
-                     label + " is from: env but has no `env: VARIABLE_NAME`",
+                     label + " has From env but no env field (`env: VARIABLE_NAME`)",
                      types::join_path(path, "env"));
         s.valid = false;
       } else {
@@ -336,8 +337,8 @@ class Reader {
       read_op(s, op, item, path, label);
     } else {
       auto& d = diags_.error("HK304", from->value.span,
-                             label + " has unknown from " + in_quotes(from->value.text) +
-                                 " (must be env, static or op)",
+                             label + " has unsupported From field: " + from->value.text +
+                                 " (supported: env, static, op)",
                              types::join_path(path, "from"));
       std::string hint = diag::did_you_mean(from->value.text, kFromValues);
       if (!hint.empty()) d.hints.push_back(hint);
@@ -351,9 +352,9 @@ class Reader {
     if (statics.size() != 1) {
       auto& d = diags_.error(
           "HK306", statics.empty() ? item.key.span : statics[1]->key.span,
-          label + (statics.empty()
-                       ? " is from: static but sets none of static, staticSlice, staticMap"
-                       : " sets more than one of static, staticSlice, staticMap"),
+          label + (statics.empty() ? " has From static but no static/staticSlice/staticMap field"
+                                   : " has From static but multiple static fields are set (static, "
+                                     "staticSlice, staticMap)"),
           path);
       d.hints.push_back("set exactly one of them");
       s.valid = false;
@@ -420,7 +421,8 @@ class Reader {
                const std::string& path, const std::string& label) {
     const std::string p = types::join_path(path, "op");
     if (!op) {
-      diags_.error("HK307", item.key.span, label + " is from: op but has no `op:` selector", p);
+      diags_.error("HK307", item.key.span,
+                   label + " has From op but no op field (`op: {key, vault, item, field}`)", p);
       s.valid = false;
       return;
     }
@@ -441,15 +443,18 @@ class Reader {
                                {"item", &s.op.item},
                                {"field", &s.op.field}}) {
       if (value->empty()) {
-        diags_.error("HK307", op->key.span, label + " op selector has no `" + name + "`",
+        diags_.error("HK307", op->key.span,
+                     label + " has From op but op." + name + " field is empty",
                      types::join_path(p, name));
         s.valid = false;
       }
     }
     if (!s.op.key.empty() && s.op.key != "id" && s.op.key != "label") {
-      auto& d = diags_.error("HK307", op->value.span,
-                             label + " op key must be id or label, found " + in_quotes(s.op.key),
-                             types::join_path(p, "key"));
+      auto& d =
+          diags_.error("HK307", op->value.span,
+                       label + " has From op but op.key field has invalid value: " + s.op.key +
+                           " (supported: id, label)",
+                       types::join_path(p, "key"));
       std::string hint = diag::did_you_mean(s.op.key, kOpKeyValues);
       if (!hint.empty()) d.hints.push_back(hint);
       s.valid = false;

@@ -59,7 +59,7 @@ TEST(Parse, SchemaChecks) {
       {"format on slice",
        "vars:\n  x:\n    type: slice\n    format: url\n",
        {"HK106@4:13"},
-       "only valid for strings"},
+       "only valid for string type"},
       {"unknown format",
        "vars:\n  x:\n    type: string\n    format: URL\n",
        {"HK107@4:13"},

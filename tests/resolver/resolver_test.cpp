@@ -74,7 +74,7 @@ TEST(Resolve, SpecSemantics) {
        "{}",
        "",
        {"HK203"},
-       {"\"f\"", "\"p\"", "\"q\""}},
+       {"\"f\"", "none of [p q] are provided"}},
       {"required_without satisfied by one",
        "vars:\n  f: {type: string, required_without: [p, q]}\n  p: {type: string}\n"
        "  q: {type: string}\n",
@@ -98,7 +98,7 @@ TEST(Resolve, SpecSemantics) {
        "{}",
        "",
        {"HK205"},
-       {"at least one of \"a\", \"b\" must be provided"}},
+       {"at least one of [a b] must be provided"}},
       {"oneof_required custom messages for each failing rule",
        "vars:\n  a: {type: string}\n  b: {type: string}\n  c: {type: string}\n  d: {type: string}\n"
        "rules:\n  - {type: oneof_required, vars: [a, b], message: ab}\n"
