@@ -321,6 +321,12 @@ class Builder : public internal::FastHandler {
   }
 
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    // yaml-cpp drops the tag of an empty node that ends the input (`a: !!int` at the end):
+    // go-yaml keeps it, so the node is the tagged empty scalar it is everywhere else.
+    if (std::string tag = dropped_tag(offset(mark)); !tag.empty()) {
+      OnScalarView(mark, tag, anchor, std::string_view());
+      return;
+    }
     tick(mark);
     size_t off = offset(mark);
     std::string_view at = src_.substr(off);
@@ -526,6 +532,37 @@ class Builder : public internal::FastHandler {
     return std::min(off, src_.size());
   }
 
+  // The tag among the node properties at `p` (anchors and tags, either order), spelled as
+  // yaml-cpp spells tags ("!!int" -> "tag:yaml.org,2002:int", "!<x>" -> "x", "!" -> "!");
+  // "" when there is none, or one of a form yaml-cpp would not have read here.
+  std::string dropped_tag(size_t p) const {
+    std::string tag;
+    while (p < src_.size() && (src_[p] == '!' || src_[p] == '&')) {
+      size_t end = p;
+      while (end < src_.size() && !is_blank(src_[end]) && src_[end] != '\n' && src_[end] != '\r') {
+        ++end;
+      }
+      std::string_view word = src_.substr(p, end - p);
+      if (word[0] == '!') {
+        if (word == "!") {
+          tag = "!";
+        } else if (word.substr(0, 2) == "!<" && word.back() == '>' && word.size() > 3) {
+          tag = word.substr(2, word.size() - 3);
+        } else if (word.substr(0, 2) == "!!" && word.size() > 2 &&
+                   word.find('!', 2) == std::string_view::npos) {
+          tag = std::string(kLongTagPrefix) + std::string(word.substr(2));
+        } else if (word.find('!', 1) == std::string_view::npos && word[1] != '<') {
+          tag = word;
+        } else {
+          return "";
+        }
+      }
+      p = end;
+      while (p < src_.size() && is_blank(src_[p])) ++p;
+    }
+    return tag;
+  }
+
   size_t skip_properties(size_t p) const {
     while (p < src_.size() && (src_[p] == '!' || src_[p] == '&')) {
       while (p < src_.size() && !is_blank(src_[p]) && src_[p] != '\n' && src_[p] != '\r') ++p;
@@ -658,21 +695,27 @@ class Builder : public internal::FastHandler {
     Node n;
     n.kind = Kind::kString;
     n.text = value;
-    if (short_tag == "!!int" || short_tag == "!!float" || short_tag == "!!bool" ||
-        short_tag == "!!null") {
+    // go-yaml resolves text under the tags it knows how to resolve (!!str takes any text) and
+    // fails when the text reads as something else; other tags (!!binary aside) leave the text
+    // a string. !!timestamp is the one tag under which timestamps are tried: a timestamp stays
+    // the string as written (go-yaml keeps timestamps read into interface{} as text).
+    const bool resolvable = short_tag == "!!int" || short_tag == "!!float" ||
+                            short_tag == "!!bool" || short_tag == "!!null" ||
+                            short_tag == "!!timestamp";
+    if (resolvable && !(short_tag == "!!timestamp" && internal::is_timestamp(value))) {
       Node r = resolve_plain_scalar(value);
+      // An integer beyond int64 (Go's uint64) is not turned into a float, only int and int64.
       bool ok = (short_tag == "!!int" && r.kind == Kind::kInt) ||
-                (short_tag == "!!float" && (r.kind == Kind::kFloat || r.kind == Kind::kInt)) ||
+                (short_tag == "!!float" &&
+                 (r.kind == Kind::kFloat || (r.kind == Kind::kInt && !r.is_unsigned))) ||
                 (short_tag == "!!bool" && r.kind == Kind::kBool) ||
                 (short_tag == "!!null" && r.kind == Kind::kNull);
       if (ok) {
         n = std::move(r);
         if (short_tag == "!!float" && n.kind == Kind::kInt) {
           n.kind = Kind::kFloat;
-          n.float_value = n.is_unsigned ? static_cast<double>(static_cast<uint64_t>(n.int_value))
-                                        : static_cast<double>(n.int_value);
+          n.float_value = static_cast<double>(n.int_value);
           n.int_value = 0;
-          n.is_unsigned = false;
         }
       } else {
         std::string reads_as(to_string(r.kind));

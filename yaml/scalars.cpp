@@ -165,23 +165,33 @@ void scalar(Node& n, Kind kind, std::string_view text) {
 namespace internal {
 
 bool is_timestamp(std::string_view s) {
-  // Year: exactly four digits then '-'.
-  if (s.size() < 8) return false;
-  for (int k = 0; k < 4; ++k) {
-    if (!is_digit(s[k])) return false;
-  }
-  if (s[4] != '-') return false;
-  int year = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + (s[3] - '0');
-  size_t i = 5;
+  // go-yaml tries four layouts with Go's time.Parse (Go 1.19, which ytt v0.48.0 is built with):
+  // "2006-1-2T15:4:5.999999999Z07:00", the same with 't', "2006-1-2 15:4:5.999999999" and
+  // "2006-1-2". They share the date; what follows it picks the layout.
+  // go-yaml's quick check: exactly four digits, then '-'.
+  size_t i = 0;
+  while (i < s.size() && is_digit(s[i])) ++i;
+  if (i != 4 || i == s.size() || s[i] != '-') return false;
+  const int year = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + (s[3] - '0');
+  i = 5;
   int month, day;
   if (!read_num12(s, i, month) || month < 1 || month > 12) return false;
   if (i >= s.size() || s[i] != '-') return false;
   ++i;
-  if (!read_num12(s, i, day) || day < 1 || day > days_in_month(year, month)) return false;
-  if (i == s.size()) return true;  // date only
-  char sep = s[i];
-  if (sep != 'T' && sep != 't' && sep != ' ') return false;
-  ++i;
+  if (!read_num12(s, i, day)) return false;
+  // time.Parse checks the day against the month once the whole text is read; every layout
+  // fails on the same bad day, so checking it here decides the same.
+  if (day < 1 || day > days_in_month(year, month)) return false;
+  if (i == s.size()) return true;  // "2006-1-2"
+  const char sep = s[i];
+  if (sep == ' ') {
+    // A space in a layout matches any run of spaces.
+    while (i < s.size() && s[i] == ' ') ++i;
+  } else if (sep == 'T' || sep == 't') {
+    ++i;
+  } else {
+    return false;
+  }
   int hour, minute, second;
   if (!read_num12(s, i, hour) || hour > 23) return false;
   if (i >= s.size() || s[i] != ':') return false;
@@ -190,20 +200,24 @@ bool is_timestamp(std::string_view s) {
   if (i >= s.size() || s[i] != ':') return false;
   ++i;
   if (!read_num12(s, i, second) || second > 59) return false;
+  // ".999999999": optional; '.' or ',' and at most nine digits (more are text left over).
   if (i + 1 < s.size() && (s[i] == '.' || s[i] == ',') && is_digit(s[i + 1])) {
     ++i;
-    while (i < s.size() && is_digit(s[i])) ++i;
+    for (int n = 0; n < 9 && i < s.size() && is_digit(s[i]); ++n) ++i;
   }
   if (sep == ' ') return i == s.size();
+  // "Z07:00": 'Z', or a sign and hh ':' mm. Go 1.19 reads hh and mm with its atoi (an
+  // optional sign, then digits, possibly none) and checks no range.
   if (i < s.size() && s[i] == 'Z') return i + 1 == s.size();
-  // ±hh:mm
   if (s.size() - i != 6 || (s[i] != '+' && s[i] != '-') || s[i + 3] != ':') return false;
-  for (size_t k : {i + 1, i + 2, i + 4, i + 5}) {
-    if (!is_digit(s[k])) return false;
-  }
-  int hh = (s[i + 1] - '0') * 10 + (s[i + 2] - '0');
-  int mm = (s[i + 4] - '0') * 10 + (s[i + 5] - '0');
-  return hh <= 24 && mm <= 60;
+  auto go_atoi_ok = [](std::string_view t) {
+    if (!t.empty() && (t[0] == '+' || t[0] == '-')) t.remove_prefix(1);
+    for (char c : t) {
+      if (!is_digit(c)) return false;
+    }
+    return true;
+  };
+  return go_atoi_ok(s.substr(i + 1, 2)) && go_atoi_ok(s.substr(i + 4, 2));
 }
 
 bool needs_quotes_to_stay_string(std::string_view text) {

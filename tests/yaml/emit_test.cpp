@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "yaml/internal.h"
 #include "yaml/yaml.h"
 
 namespace hintkit::yaml {
@@ -153,6 +154,40 @@ TEST(YamlScalars, TimestampsAndBase60AreQuotedOnOutput) {
   }
   // Not a valid date, so not a timestamp: stays plain.
   EXPECT_EQ(emit_yaml(make_string("2001-02-30")), "2001-02-30\n");
+}
+
+// go-yaml reads timestamps with Go 1.19's time.Parse, whose edges decide what it quotes on
+// output (each line checked against ytt v0.48.0).
+TEST(YamlScalars, TimestampsAreWhatGoTimeParseReads) {
+  struct Case {
+    std::string_view text;
+    bool timestamp;
+  };
+  const Case cases[] = {
+      {"2001-12-14  21:59:43", true},             // a space in a layout matches a run of them
+      {"2001-12-14 21:59:43.123456789", true},    // nine fraction digits at most
+      {"2001-12-14 21:59:43.1234567890", false},  // a tenth is text left over
+      {"2001-12-14T21:59:43,5Z", true},           // ',' starts a fraction too
+      {"2001-12-14T21:59:43.Z", false},
+      {"2001-12-14T21:59:43+99:99", true},  // Go 1.19 checks no zone offset range
+      {"2001-12-14T21:59:43+-1:00", true},  // its atoi takes a sign
+      {"2001-12-14T21:59:43++0:00", true},
+      {"2001-12-14T21:59:43+:0:00", false},
+      {"2001-12-14T24:00:00Z", false},
+      {"2001-12-14T9:5:3Z", true},
+      {"2001-12-14 21:59:43 -5", false},
+      {"2001-2-29", false},
+      {"2000-2-29", true},
+      {"2001-012-14", false},
+      {"20011-12-14", false},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.text);
+    EXPECT_EQ(internal::is_timestamp(c.text), c.timestamp);
+    std::string want =
+        c.timestamp ? "\"" + std::string(c.text) + "\"\n" : std::string(c.text) + "\n";
+    EXPECT_EQ(emit_yaml(make_string(std::string(c.text))), want);
+  }
 }
 
 }  // namespace

@@ -73,6 +73,66 @@ TEST(YamlLoad, ExplicitTagsAreHonoured) {
   EXPECT_EQ(codes(diags), "HK001@1:4");
 }
 
+// Tags go-yaml resolves under (!!int, !!float, !!bool, !!null, !!timestamp) fail on text that
+// reads as something else; !!timestamp keeps a timestamp as the text written. yaml-cpp drops
+// the tag of an empty node that ends the input, go-yaml does not. Every line checked against
+// ytt v0.48.0; both parser paths.
+TEST(YamlLoad, ExplicitTagsResolveAsGoYamlDoes) {
+  struct Case {
+    std::string_view input;
+    std::string_view want;  // go-yaml's error, or the value of `a` as JSON
+  };
+  const Case cases[] = {
+      {"a: !!timestamp\n", "yaml: cannot decode !!null `` as a !!timestamp"},
+      {"a: !!timestamp", "yaml: cannot decode !!null `` as a !!timestamp"},
+      {"a: !!timestamp abc\n", "yaml: cannot decode !!str `abc` as a !!timestamp"},
+      {"a: !!timestamp 12\n", "yaml: cannot decode !!int `12` as a !!timestamp"},
+      {"a: !!timestamp \"12\"\n", "yaml: cannot decode !!int `12` as a !!timestamp"},
+      {"a: !!timestamp 1e3\n", "yaml: cannot decode !!float `1e3` as a !!timestamp"},
+      {"a: !!timestamp yes\n", "yaml: cannot decode !!bool `yes` as a !!timestamp"},
+      {"a: !!timestamp 2001-13-14\n", "yaml: cannot decode !!str `2001-13-14` as a !!timestamp"},
+      {"!!timestamp x: 1\n", "yaml: cannot decode !!str `x` as a !!timestamp"},
+      {"a: !!timestamp 2001-12-14\n", "\"2001-12-14\""},
+      {"a: !!timestamp 2001-12-14t21:59:43.10-05:00\n", "\"2001-12-14t21:59:43.10-05:00\""},
+      {"a: !!timestamp 2001-12-14 21:59:43.10\n", "\"2001-12-14 21:59:43.10\""},
+      {"a: !!timestamp '2001-1-2'\n", "\"2001-1-2\""},
+      // Only !!timestamp tries timestamps: under !!int the text reads as a string.
+      {"a: !!int 2001-12-14\n", "yaml: cannot decode !!str `2001-12-14` as a !!int"},
+      // An integer beyond int64 is not made a float (go-yaml converts int and int64 only).
+      {"a: !!float 18446744073709551615\n",
+       "yaml: cannot decode !!int `18446744073709551615` as a !!float"},
+      {"a: !!float 12\n", "12"},
+      // Tags go-yaml does not resolve under leave the text a string.
+      {"a: !!map x\n", "\"x\""},
+      {"a: !foo 12\n", "\"12\""},
+      // An empty tagged node at the end of the input keeps its tag.
+      {"!!int", "yaml: cannot decode !!null `` as a !!int"},
+      {"!!timestamp # c\n", "yaml: cannot decode !!null `` as a !!timestamp"},
+      {"--- !!int\n", "yaml: cannot decode !!null `` as a !!int"},
+      {"- &x !!bool", "yaml: cannot decode !!null `` as a !!bool"},
+      {"!<tag:yaml.org,2002:int>\n", "yaml: cannot decode !!null `` as a !!int"},
+  };
+  for (const Case& c : cases) {
+    for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+      SCOPED_TRACE(std::string(c.input) +
+                   (choice == internal::ParserChoice::kAuto ? " (auto)" : " (yaml-cpp)"));
+      diag::Diagnostics diags;
+      auto docs = internal::load_with(choice, c.input, "t.yaml", diags, {}, nullptr);
+      if (c.want.substr(0, 5) == "yaml:") {
+        ASSERT_EQ(diags.size(), 1u);
+        EXPECT_EQ(error_kind(diags.items()[0]), ErrorKind::kTagMismatch);
+        EXPECT_EQ(go_yaml_message(diags.items()[0], c.input, true), c.want);
+        continue;
+      }
+      ASSERT_TRUE(diags.empty()) << diags.items()[0].message;
+      ASSERT_EQ(docs.size(), 1u);
+      const MapItem* a = docs[0].root.find("a");
+      ASSERT_NE(a, nullptr);
+      EXPECT_EQ(emit_json(a->value), c.want);
+    }
+  }
+}
+
 TEST(YamlLoad, SpansAreOneBased) {
   auto docs = load_ok("first: 1\nnested:\n  key: \"quoted\"\n  list:\n  - a\n  - b: 2\n");
   const Node& r = docs[0].root;
