@@ -2,6 +2,7 @@
 #include <iostream>
 #include <new>
 
+#include "plugin/heap.h"
 #include "plugin/plugin.h"
 
 #ifdef HINTKIT_MIMALLOC
@@ -46,6 +47,11 @@ void operator delete[](void* p, const std::nothrow_t&) noexcept { mi_free(p); }
 void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { mi_free(p); }
 void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { mi_free(p); }
 #endif
+
+// Before any other constructor allocates: the heap's first segments come from this arena.
+__attribute__((constructor(101))) static void reserve_heap_arena() {
+  hintkit::plugin::reserve_heap_arena();
+}
 
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
