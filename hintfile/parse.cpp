@@ -90,7 +90,7 @@ class Reader {
       const std::string& key = item.key.text;
       if (!check_key(item, kTopKeys, "top-level", "")) continue;
       if (key == "apiVersion" || key == "kind") {
-        expect_string(item, key);
+        string_field(item, key);
       } else if (key == "vars") {
         vars = &item;
       } else if (key == "rules") {
@@ -130,12 +130,15 @@ class Reader {
     return false;
   }
 
-  bool expect_string(const yaml::MapItem& item, std::string_view path) {
-    if (item.value.kind == yaml::Kind::kString) return true;
+  // The text a Go string field receives: tazuna decodes hint files with sigs.k8s.io/yaml,
+  // which hands a number or bool over in its Go spelling (`description: 8080` -> "8080",
+  // `yes` -> "true") and null as "". Collections are errors; nullopt then.
+  std::optional<std::string> string_field(const yaml::MapItem& item, std::string_view path) {
+    if (item.value.is_scalar()) return yaml::go_string(item.value);
     diags_.error("HK103", item.value.span,
                  std::string(path) + " must be a string, found " + a_kind(item.value.kind),
                  std::string(path));
-    return false;
+    return std::nullopt;
   }
 
   std::vector<Ref> read_ref_list(const yaml::MapItem& item, const std::string& path) {
@@ -204,7 +207,7 @@ class Reader {
         v.required_span = f.key.span;
         if (f.value.kind == yaml::Kind::kBool) {
           v.required = f.value.bool_value;
-        } else {
+        } else if (f.value.kind != yaml::Kind::kNull) {  // null leaves Go's bool false
           auto& d = diags_.error("HK103", f.value.span,
                                  "required of var " + in_quotes(v.name) +
                                      " must be true or false, found " + a_kind(f.value.kind),
@@ -214,21 +217,17 @@ class Reader {
       } else if (key == "default") {
         if (f.value.kind != yaml::Kind::kNull) v.default_value = f.value;
       } else if (key == "description") {
-        if (f.value.kind == yaml::Kind::kString) {
-          v.description = f.value.text;
-        } else if (f.value.kind != yaml::Kind::kNull) {
-          expect_string(f, path);
-        }
+        if (auto text = string_field(f, path)) v.description = *text;
       } else if (key == "format") {
-        if (!expect_string(f, path)) continue;
-        if (f.value.text.empty()) continue;  // the spec's default: "" is no format
+        const std::optional<std::string> text = string_field(f, path);
+        if (!text || text->empty()) continue;  // the spec's default: "" is no format
         v.format_span = f.value.span;
-        v.format = formats::parse(f.value.text);
+        v.format = formats::parse(*text);
         if (!v.format) {
           auto& d = diags_.error(
               "HK107", f.value.span,
-              "var " + in_quotes(v.name) + " has unknown format " + in_quotes(f.value.text), path);
-          std::string hint = diag::did_you_mean(f.value.text, formats::names());
+              "var " + in_quotes(v.name) + " has unknown format " + in_quotes(*text), path);
+          std::string hint = diag::did_you_mean(*text, formats::names());
           if (!hint.empty()) d.hints.push_back(hint);
           std::string list;
           for (std::string_view n : formats::names())
@@ -293,21 +292,22 @@ class Reader {
         const std::string path = types::join_path(base, f.key.text);
         if (f.key.text == "type") {
           has_type = true;
-          if (!expect_string(f, path)) continue;
-          if (f.value.text == "oneof_required") {
+          const std::optional<std::string> text = string_field(f, path);
+          if (!text) continue;
+          if (*text == "oneof_required") {
             rule.type = RuleType::kOneofRequired;
           } else {
-            auto& d = diags_.error("HK110", f.value.span,
-                                   label + " has unknown type " + in_quotes(f.value.text) +
-                                       " (must be oneof_required)",
-                                   path);
-            std::string hint = diag::did_you_mean(f.value.text, kRuleTypeNames);
+            auto& d = diags_.error(
+                "HK110", f.value.span,
+                label + " has unknown type " + in_quotes(*text) + " (must be oneof_required)",
+                path);
+            std::string hint = diag::did_you_mean(*text, kRuleTypeNames);
             if (!hint.empty()) d.hints.push_back(hint);
           }
         } else if (f.key.text == "vars") {
           rule.vars = read_ref_list(f, path);
         } else if (f.key.text == "message") {
-          if (expect_string(f, path)) rule.message = f.value.text;
+          if (auto text = string_field(f, path)) rule.message = *text;
         }
       }
       if (!has_type) {

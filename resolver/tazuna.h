@@ -3,7 +3,7 @@
 // Entry points: `load_config(path, options, diags)` reads the config the way tazuna does:
 // the text is rendered as a Go template first (`{{ .Environment }}`, see template.h; positions
 // still point into the source), then decoded with tazuna's YAML 1.1 scalar conversions into
-// string fields (go_decode.h), then `includes` are expanded (an included file's manifests take
+// string fields (yaml::go_string), then `includes` are expanded (an included file's manifests take
 // the includer's place; their `path` stays relative to the root tazuna.yaml's folder, as
 // tazuna joins it; nested includes and missing include files are errors), and finally the
 // expanded set is checked: unique names, helmfile paths that exist and hold a helmfile.

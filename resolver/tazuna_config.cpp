@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <map>
 
-#include "resolver/go_decode.h"
 #include "resolver/tazuna.h"
 #include "resolver/template.h"
 #include "types/types.h"
@@ -31,6 +30,8 @@ namespace {
 
 using diag::in_quotes;
 using types::a_kind;
+using yaml::go_key_string;
+using yaml::go_string;
 
 constexpr std::array<std::string_view, 4> kTopKeys = {"apiVersion", "kind", "spec", "metadata"};
 constexpr std::array<std::string_view, 7> kSpecKeys = {"minimumSupportedTazunaVersion",

@@ -9,10 +9,12 @@
 #include <optional>
 #include <variant>
 
-#include "resolver/go_decode.h"
+#include "yaml/yaml.h"
 
 namespace hintkit::resolver {
 namespace {
+
+using yaml::go_format_float64;
 
 // ---- values --------------------------------------------------------------------------
 

@@ -361,6 +361,21 @@ bool equal(const Node& a, const Node& b);
 std::string emit_yaml(const Node& node);
 std::string emit_json(const Node& node, int indent = 0);
 
+// How tazuna hands a YAML scalar to a Go string field: it decodes tazuna.yaml and hint files
+// with sigs.k8s.io/yaml, so go-yaml v2 resolves plain scalars the YAML 1.1 way, the result is
+// converted to JSON, and a number or bool that lands in a `string` field (or is a map key)
+// becomes its Go spelling: `0755` -> "493", `1.50` -> "1.5", `yes` -> "true", `0x1F` -> "31".
+// Floats are spelled as strconv.FormatFloat(f, 'g', -1, 32) spells them (float32 precision:
+// 3.14159265 -> "3.1415927"; 1e6 -> "1e+06"). Null gives "" (JSON null leaves a string unset).
+std::string go_string(const Node& scalar);
+// A scalar as a map key: like go_string, but infinities and NaN are spelled as YAML spells
+// them (".inf", "-.inf", ".nan"), as sigs.k8s.io/yaml does for keys.
+std::string go_key_string(const Node& scalar);
+// strconv.FormatFloat(f, 'g', -1, 32).
+std::string go_format_float32(double f);
+// strconv.FormatFloat(f, 'g', -1, 64): also fmt's %v of a float64.
+std::string go_format_float64(double f);
+
 // Go's utf8.ValidString: no overlong forms, no surrogates, nothing above U+10FFFF. go-yaml
 // writes strings that fail it as `!!binary` base64.
 bool valid_utf8(std::string_view s);

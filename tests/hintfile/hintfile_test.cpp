@@ -168,5 +168,36 @@ TEST(Parse, NullDefaultIsNoDefault) {
   EXPECT_FALSE(h.vars.at(0).default_value.has_value());
 }
 
+// tazuna decodes hint files with sigs.k8s.io/yaml: a number or bool in a string field arrives
+// in its Go spelling, and null leaves a field at its zero value; neither is an error.
+TEST(Parse, ScalarsInStringFieldsTakeTheirGoSpelling) {
+  diag::Diagnostics d;
+  HintFile h = parse(
+      "apiVersion: 1\nkind: true\nvars:\n  a: {type: string, description: 0x1F, required: ~, "
+      "format: ~}\n  b: {type: string, description: yes}\nrules:\n  - {type: oneof_required, "
+      "vars: [a, b], message: 1.50}\n",
+      "h.yaml", d);
+  ASSERT_TRUE(d.empty());
+  EXPECT_EQ(h.find("a")->description, "31");
+  EXPECT_FALSE(h.find("a")->required);
+  EXPECT_FALSE(h.find("a")->format.has_value());
+  EXPECT_EQ(h.find("b")->description, "true");
+  EXPECT_EQ(h.rules.at(0).message, "1.5");
+}
+
+TEST(Parse, ScalarsSpelledAsGoDoStillNameUnknownTypesAndFormats) {
+  diag::Diagnostics d;
+  parse("vars:\n  a: {type: string, format: 5}\nrules:\n  - {type: 1, vars: [a, a]}\n", "h", d);
+  std::string all;
+  for (const auto& x : d.items()) all += x.code + " " + x.message + "\n";
+  EXPECT_NE(all.find("HK107 var \"a\" has unknown format \"5\""), std::string::npos) << all;
+  EXPECT_NE(all.find("HK110 rule[0] has unknown type \"1\""), std::string::npos) << all;
+  // Collections are still no string.
+  diag::Diagnostics c;
+  parse("vars:\n  a: {type: string, description: [x]}\n", "h", c);
+  ASSERT_EQ(c.items().size(), 1u);
+  EXPECT_EQ(c.items()[0].code, "HK103");
+}
+
 }  // namespace
 }  // namespace hintkit::hintfile

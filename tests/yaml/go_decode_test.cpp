@@ -1,10 +1,12 @@
 // tazuna's YAML 1.1 reading into string fields (sigs.k8s.io/yaml over go-yaml v2).
-#include "resolver/go_decode.h"
 
 #include <gtest/gtest.h>
 
-namespace hintkit::resolver {
+#include "yaml/yaml.h"
+
+namespace hintkit::yaml {
 namespace {
+
 
 struct Case {
   std::string_view plain;  // a plain scalar as written
@@ -53,8 +55,8 @@ TEST(GoDecode, PlainScalarsBecomeTheirGoSpelling) {
 TEST(GoDecode, QuotedScalarsKeepTheirText) {
   yaml::Node n = yaml::make_string("0755");
   EXPECT_EQ(go_string(n), "0755");
-  EXPECT_EQ(go_string(yaml::make_null()), "");
+  EXPECT_EQ(go_string(make_null()), "");
 }
 
 }  // namespace
-}  // namespace hintkit::resolver
+}  // namespace hintkit::yaml

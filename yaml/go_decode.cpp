@@ -1,12 +1,12 @@
 // YAML scalars -> Go strings, as sigs.k8s.io/yaml converts them into string fields.
-#include "resolver/go_decode.h"
-
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <string_view>
 
-namespace hintkit::resolver {
+#include "yaml/yaml.h"
+
+namespace hintkit::yaml {
 
 namespace {
 
@@ -57,25 +57,25 @@ std::string go_format_float32(double value) { return format_g_shortest(static_ca
 
 std::string go_format_float64(double value) { return format_g_shortest(value); }
 
-std::string go_string(const yaml::Node& n) {
+std::string go_string(const Node& n) {
   switch (n.kind) {
-    case yaml::Kind::kNull:
+    case Kind::kNull:
       return "";
-    case yaml::Kind::kBool:
+    case Kind::kBool:
       return n.bool_value ? "true" : "false";
-    case yaml::Kind::kInt:
+    case Kind::kInt:
       return n.is_unsigned ? std::to_string(static_cast<uint64_t>(n.int_value))
                            : std::to_string(n.int_value);
-    case yaml::Kind::kFloat:
+    case Kind::kFloat:
       return go_format_float32(n.float_value);
     default:
       return n.text;
   }
 }
 
-std::string go_key_string(const yaml::Node& n) {
-  if (n.kind == yaml::Kind::kNull) return "null";
-  if (n.kind == yaml::Kind::kFloat) {
+std::string go_key_string(const Node& n) {
+  if (n.kind == Kind::kNull) return "null";
+  if (n.kind == Kind::kFloat) {
     const std::string s = go_format_float32(n.float_value);
     if (s == "+Inf") return ".inf";
     if (s == "-Inf") return "-.inf";
@@ -85,4 +85,4 @@ std::string go_key_string(const yaml::Node& n) {
   return go_string(n);
 }
 
-}  // namespace hintkit::resolver
+}  // namespace hintkit::yaml
