@@ -209,6 +209,18 @@ yaml::Node hint_file_json_schema() {
     if (!description.empty()) put(n, "description", yaml::make_string(std::string(description)));
     return n;
   };
+  // A Go string field as tazuna decodes it: numbers and bools arrive in their Go spelling,
+  // null leaves it unset.
+  auto text = [](std::string_view description) {
+    yaml::Node n = yaml::make_map();
+    yaml::Node types = yaml::make_array();
+    for (const char* t : {"string", "number", "boolean", "null"}) {
+      types.elements.push_back(yaml::make_string(t));
+    }
+    put(n, "type", std::move(types));
+    put(n, "description", yaml::make_string(std::string(description)));
+    return n;
+  };
   auto enum_of = [](std::vector<std::string_view> values, std::string_view description) {
     yaml::Node n = yaml::make_map();
     yaml::Node e = yaml::make_array();
@@ -240,13 +252,22 @@ yaml::Node hint_file_json_schema() {
   yaml::Node vprops = yaml::make_map();
   put(vprops, "type",
       enum_of({"string", "slice", "map"}, "string: any scalar; slice: a list; map: a mapping"));
-  put(vprops, "required", typed("boolean", "the var must be provided (not null)"));
+  yaml::Node required = yaml::make_map();
+  yaml::Node bool_or_null = yaml::make_array();
+  bool_or_null.elements.push_back(yaml::make_string("boolean"));
+  bool_or_null.elements.push_back(yaml::make_string("null"));  // null leaves it false
+  put(required, "type", std::move(bool_or_null));
+  put(required, "description", yaml::make_string("the var must be provided (not null)"));
+  put(vprops, "required", std::move(required));
   yaml::Node default_schema = yaml::make_map();
   put(default_schema, "description",
       yaml::make_string("injected when the var is not provided; has the var's type"));
   put(vprops, "default", std::move(default_schema));
-  put(vprops, "description", typed("string", "what the var is for"));
-  put(vprops, "format", enum_of(format_names, "checked on non-empty string values; \"\": none"));
+  put(vprops, "description", text("what the var is for"));
+  yaml::Node format =
+      enum_of(format_names, "checked on non-empty string values; \"\" or null: none");
+  format.find("enum")->value.elements.push_back(yaml::make_null());
+  put(vprops, "format", std::move(format));
   put(vprops, "required_with", name_list("required when any of these vars is provided"));
   put(vprops, "required_without", name_list("required when none of these vars is provided"));
   put(var, "properties", std::move(vprops));
@@ -281,11 +302,14 @@ yaml::Node hint_file_json_schema() {
     put(fp, "type", std::move(not_string));
     put(format_only_on_strings, "properties", std::move(fp));
     put(format_only_on_strings, "required", strings({"type"}));
-    // Not a string: no format, or `format: ""` (the spec's default, meaning none).
+    // Not a string: no format, or `format: ""` / `format: null` (both mean none).
     yaml::Node no_format = yaml::make_map();
     yaml::Node nfp = yaml::make_map();
     yaml::Node empty_format = yaml::make_map();
-    put(empty_format, "const", yaml::make_string(""));
+    yaml::Node none = yaml::make_array();
+    none.elements.push_back(yaml::make_string(""));
+    none.elements.push_back(yaml::make_null());
+    put(empty_format, "enum", std::move(none));
     put(nfp, "format", std::move(empty_format));
     put(no_format, "properties", std::move(nfp));
     yaml::Node all = yaml::make_array();
@@ -322,7 +346,7 @@ yaml::Node hint_file_json_schema() {
   put(rvars, "minItems", yaml::make_int(2));
   put(rvars, "uniqueItems", yaml::make_bool(true));
   put(rprops, "vars", std::move(rvars));
-  put(rprops, "message", typed("string", "shown when the rule is violated"));
+  put(rprops, "message", text("shown when the rule is violated"));
   put(rule, "properties", std::move(rprops));
   put(rule, "required", strings({"type", "vars"}));
   put(rule, "patternProperties", extensions());
@@ -334,8 +358,8 @@ yaml::Node hint_file_json_schema() {
   put(root, "description",
       yaml::make_string("The vars a helmfile manifest expects (tazuna hint file)"));
   yaml::Node props = yaml::make_map();
-  put(props, "apiVersion", typed("string", "not validated"));
-  put(props, "kind", typed("string", "not validated"));
+  put(props, "apiVersion", text("not validated"));
+  put(props, "kind", text("not validated"));
   yaml::Node vars = obj();
   put(vars, "additionalProperties", std::move(var));
   put(vars, "description", yaml::make_string("var name -> declaration; may be {}"));
