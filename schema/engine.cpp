@@ -960,7 +960,11 @@ class Engine {
     const bool text_output = evaluate_documents();
     std::string out;
     bool first = true;
+    // Documents are printed for stdout or for the output files, not for both (printing is a
+    // sixth of a large run). JSON is still spelled with output files: its refusals stand.
+    const bool to_stdout = !writes_files() || format_ == "json";
     for (const auto& set : sets) {
+      if (!to_stdout) break;
       for (const auto& d : set) {
         if (format_ == "json") {
           // ytt: one compact JSON text per document, back to back; null documents and those
@@ -978,7 +982,7 @@ class Engine {
     }
     // ytt's output files: one per template whose documents (not counting overlays and empty
     // ones) made a set, whatever overlays left in it.
-    for (size_t k = 0; k < sets.size(); ++k) {
+    for (size_t k = 0; k < sets.size() && writes_files(); ++k) {
       std::string text;
       for (const auto& d : sets[k]) {
         if (doc_empty(d)) continue;
