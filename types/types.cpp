@@ -137,28 +137,31 @@ bool kind_accepts(Kind expected, yaml::Kind actual) {
 
 }  // namespace detail
 
-std::vector<Mismatch> check(const yaml::Node& value, const Type& type, std::string_view path) {
+std::vector<Mismatch> check(const yaml::Node& value, const Type& type, std::string_view path,
+                            Order order) {
   std::vector<Mismatch> out;
-  check_each(YamlView{&value}, type,
-             [&](MismatchReason reason, const YamlView& at, const Type& t,
-                 const std::vector<PathStep>& steps) {
-               Mismatch m;
-               m.reason = reason;
-               m.path = path_text(path, steps);
-               m.found = std::string(yaml::to_string(at.node->kind));
-               m.expected = t.kind;
-               m.declared = t.declared;
-               m.type = &t;
-               if (reason == MismatchReason::kUnknownKey) {
-                 m.key = std::string(steps.back().key);
-                 m.value_span = at.key_node ? at.key_node->span : at.node->span;
-                 for (const Field& f : t.fields) m.known_keys.push_back(f.key);
-               } else {
-                 m.value_span = at.node->span;
-               }
-               out.push_back(std::move(m));
-               return true;
-             });
+  check_each(
+      YamlView{&value}, type,
+      [&](MismatchReason reason, const YamlView& at, const Type& t,
+          const std::vector<PathStep>& steps) {
+        Mismatch m;
+        m.reason = reason;
+        m.path = path_text(path, steps);
+        m.found = std::string(yaml::to_string(at.node->kind));
+        m.expected = t.kind;
+        m.declared = t.declared;
+        m.type = &t;
+        if (reason == MismatchReason::kUnknownKey) {
+          m.key = std::string(steps.back().key);
+          m.value_span = at.key_node ? at.key_node->span : at.node->span;
+          for (const Field& f : t.fields) m.known_keys.push_back(f.key);
+        } else {
+          m.value_span = at.node->span;
+        }
+        out.push_back(std::move(m));
+        return true;
+      },
+      order);
   return out;
 }
 

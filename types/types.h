@@ -1,22 +1,29 @@
-// The type checker shared by hint files and ytt-style schemas.
+// The type checker shared by hint files and the ytt engine.
 //
 // A `Type` describes what a value may be: a scalar kind, a map (closed: known keys, each with
 // its own type; or open: any keys, optionally with one value type), an array of one item type,
-// `any`, and whether null is allowed. `check(value, type, path)` walks a value and returns
-// every `Mismatch` found (it never stops at the first), leaving the wording to the front door:
-// hint files say `expected slice, found string`, ytt says `found: string` /
-// `expected: array`.
+// `any`, and whether null is allowed. `check_each(view, type, on_mismatch, order)` walks a
+// value against a type and reports every mismatch (it never stops at the first unless told
+// to), as a `MismatchReason` at a place in the value, leaving the wording to the front door:
+// hint files say `expected slice, found string`, ytt says `found: string` / `expected: array`.
 //
-// One checker, two front doors: the walk is a template over a small *node view* (see
-// `YamlView` for the shape), so the hint side checks `yaml::Node` trees and the ytt engine
-// checks its own compact value tree with the same code and without copying either.
-// `check_each(view, type, on_mismatch)` is the generic entry point; `check` and `fits` are
-// its `yaml::Node` instantiations. Child types are shared (`shared_ptr<const Type>`), so a
-// front door can build a type bottom-up without copying subtrees; big closed maps get a hash
-// index (`index_fields()`), so a field lookup does not scan every key.
+// One checker, two front doors, no copies: the walk is a template over a small *node view*
+// (see `YamlView` for the shape), so the hint side checks `yaml::Node` trees (`check` and
+// `fits` below) and the ytt engine checks its own compact value tree (schema/infer.cpp's
+// `DView`) with the same code. The front doors differ only in the `Order` they ask for: hint
+// files report in document order, ytt in its two passes (shapes of maps and arrays first, then
+// keys and scalars). The ytt engine's schema types are `Type`s too (schema's `SType` derives
+// from `Type`, and its `origin` points back at it for defaults, validations and documentation),
+// so one type algebra is walked for both.
 //
-// Hint-file types map onto it with `hint_type()`: `string` = any non-null scalar (helmfile
-// hands values over typed), `slice` = array of anything, `map` = open map of anything.
+// Child types are shared (`shared_ptr<const Type>`), so a front door can build a type
+// bottom-up without copying subtrees; big closed maps get a hash index (`index_fields()`), so
+// a field lookup does not scan every key. A closed map's field keys are plain strings; a front
+// door whose keys are not all strings spells them apart (the ytt engine's `checker_key`) and
+// its view's `key()` spells value keys the same way.
+//
+// Hint-file types map onto it with `hintfile::Var::checker_type()`: `string` = any non-null scalar
+// (helmfile hands values over typed), `slice` = array of anything, `map` = open map of anything.
 #pragma once
 
 #include <cstdint>
@@ -54,15 +61,14 @@ inline constexpr size_t kIndexFieldsAbove = 8;
 struct Type {
   Kind kind = Kind::kAny;
   bool nullable = false;  // null is accepted in addition to `kind`
-  // kMap: closed maps list their keys; open maps accept any key, each checked against
-  // `item` when set.
+  bool open = false;      // kMap: any key is accepted (each value checked against `item`)
+  // kMap, closed: the keys it accepts, each with its value's type.
   std::vector<Field> fields;
-  bool open = false;
   // kArray: the type of every element; kMap (open): the type of every value. Null = any.
   std::shared_ptr<const Type> item;
   diag::Span declared;  // where the type was declared, for "declared here"
-  // The front door's own record for this type (the ytt engine points it at its schema node,
-  // to word messages and fill defaults); the checker never looks at it.
+  // The front door's own record for this type (the ytt engine points it at the `SType` this
+  // `Type` is part of, to word messages and fill defaults); the checker never looks at it.
   const void* origin = nullptr;
 
   const Field* field(std::string_view key) const;
@@ -126,6 +132,20 @@ struct PathStep {
 // `base` + steps, as join_path/index_path spell it ("db.ports[2]").
 std::string path_text(std::string_view base, const std::vector<PathStep>& steps);
 
+// The order a walk reports mismatches in; both orders find the same values wrong when the
+// first pass of `kShapesFirst` finds nothing.
+enum class Order {
+  // One pre-order pass in document order: each map item's unknown key where the item stands,
+  // a map or array of the wrong kind where it stands (hint files).
+  kDocument,
+  // ytt's two passes (its AssignTypeTo, then CheckNode). First, depth first, every map or
+  // array whose type wants another kind; it enters declared fields only, and reports no
+  // scalar, null or unknown key. Only when that finds nothing, the second pass: pre-order,
+  // each map's unknown keys before any of its items' values, and each scalar and null
+  // against its type.
+  kShapesFirst,
+};
+
 namespace detail {
 bool kind_accepts(Kind expected, yaml::Kind actual);
 
@@ -135,9 +155,18 @@ bool kind_accepts(Kind expected, yaml::Kind actual);
 template <class View, class On>
 class Walker {
  public:
-  explicit Walker(On& on) : on_(on) {}
-  bool stopped = false;
+  Walker(On& on, Order order) : on_(on), order_(order) {}
 
+  bool run(const View& v, const Type& t) {
+    if (order_ == Order::kShapesFirst) {
+      if (!shapes(v, t)) return false;
+      keys_first_ = true;
+    }
+    return visit(v, t);
+  }
+
+ private:
+  // The document-order pass (with `keys_first_`: ytt's second pass).
   bool visit(const View& v, const Type& t) {
     if (t.kind == Kind::kAny) return true;
     const yaml::Kind vk = v.kind();
@@ -149,7 +178,7 @@ class Walker {
     bool ok = true;
     if (t.kind == Kind::kArray && t.item) {
       const size_t n = v.size();
-      for (size_t i = 0; i < n && !stopped; ++i) {
+      for (size_t i = 0; i < n && !stopped_; ++i) {
         steps_.push_back({{}, i, true});
         ok = visit(v.child(i), *t.item) && ok;
         steps_.pop_back();
@@ -157,14 +186,23 @@ class Walker {
     } else if (t.kind == Kind::kMap) {
       const size_t n = v.size();
       std::string scratch;
-      for (size_t i = 0; i < n && !stopped; ++i) {
+      if (keys_first_ && !t.open) {
+        for (size_t i = 0; i < n && !stopped_; ++i) {
+          const std::string_view key = v.key(i, scratch);
+          if (t.field_index(key) >= 0) continue;
+          steps_.push_back({key, 0, false});
+          ok = report(MismatchReason::kUnknownKey, v.child(i), t) && ok;
+          steps_.pop_back();
+        }
+      }
+      for (size_t i = 0; i < n && !stopped_; ++i) {
         const std::string_view key = v.key(i, scratch);
         steps_.push_back({key, 0, false});
         if (t.open) {
           if (t.item) ok = visit(v.child(i), *t.item) && ok;
         } else if (const Field* f = t.field(key)) {
           ok = visit(v.child(i), f->type()) && ok;
-        } else {
+        } else if (!keys_first_) {
           ok = report(MismatchReason::kUnknownKey, v.child(i), t) && ok;
         }
         steps_.pop_back();
@@ -173,23 +211,60 @@ class Walker {
     return ok;
   }
 
- private:
+  // ytt's first pass: maps and arrays against the kinds their types want.
+  bool shapes(const View& v, const Type& t) {
+    if (t.kind == Kind::kAny) return true;
+    const yaml::Kind vk = v.kind();
+    if (vk != yaml::Kind::kMap && vk != yaml::Kind::kArray) return true;  // the second pass's
+    if (!kind_accepts(t.kind, vk)) return report(MismatchReason::kWrongType, v, t);
+    bool ok = true;
+    const size_t n = v.size();
+    if (vk == yaml::Kind::kArray) {
+      if (!t.item) return true;
+      for (size_t i = 0; i < n && !stopped_; ++i) {
+        steps_.push_back({{}, i, true});
+        ok = shapes(v.child(i), *t.item) && ok;
+        steps_.pop_back();
+      }
+      return ok;
+    }
+    std::string scratch;
+    for (size_t i = 0; i < n && !stopped_; ++i) {
+      const std::string_view key = v.key(i, scratch);
+      const Type* ft = nullptr;
+      if (t.open) {
+        ft = t.item.get();
+      } else if (const Field* f = t.field(key)) {
+        ft = &f->type();
+      }
+      if (!ft) continue;  // an unknown key is the second pass's
+      steps_.push_back({key, 0, false});
+      ok = shapes(v.child(i), *ft) && ok;
+      steps_.pop_back();
+    }
+    return ok;
+  }
+
   bool report(MismatchReason reason, const View& at, const Type& t) {
-    if (!on_(reason, at, t, steps_)) stopped = true;
+    if (!on_(reason, at, t, steps_)) stopped_ = true;
     return false;
   }
 
   On& on_;
+  const Order order_;
+  bool keys_first_ = false;
+  bool stopped_ = false;
   std::vector<PathStep> steps_;
 };
 }  // namespace detail
 
-// Checks any tree through its view; `on(reason, at, type, steps) -> bool` as above. Returns
-// whether the value fits.
+// Checks any tree through its view, in `order`; `on(reason, at, type, steps) -> bool` as
+// above. Returns whether the value fits (under kShapesFirst, false as soon as the first pass
+// found something: the second does not run).
 template <class View, class On>
-bool check_each(const View& value, const Type& type, On&& on) {
-  detail::Walker<View, std::remove_reference_t<On>> w(on);
-  return w.visit(value, type);
+bool check_each(const View& value, const Type& type, On&& on, Order order = Order::kDocument) {
+  detail::Walker<View, std::remove_reference_t<On>> w(on, order);
+  return w.run(value, type);
 }
 
 // The view of a loaded `yaml::Node` (keys matched by their text, as hint files spell them).
@@ -207,8 +282,9 @@ struct YamlView {
   std::string_view key(size_t i, std::string&) const { return node->items[i].key.text; }
 };
 
-// Every mismatch of `value` against `type`, in document order. `path` is the value's own path.
-std::vector<Mismatch> check(const yaml::Node& value, const Type& type, std::string_view path = {});
+// Every mismatch of `value` against `type`, in `order`. `path` is the value's own path.
+std::vector<Mismatch> check(const yaml::Node& value, const Type& type, std::string_view path = {},
+                            Order order = Order::kDocument);
 
 // Does a single value's shape fit, without collecting details (fast path for resolvers).
 bool fits(const yaml::Node& value, const Type& type);
