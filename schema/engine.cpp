@@ -1326,10 +1326,10 @@ class Engine {
 
   // ytt panics on these (its JSON encoder takes string keys only).
   static bool has_non_string_key(const SType& t) {
-    for (const auto& [k, ft] : t.fields) {
-      if (k.kind != yaml::Kind::kString || has_non_string_key(*ft)) return true;
+    for (size_t i = 0; i < t.fields.size(); ++i) {
+      if (t.keys[i].kind != yaml::Kind::kString || has_non_string_key(t.field_type(i))) return true;
     }
-    return t.item && has_non_string_key(*t.item);
+    return t.item && has_non_string_key(*t.item_type());
   }
   static bool has_non_string_key(const DNode& v) {
     for (const auto& e : v.entries) {

@@ -1,5 +1,7 @@
 // Schema documents -> `SType` trees (types, defaults, validations, documentation), and the
-// type check + defaulting of data values against them.
+// type check + defaulting of data values against them: the check is the shared checker's
+// (`types::check_each` in `types::Order::kShapesFirst`, ytt's two passes) over a view of the
+// engine's value tree (`DView`); this file words and places what it finds as ytt does.
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -313,7 +315,6 @@ class Inferrer {
     if (any) {
       t = std::make_shared<SType>();
       t->kind = types::Kind::kAny;
-      t->any = true;
       t->default_value = v;
       t->declared = span;
       reject_schema_annotations_within(*v);
@@ -333,7 +334,7 @@ class Inferrer {
       t->nullable = true;
       t->default_value = make_node(yaml::Kind::kNull, span);
     }
-    if (t->kind == types::Kind::kMap && !t->any) t->index_fields();
+    if (t->kind == types::Kind::kMap) t->index_fields();
     document(*t, anns, span, place);
     return t;
   }
@@ -359,6 +360,7 @@ class Inferrer {
         DPtr def = in_place ? v : make_node(yaml::Kind::kMap, v->span);
         if (!in_place) def->entries.reserve(v->entries.size());
         t->fields.reserve(v->entries.size());
+        t->keys.mut().reserve(v->entries.size());
         for (size_t i = 0; i < v->entries.size(); ++i) {
           const DEntry& e = v->entries[i];
           auto ft = infer(e.value, e.anns.get(), e.span, Place::kMapItem, in_place);
@@ -374,7 +376,7 @@ class Inferrer {
             de.span = e.span;
             def->entries.push_back(std::move(de));
           }
-          t->fields.emplace_back(e.key, std::move(ft));
+          t->add_field(e.key, std::move(ft));
         }
         t->default_value = std::move(def);
         break;
@@ -520,7 +522,7 @@ class Inferrer {
 
   // How ytt names a type in messages (its `String()`).
   static std::string expected_name(const SType& t) {
-    if (t.any) return "any";
+    if (t.any()) return "any";
     if (t.nullable) return "null";
     return type_name(t.kind);
   }
@@ -625,7 +627,7 @@ TypeProblem mismatch(const diag::Span& at, const DNode& found, const SType& type
 TypeProblem unknown_key(const DEntry& e, const SType& type) {
   TypeProblem p{e.span, e.span.file, true, key_text(e.key), "", type.declared, ""};
   std::vector<std::string> names;
-  for (const auto& f : type.fields) names.push_back(go_key_text(f.first));
+  for (const Scalar& k : type.keys) names.push_back(go_key_text(k));
   std::sort(names.begin(), names.end());
   if (names.size() == 1) {
     p.expected = "a map item with the key named \"" + names[0] + "\"";
@@ -642,93 +644,40 @@ TypeProblem unknown_key(const DEntry& e, const SType& type) {
   return p;
 }
 
-const SType* field_type(const SType& t, const Scalar& key) {
-  const long i = t.field_index(key);
-  return i < 0 ? nullptr : t.fields[static_cast<size_t>(i)].second.get();
-}
-
-// ytt checks data values in two passes. The first (AssignTypeTo) gives each map and array its
-// type, depth first, and reports a map or array where the type wants something else; keys the
-// schema does not declare and `any` values are left untyped. Only when it finds nothing does
-// the second (CheckNode) run: pre-order, each map's undeclared keys first, then each item's
-// scalar against its type.
-class ValueChecker {
- public:
-  explicit ValueChecker(std::vector<TypeProblem>& out) : out_(out) {}
-
-  void assign(const DNode& v, const SType& t, const diag::Span& at) {
-    if (t.any || v.is_scalar()) return;
-    const bool fits = v.is_map() ? t.kind == types::Kind::kMap : t.kind == types::Kind::kArray;
-    if (!fits) {
-      // ytt reports a map or array at its own position, which in a file is its item's line;
-      // a value parsed from a flag's text keeps the place of that parse (the item is the flag),
-      // and a map a flag builds for its key path has no place at all.
-      const bool own = in_flag_text(v.span) || is_no_position(v.span);
-      out_.push_back(mismatch(own ? v.span : at, v, t));
-      return;
-    }
-    if (v.is_map()) {
-      for (const auto& e : v.entries) {
-        if (const SType* ft = field_type(t, e.key)) assign(*e.value, *ft, e.span);
-      }
-    } else {
-      for (const auto& e : v.entries) assign(*e.value, *t.item, e.span);
-    }
+// How the shared type checker (types::check_each) sees a data value: the node and the item
+// that holds it (null for the document's own value). Keys are spelled as `SType` keys them.
+struct DView {
+  const DNode* node;
+  const DEntry* entry = nullptr;
+  yaml::Kind kind() const { return node->kind; }
+  size_t size() const { return node->entries.size(); }
+  DView child(size_t i) const { return {node->entries[i].value.get(), &node->entries[i]}; }
+  std::string_view key(size_t i, std::string& scratch) const {
+    return checker_key(node->entries[i].key, scratch);
   }
-
-  // The value of a document (at `at`) or of an item, against its type.
-  void check(const DNode& v, const SType& t, const diag::Span& at) {
-    if (t.any) return;
-    if (v.is_scalar()) {
-      check_scalar(v, t, at);
-      return;
-    }
-    if (v.is_map()) {
-      for (const auto& e : v.entries) {
-        if (!field_type(t, e.key)) out_.push_back(unknown_key(e, t));
-      }
-      for (const auto& e : v.entries) {
-        if (const SType* ft = field_type(t, e.key)) check(*e.value, *ft, e.span);
-      }
-    } else {
-      for (const auto& e : v.entries) check(*e.value, *t.item, e.span);
-    }
-  }
-
- private:
-  void check_scalar(const DNode& v, const SType& t, const diag::Span& at) {
-    if (v.is_null()) {
-      if (!t.nullable) out_.push_back(mismatch(at, v, t));
-      return;
-    }
-    bool ok = false;
-    switch (v.kind) {
-      case yaml::Kind::kString:
-        ok = t.kind == types::Kind::kString;
-        break;
-      case yaml::Kind::kFloat:
-        ok = t.kind == types::Kind::kFloat;
-        break;
-      case yaml::Kind::kInt:  // an int is a float too
-        ok = t.kind == types::Kind::kInt || t.kind == types::Kind::kFloat;
-        break;
-      case yaml::Kind::kBool:
-        ok = t.kind == types::Kind::kBool;
-        break;
-      default:
-        break;
-    }
-    if (!ok) out_.push_back(mismatch(at, v, t));
-  }
-
-  std::vector<TypeProblem>& out_;
 };
+
+// A mismatch the checker found, worded and placed as ytt does. ytt checks in two passes
+// (types::Order::kShapesFirst): a map or array of the wrong kind is reported at its own
+// position, which in a file is its item's line, except that a value parsed from a flag's text
+// keeps the place of that parse (the item is the flag), and a map a flag builds for its key
+// path has no place at all; a scalar or null at its item's line; an unknown key at its item.
+// `root`: where the document's own value is reported.
+TypeProblem ytt_problem(types::MismatchReason reason, const DView& at, const types::Type& type,
+                        const diag::Span& root) {
+  const SType& t = SType::of(type);
+  if (reason == types::MismatchReason::kUnknownKey) return unknown_key(*at.entry, t);
+  const DNode& v = *at.node;
+  const diag::Span& item = at.entry ? at.entry->span : root;
+  const bool own = !v.is_scalar() && (in_flag_text(v.span) || is_no_position(v.span));
+  return mismatch(own ? v.span : item, v, t);
+}
 
 // Adds the defaults a type-correct `v` lacks: missing map keys (appended, sharing the type's
 // default) and, below arrays, the items' missing keys. `unique`: nobody else can reach `v`
 // (then it is changed in place). Returns the replacement when `v` had to be copied first.
 DPtr fill_defaults(const DPtr& v, const SType& t, bool unique) {
-  if (t.any || v->is_null()) return nullptr;
+  if (t.any() || v->is_null()) return nullptr;
   unique = unique && v.use_count() == 1;
   DNode* target = unique ? v.get() : nullptr;
   DPtr copy;
@@ -747,22 +696,22 @@ DPtr fill_defaults(const DPtr& v, const SType& t, bool unique) {
       const long fi = t.field_index(e.key);
       if (fi < 0) continue;
       seen[static_cast<size_t>(fi)] = 1;
-      if (DPtr r = fill_defaults(e.value, *t.fields[static_cast<size_t>(fi)].second, unique)) {
+      if (DPtr r = fill_defaults(e.value, t.field_type(static_cast<size_t>(fi)), unique)) {
         writable().entries[i].value = std::move(r);
       }
     }
     for (size_t fi = 0; fi < t.fields.size(); ++fi) {
       if (seen[fi]) continue;
-      const auto& [k, ft] = t.fields[fi];
+      const SType& ft = t.field_type(fi);
       DEntry de;
-      de.key = k;
-      de.value = ft->default_value;
-      de.span = ft->declared;
+      de.key = t.keys[fi];
+      de.value = ft.default_value;
+      de.span = ft.declared;
       writable().entries.push_back(std::move(de));
     }
   } else if (t.kind == types::Kind::kArray && t.item && v->is_array()) {
     for (size_t i = 0; i < v->entries.size(); ++i) {
-      if (DPtr r = fill_defaults(v->entries[i].value, *t.item, unique)) {
+      if (DPtr r = fill_defaults(v->entries[i].value, *t.item_type(), unique)) {
         writable().entries[i].value = std::move(r);
       }
     }
@@ -772,36 +721,20 @@ DPtr fill_defaults(const DPtr& v, const SType& t, bool unique) {
 
 }  // namespace
 
-const std::shared_ptr<SType>* SType::field(const Scalar& key) const {
+const SType* SType::field(const Scalar& key) const {
   const long i = field_index(key);
-  return i < 0 ? nullptr : &fields[static_cast<size_t>(i)].second;
+  return i < 0 ? nullptr : &field_type(static_cast<size_t>(i));
 }
 
 long SType::field_index(const Scalar& key) const {
   std::string scratch;
-  const std::string_view k = checker_key(key, scratch);
-  if (field_positions) {
-    // heterogeneous lookup arrives with C++20's unordered containers only in g++ 13's library
-    auto it = field_positions->find(std::string(k));
-    return it == field_positions->end() ? -1 : static_cast<long>(it->second);
-  }
-  std::string field_scratch;
-  for (size_t i = 0; i < fields.size(); ++i) {
-    if (checker_key(fields[i].first, field_scratch) == k) return static_cast<long>(i);
-  }
-  return -1;
+  return field_index(checker_key(key, scratch));
 }
 
-void SType::index_fields() {
-  field_positions.reset();
-  if (fields.size() <= types::kIndexFieldsAbove) return;
-  field_positions = std::make_unique<std::unordered_map<std::string, uint32_t>>();
-  field_positions->reserve(fields.size());
+void SType::add_field(Scalar key, std::shared_ptr<const SType> type) {
   std::string scratch;
-  for (size_t i = 0; i < fields.size(); ++i) {
-    field_positions->emplace(std::string(checker_key(fields[i].first, scratch)),
-                             static_cast<uint32_t>(i));
-  }
+  fields.emplace_back(std::string(checker_key(key, scratch)), std::move(type));
+  keys.push_back(std::move(key));
 }
 
 TypePtr infer_document(const DDoc& doc, const Files& files) {
@@ -824,12 +757,16 @@ DPtr default_of(const SType& t) { return t.default_value; }
 
 void check_and_fill(DPtr& value, const SType& type, std::vector<TypeProblem>& problems,
                     const diag::Span* doc) {
-  const size_t before = problems.size();
   const diag::Span& root = doc ? *doc : value->span;
-  ValueChecker checker(problems);
-  checker.assign(*value, type, root);
-  if (problems.size() == before) checker.check(*value, type, root);
-  if (problems.size() != before) return;  // ytt stops here; defaults would not be seen
+  const bool fits = types::check_each(
+      DView{value.get()}, type,
+      [&](types::MismatchReason reason, const DView& at, const types::Type& t,
+          const std::vector<types::PathStep>&) {
+        problems.push_back(ytt_problem(reason, at, t, root));
+        return true;
+      },
+      types::Order::kShapesFirst);
+  if (!fits) return;  // ytt stops here; defaults would not be seen
   if (DPtr r = fill_defaults(value, type, true)) value = std::move(r);
 }
 

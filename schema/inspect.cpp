@@ -44,13 +44,13 @@ yaml::Node describe(const SType& t) {
   if (docs.title && !docs.title->empty()) {
     n.items.push_back(item("title", yaml::make_string(*docs.title)));
   }
-  std::string ty = t.any ? "" : openapi_type(t);
+  std::string ty = t.any() ? "" : openapi_type(t);
   if (!ty.empty()) n.items.push_back(item("type", yaml::make_string(ty)));
-  if (t.kind == types::Kind::kMap && !t.any)
+  if (t.kind == types::Kind::kMap && !t.any())
     n.items.push_back(item("additionalProperties", yaml::make_bool(false)));
-  if (t.kind == types::Kind::kFloat && !t.any)
+  if (t.kind == types::Kind::kFloat && !t.any())
     n.items.push_back(item("format", yaml::make_string("float")));
-  if (t.nullable || t.any) n.items.push_back(item("nullable", yaml::make_bool(true)));
+  if (t.nullable || t.any()) n.items.push_back(item("nullable", yaml::make_bool(true)));
   if (docs.deprecated) n.items.push_back(item("deprecated", yaml::make_bool(true)));
   if (docs.desc && !docs.desc->empty()) {
     n.items.push_back(item("description", yaml::make_string(*docs.desc)));
@@ -59,22 +59,24 @@ yaml::Node describe(const SType& t) {
     n.items.push_back(item("x-example-description", yaml::make_string(docs.examples[0].first)));
     n.items.push_back(item("example", to_yaml(*docs.examples[0].second)));
   }
-  if (t.any) {
+  if (t.any()) {
     n.items.push_back(item("default", to_yaml(*t.default_value)));
     return n;
   }
   if (t.kind == types::Kind::kMap) {
     yaml::Node props = yaml::make_map();
-    for (const auto& [k, ft] : t.fields) {
+    for (size_t i = 0; i < t.fields.size(); ++i) {
       yaml::MapItem p;
-      p.key = to_yaml(k);  // keys keep their YAML type (`true:`, `1:`)
-      p.value = describe(*ft);
+      p.key = to_yaml(t.keys[i]);  // keys keep their YAML type (`true:`, `1:`)
+      p.value = describe(t.field_type(i));
       props.items.push_back(std::move(p));
     }
     n.items.push_back(item("properties", std::move(props)));
     return n;
   }
-  if (t.kind == types::Kind::kArray && t.item) n.items.push_back(item("items", describe(*t.item)));
+  if (t.kind == types::Kind::kArray && t.item) {
+    n.items.push_back(item("items", describe(*t.item_type())));
+  }
   n.items.push_back(item("default", to_yaml(*t.default_value)));
   return n;
 }

@@ -403,25 +403,31 @@ struct TypeDocs {
   std::vector<std::pair<std::string, DPtr>> examples;
 };
 
-// A ytt schema type (one per schema node), built by infer.cpp.
-struct SType {
-  types::Kind kind = types::Kind::kAny;  // kMap, kArray, kString, kInt, kFloat, kBool, kAny, kNull
-  bool nullable = false;
-  bool any = false;     // @schema/type any=True
-  diag::Span declared;  // the schema node's line ("by schema.yaml:N")
-  std::vector<std::pair<Scalar, std::shared_ptr<SType>>> fields;  // kMap
-  std::shared_ptr<SType> item;                                    // kArray
-  DPtr default_value;                                             // the default (null for nullable)
+// A ytt schema type (one per schema node), built by infer.cpp: the shared checker's
+// `types::Type` (kind, nullable, fields, item, where it was declared), so data values are
+// checked by `types::check_each`, plus what only the engine needs. Its fields' and item's
+// types are `SType`s too: `of()` reaches them. `any=True` is kind kAny; a map's fields are
+// keyed by their `checker_key` spelling, with each key as written in `keys`.
+struct SType : types::Type {
+  SType() { origin = this; }
+  SType(const SType&) = delete;  // `origin` points at this object
+  SType& operator=(const SType&) = delete;
+
+  yaml::SparseVector<Scalar> keys;      // kMap: fields[i]'s key as the schema writes it
+  DPtr default_value;                   // the default (null for nullable)
   yaml::SparseVector<Ann> validations;  // its @schema/validation (most types have none)
   std::unique_ptr<TypeDocs> docs;       // null when the schema documents nothing
-  // kMap with more than `types::kIndexFieldsAbove` fields: position of each field by its
-  // `checker_key` spelling (smaller maps are scanned; a linear scan of a few keys is faster).
-  std::unique_ptr<std::unordered_map<std::string, uint32_t>> field_positions;
 
-  const std::shared_ptr<SType>* field(const Scalar& key) const;
+  bool any() const { return kind == types::Kind::kAny; }  // @schema/type any=True
+  // The SType behind a type of a schema's tree (a field's or item's type).
+  static const SType& of(const types::Type& t) { return *static_cast<const SType*>(t.origin); }
+  const SType& field_type(size_t i) const { return of(fields[i].type()); }
+  const SType* item_type() const { return item ? &of(*item) : nullptr; }
   // Position of `key` in `fields` (keys compare by `checker_key`), or -1.
+  using types::Type::field_index;
   long field_index(const Scalar& key) const;
-  void index_fields();  // call once `fields` is complete
+  const SType* field(const Scalar& key) const;
+  void add_field(Scalar key, std::shared_ptr<const SType> type);
   TypeDocs& edit_docs() {
     if (!docs) docs = std::make_unique<TypeDocs>();
     return *docs;

@@ -14,7 +14,8 @@
 // `--dangerous-emptied-output-directory`), else ytt's warning says it is not printed.
 //
 // Internals, one phase per file: template.cpp (YAML templates compiled to Starlark),
-// ytt_modules.cpp (`@ytt:*`), overlay.cpp, infer.cpp (schema -> types + defaults),
+// ytt_modules.cpp (`@ytt:*`), overlay.cpp, infer.cpp (schema -> types + defaults; values
+// type-checked by `types::check_each` in ytt's order, problems worded as ytt words them),
 // data_values.cpp (flags), validate.cpp, inspect.cpp, engine.cpp (the pipeline), errors.cpp.
 #pragma once
 

@@ -135,16 +135,16 @@ class Validator {
       for (const auto& a : *own)
         if (a.name == "assert/validate") run_rules(v, a, from, parent, root);
     }
-    if (t && t->any) t = nullptr;
+    if (t && t->any()) t = nullptr;
     if (v->is_map()) {
       for (const auto& e : v->entries) {
-        const auto* ft = t && t->kind == types::Kind::kMap ? t->field(e.key) : nullptr;
+        const SType* ft = t && t->kind == types::Kind::kMap ? t->field(e.key) : nullptr;
         steps_.push_back({&e.key, 0});
-        walk(e.value, ft ? ft->get() : nullptr, e.span, v, root, &e.anns.get());
+        walk(e.value, ft, e.span, v, root, &e.anns.get());
         steps_.pop_back();
       }
     } else if (v->is_array()) {
-      const SType* it = t && t->kind == types::Kind::kArray ? t->item.get() : nullptr;
+      const SType* it = t && t->kind == types::Kind::kArray ? t->item_type() : nullptr;
       for (size_t i = 0; i < v->entries.size(); ++i) {
         const auto& e = v->entries[i];
         steps_.push_back({nullptr, i});
