@@ -6,6 +6,7 @@
 // Starlark errors show the template's lines as ytt does. Files without code (only `@schema/*`,
 // `@data/*`, `@overlay/*` annotations) skip the program: see "Fast path" below.
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
@@ -1912,8 +1913,6 @@ LoadedYaml load_yaml(std::string path, std::string_view text, bool strict, bool 
   yaml::LoadOptions options = ytt_yaml_options(strict);
   options.keep_comments = true;        // a template rejects plain `#` comments
   options.keep_duplicate_keys = true;  // a template judges repeated keys after evaluation
-  out.docs = split ? yaml::load_split(text, out.path, out.diags, options, after_split)
-                   : yaml::load(text, out.path, out.diags, options);
   out.has_marker = text.find("#@") != std::string_view::npos;
   out.has_plain_hash = false;
   for (size_t at = text.find('#'); at != std::string_view::npos; at = text.find('#', at + 1)) {
@@ -1923,7 +1922,46 @@ LoadedYaml load_yaml(std::string path, std::string_view text, bool strict, bool 
     }
   }
   // Only `?`, a flow map or a flow list (`[a]: b`) can write a collection key.
-  if (text.find_first_of("?{[") != std::string_view::npos) {
+  const bool keys_may_be_collections = text.find_first_of("?{[") != std::string_view::npos;
+  // A text without `#` has no annotation: read in halves, it is plain below its documents
+  // (`plain_below_documents`) as soon as both halves read without a problem, so each half's
+  // roots are converted on the thread that read it.
+  struct Half {
+    std::vector<DPtr> roots;
+    bool has_collection_key = false;
+    bool has_array_key = false;
+  };
+  std::array<Half, 2> halves;
+  auto convert_half = [&](size_t h, std::vector<yaml::Document>& docs) {
+    Half& half = halves[h];
+    half.roots.resize(docs.size());
+    for (size_t i = 0; i < docs.size(); ++i) {
+      yaml::Node& root = docs[i].root;
+      if (keys_may_be_collections) {
+        half.has_collection_key = half.has_collection_key || has_collection_key(root);
+        half.has_array_key = half.has_array_key || has_array_in_key(root);
+      }
+      if (!root.is_scalar()) half.roots[i] = from_yaml(std::move(root));
+    }
+  };
+  bool halves_used = false;
+  if (split && !out.has_marker && !out.has_plain_hash) {
+    out.docs = yaml::load_split(text, out.path, out.diags, options, after_split, convert_half,
+                                &halves_used);
+  } else if (split) {
+    out.docs = yaml::load_split(text, out.path, out.diags, options, after_split);
+  } else {
+    out.docs = yaml::load(text, out.path, out.diags, options);
+  }
+  if (halves_used) {
+    out.roots = std::move(halves[0].roots);
+    out.roots.reserve(out.docs.size());
+    for (auto& r : halves[1].roots) out.roots.push_back(std::move(r));
+    out.has_collection_key = halves[0].has_collection_key || halves[1].has_collection_key;
+    out.has_array_key = halves[0].has_array_key || halves[1].has_array_key;
+    return out;
+  }
+  if (keys_may_be_collections) {
     for (const auto& d : out.docs) {
       out.has_collection_key = out.has_collection_key || has_collection_key(d.root);
       out.has_array_key = out.has_array_key || has_array_in_key(d.root);

@@ -69,18 +69,39 @@ size_t split_offset(std::string_view text) {
 
 }  // namespace internal
 
-std::vector<Document> load_split(std::string_view source, std::string_view file,
-                                 diag::Diagnostics& diags, const LoadOptions& options,
-                                 const std::function<void()>& after_thread) {
+std::vector<Document> load_split(
+    std::string_view source, std::string_view file, diag::Diagnostics& diags,
+    const LoadOptions& options, const std::function<void()>& after_thread,
+    const std::function<void(size_t half, std::vector<Document>& docs)>& each_half,
+    bool* halves_used) {
+  if (halves_used) *halves_used = false;
   const size_t cut = internal::split_offset(source);
   if (cut == std::string_view::npos) return load(source, file, diags, options);
+  // Each half is finished on its own thread: the second one's positions moved down by the
+  // lines of the first, then `each_half`, when nothing is to be reported (else the whole
+  // stream is read again below).
+  auto finish = [&](size_t half, std::vector<Document>& docs, const diag::Diagnostics& d) {
+    if (!d.empty() || docs.empty()) return false;
+    if (half == 1) {
+      const int lines_before = static_cast<int>(
+          std::count(source.begin(), source.begin() + static_cast<long>(cut), '\n'));
+      for (auto& doc : docs) {
+        shift(doc.root, lines_before);
+        shift(doc.span, lines_before);
+        for (auto& a : doc.annotations) shift(a.span, lines_before);
+        for (auto& c : doc.comments) shift(c.span, lines_before);
+      }
+    }
+    if (each_half) each_half(half, docs);
+    return true;
+  };
   diag::Diagnostics second_diags;
   std::vector<Document> second;
   bool second_ok = false;
   std::thread worker([&] {
     try {
       second = load(source.substr(cut), file, second_diags, options);
-      second_ok = true;
+      second_ok = finish(1, second, second_diags);
     } catch (...) {
       // read again whole below
     }
@@ -90,7 +111,7 @@ std::vector<Document> load_split(std::string_view source, std::string_view file,
   bool first_ok = false;
   try {
     first = load(source.substr(0, cut), file, first_diags, options);
-    first_ok = true;
+    first_ok = finish(0, first, first_diags);
   } catch (...) {
     // read again whole below
   }
@@ -98,20 +119,10 @@ std::vector<Document> load_split(std::string_view source, std::string_view file,
   if (after_thread) after_thread();
   // Anything to report (an error, a repeated key, a limit) is reported as the whole stream
   // reports it, from the whole stream.
-  if (!first_ok || !second_ok || !first_diags.empty() || !second_diags.empty() || first.empty() ||
-      second.empty()) {
-    return load(source, file, diags, options);
-  }
-  const int lines_before =
-      static_cast<int>(std::count(source.begin(), source.begin() + static_cast<long>(cut), '\n'));
+  if (!first_ok || !second_ok) return load(source, file, diags, options);
   first.reserve(first.size() + second.size());
-  for (auto& d : second) {
-    shift(d.root, lines_before);
-    shift(d.span, lines_before);
-    for (auto& a : d.annotations) shift(a.span, lines_before);
-    for (auto& c : d.comments) shift(c.span, lines_before);
-    first.push_back(std::move(d));
-  }
+  for (auto& d : second) first.push_back(std::move(d));
+  if (halves_used) *halves_used = true;
   return first;
 }
 

@@ -327,9 +327,16 @@ std::vector<Document> load(std::string_view source, std::string_view file, diag:
 // its own. Text that could read differently in halves (anchors, directives, comments) and any
 // half with something to report are read whole. `after_thread` (optional) runs once the
 // thread has ended (the allocator may want the memory the thread held back).
-std::vector<Document> load_split(std::string_view source, std::string_view file,
-                                 diag::Diagnostics& diags, const LoadOptions& options = {},
-                                 const std::function<void()>& after_thread = {});
+// `each_half` (optional) gets each half's documents (0: the first half, 1: the second), on the
+// thread that read them, once their positions are those of the whole stream, and may consume
+// them; `*halves_used` (optional) then says whether both halves got there and are what was
+// returned (else the text was read again whole, and whatever `each_half` made is to be
+// dropped).
+std::vector<Document> load_split(
+    std::string_view source, std::string_view file, diag::Diagnostics& diags,
+    const LoadOptions& options = {}, const std::function<void()>& after_thread = {},
+    const std::function<void(size_t half, std::vector<Document>& docs)>& each_half = {},
+    bool* halves_used = nullptr);
 
 // Reads a whole file. Unreadable, a directory, or larger than `max_bytes` -> `Error`.
 diag::Result<std::string> read_file(const std::string& path, size_t max_bytes = kMaxFileBytes);

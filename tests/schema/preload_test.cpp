@@ -79,6 +79,47 @@ TEST(LoadYaml, ConvertsOnlyFilesWithNothingBelowTheirDocumentsToTemplate) {
   }
 }
 
+// A long plain stream read in halves is converted on the threads that read it: the same roots
+// (values and positions), flags and documents as the whole read.
+TEST(LoadYaml, HalvesConvertAsTheWholeReadDoes) {
+  auto stream = [](std::string_view tail) {
+    std::string s;
+    for (int i = 0; i < 1500; ++i) {
+      s += (i ? "---\n" : "") + std::string("kind: Service\nmetadata:\n  name: app-") +
+           std::to_string(i) + "\nspec:\n  ports:\n  - port: " + std::to_string(i) +
+           "\n    tags: [a, b]\n";
+    }
+    return s + std::string(tail);
+  };
+  // The last document's key is a flow list: found in the second half.
+  for (const std::string& text : {stream(""), stream("---\n[a, b]: c\n")}) {
+    ASSERT_GT(text.size(), size_t{64} << 10);
+    int ended = 0;
+    LoadedYaml split = load_yaml("f.yaml", text, false, /*split=*/true, [&] { ++ended; });
+    LoadedYaml whole = load_yaml("f.yaml", text);
+    EXPECT_EQ(ended, 1);  // the text was read on two threads
+    ASSERT_EQ(split.docs.size(), whole.docs.size());
+    ASSERT_EQ(split.roots.size(), whole.roots.size());
+    EXPECT_EQ(split.has_collection_key, whole.has_collection_key);
+    EXPECT_EQ(split.has_array_key, whole.has_array_key);
+    EXPECT_TRUE(split.diags.empty());
+    for (size_t i = 0; i < whole.roots.size(); ++i) {
+      SCOPED_TRACE(i);
+      ASSERT_EQ(split.roots[i] != nullptr, whole.roots[i] != nullptr);
+      EXPECT_EQ(split.docs[i].span.begin.line, whole.docs[i].span.begin.line);
+      EXPECT_EQ(split.docs[i].root.kind, whole.docs[i].root.kind);
+      if (!whole.roots[i]) continue;
+      EXPECT_EQ(emit_yaml(*split.roots[i]), emit_yaml(*whole.roots[i]));
+      const DNode& a = *split.roots[i]->entries.back().value;
+      const DNode& b = *whole.roots[i]->entries.back().value;
+      EXPECT_EQ(a.span.begin.line, b.span.begin.line);
+      EXPECT_EQ(split.roots[i]->entries.back().span.begin.line,
+                whole.roots[i]->entries.back().span.begin.line);
+    }
+  }
+  EXPECT_TRUE(load_yaml("f.yaml", stream("---\n[a, b]: c\n"), false, true).has_array_key);
+}
+
 TEST(YamlPreloader, OutOfOrderUnknownAndRepeatedRequests) {
   YamlPreloader p(inputs(4), /*strict=*/false);
   auto last = p.take(13);  // ahead of the worker: loaded here

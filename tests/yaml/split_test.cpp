@@ -108,5 +108,51 @@ TEST(YamlLoadSplit, ProblemsInEitherHalfAreReportedAsByTheWholeRead) {
   expect_same(stream(700) + "---\nt: |\n  x\n---\n  y\n" + stream(800));
 }
 
+// `each_half` sees each half once, with the whole stream's positions, and may take the
+// trees; `halves_used` says whether those halves were returned.
+TEST(YamlLoadSplit, EachHalfIsHandedOverWithItsFinalPositions) {
+  const std::string text = stream(1500);
+  diag::Diagnostics whole_diags;
+  const auto whole = load(text, "s.yaml", whole_diags);
+  std::string seen[2];
+  size_t counts[2] = {0, 0};
+  auto take = [&](size_t half, std::vector<Document>& docs) {
+    ASSERT_LT(half, size_t{2});
+    counts[half] = docs.size();
+    seen[half] = dump(docs, diag::Diagnostics{});
+    for (auto& d : docs) d.root = Node{};  // consumed
+  };
+  diag::Diagnostics diags;
+  bool used = false;
+  auto split = load_split(text, "s.yaml", diags, {}, {}, take, &used);
+  EXPECT_TRUE(used);
+  ASSERT_EQ(split.size(), whole.size());
+  ASSERT_EQ(counts[0] + counts[1], whole.size());
+  ASSERT_GT(counts[1], size_t{0});
+  const std::vector<Document> first(whole.begin(), whole.begin() + static_cast<long>(counts[0]));
+  const std::vector<Document> second(whole.begin() + static_cast<long>(counts[0]), whole.end());
+  EXPECT_EQ(seen[0], dump(first, diag::Diagnostics{}));
+  EXPECT_EQ(seen[1], dump(second, diag::Diagnostics{}));
+  EXPECT_TRUE(split.back().root.is_null());  // what the hook left
+
+  // A problem in one half: the text is read again whole, and the halves are not used.
+  diag::Diagnostics bad_diags;
+  used = true;
+  auto bad = load_split(text + "---\nk: 1\nk: 2\n", "s.yaml", bad_diags,
+                        LoadOptions{.keep_duplicate_keys = true}, {}, take, &used);
+  EXPECT_FALSE(used);
+  EXPECT_FALSE(bad_diags.empty());
+  EXPECT_FALSE(bad.back().root.is_null());
+
+  // Text that is not cut: no half, not used.
+  used = true;
+  int calls = 0;
+  auto short_text = load_split(
+      stream(3), "s.yaml", diags, {}, {}, [&](size_t, std::vector<Document>&) { ++calls; }, &used);
+  EXPECT_FALSE(used);
+  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(short_text.size(), size_t{3});
+}
+
 }  // namespace
 }  // namespace hintkit::yaml
