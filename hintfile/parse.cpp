@@ -130,6 +130,21 @@ class Reader {
     return false;
   }
 
+  // A var name as tazuna sees it: a key or list item that YAML 1.1 reads as a bool or number
+  // is handed over in its Go spelling (`on:` names the var "true", `0x1F` names "31"), the same
+  // spelling tazuna.yaml's var names get. Warns where that changes what the author wrote.
+  std::string name_of(const yaml::Node& n, std::string go_spelling, const std::string& path) {
+    if (n.kind != yaml::Kind::kString && go_spelling != n.text) {
+      auto& d = diags_.warning("HK323", n.span,
+                               in_quotes(n.text) + " is read as YAML 1.1 " +
+                                   std::string(yaml::to_string(n.kind)) + " and names var " +
+                                   in_quotes(go_spelling),
+                               path);
+      d.hints.push_back("quote it to keep the text: \"" + n.text + "\"");
+    }
+    return go_spelling;
+  }
+
   // The text a Go string field receives: tazuna decodes hint files with sigs.k8s.io/yaml,
   // which hands a number or bool over in its Go spelling (`description: 8080` -> "8080",
   // `yes` -> "true") and null as "". Collections are errors; nullopt then.
@@ -151,14 +166,13 @@ class Reader {
     }
     for (size_t i = 0; i < item.value.elements.size(); ++i) {
       const yaml::Node& e = item.value.elements[i];
-      // Names are names however YAML 1.1 would type them: a var may be called `y` or `on`.
       if (!e.is_scalar() || e.is_null()) {
         diags_.error("HK103", e.span,
                      types::index_path(path, i) + " must be a var name, found " + a_kind(e.kind),
                      types::index_path(path, i));
         continue;
       }
-      refs.push_back(Ref{e.text, e.span});
+      refs.push_back(Ref{name_of(e, yaml::go_string(e), types::index_path(path, i)), e.span});
     }
     return refs;
   }
@@ -185,7 +199,7 @@ class Reader {
 
   Var read_var(const yaml::MapItem& item) {
     Var v;
-    v.name = item.key.text;
+    v.name = name_of(item.key, yaml::go_key_string(item.key), "vars");
     v.span = item.key.span;
     const std::string base = types::join_path("vars", v.name);
     if (item.value.kind != yaml::Kind::kMap) {

@@ -77,7 +77,7 @@ class Resolution {
     if (provided.kind == yaml::Kind::kMap) {
       provided_.reserve(provided.items.size());
       for (const yaml::MapItem& item : provided.items) {
-        if (!item.value.is_null()) provided_.emplace(item.key.text, &item);
+        if (!item.value.is_null()) provided_.emplace(yaml::go_key_string(item.key), &item);
       }
     }
   }
@@ -99,7 +99,11 @@ class Resolution {
     }
     if (provided.kind == yaml::Kind::kMap) {
       for (const yaml::MapItem& item : provided.items) {
-        if (!hint_.find(item.key.text)) out.items.push_back(item);
+        const std::string name = yaml::go_key_string(item.key);
+        if (hint_.find(name)) continue;
+        out.items.push_back(item);
+        out.items.back().key = yaml::make_string(name);  // as tazuna hands vars to helmfile
+        out.items.back().key.span = item.key.span;
       }
     }
     for (const Var& v : hint_.vars) check_required_with(v);

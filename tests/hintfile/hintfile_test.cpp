@@ -66,7 +66,7 @@ TEST(Parse, SchemaChecks) {
        "did you mean \"url\"?"},
       {"required and required_with",
        "vars:\n  x:\n    type: string\n    required: true\n"
-       "    required_with: [y]\n  y:\n    type: string\n",
+       "    required_with: [w]\n  w:\n    type: string\n",
        {"HK108@5:21"},
        "contradictory"},
       {"reference to unknown var",
@@ -183,6 +183,23 @@ TEST(Parse, ScalarsInStringFieldsTakeTheirGoSpelling) {
   EXPECT_FALSE(h.find("a")->format.has_value());
   EXPECT_EQ(h.find("b")->description, "true");
   EXPECT_EQ(h.rules.at(0).message, "1.5");
+}
+
+// Var names in keys and in lists are read as tazuna.yaml's are: YAML 1.1 `on` is the bool
+// true and names the var "true"; the change is a warning.
+TEST(Parse, VarNamesTakeTheGoSpellingOfYaml11Scalars) {
+  diag::Diagnostics d;
+  HintFile h = parse(
+      "vars:\n  on: {type: string}\n  0x1F: {type: string, required_with: [on]}\n"
+      "  plain: {type: string}\nrules:\n  - {type: oneof_required, vars: [0x1F, plain]}\n",
+      "h.yaml", d);
+  EXPECT_FALSE(d.has_errors());
+  EXPECT_EQ(h.var_names(), (std::vector<std::string>{"true", "31", "plain"}));
+  EXPECT_EQ(h.find("31")->required_with.at(0).name, "true");
+  EXPECT_EQ(h.rules.at(0).vars.at(0).name, "31");
+  size_t warnings = 0;
+  for (const auto& x : d.items()) warnings += x.code == "HK323";
+  EXPECT_EQ(warnings, 4u);  // on, 0x1F, [on], [0x1F]
 }
 
 TEST(Parse, ScalarsSpelledAsGoDoStillNameUnknownTypesAndFormats) {
