@@ -232,8 +232,13 @@ yaml::Node hint_file_json_schema() {
   auto name_list = [](std::string_view description) {
     yaml::Node n = yaml::make_map();
     put(n, "type", yaml::make_string("array"));
+    // A name YAML 1.1 reads as a bool or number names the var of its Go spelling (on: "true").
     yaml::Node items = yaml::make_map();
-    put(items, "type", yaml::make_string("string"));
+    yaml::Node types = yaml::make_array();
+    for (const char* t : {"string", "number", "boolean"}) {
+      types.elements.push_back(yaml::make_string(t));
+    }
+    put(items, "type", std::move(types));
     put(n, "items", std::move(items));
     put(n, "description", yaml::make_string(std::string(description)));
     return n;
