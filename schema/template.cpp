@@ -1821,6 +1821,10 @@ std::string starlark_error_text(const Files& files, const sl::Error& e) {
                               : code_at(files, e.frames.front().file, e.frames.front().pos.line);
   std::string out = "- " + sl::with_ytt_hint(first, code_line);
   for (const auto& f : e.frames) {
+    if (f.left_out > 0) {
+      out += "\n    " + sl::left_out_text(f.left_out);
+      continue;
+    }
     if (f.pos.line <= 0) continue;
     out += "\n    in " + f.function;
     std::string at = position_lines(files, f.file, f.pos.line, "      ");

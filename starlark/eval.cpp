@@ -769,11 +769,25 @@ Flow exec_block(Env& env, const Block& body) {
   return Flow::kNormal;
 }
 
+// The frames of a limit error with the middle of a long stack replaced by one gap.
+std::vector<Frame> limit_stack(std::vector<Frame> frames) {
+  constexpr size_t keep = kFramesKeptAtEachEnd;
+  if (frames.size() <= 2 * keep + 1) return frames;
+  std::vector<Frame> out(std::make_move_iterator(frames.begin()),
+                         std::make_move_iterator(frames.begin() + keep));
+  Frame gap;
+  gap.left_out = frames.size() - 2 * keep;
+  out.push_back(std::move(gap));
+  out.insert(out.end(), std::make_move_iterator(frames.end() - keep),
+             std::make_move_iterator(frames.end()));
+  return out;
+}
+
 Error to_error(EvalError& e) {
   Error err;
   err.kind = e.kind;
   err.message = std::move(e.message);
-  err.frames = std::move(e.frames);
+  err.frames = e.kind == ErrorKind::kLimit ? limit_stack(std::move(e.frames)) : std::move(e.frames);
   err.cause = std::move(e.cause);
   return err;
 }
@@ -978,10 +992,18 @@ Result<Module> exec_file(std::string_view file, std::string_view source,
   return t.exec(*p, predeclared);
 }
 
+std::string left_out_text(size_t frames) {
+  return "(" + std::to_string(frames) + " more calls left out)";
+}
+
 std::string format_backtrace(const Error& error, const LineLookup& lines, std::string_view indent,
                              const std::function<bool(const Frame&)>& with_file) {
   std::string out;
   for (const auto& f : error.frames) {
+    if (f.left_out > 0) {
+      out += std::string(indent) + left_out_text(f.left_out) + "\n";
+      continue;
+    }
     out += std::string(indent) + "in " + f.function + "\n";
     std::string loc = std::to_string(f.pos.line);
     if (!with_file || with_file(f)) loc = f.file + ":" + loc;

@@ -70,7 +70,14 @@ struct Frame {
   std::string function;  // "<toplevel>", a def's name, "lambda", or a builtin's name
   std::string file;      // the program's file name as given to `compile`
   diag::Position pos;    // the operation in progress in that frame
+  // Not a frame but a gap: this many frames were left out here (see kFramesKeptAtEachEnd).
+  size_t left_out = 0;
 };
+
+// A limit error (`ErrorKind::kLimit`) raised 50,000 calls deep would list every call; ytt
+// never prints one (it has no such limit and crashes on its stack), so such a stack keeps this
+// many frames at each end and one gap `Frame` between them.
+inline constexpr size_t kFramesKeptAtEachEnd = 10;
 
 enum class ErrorKind {
   kCompile,  // scanner, parser or resolver; `problems` lists each
@@ -110,6 +117,9 @@ using LineLookup = std::function<std::string(std::string_view file, int line)>;
 //       schema.yaml:4 | value: #@ f(0)
 // `indent` is prepended to every line. `with_file(frame)` says whether a frame's location
 // shows the file name (ytt omits it for .star files); default: always.
+// How a gap `Frame` reads: "(49980 more calls left out)".
+std::string left_out_text(size_t frames);
+
 std::string format_backtrace(const Error& error, const LineLookup& lines, std::string_view indent,
                              const std::function<bool(const Frame&)>& with_file = {});
 

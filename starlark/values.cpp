@@ -149,6 +149,10 @@ std::string Error::to_string() const {
            ": " + p.message;
   }
   for (const auto& f : frames) {
+    if (f.left_out > 0) {
+      out += "\n  " + left_out_text(f.left_out);
+      continue;
+    }
     out += "\n  " + f.file + ":" + std::to_string(f.pos.line) + ":" + std::to_string(f.pos.column) +
            ": in " + f.function;
   }

@@ -2,6 +2,7 @@
 // never a crash or a hang.
 #include <gtest/gtest.h>
 
+#include "starlark/starlark.h"
 #include "tests/support/run_binary.h"
 #include "tests/support/temp_dir.h"
 
@@ -202,6 +203,18 @@ TEST_F(BadInput, RecursionTenThousandCallsDeepWorksAsInYtt) {
   EXPECT_EQ(r.rc, 1);
   EXPECT_TRUE(has(r.err, "- Starlark call stack exceeded the maximum depth (50000)\n    in f\n"))
       << r.err.substr(0, 300);
+  // The stack keeps ten frames at each end (ytt has no such limit to compare with: it crashes
+  // on its own stack): 20 of 50,001 listed (19 calls of f and the top level), one line for the
+  // rest.
+  const std::string frame = "    in f\n      t.yaml:2 | #@   return f(n+1)\n";
+  size_t listed = 0;
+  for (size_t at = r.err.find(frame); at != std::string::npos; at = r.err.find(frame, at + 1)) {
+    ++listed;
+  }
+  EXPECT_EQ(listed, 2 * hintkit::starlark::kFramesKeptAtEachEnd - 1) << r.err.substr(0, 2000);
+  EXPECT_TRUE(has(r.err, "\n    (49981 more calls left out)\n    in f\n")) << r.err.substr(0, 2000);
+  EXPECT_TRUE(has(r.err, "    in <toplevel>\n      t.yaml:4 | x: #@ f(0)\n")) << r.err;
+  EXPECT_LT(r.err.size(), 2000u);
 }
 
 }  // namespace

@@ -311,6 +311,30 @@ TEST(Limits, RecursionAsDeepAsYttAllowsWorksOnABigStack) {
   });
 }
 
+TEST(Limits, ADepthLimitStackKeepsTenFramesAtEachEnd) {
+  diag::run_with_big_stack([] {
+    Error e = run_err("def f(n):\n  return f(n + 1)\nend\nf(0)\n");
+    ASSERT_EQ(e.kind, ErrorKind::kLimit);
+    // 50,000 calls of f and the top level: ten innermost, one gap, ten outermost.
+    ASSERT_EQ(e.frames.size(), 2 * kFramesKeptAtEachEnd + 1);
+    const Frame& gap = e.frames[kFramesKeptAtEachEnd];
+    EXPECT_EQ(gap.left_out, 50001 - 2 * kFramesKeptAtEachEnd);
+    EXPECT_EQ(e.frames.front().function, "f");
+    EXPECT_EQ(e.frames.back().function, "<toplevel>");
+    EXPECT_EQ(e.frames.back().pos.line, 4);
+    EXPECT_NE(e.to_string().find("\n  (49981 more calls left out)\n  test.star:2:"),
+              std::string::npos);
+  });
+}
+
+TEST(Limits, OtherErrorsListEveryFrame) {
+  // A runtime error 30 calls deep lists all 30 calls and the top level, as ytt does.
+  Error e = run_err("def f(n):\n  return 1 // 0 if n == 0 else f(n - 1)\nend\nf(29)\n");
+  EXPECT_EQ(e.kind, ErrorKind::kRuntime);
+  ASSERT_EQ(e.frames.size(), 31u);
+  for (const Frame& f : e.frames) EXPECT_EQ(f.left_out, 0u);
+}
+
 TEST(Limits, RecursionOnASmallStackStopsBeforeItOverflows) {
   // The test's main thread has a few MiB of stack: far less than kMaxCallDepth calls need.
   Error e = run_err("def f(n):\n  return 0 if n == 0 else 1 + f(n - 1)\nend\nx = f(90000)\n");
@@ -530,9 +554,9 @@ TEST(Cycles, CyclesMadeInsideAFunctionAreFreed) {
     EXPECT_FALSE(thread.exec(*program, {{"probe", probe}}).ok());
   }
   EXPECT_TRUE(freed);
-  EXPECT_TRUE(probe_freed_after(
-      "def mk():\n  a = [probe()]\n  a.append(a)\n  return a\nend\n"
-      "def f():\n  return len(mk())\nend\nx = f()\n"));
+  EXPECT_TRUE(
+      probe_freed_after("def mk():\n  a = [probe()]\n  a.append(a)\n  return a\nend\n"
+                        "def f():\n  return len(mk())\nend\nx = f()\n"));
 }
 
 TEST(Cycles, AreFreedWhileTheProgramRunsOnceEnoughContainersAreMade) {
