@@ -1000,6 +1000,7 @@ class Parser {
 }  // namespace
 
 bool fast_parse(std::string_view source, FastHandler& handler, SyntaxProblem* problem) {
+  // A byte order mark here is text (the loader dropped one a reader drops): yaml-cpp reads it.
   if (source.substr(0, 3) == "\xEF\xBB\xBF") return false;
   if (source.find('\r') != std::string_view::npos) return false;
   if (source.size() > static_cast<size_t>(INT32_MAX)) return false;

@@ -442,8 +442,6 @@ class Scanner {
 
   void scan_to_next_token() {
     while (true) {
-      // go-yaml's reader drops a byte order mark that starts the input; one later is text.
-      if (m_.offset == 0 && cur() == 0xEF && ahead(1) == 0xBB && ahead(2) == 0xBF) skip();
       while (cur() == ' ' || ((flow_level_ > 0 || !allowed_) && cur() == '\t')) skip();
       if (cur() == '#') {
         while (!is_breakz()) skip();
@@ -547,13 +545,14 @@ class Scanner {
     }
     skip();
     skip();
+    // go-yaml reports both problems where the digits start.
     long value = 0;
     for (int k = 0; k < digits; ++k) {
-      if (!is_hex(ahead(static_cast<size_t>(k)))) throw Stop{ErrorKind::kNone, start};
+      if (!is_hex(ahead(static_cast<size_t>(k)))) throw Stop{ErrorKind::kBadHexEscape, m_.offset};
       value = (value << 4) + hex(ahead(static_cast<size_t>(k)));
     }
     if ((value >= 0xD800 && value <= 0xDFFF) || value > 0x10FFFF) {
-      throw Stop{ErrorKind::kNone, start};
+      throw Stop{ErrorKind::kBadUnicodeEscape, m_.offset};
     }
     for (int k = 0; k < digits; ++k) skip();
   }
@@ -564,7 +563,7 @@ class Scanner {
     int increment = 0;
     auto digit = [&] {
       if (cur() < '0' || cur() > '9') return;
-      if (cur() == '0') throw Stop{ErrorKind::kNone, start};
+      if (cur() == '0') throw Stop{ErrorKind::kZeroIndentationIndicator, m_.offset};
       increment = cur() - '0';
       skip();
     };
@@ -610,11 +609,15 @@ class Scanner {
 
   void scan_tag() {
     size_t start = m_.offset;
+    bool ends_yaml_cpp_tag = false;  // a character go-yaml reads on, yaml-cpp stops at
     auto uri = [&](bool has) {
       static constexpr std::string_view kUriMarks = ";/?:@&=+$,.!~*'()[]";
       while (is_alpha(cur()) ||
              kUriMarks.find(static_cast<char>(cur())) != std::string_view::npos || cur() == '%') {
         if (cur() == '%') throw Stop{ErrorKind::kNone, start};  // escapes: not followed
+        if (std::string_view("!,[]").find(static_cast<char>(cur())) != std::string_view::npos) {
+          ends_yaml_cpp_tag = true;
+        }
         skip();
         has = true;
       }
@@ -626,6 +629,8 @@ class Scanner {
       uri(false);
       if (cur() != '>') throw Stop{ErrorKind::kNone, start};
       skip();
+      ends_yaml_cpp_tag = false;  // yaml-cpp reads a verbatim tag to its '>'
+
     } else {
       skip();  // '!'
       while (is_alpha(cur())) skip();
@@ -636,7 +641,8 @@ class Scanner {
         uri(true);  // `!x`: the handle is the suffix; `!` alone is a tag too
       }
     }
-    if (!is_blankz()) throw Stop{ErrorKind::kNone, start};
+    if (!is_blankz()) throw Stop{ErrorKind::kTagNotFollowedBySpace, m_.offset};
+    if (ends_yaml_cpp_tag) throw Stop{ErrorKind::kUnsupportedTagCharacter, start};
   }
 
   std::string_view s_;

@@ -204,6 +204,10 @@ bool is_scanner_kind(ErrorKind kind) {
     case ErrorKind::kTabInIndentation:
     case ErrorKind::kTabInBlockScalarIndentation:
     case ErrorKind::kBadTagUri:
+    case ErrorKind::kZeroIndentationIndicator:
+    case ErrorKind::kBadHexEscape:
+    case ErrorKind::kBadUnicodeEscape:
+    case ErrorKind::kTagNotFollowedBySpace:
       return true;
     default:
       return false;
@@ -244,7 +248,7 @@ std::string go_yaml_words(const diag::Diagnostic& d, std::string_view text,
     case ErrorKind::kUnsupportedEmptyExplicitKey:
     case ErrorKind::kUnsupportedNelNbspEscape:
     case ErrorKind::kUnsupportedAnchorName:
-    case ErrorKind::kUnsupportedLeadingBom:
+    case ErrorKind::kUnsupportedTagCharacter:
       return own_words(d);
     case ErrorKind::kBadMerge:
       return "yaml: map merge requires map or sequence of maps as the value";
@@ -284,6 +288,14 @@ std::string go_yaml_words(const diag::Diagnostic& d, std::string_view text,
       return with_line(line, "found a tab character where an indentation space is expected");
     case ErrorKind::kBadTagUri:
       return with_line(line, "did not find expected tag URI");
+    case ErrorKind::kZeroIndentationIndicator:
+      return with_line(line, "found an indentation indicator equal to 0");
+    case ErrorKind::kBadHexEscape:
+      return with_line(line, "did not find expected hexdecimal number");
+    case ErrorKind::kBadUnicodeEscape:
+      return with_line(line, "found invalid Unicode character escape code");
+    case ErrorKind::kTagNotFollowedBySpace:
+      return with_line(line, "did not find expected whitespace or line break");
     case ErrorKind::kUndefinedTagHandle:
       return with_line(parser_error_line(text, d.span.begin),
                        parser_problem(error_kind(d), through_ytt_parser));

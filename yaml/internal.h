@@ -109,10 +109,11 @@ size_t offset_at(const std::vector<size_t>& line_starts, size_t size, diag::Posi
 // at the `&` or `*`), kUnsupportedAnchorName (a name go-yaml ends at `:`, `?`, `%`, `@` or a
 // backquote; `offset` at the `&` or `*`), kUnterminatedQuote (`offset` at the end of the input),
 // kUnknownToken (a tab where a token must start; `offset` at the tab), kTabInIndentation (`offset`
-// at the tab). Parser errors (`parser_error` true, `offset` at the token the parser could not
-// take): kMissingKey, kMissingDash, kMissingNodeContent, kMissingDocumentMarker,
-// kMissingFlowListEntryEnd, kMissingFlowMapEntryEnd, kUndefinedAlias (go-yaml's decoder looks
-// aliases up as its parser takes them). kNone when the parser gets to
+// at the tab), kZeroIndentationIndicator (`offset` at the `0`), kBadHexEscape and
+// kBadUnicodeEscape (`offset` where the escape's digits start). Parser errors (`parser_error` true,
+// `offset` at the token the parser could not take): kMissingKey, kMissingDash, kMissingNodeContent,
+// kMissingDocumentMarker, kMissingFlowListEntryEnd, kMissingFlowMapEntryEnd, kUndefinedAlias
+// (go-yaml's decoder looks aliases up as its parser takes them). kNone when the parser gets to
 // `parser_stop` (or the end) first, or the scanner stops at an error of another kind or at a
 // construct the model does not follow (directives, tag escapes).
 struct GoScan {

@@ -31,6 +31,18 @@ using internal::position_at;
 constexpr std::string_view kLongTagPrefix = "tag:yaml.org,2002:";
 
 // Reads a string_view as an istream without copying it.
+constexpr std::string_view kBom = "\xEF\xBB\xBF";  // U+FEFF in UTF-8
+
+bool starts_with_bom(std::string_view s) { return s.substr(0, kBom.size()) == kBom; }
+
+// The text the parsers read. A YAML reader drops a byte order mark that starts its input (one
+// only: a second is text); ytt's go-yaml never sees one there, its parser having put a `---`
+// line first (LoadOptions::leading_bom_is_text). Below this, a byte order mark is a character.
+std::string_view without_dropped_bom(std::string_view source, const LoadOptions& options) {
+  if (!options.leading_bom_is_text && starts_with_bom(source)) source.remove_prefix(kBom.size());
+  return source;
+}
+
 class ViewBuf : public std::streambuf {
  public:
   explicit ViewBuf(std::string_view s) {
@@ -156,8 +168,6 @@ class Builder : public internal::FastHandler {
   Builder(std::string_view source, std::string_view file, diag::Diagnostics& diags,
           const LoadOptions& options, const internal::ScanResult& scan)
       : src_(source), file_(file), file_name_(file), diags_(diags), options_(options), scan_(scan) {
-    // yaml-cpp consumes a byte-order mark without counting it in its marks.
-    if (source.substr(0, 3) == "\xEF\xBB\xBF") bom_ = 3;
     // Every `---` line starts a document: sized once, a stream of many small documents is not
     // moved at each doubling.
     docs_.reserve(scan.doc_start_lines.size() + 1);
@@ -487,7 +497,7 @@ class Builder : public internal::FastHandler {
   static constexpr size_t kIndexAfter = 8;  // maps with more items use a hash index
 
   size_t offset(const YAML::Mark& m) const {
-    size_t off = m.pos < 0 ? src_.size() : static_cast<size_t>(m.pos) + bom_;
+    size_t off = m.pos < 0 ? src_.size() : static_cast<size_t>(m.pos);
     return std::min(off, src_.size());
   }
   // Whether only blanks, line ends and comments follow `off`.
@@ -1032,7 +1042,6 @@ class Builder : public internal::FastHandler {
   bool keys_checked_by_parser_ = false;
   std::vector<Document> docs_;
   Document doc_;
-  size_t bom_ = 0;
   Node root_;
   bool have_root_ = false;
   bool root_empty_ = false;
@@ -1244,6 +1253,8 @@ YamlCppError classify_yaml_cpp_error(const std::string& msg) {
       {"anchor not found after &", ErrorKind::kBadAnchorOrAlias},
       {"alias not found after *", ErrorKind::kBadAnchorOrAlias},
       {"illegal character found while scanning alias", ErrorKind::kBadAnchorOrAlias},
+      {"cannot set zero indentation for a block scalar", ErrorKind::kZeroIndentationIndicator},
+      {"bad character found while scanning hex number", ErrorKind::kBadHexEscape},
   };
   for (const Known& k : kKnown) {
     if (msg == k.text) {
@@ -1255,9 +1266,13 @@ YamlCppError classify_yaml_cpp_error(const std::string& msg) {
   if (!out.empty() && out.back() == '.') out.pop_back();
   if (!out.empty() && out[0] >= 'A' && out[0] <= 'Z')
     out[0] = static_cast<char>(out[0] - 'A' + 'a');
-  // "unknown escape character: q"
-  bool escape = out.compare(0, 24, "unknown escape character") == 0;
-  return {escape ? ErrorKind::kUnknownEscape : ErrorKind::kOther, out};
+  // "unknown escape character: q", "invalid unicode: 55296"
+  if (out.compare(0, 24, "unknown escape character") == 0) return {ErrorKind::kUnknownEscape, out};
+  if (out.compare(0, 16, "invalid unicode:") == 0) {
+    return {ErrorKind::kBadUnicodeEscape,
+            std::string(internal::syntax_error_text(ErrorKind::kBadUnicodeEscape))};
+  }
+  return {ErrorKind::kOther, out};
 }
 
 // The line of the `---` that starts the document holding `line` (1 before any).
@@ -1366,7 +1381,9 @@ std::vector<Document> load(std::string_view source, std::string_view file, diag:
   const size_t before = diags.items().size();
   std::vector<Document> docs =
       internal::load_with(internal::ParserChoice::kAuto, source, file, diags, options, nullptr);
-  if (options.strict) add_strict_problem(source, file, docs, before, diags, options);
+  if (options.strict) {
+    add_strict_problem(without_dropped_bom(source, options), file, docs, before, diags, options);
+  }
   return docs;
 }
 
@@ -1433,6 +1450,17 @@ std::string_view syntax_error_text(ErrorKind kind) {
       return "undefined tag handle (no %TAG directive defines it)";
     case ErrorKind::kBadTagUri:
       return "a tag needs a name after its handle";
+    case ErrorKind::kZeroIndentationIndicator:
+      return "a block scalar's indentation indicator is 1 to 9, not 0";
+    case ErrorKind::kBadHexEscape:
+      return "an escape \\x, \\u or \\U needs 2, 4 or 8 hex digits";
+    case ErrorKind::kBadUnicodeEscape:
+      return "an escape names no Unicode character (a surrogate or beyond U+10FFFF)";
+    case ErrorKind::kTagNotFollowedBySpace:
+      return "a tag must be followed by a space or a line break";
+    case ErrorKind::kUnsupportedTagCharacter:
+      return "a tag holding '!' after its handle, ',', '[' or ']' is not supported (go-yaml "
+             "reads them as part of the tag, yaml-cpp ends the tag there)";
     case ErrorKind::kUnsupportedAnchorName:
       return "an anchor or alias name followed by ':', '?', '%', '@' or '`' is not supported "
              "(go-yaml ends the name there; quote the key or put a space after the name)";
@@ -1458,6 +1486,7 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     return {};
   }
 
+  source = without_dropped_bom(source, options);
   if (internal::NotText bad = internal::find_not_text(source); bad.kind != ErrorKind::kNone) {
     internal::ScanResult lines = internal::scan_source(source.substr(0, bad.offset), false, 0);
     diag::Span s = whole_file();
@@ -1465,14 +1494,6 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     diag::Diagnostic& d = diags.error("HK004", s, std::move(bad.message));
     d.kind = static_cast<uint16_t>(bad.kind);
     d.kind_detail = std::move(bad.go_yaml_text);
-    return {};
-  }
-
-  if (options.leading_bom_is_text && source.substr(0, 3) == "\xEF\xBB\xBF") {
-    diag::Span s = whole_file();
-    s.begin = s.end = diag::Position{1, 1};
-    diags.error("HK004", s, "a byte order mark at the start is text to ytt: not supported").kind =
-        static_cast<uint16_t>(ErrorKind::kUnsupportedLeadingBom);
     return {};
   }
 
@@ -1529,7 +1550,12 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     if (choice == ParserChoice::kFastOnly) return {};
   }
 
-  ViewBuf buf(source);
+  // A byte order mark here is text (see without_dropped_bom): yaml-cpp drops the first one it
+  // sees without counting it in its marks, so it gets one more.
+  std::string with_bom;
+  const bool text_bom = starts_with_bom(source);
+  if (text_bom) with_bom = std::string(kBom).append(source);
+  ViewBuf buf(text_bom ? std::string_view(with_bom) : source);
   std::istream in(&buf);
   Builder builder(source, file, diags, options, scan);
   const size_t first_diag = diags.size();
@@ -1611,7 +1637,8 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
                 items.end());
     const bool refused = stopped->kind == ErrorKind::kUnsupportedFlowColon ||
                          stopped->kind == ErrorKind::kUnsupportedEmptyExplicitKey ||
-                         stopped->kind == ErrorKind::kUnsupportedNelNbspEscape;
+                         stopped->kind == ErrorKind::kUnsupportedNelNbspEscape ||
+                         stopped->kind == ErrorKind::kUnsupportedTagCharacter;
     error_at(refused ? "HK004" : "HK001", stopped->at, std::move(stopped->message), stopped->kind);
   }
 

@@ -144,7 +144,6 @@ class Scanner {
 
   ScanResult run() {
     size_t b = 0;
-    if (s_.substr(0, 3) == "\xEF\xBB\xBF") b = 3;
     result_.line_starts.push_back(0);
     int line = 1;
     while (b <= s_.size()) {

@@ -228,8 +228,8 @@ struct LoadOptions {
   // list merges nothing.
   bool ytt_merge_keys = false;
   // ytt's parser puts a `---` line before a text that does not start with one, so a byte
-  // order mark at the start is text to its go-yaml, not the mark the parsers here drop: such
-  // input is refused (kUnsupportedLeadingBom) rather than read differently.
+  // order mark at the start is text to its go-yaml (a character of the first scalar), not the
+  // mark YAML readers drop. Set: read as ytt reads it.
   bool leading_bom_is_text = false;
   // ytt's --strict: a plain scalar that YAML 1.1 reads differently from a conservative
   // reading (`yes`, `0x1F`, `~`), or an unquoted string with white space, ':' or '---', is a
@@ -275,11 +275,15 @@ enum class ErrorKind : uint16_t {
   kParserStalled,  // yaml-cpp stopped making progress (a stray `,`)
   // go-yaml's parser's own problems where the kinds above name yaml-cpp's view of them
   // (reported on yaml-cpp's path from the model of go-yaml's parser, go_scan.cpp).
-  kMissingNodeContent,       // no node where one must be (`- ` then `key:` at its column)
-  kMissingFlowListEntryEnd,  // neither ',' nor ']' after a flow list's entry
-  kMissingFlowMapEntryEnd,   // neither ',' nor '}' after a flow map's entry
-  kUndefinedTagHandle,       // `!e!x`: a named tag handle no %TAG directive defines
-  kBadTagUri,                // scanner: a tag with nothing after its handle (`!<>`, `!!`)
+  kMissingNodeContent,        // no node where one must be (`- ` then `key:` at its column)
+  kMissingFlowListEntryEnd,   // neither ',' nor ']' after a flow list's entry
+  kMissingFlowMapEntryEnd,    // neither ',' nor '}' after a flow map's entry
+  kUndefinedTagHandle,        // `!e!x`: a named tag handle no %TAG directive defines
+  kBadTagUri,                 // scanner: a tag with nothing after its handle (`!<>`, `!!`)
+  kZeroIndentationIndicator,  // scanner: a block scalar header `|0` or `>-0`
+  kBadHexEscape,              // scanner: `\x`, `\u`, `\U` without their hex digits
+  kBadUnicodeEscape,          // scanner: `\uD800`, `\U00110000` (a surrogate or beyond U+10FFFF)
+  kTagNotFollowedBySpace,     // scanner: a tag with a character after it that ends no tag (`!a|`)
   // HK001 while building values.
   kTagMismatch,   // `!!int abc`; kind_detail: "<resolved tag> <wanted tag> <value>"
   kBadMerge,      // `<<` with something other than a map or a list of maps
@@ -298,11 +302,12 @@ enum class ErrorKind : uint16_t {
   // HK004, our refusal: `\N` or `\_` in a double-quoted scalar: go-yaml writes U+0085 / U+00A0,
   // yaml-cpp (the path that reads them) one byte 0x85 / 0xA0, so the strings would differ.
   kUnsupportedNelNbspEscape,
+  // HK004, our refusal: a tag holding `!` after its handle, `,`, `[` or `]` (`!!str!`, `!a,b`):
+  // go-yaml reads them as part of the tag, yaml-cpp ends the tag there.
+  kUnsupportedTagCharacter,
   // HK001, our refusal: an anchor or alias name followed by `:`, `?`, `%`, `@` or a backquote.
   // go-yaml ends the name there, yaml-cpp (the only path that reads anchors) does not.
   kUnsupportedAnchorName,
-  // HK004, our refusal: LoadOptions::leading_bom_is_text and the input starts with a BOM.
-  kUnsupportedLeadingBom,
   kOther,  // any other problem yaml-cpp reports, in its words
 };
 ErrorKind error_kind(const diag::Diagnostic& d);

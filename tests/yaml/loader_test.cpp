@@ -133,6 +133,46 @@ TEST(YamlLoad, ExplicitTagsResolveAsGoYamlDoes) {
   }
 }
 
+// ytt's parser puts `---` before a text that does not start with it, so a byte order mark
+// at the start is a character of the first scalar there (LoadOptions::leading_bom_is_text);
+// without the option it is dropped. Checked against ytt v0.48.0.
+TEST(YamlLoad, ALeadingByteOrderMarkIsTextWhenAsked) {
+  const std::string bom = "\xEF\xBB\xBF";
+  LoadOptions text;
+  text.leading_bom_is_text = true;
+  text.keep_comments = true;
+  {
+    diag::Diagnostics diags;
+    auto docs = load(bom + "a: 1\nb: 2\n", "t.yaml", diags, text);
+    ASSERT_TRUE(diags.empty()) << diags.items()[0].message;
+    ASSERT_EQ(docs.size(), 1u);
+    ASSERT_EQ(docs[0].root.items.size(), 2u);
+    EXPECT_EQ(docs[0].root.items[0].key.text, bom + "a");
+    EXPECT_EQ(docs[0].root.items[0].key.span.begin, (diag::Position{1, 1}));
+    EXPECT_EQ(docs[0].root.items[1].key.span.begin, (diag::Position{2, 1}));
+  }
+  {
+    // Dropped (one only: a second is text), and columns count from after it.
+    diag::Diagnostics diags;
+    auto docs = load(bom + "a: 1\nb: 2\n", "t.yaml", diags);
+    ASSERT_TRUE(diags.empty()) << diags.items()[0].message;
+    EXPECT_EQ(docs[0].root.items[0].key.text, "a");
+    EXPECT_EQ(docs[0].root.items[0].value.span.begin, (diag::Position{1, 4}));
+    docs = load(bom + bom + "a: 1\n", "t.yaml", diags);
+    ASSERT_TRUE(diags.empty()) << diags.items()[0].message;
+    EXPECT_EQ(docs[0].root.items[0].key.text, bom + "a");
+  }
+  // Not a comment, not a document marker: a plain scalar that runs into a map on line 2.
+  for (std::string rest : {"# c\na: 1\n", "---\na: 1\n", "\na: 1\n"}) {
+    SCOPED_TRACE(rest);
+    diag::Diagnostics diags;
+    load(bom + rest, "t.yaml", diags, text);
+    ASSERT_EQ(diags.size(), 1u);
+    EXPECT_EQ(go_yaml_message(diags.items()[0], bom + rest, true),
+              "yaml: line 2: mapping values are not allowed in this context");
+  }
+}
+
 TEST(YamlLoad, SpansAreOneBased) {
   auto docs = load_ok("first: 1\nnested:\n  key: \"quoted\"\n  list:\n  - a\n  - b: 2\n");
   const Node& r = docs[0].root;
@@ -1316,6 +1356,28 @@ TEST(YamlLoad, WhatGoYamlRejectsIsRejectedOnBothPaths) {
       {"a: !! x\n", ErrorKind::kBadTagUri, "yaml: line 1: did not find expected tag URI"},
       {"a:\n  b: !e!x 1\n", ErrorKind::kUndefinedTagHandle,
        "yaml: line 1: found undefined tag handle"},
+      // Checked against ytt v0.48.0.
+      {"a: 1\nb: |0\n  x\n", ErrorKind::kZeroIndentationIndicator,
+       "yaml: line 2: found an indentation indicator equal to 0"},
+      {"a: >-0\n", ErrorKind::kZeroIndentationIndicator,
+       "yaml: line 1: found an indentation indicator equal to 0"},
+      {"a: \"x\n  \\x4g\"\n", ErrorKind::kBadHexEscape,
+       "yaml: line 2: did not find expected hexdecimal number"},
+      {"a: [\"\\u12\"]\n", ErrorKind::kBadHexEscape,
+       "yaml: line 1: did not find expected hexdecimal number"},
+      {"a: 1\nb: \"\\uD800\"\n", ErrorKind::kBadUnicodeEscape,
+       "yaml: line 2: found invalid Unicode character escape code"},
+      {"\"\\U00110000\": 1\n", ErrorKind::kBadUnicodeEscape,
+       "yaml: line 1: found invalid Unicode character escape code"},
+      {"a: {b: !x,y}\n", ErrorKind::kTagNotFollowedBySpace,
+       "yaml: line 1: did not find expected whitespace or line break"},
+      {"foo: !e!x| #c\n    a\n", ErrorKind::kTagNotFollowedBySpace,
+       "yaml: line 1: did not find expected whitespace or line break"},
+      {"a: !a#b x\n", ErrorKind::kTagNotFollowedBySpace,
+       "yaml: line 1: did not find expected whitespace or line break"},
+      // go-yaml reads on where yaml-cpp ends the tag (ytt: `a: x`): refused.
+      {"a: !!str!1 x\n", ErrorKind::kUnsupportedTagCharacter, ""},
+      {"- ![x] 1\n", ErrorKind::kUnsupportedTagCharacter, ""},
   };
   for (const Case& c : cases) {
     for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
