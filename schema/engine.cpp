@@ -1327,7 +1327,7 @@ class Engine {
   // ytt panics on these (its JSON encoder takes string keys only).
   static bool has_non_string_key(const SType& t) {
     for (size_t i = 0; i < t.fields.size(); ++i) {
-      if (t.keys[i].kind != yaml::Kind::kString || has_non_string_key(t.field_type(i))) return true;
+      if (t.key(i).kind != yaml::Kind::kString || has_non_string_key(t.field_type(i))) return true;
     }
     return t.item && has_non_string_key(*t.item_type());
   }

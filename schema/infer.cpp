@@ -3,6 +3,7 @@
 // (`types::check_each` in `types::Order::kShapesFirst`, ytt's two passes) over a view of the
 // engine's value tree (`DView`); this file words and places what it finds as ytt does.
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -360,7 +361,6 @@ class Inferrer {
         DPtr def = in_place ? v : make_node(yaml::Kind::kMap, v->span);
         if (!in_place) def->entries.reserve(v->entries.size());
         t->fields.reserve(v->entries.size());
-        t->keys.mut().reserve(v->entries.size());
         for (size_t i = 0; i < v->entries.size(); ++i) {
           const DEntry& e = v->entries[i];
           auto ft = infer(e.value, e.anns.get(), e.span, Place::kMapItem, in_place);
@@ -627,7 +627,7 @@ TypeProblem mismatch(const diag::Span& at, const DNode& found, const SType& type
 TypeProblem unknown_key(const DEntry& e, const SType& type) {
   TypeProblem p{e.span, e.span.file, true, key_text(e.key), "", type.declared, ""};
   std::vector<std::string> names;
-  for (const Scalar& k : type.keys) names.push_back(go_key_text(k));
+  for (size_t i = 0; i < type.fields.size(); ++i) names.push_back(go_key_text(type.key(i)));
   std::sort(names.begin(), names.end());
   if (names.size() == 1) {
     p.expected = "a map item with the key named \"" + names[0] + "\"";
@@ -704,7 +704,7 @@ DPtr fill_defaults(const DPtr& v, const SType& t, bool unique) {
       if (seen[fi]) continue;
       const SType& ft = t.field_type(fi);
       DEntry de;
-      de.key = t.keys[fi];
+      de.key = t.key(fi);
       de.value = ft.default_value;
       de.span = ft.declared;
       writable().entries.push_back(std::move(de));
@@ -733,8 +733,20 @@ long SType::field_index(const Scalar& key) const {
 
 void SType::add_field(Scalar key, std::shared_ptr<const SType> type) {
   std::string scratch;
-  fields.emplace_back(std::string(checker_key(key, scratch)), std::move(type));
-  keys.push_back(std::move(key));
+  std::string spelled(checker_key(key, scratch));
+  // Kept out of `keys` only when `key(i)` gives it back exactly: every field of Scalar.
+  const Scalar plain = string_scalar(spelled);
+  const bool is_plain =
+      key.kind == plain.kind && key.style == plain.style && key.bool_value == plain.bool_value &&
+      key.is_unsigned == plain.is_unsigned && key.from_code == plain.from_code &&
+      key.int_value == plain.int_value &&
+      std::bit_cast<uint64_t>(key.float_value) == std::bit_cast<uint64_t>(plain.float_value) &&
+      key.text == plain.text;
+  if (!is_plain && keys.empty()) {
+    for (const types::Field& f : fields) keys.push_back(string_scalar(f.key));
+  }
+  if (!is_plain || !keys.empty()) keys.push_back(std::move(key));
+  fields.emplace_back(std::move(spelled), std::move(type));
 }
 
 TypePtr infer_document(const DDoc& doc, const Files& files) {

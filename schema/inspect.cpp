@@ -67,7 +67,7 @@ yaml::Node describe(const SType& t) {
     yaml::Node props = yaml::make_map();
     for (size_t i = 0; i < t.fields.size(); ++i) {
       yaml::MapItem p;
-      p.key = to_yaml(t.keys[i]);  // keys keep their YAML type (`true:`, `1:`)
+      p.key = to_yaml(t.key(i));  // keys keep their YAML type (`true:`, `1:`)
       p.value = describe(t.field_type(i));
       props.items.push_back(std::move(p));
     }

@@ -407,13 +407,16 @@ struct TypeDocs {
 // `types::Type` (kind, nullable, fields, item, where it was declared), so data values are
 // checked by `types::check_each`, plus what only the engine needs. Its fields' and item's
 // types are `SType`s too: `of()` reaches them. `any=True` is kind kAny; a map's fields are
-// keyed by their `checker_key` spelling, with each key as written in `keys`.
+// keyed by their `checker_key` spelling, with each key as written in `key(i)`.
 struct SType : types::Type {
   SType() { origin = this; }
   SType(const SType&) = delete;  // `origin` points at this object
   SType& operator=(const SType&) = delete;
 
-  yaml::SparseVector<Scalar> keys;      // kMap: fields[i]'s key as the schema writes it
+  // kMap: each field's key as the schema writes it, kept only when some key is not what
+  // `string_scalar(fields[i].key)` makes (a quoted, non-string or code-made key); a schema's
+  // keys are mostly plain strings, spelled once in `fields`. Read them with `key(i)`.
+  yaml::SparseVector<Scalar> keys;
   DPtr default_value;                   // the default (null for nullable)
   yaml::SparseVector<Ann> validations;  // its @schema/validation (most types have none)
   std::unique_ptr<TypeDocs> docs;       // null when the schema documents nothing
@@ -423,6 +426,7 @@ struct SType : types::Type {
   static const SType& of(const types::Type& t) { return *static_cast<const SType*>(t.origin); }
   const SType& field_type(size_t i) const { return of(fields[i].type()); }
   const SType* item_type() const { return item ? &of(*item) : nullptr; }
+  Scalar key(size_t i) const { return keys.empty() ? string_scalar(fields[i].key) : keys[i]; }
   // Position of `key` in `fields` (keys compare by `checker_key`), or -1.
   using types::Type::field_index;
   long field_index(const Scalar& key) const;
