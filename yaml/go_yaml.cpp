@@ -222,6 +222,10 @@ ErrorKind error_kind(const diag::Diagnostic& d) {
 
 std::string go_yaml_message(const diag::Diagnostic& d, std::string_view text,
                             bool through_ytt_parser) {
+  // Positions count go-yaml's lines, which a CR without LF ends (as the loader read them).
+  if (internal::has_lone_cr(text)) {
+    return go_yaml_message(d, internal::with_lone_cr_as_lf(text), through_ytt_parser);
+  }
   if (is_parser_kind(error_kind(d))) {
     std::string modelled = modelled_parser_error(text, through_ytt_parser);
     if (!modelled.empty()) return modelled;

@@ -46,7 +46,7 @@ std::optional<StrictProblem> strict_problem(const std::vector<Document>& docs);
 // invalid UTF-8 or a character outside YAML's printable set (C0 controls but tab, LF and CR
 // (NUL included), DEL, C1 controls but NEL, U+FFFE, U+FFFF). kind kNone when there is none.
 // Failing those, the first line break of go-yaml's that the parsers do not follow (NEL, LS,
-// PS: kUnsupportedLineBreak).
+// PS: kUnsupportedLineBreak; a CR without LF is made an LF before parsing, see load_with).
 struct NotText {
   ErrorKind kind = ErrorKind::kNone;  // kControlCharacter, kInvalidUtf8, kUnsupportedLineBreak
   size_t offset = 0;
@@ -54,6 +54,11 @@ struct NotText {
   std::string go_yaml_text;  // for invalid UTF-8: the reader's words
 };
 NotText find_not_text(std::string_view source);
+
+// A CR not followed by LF: go-yaml's reader ends a line there (and reads the break as an LF in
+// a scalar), which the parsers here do not; they read `with_lone_cr_as_lf(text)` instead.
+bool has_lone_cr(std::string_view text);
+std::string with_lone_cr_as_lf(std::string_view text);
 
 // Where `load_split` cuts `source` (the start of a `---` line past its middle), npos when it
 // reads it whole (short, or holding anchors, directives, comments, tabs or CRs).

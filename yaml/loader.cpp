@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <istream>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <streambuf>
@@ -26,7 +27,9 @@
 namespace hintkit::yaml {
 namespace {
 
+using internal::has_lone_cr;
 using internal::position_at;
+using internal::with_lone_cr_as_lf;
 
 constexpr std::string_view kLongTagPrefix = "tag:yaml.org,2002:";
 
@@ -41,6 +44,38 @@ bool starts_with_bom(std::string_view s) { return s.substr(0, kBom.size()) == kB
 std::string_view without_dropped_bom(std::string_view source, const LoadOptions& options) {
   if (!options.leading_bom_is_text && starts_with_bom(source)) source.remove_prefix(kBom.size());
   return source;
+}
+
+// A line of `lf` (the text with its lone CRs made LFs) that ytt would look up past the end of
+// `source`'s LF-separated lines, 0 if none: the last line with content, in the documents go-yaml
+// decodes (those before the document of the first syntax error, reported from `first`).
+int line_ytt_cannot_show(std::string_view source, std::string_view lf,
+                         const diag::Diagnostics& diags, size_t first) {
+  // ytt splits "---\n" + text (or a text starting with `---`) at LFs: go-yaml's line L
+  // (1-based in the text) has text if L <= LF count + 1.
+  const int last_known = static_cast<int>(std::count(source.begin(), source.end(), '\n')) + 1;
+  int limit = std::numeric_limits<int>::max();
+  for (size_t i = first; i < diags.items().size(); ++i) {
+    const diag::Diagnostic& d = diags.items()[i];
+    if (d.severity == diag::Severity::kError && d.code != "HK002") {
+      limit = d.span.begin.line;  // lines from its document on are not looked up (conservative)
+      break;
+    }
+  }
+  int line = 1, last_content = 0;
+  bool content = false;
+  for (char c : lf) {
+    if (c == '\n') {
+      if (content) last_content = line;
+      content = false;
+      ++line;
+    } else if (c != ' ' && c != '\t' && c != '\r') {
+      content = true;
+    }
+  }
+  if (content) last_content = line;
+  if (last_content > last_known && last_known + 1 < limit) return last_known + 1;
+  return 0;
 }
 
 class ViewBuf : public std::streambuf {
@@ -1382,7 +1417,9 @@ std::vector<Document> load(std::string_view source, std::string_view file, diag:
   std::vector<Document> docs =
       internal::load_with(internal::ParserChoice::kAuto, source, file, diags, options, nullptr);
   if (options.strict) {
-    add_strict_problem(without_dropped_bom(source, options), file, docs, before, diags, options);
+    const std::string lf = has_lone_cr(source) ? with_lone_cr_as_lf(source) : std::string();
+    add_strict_problem(without_dropped_bom(lf.empty() ? source : lf, options), file, docs, before,
+                       diags, options);
   }
   return docs;
 }
@@ -1486,6 +1523,33 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     return {};
   }
 
+  // go-yaml's reader ends a line at a CR without LF, and reads the break in a scalar as an
+  // LF; the parsers here do not, so they read a copy where such a CR is an LF.
+  if (has_lone_cr(source)) {
+    std::string lf = with_lone_cr_as_lf(source);
+    const size_t before = diags.size();
+    std::vector<Document> docs = load_with(choice, lf, file, diags, options, fast_used);
+    // ytt looks the text of each node's line up among the text's LF-separated lines, by the
+    // line go-yaml counts: past the last of them, it crashes. Its templates (`#@`, `#!`) read
+    // code from those lines too, which the engine here does not model.
+    int line = line_ytt_cannot_show(source, lf, diags, before);
+    const bool annotated = lf.find("#@") != std::string::npos || lf.find("#!") != std::string::npos;
+    if (line > 0 || annotated) {
+      diags.items().resize(before);
+      diag::Span s = whole_file();
+      s.begin = s.end =
+          position_at(internal::scan_source(source, false, 0).line_starts, source.find('\r'));
+      if (line > 0) s.begin = s.end = diag::Position{line, 1};
+      diags
+          .error("HK004", s,
+                 line > 0 ? "a line break U+000D (a CR without LF) puts this line past the text's "
+                            "LF-separated lines, where ytt crashes: not supported"
+                          : "a line break U+000D (a CR without LF) in a template: not supported")
+          .kind = static_cast<uint16_t>(ErrorKind::kUnsupportedLineBreak);
+      return {};
+    }
+    return docs;
+  }
   source = without_dropped_bom(source, options);
   if (internal::NotText bad = internal::find_not_text(source); bad.kind != ErrorKind::kNone) {
     internal::ScanResult lines = internal::scan_source(source.substr(0, bad.offset), false, 0);

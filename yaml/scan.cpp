@@ -45,11 +45,6 @@ NotText find_not_text(std::string_view s) {
     unsigned char c = u[i];
     if (c < 0x80) {
       if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) return control(i, c);
-      // A CR without LF after it ends a line to go-yaml; both parser paths read it as text.
-      if (c == '\r' && (i + 1 >= n || u[i + 1] != '\n') && line_break == n) {
-        line_break = i;
-        line_break_cp = c;
-      }
       ++i;
       continue;
     }
@@ -356,6 +351,21 @@ class Scanner {
 ScanResult scan_source(std::string_view source, bool want_comments, int depth_limit) {
   Scanner scanner(source, want_comments, depth_limit);
   return scanner.run();
+}
+
+bool has_lone_cr(std::string_view s) {
+  for (size_t i = s.find('\r'); i != std::string_view::npos; i = s.find('\r', i + 1)) {
+    if (i + 1 >= s.size() || s[i + 1] != '\n') return true;
+  }
+  return false;
+}
+
+std::string with_lone_cr_as_lf(std::string_view s) {
+  std::string out(s);
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == '\r' && (i + 1 >= out.size() || out[i + 1] != '\n')) out[i] = '\n';
+  }
+  return out;
 }
 
 }  // namespace hintkit::yaml::internal

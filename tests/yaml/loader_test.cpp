@@ -173,6 +173,41 @@ TEST(YamlLoad, ALeadingByteOrderMarkIsTextWhenAsked) {
   }
 }
 
+// go-yaml ends a line at a CR without LF and reads it as an LF in a scalar; ytt crashes on a
+// node past the text's LF-separated lines (refused), and its templates read code from those
+// lines (refused). Checked against ytt v0.48.0.
+TEST(YamlLoad, ACarriageReturnWithoutLineFeedEndsALine) {
+  for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+    SCOPED_TRACE(choice == internal::ParserChoice::kAuto ? "auto" : "yaml-cpp");
+    diag::Diagnostics diags;
+    auto docs = internal::load_with(choice, "a: 1\nb: \"x\ry\"\rc: |\r  z\r\n\n\n", "t.yaml", diags,
+                                    {}, nullptr);
+    ASSERT_TRUE(diags.empty()) << diags.items()[0].message;
+    ASSERT_EQ(docs.size(), 1u);
+    const Node& r = docs[0].root;
+    ASSERT_EQ(r.items.size(), 3u);
+    EXPECT_EQ(r.find("b")->value.text, "x y");
+    EXPECT_EQ(r.find("c")->value.text, "z\n");
+    EXPECT_EQ(r.find("c")->key.span.begin, (diag::Position{4, 1}));
+
+    const std::string broken = "a: 1\rb: [\n\n\n";
+    diags = {};
+    internal::load_with(choice, broken, "t.yaml", diags, {}, nullptr);
+    ASSERT_EQ(diags.size(), 1u);
+    EXPECT_EQ(go_yaml_message(diags.items()[0], broken, true),
+              "yaml: line 4: did not find expected node content");
+
+    for (std::string_view refused : {"a: 1\rb: 2\r", "#@ x = 1\na: #@ x\rb: 2\n\n"}) {
+      SCOPED_TRACE(refused);
+      diags = {};
+      internal::load_with(choice, refused, "t.yaml", diags, {}, nullptr);
+      ASSERT_EQ(diags.size(), 1u);
+      EXPECT_EQ(diags.items()[0].code, "HK004");
+      EXPECT_EQ(error_kind(diags.items()[0]), ErrorKind::kUnsupportedLineBreak);
+    }
+  }
+}
+
 TEST(YamlLoad, SpansAreOneBased) {
   auto docs = load_ok("first: 1\nnested:\n  key: \"quoted\"\n  list:\n  - a\n  - b: 2\n");
   const Node& r = docs[0].root;
@@ -1350,7 +1385,7 @@ TEST(YamlLoad, WhatGoYamlRejectsIsRejectedOnBothPaths) {
     std::string_view go_yaml;
   };
   const Case cases[] = {
-      {"foo: 1\r", ErrorKind::kUnsupportedLineBreak, ""},
+      {"foo: 1\xC2\x85", ErrorKind::kUnsupportedLineBreak, ""},
       {"a: \"\\/\"\n", ErrorKind::kUnknownEscape, "yaml: line 1: found unknown escape character"},
       {"foo: !<> x\n", ErrorKind::kBadTagUri, "yaml: line 1: did not find expected tag URI"},
       {"a: !! x\n", ErrorKind::kBadTagUri, "yaml: line 1: did not find expected tag URI"},
