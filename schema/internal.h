@@ -361,7 +361,7 @@ bool has_array_in_key(const yaml::Node& n);
 yaml::LoadOptions ytt_yaml_options(bool strict = false);
 
 // `split`: a long stream may be read in two halves on two threads (yaml::load_split), for a
-// caller with no other thread at work; `after_split` runs once the second thread has ended.
+// caller with no other thread at work; `after_split` runs once the second half is back.
 LoadedYaml load_yaml(std::string path, std::string_view text, bool strict = false,
                      bool split = false, const std::function<void()>& after_split = {});
 // ytt's HasTemplating: some `#@` comment in the file (else ytt takes it as plain YAML).

@@ -5,6 +5,9 @@
 // aliases, directives) or whose comments could attach across the cut is not cut at all.
 #include <algorithm>
 #include <array>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
 #include <thread>
 
 #include "yaml/internal.h"
@@ -95,17 +98,30 @@ std::vector<Document> load_split(
     if (each_half) each_half(half, docs);
     return true;
   };
-  diag::Diagnostics second_diags;
-  std::vector<Document> second;
-  bool second_ok = false;
-  std::thread worker([&] {
+  // The second half comes back through state the worker shares: the thread's own end (its
+  // heap handed back, its stack released) is left off the caller's path.
+  struct Second {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    bool ok = false;
+    diag::Diagnostics diags;
+    std::vector<Document> docs;
+  };
+  auto second = std::make_shared<Second>();
+  std::thread([&, second] {
+    bool ok = false;
     try {
-      second = load(source.substr(cut), file, second_diags, options);
-      second_ok = finish(1, second, second_diags);
+      second->docs = load(source.substr(cut), file, second->diags, options);
+      ok = finish(1, second->docs, second->diags);
     } catch (...) {
       // read again whole below
     }
-  });
+    std::lock_guard lock(second->mu);
+    second->ok = ok;
+    second->done = true;
+    second->cv.notify_one();
+  }).detach();
   diag::Diagnostics first_diags;
   std::vector<Document> first;
   bool first_ok = false;
@@ -115,13 +131,17 @@ std::vector<Document> load_split(
   } catch (...) {
     // read again whole below
   }
-  worker.join();
+  {
+    std::unique_lock lock(second->mu);
+    second->cv.wait(lock, [&] { return second->done; });
+  }
   if (after_thread) after_thread();
+  const bool second_ok = second->ok;
   // Anything to report (an error, a repeated key, a limit) is reported as the whole stream
   // reports it, from the whole stream.
   if (!first_ok || !second_ok) return load(source, file, diags, options);
-  first.reserve(first.size() + second.size());
-  for (auto& d : second) first.push_back(std::move(d));
+  first.reserve(first.size() + second->docs.size());
+  for (auto& d : second->docs) first.push_back(std::move(d));
   if (halves_used) *halves_used = true;
   return first;
 }

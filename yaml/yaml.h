@@ -331,7 +331,9 @@ std::vector<Document> load(std::string_view source, std::string_view file, diag:
 // plain documents is read as two halves, cut at a `---` line, the second half on a thread of
 // its own. Text that could read differently in halves (anchors, directives, comments) and any
 // half with something to report are read whole. `after_thread` (optional) runs once the
-// thread has ended (the allocator may want the memory the thread held back).
+// second half is back (the allocator may want the memory the thread held back); the thread's
+// own end (its heap and stack handed back, 0.1-0.2 ms) may still be under way then, off the
+// caller's path.
 // `each_half` (optional) gets each half's documents (0: the first half, 1: the second), on the
 // thread that read them, once their positions are those of the whole stream, and may consume
 // them; `*halves_used` (optional) then says whether both halves got there and are what was
