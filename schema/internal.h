@@ -448,8 +448,7 @@ TypePtr infer_document(const DDoc& doc, const Files& files);
 TypePtr infer_document(DDoc&& doc, const Files& files);
 // A fresh copy of a type's default value.
 DPtr default_of(const SType& t);
-// Checks and fills defaults into `value` in place (missing map keys appended, array items
-// filled). Appends ytt-style error blocks to `errors`.
+// A type mismatch in data values as ytt words it (found / expected / by, and a hint).
 struct TypeProblem {
   diag::Span at;
   std::string file_label;  // "values.yaml" / "(data-value arg)"
@@ -458,8 +457,11 @@ struct TypeProblem {
   diag::Span by;
   std::string hint;
 };
-// `doc`: where the document holding `value` is (a mismatch of the whole value is reported
-// there); by default the value's own place.
+// Checks `value` against `type` with the shared checker in ytt's two passes
+// (`types::check_each`, `types::Order::kShapesFirst`), appending each mismatch to `problems`
+// as ytt words and places it; only when there is none, fills defaults into `value` in place
+// (missing map keys appended, array items filled). `doc`: where the document holding `value`
+// is (a mismatch of the whole value is reported there); by default the value's own place.
 void check_and_fill(DPtr& value, const SType& type, std::vector<TypeProblem>& problems,
                     const diag::Span* doc = nullptr);
 
