@@ -246,9 +246,6 @@ std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
       throw Unsupported{"YAML with the escapes \\N or \\_ in double-quoted text"};
     case yaml::ErrorKind::kUnsupportedEmptyExplicitKey:
       throw Unsupported{"YAML with an empty key after a '?' key indicator"};
-    case yaml::ErrorKind::kUnsupportedTagCharacter:
-      // go-yaml reads them as part of the tag, our parser ends the tag there.
-      throw Unsupported{"YAML tags holding '!' after the handle, ',', '[' or ']'"};
     case yaml::ErrorKind::kUnsupportedAnchorName:
       // go-yaml ends the name earlier than our parser does; the trees would differ.
       throw Unsupported{"YAML anchor or alias names followed by ':', '?', '%', '@' or '`'"};

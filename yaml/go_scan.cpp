@@ -609,14 +609,14 @@ class Scanner {
 
   void scan_tag() {
     size_t start = m_.offset;
-    bool ends_yaml_cpp_tag = false;  // a character go-yaml reads on, yaml-cpp stops at
+    std::vector<size_t> ends_yaml_cpp_tag;  // characters go-yaml reads on at, yaml-cpp stops at
     auto uri = [&](bool has) {
       static constexpr std::string_view kUriMarks = ";/?:@&=+$,.!~*'()[]";
       while (is_alpha(cur()) ||
              kUriMarks.find(static_cast<char>(cur())) != std::string_view::npos || cur() == '%') {
         if (cur() == '%') throw Stop{ErrorKind::kNone, start};  // escapes: not followed
         if (std::string_view("!,[]").find(static_cast<char>(cur())) != std::string_view::npos) {
-          ends_yaml_cpp_tag = true;
+          ends_yaml_cpp_tag.push_back(m_.offset);
         }
         skip();
         has = true;
@@ -629,7 +629,7 @@ class Scanner {
       uri(false);
       if (cur() != '>') throw Stop{ErrorKind::kNone, start};
       skip();
-      ends_yaml_cpp_tag = false;  // yaml-cpp reads a verbatim tag to its '>'
+      ends_yaml_cpp_tag.clear();  // yaml-cpp reads a verbatim tag to its '>'
 
     } else {
       skip();  // '!'
@@ -642,10 +642,18 @@ class Scanner {
       }
     }
     if (!is_blankz()) throw Stop{ErrorKind::kTagNotFollowedBySpace, m_.offset};
-    if (ends_yaml_cpp_tag) throw Stop{ErrorKind::kUnsupportedTagCharacter, start};
+    tag_chars_yaml_cpp_ends_at_.insert(tag_chars_yaml_cpp_ends_at_.end(), ends_yaml_cpp_tag.begin(),
+                                       ends_yaml_cpp_tag.end());
   }
 
+ public:
+  const std::vector<size_t>& tag_chars_yaml_cpp_ends_at() const {
+    return tag_chars_yaml_cpp_ends_at_;
+  }
+
+ private:
   std::string_view s_;
+  std::vector<size_t> tag_chars_yaml_cpp_ends_at_;
   Mark m_;
   std::deque<Token> queue_;
   size_t tokens_parsed_ = 0;
@@ -680,6 +688,7 @@ class Parser {
       out.kind = ErrorKind::kUnsupportedAnchorName;
       out.offset = split_;
     }
+    out.tag_chars_yaml_cpp_ends_at = scanner_.tag_chars_yaml_cpp_ends_at();
     return out;
   }
 

@@ -252,7 +252,6 @@ std::string go_yaml_words(const diag::Diagnostic& d, std::string_view text,
     case ErrorKind::kUnsupportedEmptyExplicitKey:
     case ErrorKind::kUnsupportedNelNbspEscape:
     case ErrorKind::kUnsupportedAnchorName:
-    case ErrorKind::kUnsupportedTagCharacter:
       return own_words(d);
     case ErrorKind::kBadMerge:
       return "yaml: map merge requires map or sequence of maps as the value";

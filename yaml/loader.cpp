@@ -46,6 +46,21 @@ std::string_view without_dropped_bom(std::string_view source, const LoadOptions&
   return source;
 }
 
+// Whether some `!` starts a run of non-blank characters holding '!', ',', '[' or ']' after it
+// (a cheap test before asking the model of go-yaml's scanner which of them are in tags).
+bool might_hold_tag_yaml_cpp_ends_early(std::string_view s) {
+  for (size_t i = s.find('!'); i != std::string_view::npos; i = s.find('!', i + 1)) {
+    for (size_t k = i + 1;
+         k < s.size() && std::string_view(" \t\r\n").find(s[k]) == std::string_view::npos; ++k) {
+      if (s[k] == '!' || s[k] == ',' || s[k] == '[' || s[k] == ']') {
+        if (k == i + 1 && s[k] == '!') continue;  // `!!`: the secondary handle
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 // A line of `lf` (the text with its lone CRs made LFs) that ytt would look up past the end of
 // `source`'s LF-separated lines, 0 if none: the last line with content, in the documents go-yaml
 // decodes (those before the document of the first syntax error, reported from `first`).
@@ -1495,9 +1510,6 @@ std::string_view syntax_error_text(ErrorKind kind) {
       return "an escape names no Unicode character (a surrogate or beyond U+10FFFF)";
     case ErrorKind::kTagNotFollowedBySpace:
       return "a tag must be followed by a space or a line break";
-    case ErrorKind::kUnsupportedTagCharacter:
-      return "a tag holding '!' after its handle, ',', '[' or ']' is not supported (go-yaml "
-             "reads them as part of the tag, yaml-cpp ends the tag there)";
     case ErrorKind::kUnsupportedAnchorName:
       return "an anchor or alias name followed by ':', '?', '%', '@' or '`' is not supported "
              "(go-yaml ends the name there; quote the key or put a space after the name)";
@@ -1559,6 +1571,19 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     d.kind = static_cast<uint16_t>(bad.kind);
     d.kind_detail = std::move(bad.go_yaml_text);
     return {};
+  }
+
+  // go-yaml reads '!', ',', '[' and ']' in a tag (`!!str!`, `!a,b`) as tag text; yaml-cpp ends
+  // the tag there. The parsers read a copy where those are '~', a character both read in a
+  // tag: the tag is as unknown to both (its scalar a string), the positions are the same.
+  std::string tags_fixed;
+  if (might_hold_tag_yaml_cpp_ends_early(source)) {
+    internal::GoScan go = internal::go_yaml_scan(source, std::string_view::npos);
+    if (!go.tag_chars_yaml_cpp_ends_at.empty()) {
+      tags_fixed = source;
+      for (size_t at : go.tag_chars_yaml_cpp_ends_at) tags_fixed[at] = '~';
+      source = tags_fixed;
+    }
   }
 
   // Keep hostile nesting away from yaml-cpp's recursive parser; the builder checks the
@@ -1701,8 +1726,7 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
                 items.end());
     const bool refused = stopped->kind == ErrorKind::kUnsupportedFlowColon ||
                          stopped->kind == ErrorKind::kUnsupportedEmptyExplicitKey ||
-                         stopped->kind == ErrorKind::kUnsupportedNelNbspEscape ||
-                         stopped->kind == ErrorKind::kUnsupportedTagCharacter;
+                         stopped->kind == ErrorKind::kUnsupportedNelNbspEscape;
     error_at(refused ? "HK004" : "HK001", stopped->at, std::move(stopped->message), stopped->kind);
   }
 

@@ -302,9 +302,6 @@ enum class ErrorKind : uint16_t {
   // HK004, our refusal: `\N` or `\_` in a double-quoted scalar: go-yaml writes U+0085 / U+00A0,
   // yaml-cpp (the path that reads them) one byte 0x85 / 0xA0, so the strings would differ.
   kUnsupportedNelNbspEscape,
-  // HK004, our refusal: a tag holding `!` after its handle, `,`, `[` or `]` (`!!str!`, `!a,b`):
-  // go-yaml reads them as part of the tag, yaml-cpp ends the tag there.
-  kUnsupportedTagCharacter,
   // HK001, our refusal: an anchor or alias name followed by `:`, `?`, `%`, `@` or a backquote.
   // go-yaml ends the name there, yaml-cpp (the only path that reads anchors) does not.
   kUnsupportedAnchorName,
