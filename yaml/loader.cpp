@@ -1698,12 +1698,10 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     // the token where yaml-cpp stopped (or anywhere, when yaml-cpp took the whole input).
     size_t stop =
         stopped ? offset_at(scan.line_starts, source.size(), stopped->at) : std::string_view::npos;
-    // yaml-cpp places an unclosed bracket where the collection starts; go-yaml's parser meets
-    // it at the end of the input (or at the `:` its position names).
-    if (stopped &&
-        (stopped->kind == ErrorKind::kUnclosedFlowMap ||
-         stopped->kind == ErrorKind::kUnclosedFlowList) &&
-        (stop >= source.size() || source[stop] != ':')) {
+    // yaml-cpp places an unclosed bracket where the collection (or the map holding it) starts;
+    // go-yaml's parser meets it at the end of the input, so the model runs to the end.
+    if (stopped && (stopped->kind == ErrorKind::kUnclosedFlowMap ||
+                    stopped->kind == ErrorKind::kUnclosedFlowList)) {
       stop = source.size();
     }
     diag::Position at = stopped ? stopped->at : diag::Position{};
