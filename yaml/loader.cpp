@@ -1540,7 +1540,12 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
   if (has_lone_cr(source)) {
     std::string lf = with_lone_cr_as_lf(source);
     const size_t before = diags.size();
-    std::vector<Document> docs = load_with(choice, lf, file, diags, options, fast_used);
+    bool took = false;
+    std::vector<Document> docs = load_with(choice, lf, file, diags, options, &took);
+    if (fast_used != nullptr) *fast_used = took;
+    // The fast parser alone declined the copy: nothing is judged yet (yaml-cpp's path may stop
+    // at a syntax error before any line ytt cannot show), so no refusal either.
+    if (choice == ParserChoice::kFastOnly && !took && diags.size() == before) return docs;
     // ytt looks the text of each node's line up among the text's LF-separated lines, by the
     // line go-yaml counts: past the last of them, it crashes. Its templates (`#@`, `#!`) read
     // code from those lines too, which the engine here does not model.
