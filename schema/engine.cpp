@@ -308,7 +308,7 @@ class Engine {
   void read_inputs() {
     files_.ignore_unknown_comments = opts_.ignore_unknown_comments;
     files_.strict_yaml = opts_.strict;
-    std::vector<SourceFile> read = read_file_set(opts_.files);
+    std::vector<SourceFile> read = read_file_set(opts_.files, stdin_use_);
     apply_file_marks(read, opts_.file_marks);
     for (auto& f : read) files_.files.push_back(std::move(f));
   }
@@ -1421,57 +1421,32 @@ class Engine {
     flag_child_values_.push_back(std::move(e));
   }
 
-  // The files a --data-values-file path stands for, as ytt finds them: the file itself, or
-  // every file below a directory (sorted; ytt reads each as YAML, whatever its name). Each
-  // with the name ytt gives it.
-  std::vector<std::pair<std::string, std::string>> data_values_paths(const std::string& path) {
-    if (path == "-" || path.starts_with("http://") || path.starts_with("https://")) {
-      throw Unsupported{"--data-values-file from stdin or a URL"};
-    }
-    std::error_code ec;
-    if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
-      throw YttError{"Extracting data value from file:\n  Find files '" + path +
-                     "':\n    Checking file '" + path + "': lstat " + path +
-                     ": no such file or directory"};
-    }
-    if (!std::filesystem::is_directory(path, ec)) {
-      return {{path, std::filesystem::path(path).filename().string()}};
-    }
-    std::vector<std::filesystem::path> found;
-    for (const auto& e : std::filesystem::recursive_directory_iterator(path, ec)) {
-      if (!e.is_directory()) found.push_back(e.path());  // ytt reads every file as YAML
-    }
-    std::sort(found.begin(), found.end());
-    std::vector<std::pair<std::string, std::string>> out;
-    for (const auto& f : found) {
-      out.emplace_back(f.string(), f.lexically_relative(path).generic_string());
-    }
-    return out;
+  // Whether a file argument (`path` or `name=path`) names an HTTP source.
+  static bool names_url(std::string_view arg) {
+    if (std::count(arg.begin(), arg.end(), '=') > 1) return false;  // find_files' error first
+    if (const size_t eq = arg.find('='); eq != std::string_view::npos) arg.remove_prefix(eq + 1);
+    return arg.starts_with("http://") || arg.starts_with("https://");
   }
 
   // --data-values-file: plain YAML documents, each an overlay.
   void values_file_flag(const std::string& arg, std::vector<ValuesSource>& sources) {
-    const auto [lib, path_arg] = split_library_ref(arg);
-    std::string path = path_arg;
-    if (std::count(path.begin(), path.end(), '=') > 1) {
-      throw YttError{"Extracting data value from file:\n  Find files '" + path +
-                     "':\n    Expected file '" + path +
-                     "' to only have single '=' sign to for relative path assignment"};
+    const std::string context = "Extracting data value from file:\n  ";
+    const auto [lib, path] = split_library_ref(arg);
+    if (names_url(path)) throw Unsupported{"--data-values-file from a URL"};
+    FoundFiles found;
+    try {
+      found = find_files(path, stdin_use_);
+    } catch (const StdinTaken& taken) {
+      throw YttError{context + "Reading file '" + taken.name + "':\n    " + StdinTaken::kText};
+    } catch (YttError& e) {
+      e.text = context + "Find files '" + path + "':\n    " + e.text;
+      throw;
     }
-    std::string rename;
-    if (size_t eq = path.find('='); eq != std::string::npos) {
-      rename = path.substr(0, eq);
-      path = path.substr(eq + 1);
-    }
-    for (auto [file, name] : data_values_paths(path)) {
-      if (!rename.empty()) name = rename;
-      auto text = yaml::read_file(file);
-      if (!text.ok()) {
-        throw YttError{"Extracting data value from file:\n  Reading file '" + name + "'"};
-      }
-      SourceFile f;
-      f.path = name;
-      f.lines = SourceLines(std::move(*text));
+    for (SourceFile& f : found.files) {
+      // ytt leaves other files (docs and such) kept in a values folder's subfolders alone
+      if (is_implied(found, f) && file_type(f.path) != FileType::kYaml) continue;
+      const std::string name = f.path;
+      f.in_file_set = false;
       diag::Diagnostics diags;
       auto docs = yaml::load(f.text(), f.path, diags, values_yaml_options());
       for (const auto& d : diags.items()) {
@@ -1570,37 +1545,23 @@ class Engine {
     const size_t eq = kv.find('=');
     if (eq == std::string::npos) throw YttError{context + "Expected format key=/file/path"};
     const std::string raw_key = kv.substr(0, eq), path = kv.substr(eq + 1);
-    // ytt finds the file as -f finds files: `name=path` renames (the name is unused here).
-    std::string file = path;
-    if (const auto n = std::count(path.begin(), path.end(), '='); n > 1) {
-      throw YttError{context + "Finding file '" + path + "':\n    Expected file '" + path +
-                     "' to only have single '=' sign to for relative path assignment"};
-    } else if (n == 1) {
-      file = path.substr(path.find('=') + 1);
+    if (names_url(path)) throw Unsupported{"--data-value-file from a URL"};
+    FoundFiles found;
+    try {
+      found = find_files(path, stdin_use_);
+    } catch (const StdinTaken&) {
+      throw YttError{context + "Reading file '" + path + "'"};  // ytt gives no reason here
+    } catch (YttError& e) {
+      e.text = context + "Finding file '" + path + "':\n    " + e.text;
+      throw;
     }
-    if (file == "-" || file.starts_with("http://") || file.starts_with("https://")) {
-      throw Unsupported{"--data-value-file from stdin or a URL"};
+    if (found.files.empty()) {
+      throw Unsupported{"--data-value-file naming an empty directory (ytt panics)"};
     }
-    std::error_code ec;
-    if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) {
-      throw YttError{context + "Finding file '" + path + "':\n    Checking file '" + file +
-                     "': lstat " + file + ": no such file or directory"};
+    if (found.files.size() > 1) {
+      throw YttError{context + "Expected '" + path + "' to be a file, but is a directory"};
     }
-    if (std::filesystem::is_directory(file, ec)) {
-      // A directory stands for the files below it: one of them is taken as the file.
-      std::vector<std::filesystem::path> found;
-      for (const auto& e : std::filesystem::recursive_directory_iterator(file, ec)) {
-        if (!e.is_directory()) found.push_back(e.path());
-      }
-      if (found.empty())
-        throw Unsupported{"--data-value-file naming an empty directory (ytt panics)"};
-      if (found.size() > 1) {
-        throw YttError{context + "Expected '" + path + "' to be a file, but is a directory"};
-      }
-      file = found[0].string();
-    }
-    auto text = yaml::read_file(file);
-    if (!text.ok()) throw YttError{context + "Reading file '" + path + "'"};
+    const std::string text(found.files[0].text());
     std::string lib, key;
     try {
       std::tie(lib, key) = split_library_key(raw_key);
@@ -1609,9 +1570,9 @@ class Engine {
       throw;
     }
     const std::string label = "(data-value-file arg) " + key + "=" + path;
-    SourceFile& pf = pseudo(label, *text);
+    SourceFile& pf = pseudo(label, text);
     diag::Span span{pf.path, {1, 1}, {1, 1}};
-    add_source(sources, {kv_doc(split(key, "."), string_node(*text, span), span), true, false, ""},
+    add_source(sources, {kv_doc(split(key, "."), string_node(text, span), span), true, false, ""},
                lib, label + ":1", context);
   }
 
@@ -1689,6 +1650,7 @@ class Engine {
 
   const Options& opts_;
   Files files_;
+  StdinUse stdin_use_;  // -f and the data values flags read standard input once between them
   sl::Thread thread_;
   std::string err_;
   std::map<size_t, LoadedYaml> loaded_;  // input YAML as classification parsed it, until templated

@@ -57,8 +57,22 @@ std::string go_abs(const std::string& p) {
 
 // One file of a folder or argument: regular files and named pipes are read; symlinks are
 // refused as ytt refuses them without its --allow-symlink-destination flags.
+// A link to a pipe of this process as Linux shows one (`/dev/fd/63` from a shell's `<(...)`):
+// its target `pipe:[N]` exists nowhere on disk, so it cannot smuggle a file in; ytt lets it
+// through by the error that resolving it gives.
+bool is_pipe_link(const std::string& path) {
+  std::error_code ec;
+  const fs::path target = fs::read_symlink(path, ec);
+  if (ec || target.has_parent_path()) return false;
+  const fs::path folder = fs::canonical(
+      fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path(), ec);
+  static const std::regex pipe_name(R"(pipe:\[\d+\])"), fd_folder(R"(/proc/\d+/fd)");
+  return !ec && std::regex_match(target.string(), pipe_name) &&
+         std::regex_match(folder.string(), fd_folder);
+}
+
 std::string checked_read(const std::string& path, const struct stat& st) {
-  if (S_ISLNK(st.st_mode)) {
+  if (S_ISLNK(st.st_mode) && !is_pipe_link(path)) {
     std::error_code ec;
     fs::path dst = fs::canonical(path, ec);
     if (ec) {
@@ -69,7 +83,7 @@ std::string checked_read(const std::string& path, const struct stat& st) {
                    "' to be allowed, but was not (hint: symlinks are disallowed as a security "
                    "feature, use '--allow-symlink-destination' flags to override)"};
   }
-  if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+  if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISLNK(st.st_mode)) {
     throw YttError{"Expected file '" + path + "' to be a regular file, but was not"};
   }
   auto text = yaml::read_file(path);
@@ -258,49 +272,65 @@ std::string folder_of(std::string_view rel) {
   return slash == std::string_view::npos ? std::string() : std::string(rel.substr(0, slash));
 }
 
-std::vector<SourceFile> read_file_set(const std::vector<std::string>& args) {
+FoundFiles find_files(const std::string& arg, StdinUse& stdin_use) {
+  std::string rel, path = arg;
+  if (size_t eq = arg.find('='); eq != std::string::npos) {
+    if (arg.find('=', eq + 1) != std::string::npos) {
+      throw YttError{"Expected file '" + arg +
+                     "' to only have single '=' sign to for relative path assignment"};
+    }
+    rel = arg.substr(0, eq);
+    path = arg.substr(eq + 1);
+  }
+  FoundFiles found;
+  if (path == "-") {
+    std::string name = rel.empty() ? "stdin.yml" : rel;
+    if (stdin_use.taken) throw StdinTaken{std::move(name)};
+    stdin_use.taken = true;
+    auto text = yaml::read_file("/dev/stdin");
+    if (!text.ok()) throw YttError{"Reading standard input: " + text.error().message};
+    found.files.push_back(make_file(std::move(name), std::move(*text)));
+    return found;
+  }
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    throw YttError{"Checking file '" + path + "': " + lstat_problem(path)};
+  }
+  if (S_ISDIR(st.st_mode)) {
+    found.folder = true;
+    walk(path, path, found.files);
+  } else {
+    std::string text = checked_read(path, st);
+    found.files.push_back(
+        make_file(rel.empty() ? std::string(base_name(path)) : rel, std::move(text)));
+  }
+  std::stable_sort(found.files.begin(), found.files.end(),
+                   [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
+  return found;
+}
+
+bool is_implied(const FoundFiles& found, const SourceFile& f) {
+  // a renamed file is never a folder's, so its path is the one it was found under
+  return found.folder && f.path.find('/') != std::string::npos;
+}
+
+std::vector<SourceFile> read_file_set(const std::vector<std::string>& args, StdinUse& stdin_use) {
   std::vector<SourceFile> all;
-  bool stdin_read = false;
   for (const std::string& arg : args) {
-    std::string rel, path = arg;
-    size_t eq = arg.find('=');
-    if (eq != std::string::npos) {
-      if (arg.find('=', eq + 1) != std::string::npos) {
-        throw YttError{"Expected file '" + arg +
-                       "' to only have single '=' sign to for relative path assignment"};
-      }
-      rel = arg.substr(0, eq);
-      path = arg.substr(eq + 1);
+    const size_t eq = arg.find('=');
+    const std::string_view path =
+        eq == std::string::npos ? std::string_view(arg) : std::string_view(arg).substr(eq + 1);
+    const bool one_name = path.find('=') == std::string_view::npos;  // else find_files' error
+    if (one_name && (path.starts_with("http://") || path.starts_with("https://"))) {
+      throw Unsupported{"reading templates over HTTP (-f " + std::string(path) + ")"};
     }
-    std::vector<SourceFile> group;
-    if (path == "-") {
-      if (stdin_read) {
-        throw YttError{
-            "Standard input has already been read, has the '-' argument been used in more "
-            "than one flag?"};
-      }
-      stdin_read = true;
-      auto text = yaml::read_file("/dev/stdin");
-      if (!text.ok()) throw YttError{"Reading standard input: " + text.error().message};
-      group.push_back(make_file(rel.empty() ? "stdin.yml" : rel, std::move(*text)));
-    } else if (path.rfind("http://", 0) == 0 || path.rfind("https://", 0) == 0) {
-      throw Unsupported{"reading templates over HTTP (-f " + path + ")"};
-    } else {
-      struct stat st {};
-      if (::lstat(path.c_str(), &st) != 0) {
-        throw YttError{"Checking file '" + path + "': " + lstat_problem(path)};
-      }
-      if (S_ISDIR(st.st_mode)) {
-        walk(path, path, group);  // a name= given to a folder is ignored, as ytt ignores it
-      } else {
-        std::string text = checked_read(path, st);
-        group.push_back(
-            make_file(rel.empty() ? std::string(base_name(path)) : rel, std::move(text)));
-      }
+    FoundFiles found;
+    try {
+      found = find_files(arg, stdin_use);
+    } catch (const StdinTaken&) {
+      throw YttError{StdinTaken::kText};
     }
-    std::stable_sort(group.begin(), group.end(),
-                     [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
-    for (auto& f : group) all.push_back(std::move(f));
+    for (auto& f : found.files) all.push_back(std::move(f));
   }
   return all;
 }

@@ -30,10 +30,37 @@ bool is_for_output(const SourceFile& f);
 // Files below a `_ytt_lib` folder belong to private libraries: not part of the root file set.
 bool is_in_private_library(std::string_view rel_path);
 
-// Reads every -f argument (`path`, `name=path`, `-` for standard input, a folder) as ytt does:
-// files of one argument sorted by relative path, arguments in the order given. Throws YttError
-// with ytt's wording for a missing or irregular file and Unsupported for HTTP inputs.
-std::vector<SourceFile> read_file_set(const std::vector<std::string>& args);
+// Standard input is read at most once per run, as ytt's files.ReadStdin: the -f arguments and
+// the data values flags of one run share one of these.
+struct StdinUse {
+  bool taken = false;
+};
+// A `-` met after standard input was read: ytt reports it where the file is read, with the
+// name the file goes by (`stdin.yml`, or `name` of `name=-`).
+struct StdinTaken {
+  std::string name;
+  static constexpr const char* kText =
+      "Standard input has already been read, has the '-' argument been used in more than one "
+      "flag?";
+};
+
+// The files one argument stands for (`path`, `name=path`, `-`, a folder), as ytt's
+// files.NewSortedFilesFromPaths finds them: sorted by relative path; `folder` when the
+// argument named one (a `name=` is then ignored). Throws YttError with ytt's wording for a
+// malformed argument or a missing, irregular or disallowed file, StdinTaken for a second `-`.
+// HTTP paths are the caller's to refuse.
+struct FoundFiles {
+  std::vector<SourceFile> files;
+  bool folder = false;
+};
+FoundFiles find_files(const std::string& arg, StdinUse& stdin_use);
+
+// ytt's File.IsImplied: found inside a subfolder of a folder argument rather than named.
+bool is_implied(const FoundFiles& found, const SourceFile& f);
+
+// Reads every -f argument as ytt does (see find_files), arguments in the order given. Throws
+// as find_files does (a second `-` with ytt's text) and Unsupported for HTTP inputs.
+std::vector<SourceFile> read_file_set(const std::vector<std::string>& args, StdinUse& stdin_use);
 
 // ytt's --file-mark flags (pkg/cmd/template/file_marks.go), in order, on the files read:
 // `PATTERN:exclude=true` drops the matching files, `PATTERN:path=NEW` renames them; PATTERN is
