@@ -7,7 +7,10 @@ reference binary comes from YTT. Cases:
 
   filetests   every `*.tpltest` under pkg/ (the part before the `+++` line), run as
               `-f tpl.yml`, as a user would run that template;
-  examples    every folder of examples/ and examples/playground/*/*, run as `-f DIR/`.
+  examples    every folder of examples/ and examples/playground/*/*, run as `-f DIR/`;
+  e2e         the command lines ytt's end-to-end tests (test/e2e) run on the examples:
+              data value flags and environment variables, --data-values-file with a folder
+              or standard input, `-f -`, a pipe named by `<(...)`, -o json, output folders.
 
 With `--cases DIR` it runs recorded cases instead: every folder of DIR holding a `cmd` (the
 arguments), an optional `env` (NAME=value lines) and `expected/{rc,stdout,stderr}` recorded
@@ -74,6 +77,91 @@ def example_dirs(src):
         else:
             dirs.append(p)
     return dirs
+
+
+# The runs of ytt's test/e2e, as (name, arguments, standard input file, environment); paths
+# are relative to test/e2e, as there. Written from reading those tests, not copied.
+EX = "../../examples/"
+DV = ["-f", EX + "data-values/config.yml", "-f", EX + "data-values/values.yml"]
+
+
+def e2e_runs():
+    runs = [
+        ("data-value", DV + sum([["--data-value", kv] for kv in
+                                 ("nothing=null", "string=str", "bool=true", "int=123",
+                                  "float=123.123")], []), None, {}),
+        ("data-value-yaml", DV + sum([["--data-value-yaml", kv] for kv in
+                                      ("nothing=null", "string=str", "bool=true", "int=123",
+                                       "float=123.123")], []), None, {}),
+        ("data-values-env", DV + ["--data-values-env", "STR_VAL", "--data-values-env-yaml",
+                                  "YAML_VAL"], None,
+         {"STR_VAL_nothing": "null", "YAML_VAL_string": "str", "YAML_VAL_bool": "true",
+          "YAML_VAL_int": "123", "YAML_VAL_float": "123.123"}),
+        ("data-value-yaml-and-env-yaml", DV + ["--data-value-yaml", "nothing=[1,2,3]",
+                                               "--data-values-env-yaml", "YAML_VAL"], None,
+         {"YAML_VAL_string": "[1,2,4]", "YAML_VAL_bool": "true", "YAML_VAL_int": "123",
+          "YAML_VAL_float": "123.123"}),
+        ("data-values-file-folder", ["-f", EX + "data-values-directory/config",
+                                     "--data-values-file", EX + "data-values-directory/values"],
+         None, {}),
+        ("data-value-file", DV + ["--data-value-file",
+                                  "string=" + EX + "data-values/file-as-value.txt"], None, {}),
+        ("data-values-file", DV + ["--data-values-file", EX + "data-values/values-file.yml"],
+         None, {}),
+        ("multiple-envs-defaults", ["-f", EX + "data-values-multiple-envs/config/", "-v",
+                                    "version=123"], None, {}),
+        ("stdin-f", ["-f", "-", "-f", EX + "eirini/input.yml"], EX + "eirini/config.yml", {}),
+        ("stdin-data-values-file", ["--data-values-file", "-", "--data-values-inspect"],
+         EX + "data-values/values-file.yml", {}),
+        ("stdin-read-twice", ["--data-values-file", "-", "-f", "-"], None, {}),
+        ("stdin-pipe", ["-f-"], EX + "k8s-relative-rolling-update/config.yml", {}),
+        ("json", ["-f", EX + "k8s-adjust-rbac-version", "-o", "json"], None, {}),
+        ("eirini", ["-f", EX + "eirini/config.yml", "-f", EX + "eirini/input.yml"], None, {}),
+        ("eirini-alt1", ["-f", EX + "eirini/config-alt1.yml", "-f", EX + "eirini/input.yml"],
+         None, {}),
+        ("eirini-alt2", sum([["-f", EX + "eirini/" + f] for f in
+                             ("config-alt2.yml", "config.lib.yaml", "config.star", "data.txt",
+                              "data2.lib.txt", "input.yml")], []), None, {}),
+    ]
+    for d in ("inline", "function", "bulk"):
+        runs.append(("required-" + d, ["-f", EX + "data-values-required/" + d, "-v",
+                                       "version=123"], None, {}))
+    for env in ("dev", "staging", "prod"):
+        runs.append(("multiple-envs-" + env, ["-f", EX + "data-values-multiple-envs/config/",
+                                              "-f", EX + "data-values-multiple-envs/envs/" +
+                                              env + ".yml"], None, {}))
+    return runs
+
+
+def run_e2e(ytt, hintkit, src, payload):
+    args, stdin_file, env_add = payload
+    cwd = os.path.join(src, "test", "e2e")
+    env = dict(os.environ, **env_add)
+    out = []
+    for prog in ([ytt], [hintkit, "values"]):
+        stdin = b""
+        if stdin_file:
+            with open(os.path.join(cwd, stdin_file), "rb") as fh:
+                stdin = fh.read()
+        try:
+            p = subprocess.run(prog + args, cwd=cwd, env=env, input=stdin, capture_output=True,
+                               timeout=60)
+            out.append((p.returncode, p.stdout, p.stderr))
+        except subprocess.TimeoutExpired:
+            out.append((-999, b"", b"timeout"))
+    return out[0], out[1]
+
+
+# A pipe named by the shell's process substitution, renamed with `name=` (test_pipe_redirect).
+def run_pipe(ytt, hintkit, src):
+    cwd = os.path.join(src, "test", "e2e")
+    out = []
+    for prog in (ytt, hintkit + " values"):
+        script = (prog + " -f pipe.yml=<(cat " + EX +
+                  "k8s-relative-rolling-update/config.yml)")
+        p = subprocess.run(["bash", "-c", script], cwd=cwd, capture_output=True, timeout=60)
+        out.append((p.returncode, p.stdout, p.stderr))
+    return out[0], out[1]
 
 
 def recorded(case):
@@ -144,6 +232,9 @@ def main():
             cases.append(("filetest", name, tpl))
         for d in example_dirs(src):
             cases.append(("example", os.path.relpath(d, src), d))
+        for name, args, stdin_file, env in e2e_runs():
+            cases.append(("e2e", "e2e/" + name, (args, stdin_file, env)))
+        cases.append(("pipe", "e2e/pipe-redirect", None))
 
     exact = silent = total = 0
     failures = []
@@ -154,6 +245,10 @@ def main():
         if kind == "recorded":
             r = recorded(payload)
             h = run_recorded(hintkit, payload)
+        elif kind == "e2e":
+            r, h = run_e2e(ytt, hintkit, src, payload)
+        elif kind == "pipe":
+            r, h = run_pipe(ytt, hintkit, src)
         else:
             r, h = run_both(ytt, hintkit, kind, payload)
         same = (r[0] == h[0] and r[1] == h[1] and
