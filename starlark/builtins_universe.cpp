@@ -284,6 +284,9 @@ void dict_update(const Value& d, std::span<const Value> args, std::span<const Kw
         if (e.live) items.emplace_back(e.key, e.value);
       }
       for (const auto& [k, v] : items) t.insert(k, v);
+    } else if (is_ytt_struct(src)) {  // ytt's StarlarkStruct is an IterableMapping
+      std::vector<std::pair<std::string, Value>> fields = struct_fields(src);
+      for (const auto& [k, v] : fields) t.insert(Value::from_string(k), v);
     } else if (src.kind() == Kind::kHost && [&] {
                  auto pairs = static_cast<const HostObject*>(src.object())->mapping_items();
                  if (!pairs.ok()) throw_error(pairs.error().message);

@@ -108,15 +108,22 @@ Value percent_format(const Value& format, const Value& args) {
       size_t close = f.find(')');
       if (close == std::string_view::npos) throw_error("incomplete format key");
       std::string key(f.substr(0, close));
-      if (args.kind() != Kind::kDict) throw_error("format requires a mapping");
-      Value* v = nullptr;
-      try {
-        v = as_dict(args)->table.find(Value::from_string(key));
-      } catch (EvalError& e) {
-        if (e.kind == ErrorKind::kLimit) throw;
+      std::optional<Value> found;
+      if (is_ytt_struct(args)) {  // ytt's structs are mappings of their field names
+        for (const auto& [name, v] : static_cast<const StructObj*>(args.object())->fields) {
+          if (name == key) found = v;
+        }
+      } else if (args.kind() == Kind::kDict) {
+        try {
+          if (Value* v = as_dict(args)->table.find(Value::from_string(key))) found = *v;
+        } catch (EvalError& e) {
+          if (e.kind == ErrorKind::kLimit) throw;
+        }
+      } else {
+        throw_error("format requires a mapping");
       }
-      if (!v) throw_error("key not found: " + key);
-      arg = *v;
+      if (!found) throw_error("key not found: " + key);
+      arg = *found;
       f.remove_prefix(close + 1);
     } else {
       if (index >= nargs) throw_error("not enough arguments for format string");

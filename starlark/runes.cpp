@@ -123,6 +123,11 @@ bool is_digit(uint32_t r) {
   return in_table(kDigitRanges, r);
 }
 
+bool is_print(uint32_t r) {
+  if (r < 0x80) return r >= 0x20 && r < 0x7f;
+  return in_table(kPrintRanges, r);
+}
+
 bool is_space(uint32_t r) {
   switch (r) {
     case '\t':

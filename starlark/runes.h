@@ -30,6 +30,9 @@ bool is_title(uint32_t r);  // Lt: ǅ ǈ ǋ ǲ and the Greek letters with prosge
 bool is_letter(uint32_t r);
 bool is_digit(uint32_t r);
 bool is_space(uint32_t r);  // Go's unicode.IsSpace
+// Go's strconv.IsPrint (letters, marks, numbers, punctuation, symbols and ' '): what a string's
+// repr shows as it is; other code points are escaped.
+bool is_print(uint32_t r);
 // Has another case (starlark-go's isCasedRune: unicode.SimpleFold(r) != r).
 bool is_cased(uint32_t r);
 

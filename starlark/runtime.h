@@ -136,6 +136,9 @@ class HashTable {
   std::vector<Entry> entries_;
   std::vector<int32_t> index_;  // open addressing into entries_; -1 empty
   size_t live_ = 0;
+  // starlark-go allocates a table on the first insert (even one that fails on an unhashable
+  // key); deleting from a never-allocated table finds nothing without hashing the key.
+  bool allocated_ = false;
 };
 
 struct DictObj : Object, Mutable {
@@ -198,11 +201,13 @@ struct StructObj : Object {
   bool frozen = false;
 };
 
-// ytt's struct values (type "struct", not modules) iterate over, count and test their field
-// names, in order.
+// ytt's struct values iterate over, count and test their field names, in order, and are
+// mappings of them. Every StructObj but a module is one: struct.make's ("struct") and the ytt
+// module values that embed ytt's StarlarkStruct under their own type name (assertions, url and
+// ip values).
 inline bool is_ytt_struct(const Value& v) {
   return v.kind() == Kind::kStruct &&
-         static_cast<const StructObj*>(v.object())->type_name == "struct";
+         static_cast<const StructObj*>(v.object())->type_name != "module";
 }
 std::vector<Value> struct_keys(const Value& v);
 

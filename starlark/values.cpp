@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "diag/stack.h"
+#include "starlark/runes.h"
 #include "starlark/runtime.h"
 
 namespace hintkit::starlark {
@@ -465,6 +466,7 @@ void HashTable::rebuild_index() {
 }
 
 bool HashTable::insert(const Value& key, Value value) {
+  allocated_ = true;
   uint32_t h = hash_value(key);
   int i = live_ == 0 ? -1 : lookup(key, h);
   if (i >= 0) {
@@ -488,6 +490,7 @@ bool HashTable::insert(const Value& key, Value value) {
 }
 
 bool HashTable::erase(const Value& key, Value* removed) {
+  if (!allocated_) return false;
   uint32_t h = hash_value(key);
   if (live_ == 0) return false;
   int i = lookup(key, h);
@@ -856,21 +859,29 @@ size_t utf8_len(std::string_view s, size_t i) {
   return n;
 }
 
+// Go's strconv.Quote, which starlark-go's String.String uses: printable code points as they are,
+// other valid ones as \uXXXX or \UXXXXXXXX (lower-case hex), bytes of invalid UTF-8 as \xXX.
 void quote(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
+  auto hex = [&](const char* prefix, uint32_t v, int digits) {
+    out += prefix;
+    for (int k = digits - 1; k >= 0; --k) out.push_back(kHex[(v >> (4 * k)) & 15]);
+  };
   out.push_back('"');
   for (size_t i = 0; i < s.size();) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {
       size_t n = utf8_len(s, i);
-      if (n > 0) {
+      runes::Rune r = runes::decode(s, i);
+      if (n == 0 || r.width != n) {  // not a valid sequence (overlong, surrogate, ...)
+        hex("\\x", c, 2);
+        ++i;
+      } else if (runes::is_print(r.cp)) {
         out.append(s.substr(i, n));
         i += n;
       } else {
-        out += "\\x";
-        out.push_back(kHex[c >> 4]);
-        out.push_back(kHex[c & 15]);
-        ++i;
+        r.cp < 0x10000 ? hex("\\u", r.cp, 4) : hex("\\U", r.cp, 8);
+        i += n;
       }
       continue;
     }
@@ -904,9 +915,7 @@ void quote(std::string& out, std::string_view s) {
         break;
       default:
         if (c < 0x20 || c == 0x7f) {
-          out += "\\x";
-          out.push_back(kHex[c >> 4]);
-          out.push_back(kHex[c & 15]);
+          hex("\\x", c, 2);
         } else {
           out.push_back(static_cast<char>(c));
         }
@@ -1671,7 +1680,7 @@ Value index_value(const Value& x, const Value& i) {
       for (const auto& [k, v] : s->fields) {
         if (k == i.as_string()) return v;
       }
-      throw_error("key " + repr_of(i) + " not in struct");
+      throw_error("key " + repr_of(i) + " not in " + s->type_name);
     }
     case Kind::kHost: {
       auto r = static_cast<const HostObject*>(x.object())->index(i);
