@@ -8,6 +8,7 @@
 
 #include "diag/stack.h"
 #include "schema/internal.h"
+#include "schema/ytt_modules.h"
 
 namespace hintkit::schema {
 
@@ -624,8 +625,8 @@ bool ValuePath::enter(const sl::Value& v) {
     return false;
   }
   if (diag::stack_exhausted()) {
-    error_ = "value is nested more than " + std::to_string(path_.size()) + " levels deep: " +
-             diag::stack_exhausted_reason() + " before the limit of " +
+    error_ = "value is nested more than " + std::to_string(path_.size()) +
+             " levels deep: " + diag::stack_exhausted_reason() + " before the limit of " +
              std::to_string(kMaxValueDepth) + " levels";
     return false;
   }
@@ -798,6 +799,8 @@ std::optional<std::string> UnconvertibleWalk::check(const sl::Value& v) {
   if (v.is(sl::Kind::kStruct) && v.type_name() == "module") {
     return unknown("*starlarkstruct.Module");  // a module (@ytt:module's make, a loaded one)
   }
+  // ytt's url/ip values and assertions stop the walk with their hint (an error, not a panic)
+  if (auto hint = own_conversion_hint(v)) return "Unable to convert value: " + *hint;
   switch (v.kind()) {
     case sl::Kind::kInt: {
       if (v.to_int64() || uint64_of(v)) return std::nullopt;  // beyond int64: uint64 is fine

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 
 #include "formats/formats.h"
 #include "schema/errors.h"
 #include "schema/ytt_modules.h"
+#include "starlark/runes.h"
 
 namespace hintkit::schema {
 
@@ -23,134 +25,188 @@ void sort_keys(yaml::Node& n) {
 
 // ---- JSON decoding (Go's encoding/json into interface{}) ----
 
+// Go's json.Unmarshal: the scanner checks the whole input first (its first syntax error wins,
+// worded as Go's SyntaxError), then the value is decoded: strings with invalid UTF-8 or lone
+// surrogates get U+FFFD, numbers become float64s (one beyond float64 is an UnmarshalTypeError).
 class JsonParser {
  public:
   explicit JsonParser(std::string_view s) : s_(s) {}
 
   sl::Result<sl::Value> parse() {
-    auto v = value(0);
-    if (!v.ok()) return v;
-    skip_ws();
-    if (i_ < s_.size()) return invalid("after top-level value");
-    return v;
+    if (auto e = check()) return *e;
+    i_ = 0;
+    return value();
   }
 
  private:
-  static constexpr int kMaxDepth = 10000;  // Go's decoder limit; deeper is hostile input
+  static constexpr int kMaxDepth = 10000;  // Go's scanner nesting limit
 
+  // ---- the scanner ----
+
+  static std::string quote_char(unsigned char c) {  // Go's quoteChar (a byte read as a rune)
+    if (c == '\'') return "'\\''";
+    if (c == '"') return "'\"'";
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out = "'";
+    auto esc = [&](char e) {
+      out += '\\';
+      out += e;
+    };
+    switch (c) {
+      case '\a':
+        esc('a');
+        break;
+      case '\b':
+        esc('b');
+        break;
+      case '\f':
+        esc('f');
+        break;
+      case '\n':
+        esc('n');
+        break;
+      case '\r':
+        esc('r');
+        break;
+      case '\t':
+        esc('t');
+        break;
+      case '\v':
+        esc('v');
+        break;
+      case '\\':
+        esc('\\');
+        break;
+      default:
+        if (c < 0x20 || c == 0x7f) {
+          out += "\\x";
+          out += kHex[c >> 4];
+          out += kHex[c & 15];
+        } else if (c < 0x80 || (c >= 0xa1 && c != 0xad)) {
+          sl::append_utf8(out, c);
+        } else {  // U+0080-U+00A0 and U+00AD are not printable
+          out += "\\u00";
+          out += kHex[c >> 4];
+          out += kHex[c & 15];
+        }
+    }
+    return out + "'";
+  }
   sl::Error eof() const { return sl::fail_error("json.decode: unexpected end of JSON input"); }
-  sl::Error invalid(std::string_view context) const {
-    std::string c(1, s_[i_]);
-    return sl::fail_error("json.decode: invalid character '" + c + "' " + std::string(context));
+  // The byte at the scan position; at the end, the space Go's scanner steps there to finish a
+  // number or literal.
+  sl::Error bad(std::string_view context) const {
+    unsigned char c = i_ < s_.size() ? static_cast<unsigned char>(s_[i_]) : ' ';
+    return sl::fail_error("json.decode: invalid character " + quote_char(c) + " " +
+                          std::string(context));
   }
   void skip_ws() {
     while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r'))
       ++i_;
   }
-  bool literal(std::string_view word) {
-    if (s_.substr(i_, word.size()) != word) return false;
-    i_ += word.size();
-    return true;
+  static bool digit(char c) { return c >= '0' && c <= '9'; }
+  static bool hex_digit(char c) {
+    return digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
   }
 
-  sl::Result<sl::Value> value(int depth) {
-    if (depth > kMaxDepth) return sl::fail_error("json.decode: exceeded max depth");
+  std::optional<sl::Error> check() {
+    if (auto e = check_value(0)) return e;
+    skip_ws();
+    if (i_ < s_.size()) return bad("after top-level value");
+    return std::nullopt;
+  }
+
+  std::optional<sl::Error> check_value(int depth) {
     skip_ws();
     if (i_ >= s_.size()) return eof();
     char c = s_[i_];
-    if (c == '{') return object(depth);
-    if (c == '[') return array(depth);
-    if (c == '"') {
-      auto s = string();
-      if (!s.ok()) return s.error();
-      return sl::Value::from_string(*s);
+    if (c == '{' || c == '[') {
+      if (depth + 1 > kMaxDepth) return sl::fail_error("json.decode: exceeded max depth");
+      return c == '{' ? check_object(depth + 1) : check_array(depth + 1);
     }
-    if (c == '-' || (c >= '0' && c <= '9')) return number();
-    if (literal("true")) return sl::Value::from_bool(true);
-    if (literal("false")) return sl::Value::from_bool(false);
-    if (literal("null")) return sl::Value::none();
-    return invalid("looking for beginning of value");
+    if (c == '"') return check_string();
+    if (c == '-' || digit(c)) return check_number();
+    if (c == 't') return check_literal("true");
+    if (c == 'f') return check_literal("false");
+    if (c == 'n') return check_literal("null");
+    return bad("looking for beginning of value");
   }
 
-  sl::Result<sl::Value> number() {
-    size_t start = i_;
-    if (s_[i_] == '-') ++i_;
-    while (i_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[i_])) || s_[i_] == '.' ||
-                              s_[i_] == 'e' || s_[i_] == 'E' || s_[i_] == '+' || s_[i_] == '-'))
+  std::optional<sl::Error> check_literal(std::string_view word) {
+    for (size_t k = 0; k < word.size(); ++k, ++i_) {
+      if (i_ >= s_.size() || s_[i_] != word[k]) {
+        return bad("in literal " + std::string(word) + " (expecting " +
+                   quote_char(static_cast<unsigned char>(word[k])) + ")");
+      }
+    }
+    return std::nullopt;
+  }
+
+  std::optional<sl::Error> check_number() {
+    if (s_[i_] == '-') {
       ++i_;
-    double d = 0;
-    auto [p, ec] = std::from_chars(s_.data() + start, s_.data() + i_, d);
-    if (ec != std::errc() || p != s_.data() + i_) {
-      if (i_ >= s_.size()) return eof();
-      return invalid("in numeric literal");
+      if (i_ >= s_.size() || !digit(s_[i_])) return bad("in numeric literal");
     }
-    return sl::Value::from_float(d);
+    if (s_[i_] == '0') {
+      ++i_;
+    } else {
+      while (i_ < s_.size() && digit(s_[i_])) ++i_;
+    }
+    if (i_ < s_.size() && s_[i_] == '.') {
+      ++i_;
+      if (i_ >= s_.size() || !digit(s_[i_])) return bad("after decimal point in numeric literal");
+      while (i_ < s_.size() && digit(s_[i_])) ++i_;
+    }
+    if (i_ < s_.size() && (s_[i_] == 'e' || s_[i_] == 'E')) {
+      ++i_;
+      if (i_ < s_.size() && (s_[i_] == '+' || s_[i_] == '-')) ++i_;
+      if (i_ >= s_.size() || !digit(s_[i_])) return bad("in exponent of numeric literal");
+      while (i_ < s_.size() && digit(s_[i_])) ++i_;
+    }
+    return std::nullopt;
   }
 
-  sl::Result<std::string> string() {
+  std::optional<sl::Error> check_string() {
     ++i_;  // opening quote
-    std::string out;
     while (true) {
       if (i_ >= s_.size()) return eof();
-      char c = s_[i_++];
-      if (c == '"') return out;
+      unsigned char c = static_cast<unsigned char>(s_[i_]);
+      if (c == '"') {
+        ++i_;
+        return std::nullopt;
+      }
+      if (c < 0x20) return bad("in string literal");
       if (c != '\\') {
-        out += c;
+        ++i_;
         continue;
       }
+      ++i_;
       if (i_ >= s_.size()) return eof();
-      char e = s_[i_++];
-      switch (e) {
-        case 'n':
-          out += '\n';
-          break;
-        case 't':
-          out += '\t';
-          break;
-        case 'r':
-          out += '\r';
-          break;
-        case 'b':
-          out += '\b';
-          break;
-        case 'f':
-          out += '\f';
-          break;
-        case 'u': {
-          if (i_ + 4 > s_.size()) return eof();
-          unsigned cp = 0;
-          std::from_chars(s_.data() + i_, s_.data() + i_ + 4, cp, 16);
-          i_ += 4;
-          if (cp >= 0xD800 && cp < 0xDC00 && s_.substr(i_, 2) == "\\u" && i_ + 6 <= s_.size()) {
-            unsigned lo = 0;
-            std::from_chars(s_.data() + i_ + 2, s_.data() + i_ + 6, lo, 16);
-            if (lo >= 0xDC00 && lo < 0xE000) {
-              cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-              i_ += 6;
-            }
-          }
-          sl::append_utf8(out, cp);
-          break;
+      char e = s_[i_];
+      if (e == 'u') {
+        ++i_;
+        for (int k = 0; k < 4; ++k, ++i_) {
+          if (i_ >= s_.size()) return eof();
+          if (!hex_digit(s_[i_])) return bad("in \\u hexadecimal character escape");
         }
-        default:
-          out += e;
-          break;
+        continue;
       }
+      if (std::string_view("\"\\/bfnrt").find(e) == std::string_view::npos) {
+        return bad("in string escape code");
+      }
+      ++i_;
     }
   }
 
-  sl::Result<sl::Value> array(int depth) {
+  std::optional<sl::Error> check_array(int depth) {
     ++i_;
-    std::vector<sl::Value> items;
     skip_ws();
     if (i_ < s_.size() && s_[i_] == ']') {
       ++i_;
-      return sl::make_list({});
+      return std::nullopt;
     }
     while (true) {
-      auto v = value(depth + 1);
-      if (!v.ok()) return v;
-      items.push_back(*v);
+      if (auto e = check_value(depth)) return e;
       skip_ws();
       if (i_ >= s_.size()) return eof();
       if (s_[i_] == ',') {
@@ -159,38 +215,29 @@ class JsonParser {
       }
       if (s_[i_] == ']') {
         ++i_;
-        return sl::make_list(std::move(items));
+        return std::nullopt;
       }
-      return invalid("after array element");
+      return bad("after array element");
     }
   }
 
-  sl::Result<sl::Value> object(int depth) {
+  std::optional<sl::Error> check_object(int depth) {
     ++i_;
-    std::vector<std::pair<std::string, sl::Value>> fields;
     skip_ws();
     if (i_ < s_.size() && s_[i_] == '}') {
       ++i_;
-      return make_dict(std::move(fields));
+      return std::nullopt;
     }
     while (true) {
       skip_ws();
       if (i_ >= s_.size()) return eof();
-      if (s_[i_] != '"') return invalid("looking for beginning of object key string");
-      auto k = string();
-      if (!k.ok()) return k.error();
+      if (s_[i_] != '"') return bad("looking for beginning of object key string");
+      if (auto e = check_string()) return e;
       skip_ws();
       if (i_ >= s_.size()) return eof();
-      if (s_[i_] != ':') return invalid("after object key");
+      if (s_[i_] != ':') return bad("after object key");
       ++i_;
-      auto v = value(depth + 1);
-      if (!v.ok()) return v;
-      auto same =
-          std::find_if(fields.begin(), fields.end(), [&](auto& f) { return f.first == *k; });
-      if (same != fields.end())
-        same->second = *v;
-      else
-        fields.emplace_back(*k, *v);
+      if (auto e = check_value(depth)) return e;
       skip_ws();
       if (i_ >= s_.size()) return eof();
       if (s_[i_] == ',') {
@@ -199,9 +246,162 @@ class JsonParser {
       }
       if (s_[i_] == '}') {
         ++i_;
-        return make_dict(std::move(fields));
+        return std::nullopt;
       }
-      return invalid("after object key:value pair");
+      return bad("after object key:value pair");
+    }
+  }
+
+  // ---- decoding checked input ----
+
+  sl::Result<sl::Value> value() {
+    skip_ws();
+    char c = s_[i_];
+    if (c == '{') return object();
+    if (c == '[') return array();
+    if (c == '"') return sl::Value::from_string(string());
+    if (c == 't') {
+      i_ += 4;
+      return sl::Value::from_bool(true);
+    }
+    if (c == 'f') {
+      i_ += 5;
+      return sl::Value::from_bool(false);
+    }
+    if (c == 'n') {
+      i_ += 4;
+      return sl::Value::none();
+    }
+    return number();
+  }
+
+  sl::Result<sl::Value> number() {
+    size_t start = i_;
+    while (i_ < s_.size() && (digit(s_[i_]) || s_[i_] == '-' || s_[i_] == '+' || s_[i_] == '.' ||
+                              s_[i_] == 'e' || s_[i_] == 'E'))
+      ++i_;
+    std::string text(s_.substr(start, i_ - start));
+    // Go's ParseFloat rounds what underflows to zero and fails on what overflows (strtod
+    // flags both; only overflow gives an infinity).
+    double d = std::strtod(text.c_str(), nullptr);
+    if (std::isinf(d)) {
+      return sl::fail_error("json.decode: json: cannot unmarshal number " + text +
+                            " into Go value of type float64");
+    }
+    return sl::Value::from_float(d);
+  }
+
+  unsigned hex4() {
+    unsigned v = 0;
+    std::from_chars(s_.data() + i_, s_.data() + i_ + 4, v, 16);
+    i_ += 4;
+    return v;
+  }
+
+  std::string string() {
+    ++i_;  // opening quote
+    std::string out;
+    while (true) {
+      unsigned char c = static_cast<unsigned char>(s_[i_]);
+      if (c == '"') {
+        ++i_;
+        return out;
+      }
+      if (c >= 0x80) {  // Go's unquote: invalid UTF-8 becomes U+FFFD, byte by byte
+        auto r = sl::runes::decode(s_, i_);
+        out.append(r.cp == 0xFFFD && r.width == 1 ? "\xEF\xBF\xBD" : s_.substr(i_, r.width));
+        i_ += r.width;
+        continue;
+      }
+      ++i_;
+      if (c != '\\') {
+        out += static_cast<char>(c);
+        continue;
+      }
+      char e = s_[i_++];
+      switch (e) {
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'u': {
+          unsigned cp = hex4();
+          if (cp >= 0xD800 && cp < 0xE000) {  // a surrogate: only a valid pair is a rune
+            unsigned lo = 0;
+            if (cp < 0xDC00 && s_.substr(i_, 2) == "\\u") {
+              size_t save = i_;
+              i_ += 2;
+              lo = hex4();
+              if (lo >= 0xDC00 && lo < 0xE000) {
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+              } else {
+                i_ = save;  // the next escape stands on its own
+                cp = 0xFFFD;
+              }
+            } else {
+              cp = 0xFFFD;
+            }
+          }
+          sl::append_utf8(out, cp);
+          break;
+        }
+        default:  // '"', '\\', '/'
+          out += e;
+          break;
+      }
+    }
+  }
+
+  sl::Result<sl::Value> array() {
+    ++i_;
+    std::vector<sl::Value> items;
+    skip_ws();
+    if (s_[i_] == ']') {
+      ++i_;
+      return sl::make_list({});
+    }
+    while (true) {
+      auto v = value();
+      if (!v.ok()) return v;
+      items.push_back(*v);
+      skip_ws();
+      if (s_[i_++] == ']') return sl::make_list(std::move(items));
+    }
+  }
+
+  sl::Result<sl::Value> object() {
+    ++i_;
+    std::vector<std::pair<std::string, sl::Value>> fields;
+    skip_ws();
+    if (s_[i_] == '}') {
+      ++i_;
+      return make_dict(std::move(fields));
+    }
+    while (true) {
+      skip_ws();
+      std::string k = string();
+      skip_ws();
+      ++i_;  // ':'
+      auto v = value();
+      if (!v.ok()) return v;
+      auto same = std::find_if(fields.begin(), fields.end(), [&](auto& f) { return f.first == k; });
+      if (same != fields.end())
+        same->second = *v;
+      else
+        fields.emplace_back(std::move(k), *v);
+      skip_ws();
+      if (s_[i_++] == '}') return make_dict(std::move(fields));
     }
   }
 
@@ -356,7 +556,7 @@ sl::Value json_module() {
     if (c.args.size() != 1) return ytt_fail(c, "expected exactly one argument");
     if (auto e = only_kwargs(c, {"indent"})) return *e;
     // ytt's order: AsGoValue, the string-keyed maps json wants, the indent, then Marshal.
-    if (auto panic = go_value_panic(c.args[0])) return *panic;
+    if (auto panic = go_value_panic(c.args[0], "json.encode")) return *panic;
     auto tree = convert_starlark(c.args[0], {});
     if (!tree.ok()) return sl::fail_error("json.encode: " + tree.error().message);
     if (auto e = json_unencodable(*tree.value(), true)) return *e;

@@ -22,9 +22,13 @@ sl::Error ytt_fail(const sl::Call& c, std::string_view message) {
   return sl::fail_error(std::string(c.name) + ": " + std::string(message));
 }
 
-std::optional<sl::Error> go_value_panic(const sl::Value& v) {
-  if (auto why = unconvertible_to_yaml(v)) return sl::fail_error(*why);
-  return std::nullopt;
+std::optional<sl::Error> go_value_panic(const sl::Value& v, std::string_view fn) {
+  auto why = unconvertible_to_yaml(v);
+  if (!why) return std::nullopt;
+  // A panic's text stands alone; an error (a value's conversion hint) is the builtin's.
+  if (!fn.empty() && why->rfind("(p) ", 0) != 0)
+    return sl::fail_error(std::string(fn) + ": " + *why);
+  return sl::fail_error(*why);
 }
 
 std::string go_type_name(const sl::Value& v) {
@@ -103,7 +107,8 @@ sl::Result<sl::Value> encode_struct(const sl::Value& v, ValuePath& path) {
       return new_struct(std::move(fields));
     }
     case sl::Kind::kList:
-    case sl::Kind::kTuple: {
+    case sl::Kind::kTuple:
+    case sl::Kind::kSet: {  // Go slices: every sequence comes back a list
       if (!path.enter(v)) return failed();
       std::vector<sl::Value> items;
       for (const auto& it : v.items()) {
@@ -180,7 +185,8 @@ sl::Result<sl::Value> decode_struct(const sl::Value& v, ValuePath& path) {
       return d.ok() ? *d : sl::Value::none();
     }
     case sl::Kind::kList:
-    case sl::Kind::kTuple: {
+    case sl::Kind::kTuple:
+    case sl::Kind::kSet: {  // Go slices: every sequence comes back a list
       if (!path.enter(v)) return failed();
       std::vector<sl::Value> items;
       for (const auto& it : v.items()) {
@@ -251,7 +257,7 @@ sl::Value struct_module() {
       });
   auto encode = sl::make_builtin("struct.encode", [](const sl::Call& c) -> sl::Result<sl::Value> {
     if (c.args.size() != 1) return ytt_fail(c, "expected exactly one argument");
-    if (auto panic = go_value_panic(c.args[0])) return *panic;
+    if (auto panic = go_value_panic(c.args[0], "struct.encode")) return *panic;
     if (std::unordered_set<const void*> seen; auto panic = fragment_inside(c.args[0], seen))
       return *panic;
     ValuePath path;
@@ -259,7 +265,7 @@ sl::Value struct_module() {
   });
   auto decode = sl::make_builtin("struct.decode", [](const sl::Call& c) -> sl::Result<sl::Value> {
     if (c.args.size() != 1) return ytt_fail(c, "expected exactly one argument");
-    if (auto panic = go_value_panic(c.args[0])) return *panic;
+    if (auto panic = go_value_panic(c.args[0], "struct.decode")) return *panic;
     if (std::unordered_set<const void*> seen; auto panic = fragment_inside(c.args[0], seen))
       return *panic;
     ValuePath path;
@@ -423,50 +429,26 @@ std::optional<sl::Module> ytt_module(Files& files, std::string_view name,
 
 // ---- Module values (url.value, ip.addr, ...) ----------------------------------------------
 
-namespace {
-
-// A value of a ytt module type: named fields and methods, no YAML form.
-class ModuleValue : public sl::HostObject {
- public:
-  ModuleValue(std::string type, std::vector<std::pair<std::string, sl::Value>> fields)
-      : type_("@ytt:" + std::move(type)), fields_(std::move(fields)) {}
-  std::string_view type_name() const override { return type_; }
-  // ytt's url/ip/version values embed a StarlarkStruct, whose Hash fails.
-  std::optional<std::string> hash_error() const override {
-    return std::string("unhashable type: struct");
-  }
-  std::optional<sl::Value> attr(std::string_view name) const override {
-    for (const auto& [n, v] : fields_)
-      if (n == name) return v;
-    return std::nullopt;
-  }
-  std::vector<std::string> attr_names() const override {
-    std::vector<std::string> out;
-    for (const auto& f : fields_) out.push_back(f.first);
-    return out;
-  }
-  std::string hint() const {
-    return type_ + " does not automatically encode (hint: use .string())";
-  }
-
- private:
-  std::string type_;
-  std::vector<std::pair<std::string, sl::Value>> fields_;
-};
-
-}  // namespace
-
+// ytt's url/ip values embed its StarlarkStruct under their own type name: structs to Starlark
+// (fields, iteration over their names, len, `in`, `["name"]`), with no YAML form.
 sl::Value make_module_value(std::string type,
                             std::vector<std::pair<std::string, sl::Value>> fields) {
-  return sl::Value(new ModuleValue(std::move(type), std::move(fields)));
+  return sl::make_struct("@ytt:" + type, type, std::move(fields));
+}
+
+std::optional<std::string> own_conversion_hint(const sl::Value& v) {
+  if (!v.is(sl::Kind::kStruct)) return std::nullopt;
+  std::string_view type = v.type_name();
+  if (type.rfind("@ytt:", 0) != 0) return std::nullopt;
+  if (is_assertion(v))
+    return "@ytt:assert.assertion does not encode (did you mean to call check()?)";
+  return std::string(type) + " does not automatically encode (hint: use .string())";
 }
 
 std::optional<std::string> conversion_hint(const sl::Value& v, int depth) {
   if (depth > 1000) return std::nullopt;  // deeper values fail elsewhere
+  if (auto h = own_conversion_hint(v)) return h;
   switch (v.kind()) {
-    case sl::Kind::kHost:
-      if (auto* m = dynamic_cast<const ModuleValue*>(v.object())) return m->hint();
-      return std::nullopt;
     case sl::Kind::kList:
     case sl::Kind::kTuple:
     case sl::Kind::kSet:
@@ -480,9 +462,6 @@ std::optional<std::string> conversion_hint(const sl::Value& v, int depth) {
       }
       return std::nullopt;
     case sl::Kind::kStruct:
-      if (is_assertion(v)) {
-        return "@ytt:assert.assertion does not encode (did you mean to call check()?)";
-      }
       for (const auto& [n, val] : sl::struct_fields(v))
         if (auto h = conversion_hint(val, depth + 1)) return h;
       return std::nullopt;

@@ -24,7 +24,7 @@ sl::Value sha256_module();
 sl::Value url_module();  // ytt_url_ip.cpp: url, ip
 sl::Value ip_module();
 sl::Value math_module(Files& files);  // ytt_math.cpp (warns through `files`)
-sl::Value version_module();  // ytt_version.cpp
+sl::Value version_module();           // ytt_version.cpp
 sl::Value toml_module(Files& files);  // ytt_toml.cpp (a refusal is recorded in `files`)
 
 // Helpers shared by the module files.
@@ -44,11 +44,15 @@ sl::Value make_module_value(std::string type,
 // ytt's conversion hint when `v` is or holds a module value ("@ytt:url.value does not
 // automatically encode (hint: use .string())"), else nullopt.
 std::optional<std::string> conversion_hint(const sl::Value& v, int depth = 0);
+// The hint of `v` itself (not of what it holds): what ytt's AsGoValue stops at when its walk
+// reaches `v`.
+std::optional<std::string> own_conversion_hint(const sl::Value& v);
 // An assertion object of @ytt:assert (what assert.min(...) etc. return).
 bool is_assertion(const sl::Value& v);
-// The panic of ytt's AsGoValue on `v` (ranges, functions, ints beyond 64 bits, ... anywhere
-// inside) as an error ytt's ErrWrapper would return ("(p) ..."), else nullopt.
-std::optional<sl::Error> go_value_panic(const sl::Value& v);
+// What ytt's AsGoValue stops at first in `v`, walking it in order: a panic (ranges, functions,
+// ints beyond 64 bits, ...) as ytt's ErrWrapper returns it ("(p) ..."), or a value's conversion
+// hint ("Unable to convert value: ...", given the builtin's name `fn` first); else nullopt.
+std::optional<sl::Error> go_value_panic(const sl::Value& v, std::string_view fn = {});
 // ytt's YAML encoding of a Starlark value (`yaml.encode`, `assert.equals`).
 sl::Result<std::string> yaml_text(const sl::Value& v);
 
