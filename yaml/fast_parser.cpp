@@ -721,6 +721,9 @@ class Parser {
       return;
     }
     if (c == ':' && is_space_or_end(at(p_ + 1))) {
+      // `- &a : x`: after `- ` the properties may start a key, here an empty one (go-yaml
+      // reads `- {null: x}`); not for the fast path.
+      if (ctx == Ctx::kSeqEntry && props.present) decline();
       // `- : x` has no key; `a: : b` and `--- :` put a value indicator where none may be.
       syntax_error(mark(), ctx == Ctx::kSeqEntry ? kMissingKey : kSecondColon);
     }

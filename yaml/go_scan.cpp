@@ -49,6 +49,10 @@ struct Token {
   // `a:` to yaml-cpp): the trees would differ, so the parser refuses it when it takes it.
   bool split = false;
   bool named_handle = false;  // a tag `!name!suffix`
+  // A flow `:` with text right after it that follows `?`, an anchor or a tag (`{!t :b}`): a
+  // value indicator to go-yaml, the start of a plain scalar to yaml-cpp. Refused when the
+  // parser takes it as a value; a parser error before that is go-yaml's answer.
+  bool flow_colon = false;
 };
 
 // go-yaml's mark: lines and columns count characters (not bytes) from 0; `index` counts
@@ -102,6 +106,7 @@ class Scanner {
     Token t = queue_.front();
     queue_.pop_front();
     ++tokens_parsed_;
+    if (t.flow_colon) throw Stop{ErrorKind::kUnsupportedFlowColon, t.offset};
     // The parser takes this token now: if yaml-cpp's path could not, the parser's error
     // comes before anything the scanner finds later.
     if (parser_stop != std::string_view::npos && t.type != Tok::kStreamStart &&
@@ -323,13 +328,11 @@ class Scanner {
       return;
     }
     if (c == '?' && (flow_level_ > 0 || is_blankz(1))) {
+      if (flow_level_ == 0 && !allowed_) throw Stop{ErrorKind::kUnexpectedKeyIndicator, m_.offset};
       if (key_line_is_empty()) {
         throw Stop{ErrorKind::kUnsupportedEmptyExplicitKey, m_.offset};
       }
-      if (flow_level_ == 0) {
-        if (!allowed_) throw Stop{ErrorKind::kNone, m_.offset};
-        roll_indent(m_.column, -1, Tok::kBlockMapStart, m_.offset);
-      }
+      if (flow_level_ == 0) roll_indent(m_.column, -1, Tok::kBlockMapStart, m_.offset);
       remove_simple_key();
       allowed_ = flow_level_ == 0;
       append(Tok::kKey, m_.offset);
@@ -414,6 +417,7 @@ class Scanner {
   }
 
   void fetch_value() {
+    const Tok previous = last_;
     SimpleKey& k = keys_.back();
     if (k.possible) {
       insert(k.token_number, {Tok::kKey, k.mark.offset});
@@ -431,12 +435,11 @@ class Scanner {
     // After `?`, an anchor or a tag, go-yaml's parser takes this ':' as ending an empty key;
     // yaml-cpp reads a ':' with text after it as the start of a plain scalar there.
     unsigned char after = ahead(1);
-    if (flow_level_ > 0 && !is_blankz(1) && after != ',' && after != '[' && after != ']' &&
-        after != '{' && after != '}' &&
-        (last_ == Tok::kKey || last_ == Tok::kAnchor || last_ == Tok::kTag)) {
-      throw Stop{ErrorKind::kUnsupportedFlowColon, m_.offset};
-    }
     append(Tok::kValue, m_.offset);
+    queue_.back().flow_colon =
+        flow_level_ > 0 && !is_blankz(1) && after != ',' && after != '[' && after != ']' &&
+        after != '{' && after != '}' &&
+        (previous == Tok::kKey || previous == Tok::kAnchor || previous == Tok::kTag);
     skip();
   }
 
@@ -682,6 +685,7 @@ class Parser {
       out.offset = stop.offset;
       out.parser_error = stop.parser;
       out.problem_line = stop.problem_line;
+      out.reached = stop.reached;
     }
     if (out.kind == ErrorKind::kNone && split_ != std::string_view::npos) {
       out = GoScan{};

@@ -200,6 +200,7 @@ bool is_scanner_kind(ErrorKind kind) {
     case ErrorKind::kBadAnchorOrAlias:
     case ErrorKind::kUnexpectedColon:
     case ErrorKind::kUnexpectedDash:
+    case ErrorKind::kUnexpectedKeyIndicator:
     case ErrorKind::kMissingColon:
     case ErrorKind::kTabInIndentation:
     case ErrorKind::kTabInBlockScalarIndentation:
@@ -285,6 +286,8 @@ std::string go_yaml_words(const diag::Diagnostic& d, std::string_view text,
     }
     case ErrorKind::kUnexpectedDash:
       return with_line(line, "block sequence entries are not allowed in this context");
+    case ErrorKind::kUnexpectedKeyIndicator:
+      return with_line(line, "mapping keys are not allowed in this context");
     case ErrorKind::kTabInIndentation:
       return with_line(line, "found a tab character that violates indentation");
     case ErrorKind::kTabInBlockScalarIndentation:

@@ -126,6 +126,7 @@ struct GoScan {
   size_t offset = 0;
   bool parser_error = false;
   int problem_line = -1;  // kMissingColon: the 0-based line go-yaml's scanner had reached
+  bool reached = false;   // kNone: the parser took a token at or past `parser_stop`
   // In the tags scanned (not verbatim ones): the offsets of '!', ',', '[' and ']', which go-yaml
   // reads as tag text and yaml-cpp ends a tag at.
   std::vector<size_t> tag_chars_yaml_cpp_ends_at;

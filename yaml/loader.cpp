@@ -247,6 +247,9 @@ class Builder : public internal::FastHandler {
     size_t first = src_.find_first_not_of(" -", line_start);
     if (first != std::string_view::npos && first < begin && src_[first] == '?') return;
     size_t at = line_start + static_cast<size_t>(key.span.end.column - 1);
+    // An empty key with properties (`&a : x`, `- !t : x`) spans no text: its `:` follows the
+    // properties on their line.
+    if (key.span.end == key.span.begin) at = skip_properties_on_line(at);
     while (at < src_.size() && (src_[at] == ' ' || src_[at] == '\t')) ++at;
     if (at < src_.size() && src_[at] == ':') return;
     throw syntax_error(key.span.begin, ErrorKind::kMissingColon);
@@ -475,6 +478,7 @@ class Builder : public internal::FastHandler {
     }
     const bool plain_tag = tag.size() == 1 && tag[0] == '?';
     const bool quoted_tag = tag.size() == 1 && tag[0] == '!';
+    const Style written = style;  // the extent in the source follows how it is written
     if (quoted_tag && style == Style::kPlain) style = Style::kDoubleQuoted;  // defensive
 
     // Built where it will live (no Node moves): nodes are big and this runs once per scalar.
@@ -494,13 +498,13 @@ class Builder : public internal::FastHandler {
     auto addr = [](const char* p) { return reinterpret_cast<uintptr_t>(p); };
     if (addr(value.data()) >= addr(src_.data()) &&
         addr(value.data()) + value.size() <= addr(src_.data()) + src_.size() &&
-        (style == Style::kPlain || style == Style::kSingleQuoted ||
-         style == Style::kDoubleQuoted)) {
+        (written == Style::kPlain || written == Style::kSingleQuoted ||
+         written == Style::kDoubleQuoted)) {
       size_t end = static_cast<size_t>(value.data() - src_.data()) + value.size() +
-                   (style == Style::kPlain ? 0 : 1);
+                   (written == Style::kPlain ? 0 : 1);
       n.span.end = advance(n.span.begin, off, end);
     } else {
-      n.span.end = scalar_end(n.span.begin, off, body, style, value);
+      n.span.end = scalar_end(n.span.begin, off, body, written, value);
     }
     placed(n, 1, 0, anchor, n.text.size());
   }
@@ -621,6 +625,16 @@ class Builder : public internal::FastHandler {
       while (p < src_.size() && is_blank(src_[p])) ++p;
     }
     return tag;
+  }
+
+  // Past the anchors and tags at `p` and the blanks between them, on one line, and past an
+  // alias after them (`&a *b : x`, which the parsers reject at the alias).
+  size_t skip_properties_on_line(size_t p) const {
+    while (p < src_.size() && (src_[p] == '!' || src_[p] == '&' || src_[p] == '*')) {
+      while (p < src_.size() && !is_blank(src_[p]) && src_[p] != '\n' && src_[p] != '\r') ++p;
+      while (p < src_.size() && is_blank(src_[p])) ++p;
+    }
+    return p;
   }
 
   size_t skip_properties(size_t p) const {
@@ -1294,6 +1308,7 @@ YamlCppError classify_yaml_cpp_error(const std::string& msg) {
       {"end of map flow not found", ErrorKind::kUnclosedFlowMap},
       {"end of sequence flow not found", ErrorKind::kUnclosedFlowList},
       {"illegal block entry", ErrorKind::kUnexpectedDash},
+      {"illegal map key", ErrorKind::kUnexpectedKeyIndicator},
       {"illegal flow end", ErrorKind::kUnexpectedClosingBracket},
       {"the referenced anchor is not defined", ErrorKind::kUndefinedAlias},
       {"illegal EOF in scalar", ErrorKind::kUnterminatedQuote},
@@ -1334,6 +1349,27 @@ int document_start_line(const internal::ScanResult& scan, int line) {
   return start;
 }
 
+// The line of the `---` that starts the document a syntax error at `at` is in. go-yaml's parser
+// meets a `---` marker as an error only while still inside the document before it (an
+// unclosed flow collection), so an error at a marker is that document's.
+int erring_document_line(const internal::ScanResult& scan, const diag::Position& at) {
+  const bool at_marker =
+      at.column == 1 && std::find(scan.doc_start_lines.begin(), scan.doc_start_lines.end(),
+                                  at.line) != scan.doc_start_lines.end();
+  return document_start_line(scan, at_marker ? at.line - 1 : at.line);
+}
+
+// go-yaml's decoder builds the values of each document once its parser has read it, before
+// the parser goes on: value problems (tag mismatches, bad merges) that stand before this
+// position come before a syntax error of `kind` at `at`. That is the start of the erring
+// document, or `at` itself for content after a finished document (the parser fails only when
+// the decoder asks for the next document).
+diag::Position decoded_before(const internal::ScanResult& scan, const diag::Position& at,
+                              ErrorKind kind) {
+  if (kind == ErrorKind::kMissingDocumentMarker) return at;
+  return {erring_document_line(scan, at), 1};
+}
+
 // Problems found while building values (go-yaml meets them after parsing the document).
 bool is_value_error(const diag::Diagnostic& d) {
   ErrorKind k = error_kind(d);
@@ -1350,9 +1386,18 @@ bool is_value_error(const diag::Diagnostic& d) {
 void follow_go_yaml(std::string_view source, const internal::ScanResult& scan, size_t stop,
                     diag::Position& at, ErrorKind& kind) {
   internal::GoScan go = internal::go_yaml_scan(source, stop);
+  // yaml-cpp found no token where go-yaml's scanner reads one (`{a: ! :` ending in a `:`):
+  // go-yaml's parser takes it and goes on to its own first error, if any.
+  if (go.kind == ErrorKind::kNone && go.reached && kind == ErrorKind::kUnknownToken) {
+    go = internal::go_yaml_scan(source, std::string_view::npos);
+  }
   if (go.kind == ErrorKind::kNone) return;
   if (go.parser_error && kind != ErrorKind::kNone && go.offset == stop) {
-    if (internal::is_scanner_kind(kind)) {
+    // yaml-cpp's own problems (`cannot assign multiple tags to the same node`) have no
+    // go-yaml counterpart, and an alias go-yaml's parser does not take as a node (`--- !t *a`
+    // wants a new document there) is never looked up: go-yaml's parser fails its own way.
+    if (internal::is_scanner_kind(kind) || kind == ErrorKind::kOther ||
+        (kind == ErrorKind::kUndefinedAlias && go.kind != ErrorKind::kUndefinedAlias)) {
       kind = go.kind;
     } else if ((go.kind == ErrorKind::kMissingDash || go.kind == ErrorKind::kMissingNodeContent) &&
                (kind == ErrorKind::kEndOfMapNotFound || kind == ErrorKind::kEndOfListNotFound ||
@@ -1391,19 +1436,19 @@ void add_strict_problem(std::string_view source, std::string_view file,
     const diag::Position stop = first->span.begin;
     internal::ScanResult scan = internal::scan_source(source, false, options.max_depth + 2);
     // The decoded documents: those before the erring one, and for a value error its own.
-    int cut_line = document_start_line(scan, stop.line);
+    size_t cut = internal::offset_at(scan.line_starts, source.size(),
+                                     decoded_before(scan, stop, error_kind(*first)));
     if (is_value_error(*first)) {
-      cut_line = 0;
+      int cut_line = 0;
       for (int l : scan.doc_start_lines) {
         if (l > stop.line) {
           cut_line = l;
           break;
         }
       }
+      cut = cut_line == 0 ? source.size()
+                          : internal::offset_at(scan.line_starts, source.size(), {cut_line, 1});
     }
-    size_t cut = cut_line == 0
-                     ? source.size()
-                     : internal::offset_at(scan.line_starts, source.size(), {cut_line, 1});
     if (cut == 0) return;
     diag::Diagnostics ignored;
     LoadOptions plain = options;
@@ -1457,6 +1502,8 @@ std::string_view syntax_error_text(ErrorKind kind) {
       return "unexpected ':' (a map value is not allowed here)";
     case ErrorKind::kUnexpectedDash:
       return "unexpected '-' (a list item is not allowed here)";
+    case ErrorKind::kUnexpectedKeyIndicator:
+      return "unexpected '?' (a map key is not allowed here)";
     case ErrorKind::kMissingColon:
       return "missing ':' after a map key";
     case ErrorKind::kMissingDash:
@@ -1633,9 +1680,9 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
       s.end = s.begin;
       // go-yaml builds each document's values once it has parsed it: what that found in the
       // documents before this one comes first.
-      const int doc_line = document_start_line(scan, s.begin.line);
+      const diag::Position decoded = decoded_before(scan, s.begin, problem.kind);
       for (const diag::Diagnostic& d : fast_diags.items()) {
-        if (is_value_error(d) && d.span.begin.line < doc_line) diags.add(d);
+        if (is_value_error(d) && before_position(d.span.begin, decoded)) diags.add(d);
       }
       diags.error("HK001", s, "syntax error: " + std::string(syntax_error_text(problem.kind)))
           .kind = static_cast<uint16_t>(problem.kind);
@@ -1720,11 +1767,12 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
   if (stopped) {
     // go-yaml parses a whole document before building values from it: problems found while
     // building this document's values come after its syntax error, and are not reported.
-    const int doc_line = document_start_line(scan, stopped->at.line);
+    const diag::Position decoded = decoded_before(scan, stopped->at, stopped->kind);
     auto& items = diags.items();
     items.erase(std::remove_if(items.begin() + static_cast<std::ptrdiff_t>(first_diag), items.end(),
                                [&](const diag::Diagnostic& d) {
-                                 return is_value_error(d) && d.span.begin.line >= doc_line;
+                                 return is_value_error(d) &&
+                                        !before_position(d.span.begin, decoded);
                                }),
                 items.end());
     const bool refused = stopped->kind == ErrorKind::kUnsupportedFlowColon ||

@@ -305,6 +305,8 @@ enum class ErrorKind : uint16_t {
   // HK001, our refusal: an anchor or alias name followed by `:`, `?`, `%`, `@` or a backquote.
   // go-yaml ends the name there, yaml-cpp (the only path that reads anchors) does not.
   kUnsupportedAnchorName,
+  // HK001, go-yaml's scanner: a `? ` key indicator where no key may start (`a: ? b`).
+  kUnexpectedKeyIndicator,
   kOther,  // any other problem yaml-cpp reports, in its words
 };
 ErrorKind error_kind(const diag::Diagnostic& d);

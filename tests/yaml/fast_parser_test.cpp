@@ -246,6 +246,10 @@ TEST(FastParser, AgreesOnTrickySnippets) {
       {"- - - a\n    - b\n  - c\n- d\n", true},
       {"- - |\n    deep\n  - x\n", true},
       {"- &a - x\n", false},
+      // An empty key with properties (found by fuzz/yaml_differential.cpp): `- {null: x}`.
+      {"- !!null : x\n", false},
+      {"- &a : x\n- !x : y\n", false},
+      {"a:\n- &a !!str : x\n  b: 1\n", false},
       {"#@data/values\n---\na: 1 #@ trailing\n#@schema/default 3\nb: 2\n", true},
       {"#@ load(\"x.star\", \"f\")\na:\n  #@overlay/match by=\"name\"\n  - name: x\n", true},
       {"a: 1\n#@ trailing at the end\n", true},
@@ -651,6 +655,8 @@ TEST(FastParser, BrokenInputStopsAtTheSameFirstErrorOnBothPaths) {
       {":b;: [&-2*l.inf:",
        "HK001#8@1:7 syntax error: an anchor or alias name is letters, digits, "
        "'_' and '-'"},
+      // No simple key may follow the simple key `k`: the `:` after the anchor is an error.
+      {"k: &a : x\n", "HK001#9@1:7 syntax error: unexpected ':' (a map value is not allowed here)"},
   };
   for (const Broken& b : cases) {
     SCOPED_TRACE(b.text);

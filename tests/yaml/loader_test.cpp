@@ -1430,5 +1430,119 @@ TEST(YamlLoad, WhatGoYamlRejectsIsRejectedOnBothPaths) {
   }
 }
 
+// An anchor or a tag followed by ` :` is an empty key with those properties: go-yaml's scanner
+// saves a simple key at the first property, and its parser reads properties with no content
+// as an empty scalar. The fast parser reported "did not find expected key" at the `:` of
+// `- &a : x`, yaml-cpp's path a key without `:` for `&a : x` (found by
+// fuzz/yaml_differential.cpp). Trees as ytt prints them (`ytt -f`).
+TEST(YamlLoad, AnEmptyKeyWithPropertiesIsReadAsGoYamlReadsIt) {
+  struct Case {
+    std::string_view input;
+    std::string_view ytt;
+  };
+  const Case cases[] = {
+      {"- !!null : x\n", "- null: x\n"},
+      {"- &a : x\n", "- null: x\n"},
+      {"- !x : x\n", "- \"\": x\n"},
+      {"- ! : x\n", "- \"\": x\n"},
+      {"&a : x\n", "null: x\n"},
+      {"!!str : x\n", "\"\": x\n"},
+      {"k:\n  &a : x\n  b: 1\n", "k:\n  null: x\n  b: 1\n"},
+      {"- &a :\n", "- null: null\n"},
+      {"[&a : x]\n", "- null: x\n"},
+      {"{!x : x}\n", "\"\": x\n"},
+  };
+  for (const Case& c : cases) {
+    for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+      SCOPED_TRACE(std::string(c.input) +
+                   (choice == internal::ParserChoice::kAuto ? " (auto)" : " (yaml-cpp)"));
+      diag::Diagnostics diags;
+      auto docs = internal::load_with(choice, c.input, "t.yaml", diags, {}, nullptr);
+      EXPECT_EQ(codes(diags), "");
+      ASSERT_EQ(docs.size(), 1u);
+      EXPECT_EQ(emit_yaml(docs[0].root), c.ytt);
+    }
+  }
+}
+
+// Around an empty key with properties, go-yaml's own errors: a second `:` on the line (no
+// simple key may follow a simple key), a second tag (go-yaml's parser takes one tag and one
+// anchor, yaml-cpp says "cannot assign multiple tags"), a `?` after a value (yaml-cpp says
+// "illegal map key"), a flow `:` go-yaml's parser fails at before reading it as a value (was
+// refused as unsupported), a flow `:` at the end that yaml-cpp cannot read as a token (go-yaml
+// goes on), and an alias go-yaml's parser wants a document start at. Messages from ytt.
+TEST(YamlLoad, ErrorsAroundAnEmptyKeyWithPropertiesAreGoYamls) {
+  struct Case {
+    std::string_view input;
+    ErrorKind kind;
+    std::string_view go_yaml;
+  };
+  const Case cases[] = {
+      {"- &a : b: x\n", ErrorKind::kUnexpectedColon,
+       "yaml: line 1: mapping values are not allowed in this context"},
+      {"- !x : b: x\n", ErrorKind::kUnexpectedColon,
+       "yaml: line 1: mapping values are not allowed in this context"},
+      {"k: &a : x\n", ErrorKind::kUnexpectedColon,
+       "yaml: line 1: mapping values are not allowed in this context"},
+      {"- &a\n  : x\n", ErrorKind::kMissingKey, "yaml: line 1: did not find expected key"},
+      {"-\n  !!int !x : x\n", ErrorKind::kMissingKey, "yaml: line 1: did not find expected key"},
+      {"k:\n  &a !!str !!null\n:\n", ErrorKind::kMissingKey,
+       "yaml: line 1: did not find expected key"},
+      // yaml-cpp names the end of the map there (a parser kind: the words are go-yaml's).
+      {"- k: v\n  &b *a : b: x\n", ErrorKind::kNone, "yaml: line 1: did not find expected key"},
+      {"a: ? b\n", ErrorKind::kUnexpectedKeyIndicator,
+       "yaml: line 1: mapping keys are not allowed in this context"},
+      {"- k: v\n  !x: ? x\n", ErrorKind::kUnexpectedKeyIndicator,
+       "yaml: line 2: mapping keys are not allowed in this context"},
+      {"k: {!!seq\n  :x}", ErrorKind::kMissingFlowMapEntryEnd,
+       "yaml: line 1: did not find expected ',' or '"},
+      {"{a: b, ! :", ErrorKind::kMissingNodeContent,
+       "yaml: line 1: did not find expected node content"},
+      {"--- !!map *a : b: x\n", ErrorKind::kMissingDocumentMarker,
+       "yaml: did not find expected <document start>"},
+  };
+  for (const Case& c : cases) {
+    for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+      SCOPED_TRACE(std::string(c.input) +
+                   (choice == internal::ParserChoice::kAuto ? " (auto)" : " (yaml-cpp)"));
+      diag::Diagnostics diags;
+      internal::load_with(choice, c.input, "t.yaml", diags, {}, nullptr);
+      ASSERT_EQ(diags.size(), 1u) << codes(diags);
+      if (c.kind != ErrorKind::kNone) {
+        EXPECT_EQ(error_kind(diags.items()[0]), c.kind);
+      }
+      EXPECT_EQ(go_yaml_message(diags.items()[0], c.input, true), c.go_yaml);
+    }
+  }
+}
+
+// go-yaml's decoder builds a document's values once its parser has read the document: a tag
+// mismatch comes before content that wants a new document, but not before a `---` that an
+// unclosed flow map runs into (that `---` is the first document's error, not the second's).
+// Messages from ytt.
+TEST(YamlLoad, AValueErrorComesBeforeTheErrorsOfLaterDocumentsOnly) {
+  struct Case {
+    std::string_view input;
+    std::vector<std::string_view> go_yaml;
+  };
+  const Case cases[] = {
+      {"--- !!bool *a : [1]\n",
+       {"yaml: cannot decode !!null `` as a !!bool",
+        "yaml: did not find expected <document start>"}},
+      {"k: {!!bool\n  , y\n---\nq: 1", {"yaml: line 2: did not find expected ',' or '"}},
+  };
+  for (const Case& c : cases) {
+    for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+      SCOPED_TRACE(std::string(c.input) +
+                   (choice == internal::ParserChoice::kAuto ? " (auto)" : " (yaml-cpp)"));
+      diag::Diagnostics diags;
+      internal::load_with(choice, c.input, "t.yaml", diags, {}, nullptr);
+      std::vector<std::string> got;
+      for (const auto& d : diags.items()) got.push_back(go_yaml_message(d, c.input, true));
+      EXPECT_EQ(got, std::vector<std::string>(c.go_yaml.begin(), c.go_yaml.end()));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace hintkit::yaml
