@@ -416,14 +416,19 @@ class Fragment : public sl::HostObject {
   std::optional<sl::Error> set_index_error() const override {
     return sl::fail_error("yamlfragment.SetKey: Not implemented");
   }
+  std::optional<std::string> slice_panic() const override {
+    return "(p) yamlfragment.Slice: Not implemented";
+  }
   // ytt's StarlarkFragment.Items: a map's items; nothing for a nil fragment; ytt panics on
   // any other fragment.
   sl::Result<std::optional<Pairs>> mapping_items() const override {
     Pairs out;
     if (docset_ || node_->is_array()) {
-      return sl::fail_error(
+      sl::Error panic = sl::fail_error(
           std::string("(p) yamlfragment.Items: Expected value to be a map, but was ") +
           (docset_ ? "*yamlmeta.DocumentSet" : "*yamlmeta.Array"));
+      panic.go_panic = true;
+      return panic;
     }
     for (const auto& e : node_->entries) {
       auto k = std::make_shared<DNode>();

@@ -122,7 +122,10 @@ class Validator {
   }
 
   sl::Result<sl::Value> call(const sl::Value& f, std::vector<sl::Value> args) {
-    return thread_.call(f, args);
+    auto r = thread_.call(f, args);
+    // ytt runs rules outside any recover: such a panic ends ytt itself with a Go stack trace
+    if (!r.ok() && r.error().go_panic) throw Unsupported{"a rule that makes ytt panic"};
+    return r;
   }
 
   // Pre-order over the values (ytt's WalkWithParent): each node's schema rule, then the

@@ -289,6 +289,7 @@ void dict_update(const Value& d, std::span<const Value> args, std::span<const Kw
       for (const auto& [k, v] : fields) t.insert(Value::from_string(k), v);
     } else if (src.kind() == Kind::kHost && [&] {
                  auto pairs = static_cast<const HostObject*>(src.object())->mapping_items();
+                 if (!pairs.ok() && pairs.error().go_panic) throw_go_panic(pairs.error().message);
                  if (!pairs.ok()) throw_error(pairs.error().message);
                  if (!*pairs) return false;
                  for (const auto& [k, v] : **pairs) t.insert(k, v);
@@ -340,7 +341,7 @@ void dict_update_from(const Call& c, const Value& d) {
   try {
     dict_update(d, c.args, c.kwargs);
   } catch (EvalError& e) {
-    if (e.kind == ErrorKind::kLimit) throw;
+    if (e.kind == ErrorKind::kLimit || e.bare) throw;
     bfail(c, e.message);
   }
 }

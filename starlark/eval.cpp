@@ -244,6 +244,7 @@ Value call_builtin(BuiltinObj& b, std::span<const Value> args, std::span<const K
     EvalError e(r.error().message);
     e.kind = r.error().kind == ErrorKind::kLimit ? ErrorKind::kLimit : ErrorKind::kRuntime;
     if (r.error().cause) e.cause = r.error().cause;
+    e.bare = r.error().go_panic;
     throw e;
   }
   return std::move(r.value());
@@ -358,8 +359,22 @@ Value eval_call(Env& env, const CallExpr& c) {
           Value v = eval(env, *a.value);
           env.pos = c.pos;
           if (v.kind() == Kind::kHost) {
-            // a host mapping (ytt's yamlfragment of a map): its keys, then each key's value
+            // a host mapping (ytt's yamlfragment of a map): its items (starlark-go asks Items,
+            // which panics on a fragment of an array), else its keys and each key's value
             auto* host = static_cast<HostObject*>(v.object());
+            auto pairs = host->mapping_items();
+            if (!pairs.ok() && pairs.error().go_panic) throw_go_panic(pairs.error().message);
+            if (pairs.ok() && *pairs) {
+              for (const auto& [k, val] : **pairs) {
+                if (k.kind() != Kind::kString)
+                  throw_error("keywords must be strings, not " + std::string(k.type_name()));
+              }
+              for (const auto& [k, val] : **pairs) {
+                kw_names.push_back(k);
+                heap_kwargs.push_back(Kwarg{str_ref(k), val});
+              }
+              break;
+            }
             auto keys = host->iterate();
             if (!keys) {
               throw_error("argument after ** must be a mapping, not " + std::string(v.type_name()));
@@ -789,6 +804,7 @@ Error to_error(EvalError& e) {
   err.message = std::move(e.message);
   err.frames = e.kind == ErrorKind::kLimit ? limit_stack(std::move(e.frames)) : std::move(e.frames);
   err.cause = std::move(e.cause);
+  err.go_panic = e.bare;
   return err;
 }
 

@@ -98,6 +98,9 @@ struct Error {
   std::vector<Problem> problems;  // compile errors, in source order
   std::vector<Frame> frames;      // innermost first (as ytt prints them)
   std::shared_ptr<Error> cause;   // e.g. the error inside a module that `load` failed to run
+  // A Go panic outside any of ytt's error wrappers (its yamlfragment's Slice, Items): it
+  // unwinds the whole evaluation and is reported bare, with no builtin's name and no stack.
+  bool go_panic = false;
 
   // message plus the stack, starlark-go style, for logs and tests.
   std::string to_string() const;
@@ -407,7 +410,11 @@ class HostObject : public Object {
   // The (key, value) pairs of an iterable mapping (what dict() and dict.update() take from
   // it); nullopt: not a mapping.
   using Pairs = std::vector<std::pair<Value, Value>>;
+  // (A Go panic there is an Error with `go_panic` set.)
   virtual Result<std::optional<Pairs>> mapping_items() const { return std::optional<Pairs>(); }
+  // Sliceable types: the Go panic their Slice raises once starlark-go has checked the indices
+  // (ytt's yamlfragment: "yamlfragment.Slice: Not implemented"); nullopt: not sliceable.
+  virtual std::optional<std::string> slice_panic() const { return std::nullopt; }
   // `==` between two objects of the same type (an error: the type defines no equality).
   virtual Result<bool> equals(const HostObject& other) const { return this == &other; }
   virtual void freeze() {}

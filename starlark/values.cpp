@@ -14,6 +14,11 @@ namespace hintkit::starlark {
 
 void throw_error(std::string message) { throw EvalError{std::move(message)}; }
 void throw_limit(std::string message) { throw EvalError(std::move(message), ErrorKind::kLimit); }
+void throw_go_panic(std::string message) {
+  EvalError e(std::move(message));
+  e.bare = true;
+  throw e;
+}
 
 namespace {
 // Immortal marker object for unassigned slots.
@@ -1757,6 +1762,14 @@ void slice_indices(const Value& lo, const Value& hi, const Value& st, int64_t n,
 Value slice_value(const Value& x, const Value& lo, const Value& hi, const Value& st) {
   int64_t n = length_of(x);
   Kind k = x.kind();
+  if (k == Kind::kHost) {
+    auto panic = static_cast<const HostObject*>(x.object())->slice_panic();
+    if (panic) {
+      int64_t start, stop, step;
+      slice_indices(lo, hi, st, std::max<int64_t>(n, 0), &start, &stop, &step);
+      throw_go_panic(*panic);
+    }
+  }
   if (k != Kind::kString && k != Kind::kList && k != Kind::kTuple && k != Kind::kRange)
     throw_error("invalid slice operand " + std::string(x.type_name()));
   int64_t start, stop, step;
