@@ -480,6 +480,13 @@ class Builder : public internal::FastHandler {
     const bool quoted_tag = tag.size() == 1 && tag[0] == '!';
     const Style written = style;  // the extent in the source follows how it is written
     if (quoted_tag && style == Style::kPlain) style = Style::kDoubleQuoted;  // defensive
+    std::string folded;
+    if (style == Style::kFolded) {
+      if (std::optional<std::string> v = folded_with_go_yaml_tail(body, value, block_indent())) {
+        folded = std::move(*v);
+        value = folded;
+      }
+    }
 
     // Built where it will live (no Node moves): nodes are big and this runs once per scalar.
     Node& n = slot();
@@ -625,6 +632,107 @@ class Builder : public internal::FastHandler {
       while (p < src_.size() && is_blank(src_[p])) ++p;
     }
     return tag;
+  }
+
+  // The column of the innermost block collection (-1 at the root): go-yaml's scanner indent,
+  // which a block scalar's indentation counts from.
+  int block_indent() const {
+    if (top_ == 0) return -1;
+    const Frame& f = stack_[top_ - 1];
+    // A collection's mark is its first token: its `-`, `?` or first key, or its properties
+    // (`k: &m` above the map), which stand elsewhere: then its first key's column.
+    size_t at = offset_of(f.node.span.begin);
+    bool props = at < src_.size() && (src_[at] == '&' || src_[at] == '!');
+    if (props && f.node.kind == Kind::kMap && !f.items.empty()) {
+      return f.items.front().key.span.begin.column - 1;
+    }
+    if (props && f.node.kind == Kind::kArray) {  // its first `-`
+      auto dash = std::lower_bound(scan_.block_entries.begin(), scan_.block_entries.end(), at);
+      if (dash != scan_.block_entries.end()) {
+        return position_at(scan_.line_starts, *dash).column - 1;
+      }
+    }
+    return f.node.span.begin.column - 1;
+  }
+
+  // A folded block scalar's value with the line breaks after its last line as go-yaml keeps
+  // them; nullopt when it has no text or `value` does not end with that line. yaml-cpp (and
+  // the fast parser, which reads as yaml-cpp does) drops the break of one empty line after the
+  // text under `+` chomping, and makes a last line of indentation alone at the end of the input
+  // a space; go-yaml keeps the break of the last line of text (but for `-`) and, for `+`, one
+  // per empty line after it.
+  std::optional<std::string> folded_with_go_yaml_tail(size_t indicator, std::string_view value,
+                                                      int parent) const {
+    size_t p = indicator + 1;
+    char chomp = 0;
+    int increment = 0;
+    for (int i = 0; i < 2 && p < src_.size(); ++i, ++p) {
+      char c = src_[p];
+      if ((c == '+' || c == '-') && chomp == 0) {
+        chomp = c;
+      } else if (c >= '1' && c <= '9' && increment == 0) {
+        increment = c - '0';
+      } else {
+        break;
+      }
+    }
+    size_t line = src_.find('\n', p);
+    if (line == std::string_view::npos) return std::nullopt;
+    ++line;                          // the first line of the block
+    auto break_at = [&](size_t q) {  // width of a line break at q
+      if (q < src_.size() && src_[q] == '\n') return size_t{1};
+      if (q + 1 < src_.size() && src_[q] == '\r' && src_[q + 1] == '\n') return size_t{2};
+      return size_t{0};
+    };
+    auto spaces_at = [&](size_t q) {
+      size_t k = 0;
+      while (q + k < src_.size() && src_[q + k] == ' ') ++k;
+      return k;
+    };
+    size_t indent = 0;
+    if (increment > 0) {
+      indent = static_cast<size_t>(parent >= 0 ? parent + increment : increment);
+    } else {
+      size_t widest = 0;
+      for (size_t q = line;;) {
+        size_t k = spaces_at(q);
+        widest = std::max(widest, k);
+        size_t b = break_at(q + k);
+        if (b == 0) break;
+        q += k + b;
+      }
+      indent = std::max<size_t>({widest, static_cast<size_t>(parent + 1), 1});
+    }
+    bool text = false, last_broken = false;
+    size_t last_begin = 0, last_end = 0, empty_after = 0;
+    for (size_t q = line; q < src_.size();) {
+      size_t k = std::min(spaces_at(q), indent);
+      if (size_t b = break_at(q + k)) {  // an empty line
+        ++empty_after;
+        q += k + b;
+        continue;
+      }
+      if (k < indent || q + k >= src_.size()) break;  // the block ends
+      size_t e = q + k;
+      while (e < src_.size() && break_at(e) == 0) ++e;
+      text = true;
+      last_begin = q + k;
+      last_end = e;
+      last_broken = e < src_.size();
+      empty_after = 0;
+      q = e + break_at(e);
+    }
+    if (!text) return std::nullopt;
+    std::string_view last = src_.substr(last_begin, last_end - last_begin);
+    size_t at = value.rfind(last);
+    if (at == std::string_view::npos ||
+        value.find_first_not_of(" \n", at + last.size()) != std::string_view::npos) {
+      return std::nullopt;
+    }
+    std::string out(value.substr(0, at + last.size()));
+    if (chomp != '-' && last_broken) out += '\n';
+    if (chomp == '+') out.append(empty_after, '\n');
+    return out;
   }
 
   // Past the anchors and tags at `p` and the blanks between them, on one line, and past an

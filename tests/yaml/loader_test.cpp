@@ -1544,5 +1544,38 @@ TEST(YamlLoad, AValueErrorComesBeforeTheErrorsOfLaterDocumentsOnly) {
   }
 }
 
+// A folded block scalar ends as go-yaml ends it: under `+` chomping the break of every empty
+// line after the text is kept (yaml-cpp, and the fast parser that reads as yaml-cpp does,
+// dropped one), and a last line of indentation alone at the end of the input is an empty line
+// (yaml-cpp made it a space). Both were silent wrong answers, found by
+// scripts/fuzz_yaml_errors.py (seed 10). Values from ytt (`ytt -f ... -o json`).
+TEST(YamlLoad, AFoldedBlockScalarKeepsGoYamlsLineBreaksAfterItsText) {
+  struct Case {
+    std::string_view input;
+    std::string_view value;
+  };
+  const Case cases[] = {
+      {"k: >+\n  a\n\n", "a\n\n"},         {"k: >+\n  a\n\n\nb: 1\n", "a\n\n\n"},
+      {"k: >+\n  a\n  \nb: 1\n", "a\n\n"}, {"k: >+\n  a\n\n  b\n\n", "a\nb\n\n"},
+      {"k: >2+\n  a\n\n", "a\n\n"},        {"k: >+\n  a\n   \n", "a\n \n"},
+      {"k: >\n  a\n  b\n  ", "a b\n"},     {"k: >-\n  a\n  ", "a"},
+      {"k: >+\n  a\n  ", "a\n"},           {"k: >\n  a\n\n", "a\n"},
+      {"k: |+\n  a\n\n", "a\n\n"},
+  };
+  for (const Case& c : cases) {
+    for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+      SCOPED_TRACE(std::string(c.input) +
+                   (choice == internal::ParserChoice::kAuto ? " (auto)" : " (yaml-cpp)"));
+      diag::Diagnostics diags;
+      auto docs = internal::load_with(choice, c.input, "t.yaml", diags, {}, nullptr);
+      EXPECT_EQ(codes(diags), "");
+      ASSERT_EQ(docs.size(), 1u);
+      const MapItem* k = docs[0].root.find("k");
+      ASSERT_NE(k, nullptr);
+      EXPECT_EQ(k->value.text, c.value);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace hintkit::yaml
