@@ -75,11 +75,7 @@ sl::Value rounding(Files& files, std::string name, double (*fn)(double)) {
     const double r = fn(x.as_float());
     if (std::isinf(r)) return sl::fail_error(name + ": cannot convert float infinity to integer");
     if (std::isnan(r)) return sl::fail_error(name + ": cannot convert float NaN to integer");
-    if (std::fabs(r) >= 9.2e18) {
-      files.unsupported = "math." + name + " of floats beyond 64-bit integers";
-      return sl::fail_error(files.unsupported);
-    }
-    return sl::Value::from_int(static_cast<int64_t>(r));
+    return *sl::int_from_float(r);  // exact at any size, as starlark-go's NumberToInt
   });
 }
 
