@@ -359,14 +359,25 @@ class Fragment : public sl::HostObject {
   bool truth() const override { return !node_->entries.empty(); }
   // Indexing is Starlark's mapping lookup (ytt's fragment is a Mapping first).
   sl::Result<sl::Value> index(const sl::Value& key) const override {
+    if (auto e = key_conversion_error(key)) return *e;
     auto found = get(key);
     if (!found.ok()) return found.error();
     if (!*found) return sl::fail_error("key " + key.repr() + " not in yamlfragment");
     return **found;
   }
   std::optional<bool> contains(const sl::Value& key) const override {
+    if (key_conversion_error(key)) return false;  // Starlark's `in` ignores Get's errors
     auto found = get(key);
     return found.ok() && found->has_value();
+  }
+  // ytt's StarlarkFragment.Get first turns the key into a Go value: a key ytt panics on (a
+  // range, a function, an int beyond 64 bits) unwinds the evaluation; a url or ip value fails
+  // with its hint.
+  static std::optional<sl::Error> key_conversion_error(const sl::Value& key) {
+    auto why = unconvertible_to_yaml(key);
+    if (!why) return std::nullopt;
+    if (why->rfind("(p) ", 0) == 0) sl::throw_go_panic(*why);
+    return sl::fail_error(*why);
   }
   // ytt's StarlarkFragment.Get: arrays and document sets by int index (no negative ones),
   // maps by a key equal in Go type and value (YAML int keys are Go ints, Starlark ints are

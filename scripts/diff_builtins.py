@@ -531,26 +531,42 @@ class Gen:
         "#@ def v(f):", "#@   r = assert.try_to(f)", "#@   if r[1] != None:", "#@     return \"ERR \" + r[1]", "#@   end",
         "#@   return r[0] if type(r[0]) in (\"float\", \"string\", \"bool\", \"NoneType\") else repr(r[0])",
         "#@ end",
-        "#@ def frag():", "a: 1", "b:", "- x", "- 2", "#@ end",
+        "#@ def plain(x):", "#@   if type(x) == \"int\":",
+        "#@     return x >= -9223372036854775808 and x <= 18446744073709551615", "#@   end",
+        "#@   return type(x) in (\"float\", \"string\", \"bool\", \"NoneType\")", "#@ end",
+        "#@ def w(f):", "#@   r = assert.try_to(f)", "#@   if r[1] != None:", "#@     return \"ERR \" + r[1]", "#@   end",
+        "#@   x = r[0]",
+        "#@   if type(x) in (\"list\", \"tuple\") and all([plain(e) for e in x]):", "#@     return x", "#@   end",
+        "#@   if type(x) == \"dict\" and all([plain(k) and plain(x[k]) for k in x]):", "#@     return x", "#@   end",
+        "#@   return x if plain(x) else repr(x)", "#@ end",
         "#@ def frag_list():", "- 1", "- a: b", "#@ end",
-        "#@ def frag_empty():", "#@ end",
     ]
+    # the document the facts go in (after HEAD's, which holds the array fragment's def)
+    MAP_DEFS = ["#@ def frag():", "a: 1", "b:", "- x", "- 2", "#@ end", "#@ def frag_empty():", "#@ end"]
 
     def single(self, e):
         """A program of one fact outside assert.try_to: its error is rendered whole."""
         r = self.r
         if r.random() < 0.5:
-            body = ["---", "r: #@ %s" % e]
+            body = ["---"] + self.MAP_DEFS + ["r: #@ %s" % e]
         else:
-            body = ["#@ def prog():", "#@   return %s" % e, "#@ end", "---", "r: #@ prog()"]
+            body = ["---"] + self.MAP_DEFS + ["#@ def prog():", "#@   return %s" % e, "#@ end", "r: #@ prog()"]
         return {"tpl.yml": "\n".join(self.HEAD + body) + "\n"}
 
     def multi(self, facts):
-        body = ["---"]
+        """One template of many facts; one in three is a data values schema instead (the facts
+        are defaults of `any` nodes, printed by --data-values-inspect)."""
+        schema = self.r.random() < 0.33
+        body = (["#@data/values-schema"] if schema else []) + ["---"] + self.MAP_DEFS
         for n, e in enumerate(facts):
-            wrap = "v" if self.r.random() < 0.25 else "t"
+            wrap = self.r.choice(["v", "v", "w", "t", "t", "t", "t", "t"])
+            if schema:
+                body.append("#@schema/type any=True")
             body.append("r%d: #@ %s(lambda: %s)" % (n, wrap, e))
-        return {"tpl.yml": "\n".join(self.HEAD + body) + "\n"}
+        files = {"tpl.yml": "\n".join(self.HEAD + body) + "\n"}
+        if schema:
+            files["_args"] = "--data-values-inspect"
+        return files
 
     def case(self):
         """[({filename: text}, [fact expressions])]: the programs of one case. Facts on YAML
@@ -584,12 +600,14 @@ def fact_lines(out):
 
 def run_both(files, ytt, hintkit):
     with tempfile.TemporaryDirectory() as tmp:
-        for name, text in files.items():
+        argv = []
+        for name, text in sorted(files.items()):
+            if name.startswith("_"):
+                continue
             with open(os.path.join(tmp, name), "w") as f:
                 f.write(text)
-        argv = []
-        for name in sorted(files):
             argv += ["-f", name]
+        argv += files.get("_args", "").split()
         return run([ytt] + argv, tmp), run([hintkit, "values"] + argv, tmp), argv
 
 
@@ -652,7 +670,7 @@ def main():
         if show_facts and r[0] == 0 and h[0] == 0:
             continue
         print(f"=== case {case} (ytt rc {r[0]}, hintkit rc {h[0]})")
-        body = files["tpl.yml"].split("---\n", 1)[-1]
+        body = files["tpl.yml"].split("#@ end\n---\n", 1)[-1]
         print(body[:3000])
         print("--- ytt")
         print(r[1][-1500:] + r[2][:1500])

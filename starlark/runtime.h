@@ -29,7 +29,6 @@ struct EvalError {
   bool bare = false;  // a Go runtime panic in ytt's starlark: reported without a call stack
 };
 [[noreturn]] void throw_error(std::string message);
-[[noreturn]] void throw_go_panic(std::string message);  // bare: see Error::go_panic
 [[noreturn]] void throw_limit(std::string message);
 
 // ---- Objects ---------------------------------------------------------------------------------

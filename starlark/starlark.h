@@ -406,6 +406,7 @@ class HostObject : public Object {
   virtual std::optional<std::string> hash_error() const { return std::nullopt; }
   // `x in obj` for mapping-like objects (Starlark asks their Get and ignores its errors);
   // nullopt: membership by iteration.
+  // (Starlark ignores Get's errors here, but not a Go panic: see throw_go_panic.)
   virtual std::optional<bool> contains(const Value&) const { return std::nullopt; }
   // The (key, value) pairs of an iterable mapping (what dict() and dict.update() take from
   // it); nullopt: not a mapping.
@@ -419,6 +420,10 @@ class HostObject : public Object {
   virtual Result<bool> equals(const HostObject& other) const { return this == &other; }
   virtual void freeze() {}
 };
+
+// From a host object's method called by the interpreter: a Go panic outside ytt's error
+// wrappers (see Error::go_panic), which unwinds the whole evaluation.
+[[noreturn]] void throw_go_panic(std::string message);
 
 // ---- Programs and execution ------------------------------------------------------------------
 
