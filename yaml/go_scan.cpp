@@ -80,9 +80,18 @@ struct Stop {
   bool parser = false;
   bool reached = false;
   int problem_line = -1;  // a required key's end: go-yaml's line when it found the `:` missing
+  // A scanner error yaml-cpp reports in its own way where it stops (kind kNone): what go-yaml
+  // says there, for inputs yaml-cpp does not read (see GoScan::unnamed).
+  ErrorKind unnamed = ErrorKind::kNone;
 };
 
 constexpr size_t kMaxSimpleKeyChars = 1024;  // go-yaml's limit on a simple key's length
+
+Stop unnamed(ErrorKind kind, size_t offset) {
+  Stop s{ErrorKind::kNone, offset};
+  s.unnamed = kind;
+  return s;
+}
 
 class Scanner {
  public:
@@ -318,7 +327,7 @@ class Scanner {
     }
     if (c == '-' && is_blankz(1)) {
       if (flow_level_ == 0) {
-        if (!allowed_) throw Stop{ErrorKind::kNone, m_.offset};  // "not allowed in this context"
+        if (!allowed_) throw unnamed(ErrorKind::kUnexpectedDash, m_.offset);
         roll_indent(m_.column, -1, Tok::kBlockSeqStart, m_.offset);
       }
       remove_simple_key();
@@ -397,7 +406,8 @@ class Scanner {
     // Cannot start any token. Named for a tab (one where go-yaml wants a token: in block
     // indentation, or right after a block collection's `- `, `? ` or `: `), which yaml-cpp
     // reads as whitespace and goes on.
-    if (!plain) throw Stop{c == '\t' ? ErrorKind::kUnknownToken : ErrorKind::kNone, m_.offset};
+    if (c == '\t' && !plain) throw Stop{ErrorKind::kUnknownToken, m_.offset};
+    if (!plain) throw unnamed(ErrorKind::kUnknownToken, m_.offset);
     save_simple_key();
     allowed_ = false;
     size_t start = m_.offset;
@@ -427,7 +437,7 @@ class Scanner {
       allowed_ = false;
     } else {
       if (flow_level_ == 0) {
-        if (!allowed_) throw Stop{ErrorKind::kNone, m_.offset};  // "not allowed in this context"
+        if (!allowed_) throw unnamed(ErrorKind::kUnexpectedColon, m_.offset);
         roll_indent(m_.column, -1, Tok::kBlockMapStart, m_.offset);
       }
       allowed_ = flow_level_ == 0;
@@ -492,7 +502,7 @@ class Scanner {
   void scan_quoted(bool single) {
     skip();
     while (true) {
-      if (marker_here()) throw Stop{ErrorKind::kNone, m_.offset};  // document indicator
+      if (marker_here()) throw unnamed(ErrorKind::kDocumentMarkerInQuote, m_.offset);
       if (at_end()) throw Stop{ErrorKind::kUnterminatedQuote, s_.size()};
       while (!is_blankz()) {
         unsigned char c = cur();
@@ -581,7 +591,7 @@ class Scanner {
     if (cur() == '#') {
       while (!is_breakz()) skip();
     }
-    if (!is_breakz()) throw Stop{ErrorKind::kNone, start};  // bad header
+    if (!is_breakz()) throw unnamed(ErrorKind::kBadBlockScalarHeader, start);
     skip_line();
     int indent = 0;
     if (increment > 0) indent = indent_ >= 0 ? indent_ + increment : increment;
@@ -686,6 +696,7 @@ class Parser {
       out.parser_error = stop.parser;
       out.problem_line = stop.problem_line;
       out.reached = stop.reached;
+      out.unnamed = stop.unnamed;
     }
     if (out.kind == ErrorKind::kNone && split_ != std::string_view::npos) {
       out = GoScan{};
@@ -1045,6 +1056,31 @@ class Parser {
 };
 
 }  // namespace
+
+std::vector<size_t> go_line_starts(std::string_view text) {
+  std::vector<size_t> starts{0};
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    size_t w = 0;
+    if (c == '\r') {
+      w = i + 1 < text.size() && text[i + 1] == '\n' ? 2 : 1;
+    } else if (c == '\n') {
+      w = 1;
+    } else if (c == 0xC2 && i + 1 < text.size() &&
+               static_cast<unsigned char>(text[i + 1]) == 0x85) {
+      w = 2;
+    } else if (c == 0xE2 && i + 2 < text.size() &&
+               static_cast<unsigned char>(text[i + 1]) == 0x80 &&
+               (static_cast<unsigned char>(text[i + 2]) == 0xA8 ||
+                static_cast<unsigned char>(text[i + 2]) == 0xA9)) {
+      w = 3;
+    }
+    if (w == 0) continue;
+    i += w - 1;
+    starts.push_back(i + 1);
+  }
+  return starts;
+}
 
 GoScan go_yaml_scan(std::string_view source, size_t parser_stop) {
   return Parser(source, parser_stop).run();

@@ -186,6 +186,48 @@ namespace {
 std::string go_yaml_words(const diag::Diagnostic& d, std::string_view text,
                           bool through_ytt_parser);
 
+// NEL, LS or PS: line breaks of go-yaml's that only the model of its scanner follows.
+bool has_go_only_line_break(std::string_view text) {
+  return text.find("\xC2\x85") != std::string_view::npos ||
+         text.find("\xE2\x80\xA8") != std::string_view::npos ||
+         text.find("\xE2\x80\xA9") != std::string_view::npos;
+}
+
+// go-yaml's words for the error the model of its scanner and parser stops at in `text`, with
+// lines counted as go-yaml counts them; "" when the model stops at no error of `d`'s kind.
+std::string modelled_error_at_go_lines(const diag::Diagnostic& d, std::string_view text,
+                                       bool through_ytt_parser) {
+  internal::GoScan go = internal::go_yaml_scan(text, std::string_view::npos);
+  const ErrorKind kind = go.kind != ErrorKind::kNone ? go.kind : go.unnamed;
+  if (kind == ErrorKind::kNone || kind != error_kind(d)) return "";
+  const std::vector<size_t> starts = internal::go_line_starts(text);
+  const diag::Position at = internal::position_at(starts, go.offset);
+  if (kind == ErrorKind::kUndefinedAlias) {  // the decoder's words, with the alias's name
+    std::string name;
+    for (size_t i = go.offset + 1; i < text.size(); ++i) {
+      char c = text[i];
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') break;
+      name += c;
+    }
+    return "yaml: unknown anchor '" + name + "' referenced";
+  }
+  if (go.parser_error) {
+    // The token's 0-based line; at the end of an input without a final line break, the line
+    // the scanner moved the end onto.
+    const bool unterminated_end = go.offset >= text.size() && starts.back() < text.size();
+    return with_line(unterminated_end ? at.line : at.line - 1,
+                     parser_problem(kind, through_ytt_parser));
+  }
+  if (kind == ErrorKind::kMissingColon) {
+    return with_line(go.problem_line + 1, "could not find expected ':'");
+  }
+  diag::Diagnostic at_go_line = d;
+  at_go_line.span.begin = at_go_line.span.end = at;
+  std::string m = go_yaml_words(at_go_line, text, through_ytt_parser);
+  if (m.rfind("yaml: line 1: ", 0) == 0 && first_line_unnamed(text)) m.erase(6, 8);
+  return m;
+}
+
 }  // namespace
 
 namespace internal {
@@ -226,6 +268,10 @@ std::string go_yaml_message(const diag::Diagnostic& d, std::string_view text,
   // Positions count go-yaml's lines, which a CR without LF ends (as the loader read them).
   if (internal::has_lone_cr(text)) {
     return go_yaml_message(d, internal::with_lone_cr_as_lf(text), through_ytt_parser);
+  }
+  if (has_go_only_line_break(text)) {
+    std::string modelled = modelled_error_at_go_lines(d, text, through_ytt_parser);
+    if (!modelled.empty()) return modelled;
   }
   if (is_parser_kind(error_kind(d))) {
     std::string modelled = modelled_parser_error(text, through_ytt_parser);

@@ -127,11 +127,19 @@ struct GoScan {
   bool parser_error = false;
   int problem_line = -1;  // kMissingColon: the 0-based line go-yaml's scanner had reached
   bool reached = false;   // kNone: the parser took a token at or past `parser_stop`
+  // kNone: a scanner error of go-yaml's that yaml-cpp reports itself where it stops
+  // (kUnexpectedColon, kUnexpectedDash, kUnknownToken, kDocumentMarkerInQuote,
+  // kBadBlockScalarHeader), at `offset`; for inputs only the model reads (NEL, LS, PS).
+  ErrorKind unnamed = ErrorKind::kNone;
   // In the tags scanned (not verbatim ones): the offsets of '!', ',', '[' and ']', which go-yaml
   // reads as tag text and yaml-cpp ends a tag at.
   std::vector<size_t> tag_chars_yaml_cpp_ends_at;
 };
 GoScan go_yaml_scan(std::string_view source, size_t parser_stop);
+
+// The offset of each line's first byte as go-yaml counts lines: CR, LF, CR LF, NEL, LS and PS
+// each end one (for `position_at`).
+std::vector<size_t> go_line_starts(std::string_view text);
 
 // ---- loader.cpp --------------------------------------------------------------------------
 

@@ -1448,6 +1448,14 @@ YamlCppError classify_yaml_cpp_error(const std::string& msg) {
   return {ErrorKind::kOther, out};
 }
 
+// Our refusals of what go-yaml reads and yaml-cpp reads otherwise (HK004; an anchor name
+// go-yaml ends early is HK001).
+bool is_refusal(ErrorKind kind) {
+  return kind == ErrorKind::kUnsupportedFlowColon ||
+         kind == ErrorKind::kUnsupportedEmptyExplicitKey ||
+         kind == ErrorKind::kUnsupportedNelNbspEscape || kind == ErrorKind::kUnsupportedLineBreak;
+}
+
 // The line of the `---` that starts the document holding `line` (1 before any).
 int document_start_line(const internal::ScanResult& scan, int line) {
   int start = 1;
@@ -1724,6 +1732,24 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
   }
   source = without_dropped_bom(source, options);
   if (internal::NotText bad = internal::find_not_text(source); bad.kind != ErrorKind::kNone) {
+    // A line break go-yaml has and the parsers here do not (NEL, LS, PS): when go-yaml stops at
+    // an error of the text (most often because of where that break ends a line), that error is
+    // its answer, at its line; otherwise the text is refused.
+    if (bad.kind == ErrorKind::kUnsupportedLineBreak) {
+      internal::GoScan go = internal::go_yaml_scan(source, std::string_view::npos);
+      const ErrorKind kind = go.kind != ErrorKind::kNone ? go.kind : go.unnamed;
+      if (kind != ErrorKind::kNone && !is_refusal(kind) &&
+          kind != ErrorKind::kUnsupportedAnchorName) {
+        diag::Span s = whole_file();
+        s.begin = s.end = position_at(internal::go_line_starts(source), go.offset);
+        std::string_view words = syntax_error_text(kind);
+        diags
+            .error("HK001", s,
+                   "syntax error: " + std::string(words.empty() ? "not YAML here" : words))
+            .kind = static_cast<uint16_t>(kind);
+        return {};
+      }
+    }
     internal::ScanResult lines = internal::scan_source(source.substr(0, bad.offset), false, 0);
     diag::Span s = whole_file();
     s.begin = s.end = position_at(lines.line_starts, bad.offset);
@@ -1883,10 +1909,8 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
                                         !before_position(d.span.begin, decoded);
                                }),
                 items.end());
-    const bool refused = stopped->kind == ErrorKind::kUnsupportedFlowColon ||
-                         stopped->kind == ErrorKind::kUnsupportedEmptyExplicitKey ||
-                         stopped->kind == ErrorKind::kUnsupportedNelNbspEscape;
-    error_at(refused ? "HK004" : "HK001", stopped->at, std::move(stopped->message), stopped->kind);
+    error_at(is_refusal(stopped->kind) ? "HK004" : "HK001", stopped->at,
+             std::move(stopped->message), stopped->kind);
   }
 
   std::vector<Document> docs = std::move(builder.documents());
