@@ -334,13 +334,40 @@ size_t toml_nesting(std::string_view t) {
   return deepest;
 }
 
+// Whether a number's text is beyond what BurntSushi/toml holds (int64, a finite float64):
+// toml11 clamps such a number to the nearest bound, where ytt fails ("... is out of range").
+bool out_of_range(const toml::value& v) {
+  const toml::source_location loc = v.location();
+  if (loc.column() == 0 || loc.column() - 1 >= loc.line_str().size()) return false;
+  std::string text;
+  for (char ch : loc.line_str().substr(loc.column() - 1, loc.region()))
+    if (ch != '_') text += ch;
+  if (v.is_floating()) {
+    if (text.find("inf") != std::string::npos || text.find("nan") != std::string::npos)
+      return false;
+    return std::isinf(std::strtod(text.c_str(), nullptr));
+  }
+  int base = 10;
+  size_t start = text[0] == '+' || text[0] == '-' ? 1 : 0;
+  if (text.size() > start + 1 && text[start] == '0' && std::isalpha(text[start + 1])) {
+    base = text[start + 1] == 'x' ? 16 : text[start + 1] == 'o' ? 8 : 2;
+    text.erase(start, 2);
+  }
+  int64_t n = 0;
+  auto [p, ec] =
+      std::from_chars(text.data() + (text[0] == '+' ? 1 : 0), text.data() + text.size(), n, base);
+  return ec == std::errc::result_out_of_range;
+}
+
 sl::Value from_toml(const toml::value& v) {
   switch (v.type()) {
     case toml::value_t::boolean:
       return sl::Value::from_bool(v.as_boolean());
     case toml::value_t::integer:
+      if (out_of_range(v)) throw Unsupported{"toml.decode of numbers out of range"};
       return sl::Value::from_int(v.as_integer());
     case toml::value_t::floating:
+      if (out_of_range(v)) throw Unsupported{"toml.decode of numbers out of range"};
       return sl::Value::from_float(v.as_floating());
     case toml::value_t::string:
       return sl::Value::from_string(v.as_string().str);

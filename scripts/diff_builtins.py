@@ -510,9 +510,60 @@ class Gen:
             "{}.pop(1)", "{}.popitem()", "[].index(1)", "[1].remove(2)", "\"a\".index(\"b\")", "\"a\".rindex(\"b\")",
         ])
 
+    def f_toml(self):
+        r = self.r
+        return r.choice([
+            "toml.encode(%s)" % r.choice(["{\"a\": 1, \"b\": [1, 2], \"c\": {\"d\": \"x\"}}", "{}", "{\"a\": None}",
+                                          "{\"a\": 1.5, \"b\": True, \"c\": \"é\\n\"}", "[1]", "1", "None", "{1: 2}",
+                                          "{\"a\": [{\"b\": 1}, {\"b\": 2}]}", "{\"a b\": 1, \"\": 2}",
+                                          "{\"a\": float('inf')}", "{\"a\": 1 << 70}", "{\"a\": [1, \"x\"]}",
+                                          "struct.make(b=1, a=2)", "{\"a\": {\"b\": {\"c\": 1}}, \"z\": 0}",
+                                          "{\"a\": []}", "{\"a\": -0.0}", "{\"a\": 1e20}", "{\"a\": 0.1}",
+                                          "{\"a\": \"'\\\"\"}", "{\"a\": ()}", "{\"a\": [[1], [2, 3]]}"]) +
+            r.choice(["", "", ", indent=2", ", indent=0", ", indent=-1", ", indent=\"x\"", ", bogus=1"]),
+            "toml.decode(%s)" % r.choice(["\"a = 1\"", "\"a = 1\\nb = [1, 2]\\n[c]\\nd = 'x'\"", "\"\"", "\"a =\"",
+                                          "\"a = 1.5\"", "\"a = true\"", "\"a = inf\"", "\"a = nan\"", "\"[[t]]\\nx = 1\\n[[t]]\\nx = 2\"",
+                                          "\"a = 0x1F\"", "\"a = 1_000\"", "\"a = 'lit'\"", "\"a = \\\"\\\\u00e9\\\"\"",
+                                          "\"a.b.c = 1\"", "\"a = { x = 1 }\"", "\"a = 1\\na = 2\"", "1", "\"a = 9223372036854775807\"",
+                                          "\"a = 1e400\"", "\"b = 2\\na = 1\"", "\"a = [1, 'x']\"", "\"a = -0.0\""]),
+            "toml.encode()", "toml.decode()", "type(toml.decode(\"a = 1\"))",
+        ])
+
+    def f_overlay(self):
+        r = self.r
+        left = r.choice(["{\"a\": 1, \"b\": [1, 2]}", "[{\"name\": \"x\", \"v\": 1}]", "frag()", "frag_list()", "1",
+                         "{\"a\": {\"b\": 1}}", "[]", "{}", "None"])
+        right = r.choice(["{\"a\": 2}", "{\"c\": 3}", "{\"b\": [3]}", "[{\"name\": \"x\", \"v\": 2}]", "frag()",
+                          "ovl()", "ovl_list()", "2", "{\"a\": {\"c\": 2}}", "[1]", "None"])
+        return r.choice([
+            "overlay.apply(%s, %s)" % (left, right), "overlay.apply(%s)" % left, "overlay.apply()",
+            "overlay.apply(%s, %s, %s)" % (left, right, right),
+            "overlay.map_key(%s)" % r.choice(["\"name\"", "1", "", "\"a\", \"b\""]),
+            "overlay.index(%s)" % r.choice(["0", "-1", "\"a\"", ""]), "overlay.all", "overlay.all()",
+            "overlay.subset(%s)" % r.choice(["{\"a\": 1}", "1", "", "frag()"]),
+            "overlay.and_op()", "overlay.or_op(overlay.all)", "overlay.not_op(1)", "overlay.not_op()",
+            "overlay.map_key(\"name\")(0, {\"name\": \"x\"}, {\"name\": \"x\"})",
+            "overlay.subset({\"a\": 1})(0, {\"a\": 1, \"b\": 2}, None)", "overlay.index(0)(0, 1, 2)",
+            "type(overlay.map_key(\"a\"))", "str(overlay.all)", "overlay.nope",
+        ])
+
+    def f_module(self):
+        r = self.r
+        return r.choice([
+            "module.make(\"m\", a=1)", "module.make(\"m\", a=1).a", "module.make(\"m\").b", "module.make()",
+            "module.make(1)", "module.make(\"m\", 1)", "str(module.make(\"m\", a=1))", "type(module.make(\"m\"))",
+            "dir(module.make(\"m\", z=1, a=2))", "module.make(\"m\", a=1) == module.make(\"m\", a=1)",
+            "hash(module.make(\"m\"))", "len(module.make(\"m\", a=1))", "list(module.make(\"m\", a=1))",
+            "bool(module.make(\"m\"))", "module.make(\"m\", ab=1).ac", "getattr(module.make(\"m\", a=1), \"a\")",
+            "\"a\" in module.make(\"m\", a=1)", "module.make(\"m\", a=1)[\"a\"]", "json.encode(module.make(\"m\"))",
+            "template.replace", "type(template)", "str(template)", "dir(template)", "template.nope",
+            "data.values", "type(data.values)", "data.read(\"nope.yml\")", "data.list(\"nope/\")", "data.list(1)",
+            "sorted(data.list())", "data.read()", "data.read(\"tpl.yml\")[:10]", "len(data.list())",
+        ])
+
     FAMILIES = ["string", "string_ops", "list", "list_ops", "dict", "dict_ops", "set", "arith", "unary",
                 "compare", "float_repr", "convert", "percent", "format", "builtin", "range", "struct", "json",
-                "yaml", "modules", "frag", "func"]
+                "yaml", "modules", "frag", "func", "toml", "overlay", "module"]
 
     def fact(self):
         fam = self.family or self.r.choice(self.FAMILIES)
@@ -523,6 +574,8 @@ class Gen:
         '#@ load("@ytt:yaml", "yaml")', '#@ load("@ytt:regexp", "regexp")', '#@ load("@ytt:math", "math")',
         '#@ load("@ytt:base64", "base64")', '#@ load("@ytt:url", "url")', '#@ load("@ytt:ip", "ip")',
         '#@ load("@ytt:version", "version")', '#@ load("@ytt:md5", "md5")', '#@ load("@ytt:sha256", "sha256")',
+        '#@ load("@ytt:toml", "toml")', '#@ load("@ytt:overlay", "overlay")', '#@ load("@ytt:module", "module")',
+        '#@ load("@ytt:template", "template")', '#@ load("@ytt:data", "data")',
         "#@ def fn(a, b=2):", "#@   return [a, b]", "#@ end",
         "#@ def kwfn(a, *, b, c=3):", "#@   return (a, b, c)", "#@ end",
         "#@ def varfn(*args, **kwargs):", "#@   return (args, kwargs)", "#@ end",
@@ -540,9 +593,11 @@ class Gen:
         "#@   if type(x) == \"dict\" and all([plain(k) and plain(x[k]) for k in x]):", "#@     return x", "#@   end",
         "#@   return x if plain(x) else repr(x)", "#@ end",
         "#@ def frag_list():", "- 1", "- a: b", "#@ end",
+        "#@ def ovl_list():", "#@overlay/match by=overlay.all", "- 9", "#@ end",
     ]
     # the document the facts go in (after HEAD's, which holds the array fragment's def)
-    MAP_DEFS = ["#@ def frag():", "a: 1", "b:", "- x", "- 2", "#@ end", "#@ def frag_empty():", "#@ end"]
+    MAP_DEFS = ["#@ def frag():", "a: 1", "b:", "- x", "- 2", "#@ end", "#@ def frag_empty():", "#@ end",
+                "#@ def ovl():", "#@overlay/match missing_ok=True", "a: 5", "#@ end"]
 
     def single(self, e):
         """A program of one fact outside assert.try_to: its error is rendered whole."""
@@ -578,7 +633,7 @@ class Gen:
         facts, out = [], []
         for _ in range(r.randint(30, 60)):
             e = self.fact()
-            if "frag" in e:
+            if "frag" in e or "ovl" in e or "overlay.apply" in e:
                 out.append((self.single(e), [e]))
             else:
                 facts.append(e)
