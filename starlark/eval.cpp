@@ -12,6 +12,19 @@
 #include "starlark/template_ctx.h"
 
 namespace hintkit::starlark {
+
+// One activation of a Starlark function (or the top level).
+struct Env {
+  const Function* fn;
+  FunctionObj* closure;  // null at top level
+  ModuleEnv* module;
+  Value* locals;
+  CellPtr* cells;
+  Pos pos;
+  Value ret;
+  Env* caller;  // the activation below in this API call's stack (ThreadState::top)
+};
+
 namespace {
 
 thread_local ThreadState* g_thread = nullptr;
@@ -23,18 +36,22 @@ struct ThreadScope {
   ThreadState* saved;
 };
 
-// One activation of a Starlark function (or the top level).
-struct Env {
-  const Function* fn;
-  FunctionObj* closure;  // null at top level
-  ModuleEnv* module;
-  Value* locals;
-  CellPtr* cells;
-  Pos pos;
-  Value ret;
+// An API call's own call stack: its activations start from `bottom` (the top level for
+// `Thread::exec`, none for `Thread::call`); the caller's stack is back in place when it ends.
+struct StackBase {
+  StackBase(ThreadState& t, Env* bottom) : t(t), saved(t.top) { t.top = bottom; }
+  ~StackBase() { t.top = saved; }
+  ThreadState& t;
+  Env* saved;
 };
 
 enum class Flow { kNormal, kBreak, kContinue, kReturn };
+
+// Recursion keeps a C++ frame of call_function, exec_stmt and eval_call (call_any inlined) per
+// Starlark call, and one of eval_call per enclosing call expression: helpers kept out of line
+// (`HINTKIT_OFF_PATH`) hold their locals only while they run, so the stack a deep recursion
+// needs and the frames a limit error unwinds (50,000 calls deep) stay few and small.
+#define HINTKIT_OFF_PATH [[gnu::noinline]]
 
 constexpr size_t kInlineLocals = 8;  // most functions fit; larger ones use the heap
 constexpr size_t kInlineArgs = 8;
@@ -42,6 +59,15 @@ constexpr size_t kInlineKwargs = 4;
 
 Value eval(Env& env, const Expr& e);
 Flow exec_block(Env& env, const Block& body);
+HINTKIT_OFF_PATH Value eval_call(Env& env, const CallExpr& c);
+
+// `eval` with a call's frame going straight to eval_call: where a Starlark call's argument,
+// return value or operand is itself a call (recursion), there is no frame of eval's between.
+[[gnu::always_inline]] inline Value eval_flat(Env& env, const Expr& e) {
+  if (e.kind == ExprKind::kCall) return eval_call(env, static_cast<const CallExpr&>(e));
+  return eval(env, e);
+}
+
 void assign(Env& env, const Expr& target, const Value& v);
 
 [[noreturn]] void unbound_error(const Binding& b) {
@@ -85,8 +111,8 @@ std::string plural(size_t n, std::string_view word) {
   return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
 }
 
-void bind_args(Env& env, FunctionObj& f, std::span<const Value> args,
-               std::span<const Kwarg> kwargs) {
+HINTKIT_OFF_PATH void bind_args(Env& env, FunctionObj& f, std::span<const Value> args,
+                                std::span<const Kwarg> kwargs) {
   const Function& fn = *f.fn;
   const std::string& name = fn.name;
   size_t npos = static_cast<size_t>(fn.num_positional);
@@ -180,25 +206,89 @@ void bind_args(Env& env, FunctionObj& f, std::span<const Value> args,
   }
 }
 
+Frame frame_of(const Env& env) {
+  return Frame{env.fn->name, env.module->program->file->name, env.pos};
+}
+
+// The frames of a limit error with the middle of a long stack replaced by one gap.
+std::vector<Frame> limit_stack(std::vector<Frame> frames) {
+  constexpr size_t keep = kFramesKeptAtEachEnd;
+  if (frames.size() <= 2 * keep + 1) return frames;
+  std::vector<Frame> out(std::make_move_iterator(frames.begin()),
+                         std::make_move_iterator(frames.begin() + keep));
+  Frame gap;
+  gap.left_out = frames.size() - 2 * keep;
+  out.push_back(std::move(gap));
+  out.insert(out.end(), std::make_move_iterator(frames.end() - keep),
+             std::make_move_iterator(frames.end()));
+  return out;
+}
+
+// A limit error on its way out of the API call, its call stack already read. A limit is never
+// caught inside the interpreter, so nothing on the way needs to see it: it is not an
+// `EvalError`, and the activations it passes neither catch it nor each add a frame (of two
+// strings, 50,000 times when the depth limit is hit) that all but 20 of would be dropped.
+struct LimitUnwind {
+  EvalError error;
+};
+
+// Throws `e` (a limit error, with the frames collected so far) as a `LimitUnwind`, adding the
+// frames of `env` and every activation below it in this API call, as `limit_stack` keeps them.
+[[noreturn]] HINTKIT_OFF_PATH void throw_limit_unwind(EvalError e, const Env* env) {
+  std::vector<const Env*> below;
+  for (; env; env = env->caller) below.push_back(env);
+  constexpr size_t keep = kFramesKeptAtEachEnd;
+  size_t collected = e.frames.size();
+  size_t total = collected + below.size();
+  auto frame_at = [&](size_t i) {
+    return i < collected ? e.frames[i] : frame_of(*below[i - collected]);
+  };
+  std::vector<Frame> frames;
+  if (total <= 2 * keep + 1) {
+    for (size_t i = 0; i < total; ++i) frames.push_back(frame_at(i));
+  } else {
+    for (size_t i = 0; i < keep; ++i) frames.push_back(frame_at(i));
+    Frame gap;
+    gap.left_out = total - 2 * keep;
+    frames.push_back(std::move(gap));
+    for (size_t i = total - keep; i < total; ++i) frames.push_back(frame_at(i));
+  }
+  e.frames = std::move(frames);
+  throw LimitUnwind{std::move(e)};
+}
+
+[[noreturn]] HINTKIT_OFF_PATH void outlived_error(const Function& fn) {
+  throw_error("function " + fn.name + " outlived its module");
+}
+
+// The depth limit, or the stack running out before it (`t.depth` is the depth of the caller).
+[[noreturn]] HINTKIT_OFF_PATH void call_stack_exceeded(ThreadState& t) {
+  const int limit = t.options.limits.max_call_depth;
+  std::string message =
+      t.depth + 1 > limit
+          ? "Starlark call stack exceeded the maximum depth (" + std::to_string(limit) + ")"
+          : "Starlark call stack exceeded at depth " + std::to_string(t.depth + 1) + ": " +
+                diag::stack_exhausted_reason() + " before the limit of " + std::to_string(limit) +
+                " calls";
+  throw_limit_unwind(EvalError(std::move(message), ErrorKind::kLimit), t.top);
+}
+
 Value call_function(FunctionObj& f, std::span<const Value> args, std::span<const Kwarg> kwargs) {
   ThreadState& t = *g_thread;
   const Function& fn = *f.fn;
-  if (f.module->released) throw_error("function " + fn.name + " outlived its module");
-  if (++t.depth > t.options.limits.max_call_depth) {
+  if (f.module->released) outlived_error(fn);
+  if (++t.depth > t.options.limits.max_call_depth || diag::stack_exhausted()) {
     --t.depth;
-    throw_limit("Starlark call stack exceeded the maximum depth (" +
-                std::to_string(t.options.limits.max_call_depth) + ")");
-  }
-  if (diag::stack_exhausted()) {
-    --t.depth;
-    throw_limit("Starlark call stack exceeded at depth " + std::to_string(t.depth + 1) + ": " +
-                diag::stack_exhausted_reason() + " before the limit of " +
-                std::to_string(t.options.limits.max_call_depth) + " calls");
+    call_stack_exceeded(t);
   }
   struct DepthGuard {
     ThreadState& t;
-    ~DepthGuard() { --t.depth; }
-  } guard{t};
+    Env* caller;
+    ~DepthGuard() {
+      --t.depth;
+      t.top = caller;
+    }
+  } guard{t, t.top};
   t.step();
 
   size_t nlocals = static_cast<size_t>(fn.num_locals);
@@ -216,18 +306,22 @@ Value call_function(FunctionObj& f, std::span<const Value> args, std::span<const
     cells.reserve(static_cast<size_t>(fn.num_cells));
     for (int i = 0; i < fn.num_cells; ++i) cells.push_back(std::make_shared<Cell>(Cell{ub}));
   }
-  Env env{&fn, &f, f.module.get(), locals, cells.data(), fn.entry_pos, Value()};
+  Env env{&fn, &f, f.module.get(), locals, cells.data(), fn.entry_pos, Value(), t.top};
+  t.top = &env;
   try {
     bind_args(env, f, args, kwargs);
     exec_block(env, fn.body);
   } catch (EvalError& e) {
-    if (!e.bare) e.frames.push_back(Frame{fn.name, f.module->program->file->name, env.pos});
+    if (e.bare) throw;
+    if (e.kind == ErrorKind::kLimit) throw_limit_unwind(std::move(e), &env);
+    e.frames.push_back(frame_of(env));
     throw;
   }
   return std::move(env.ret);
 }
 
-Value call_builtin(BuiltinObj& b, std::span<const Value> args, std::span<const Kwarg> kwargs) {
+HINTKIT_OFF_PATH Value call_builtin(BuiltinObj& b, std::span<const Value> args,
+                                    std::span<const Kwarg> kwargs) {
   ThreadState& t = *g_thread;
   t.step();
   if (b.bound && b.receiver.kind() == Kind::kString) charge_bytes(str_ref(b.receiver).size());
@@ -250,7 +344,12 @@ Value call_builtin(BuiltinObj& b, std::span<const Value> args, std::span<const K
   return std::move(r.value());
 }
 
-Value call_any(const Value& fn, std::span<const Value> args, std::span<const Kwarg> kwargs) {
+[[noreturn]] HINTKIT_OFF_PATH void not_callable(const Value& fn) {
+  throw_error("invalid call of non-function (" + std::string(fn.type_name()) + ")");
+}
+
+[[gnu::always_inline]] inline Value call_any(const Value& fn, std::span<const Value> args,
+                                             std::span<const Kwarg> kwargs) {
   Value result;
   switch (fn.kind()) {
     case Kind::kFunction:
@@ -260,7 +359,7 @@ Value call_any(const Value& fn, std::span<const Value> args, std::span<const Kwa
       result = call_builtin(*static_cast<BuiltinObj*>(fn.object()), args, kwargs);
       break;
     default:
-      throw_error("invalid call of non-function (" + std::string(fn.type_name()) + ")");
+      not_callable(fn);
   }
   // A call's return is a safe point: the callee's frame is gone and every value the callers
   // use is held by a counted reference.
@@ -287,7 +386,105 @@ Value make_function(Env& env, const std::shared_ptr<Function>& fn) {
 
 // ---- Expressions -----------------------------------------------------------------------------
 
-Value eval_call(Env& env, const CallExpr& c) {
+// The call once its arguments are evaluated: a method of a built-in type, or any callable.
+inline Value finish_call(Env& env, const CallExpr& c, const Value& callee, const Value& recv,
+                         BuiltinFn method, std::string_view method_name,
+                         std::span<const Value> args, std::span<const Kwarg> kwargs) {
+  env.pos = c.pos;
+  if (method) {
+    ThreadState& t = *g_thread;
+    t.step();
+    if (recv.kind() == Kind::kString) charge_bytes(str_ref(recv).size());
+    Call call{t.thread, method_name, &recv, args, kwargs};
+    return method(call);
+  }
+  return call_any(callee, args, kwargs);
+}
+
+// A call with *args or **kwargs, or more arguments than eval_call keeps inline.
+HINTKIT_OFF_PATH Value eval_call_spread(Env& env, const CallExpr& c, const Value& callee,
+                                        const Value& recv, BuiltinFn method,
+                                        std::string_view method_name) {
+  std::vector<Value> heap_args;
+  std::vector<Kwarg> heap_kwargs;
+  std::vector<Value> kw_names;  // keeps **kwargs key strings alive
+  for (const auto& a : c.args) {
+    switch (a.kind) {
+      case Arg::kPositional:
+        heap_args.push_back(eval(env, *a.value));
+        break;
+      case Arg::kNamed:
+        heap_kwargs.push_back(Kwarg{a.name, eval(env, *a.value)});
+        break;
+      case Arg::kStar: {
+        Value v = eval(env, *a.value);
+        env.pos = c.pos;
+        if (length_of(v) < 0 || v.kind() == Kind::kString) {
+          throw_error("argument after * must be iterable, not " + std::string(v.type_name()));
+        }
+        for_each(v, [&](const Value& x) { heap_args.push_back(x); });
+        break;
+      }
+      case Arg::kStarStar: {
+        Value v = eval(env, *a.value);
+        env.pos = c.pos;
+        if (v.kind() == Kind::kHost) {
+          // a host mapping (ytt's yamlfragment of a map): its items (starlark-go asks Items,
+          // which panics on a fragment of an array), else its keys and each key's value
+          auto* host = static_cast<HostObject*>(v.object());
+          auto pairs = host->mapping_items();
+          if (!pairs.ok() && pairs.error().go_panic) throw_go_panic(pairs.error().message);
+          if (pairs.ok() && *pairs) {
+            for (const auto& [k, val] : **pairs) {
+              if (k.kind() != Kind::kString)
+                throw_error("keywords must be strings, not " + std::string(k.type_name()));
+            }
+            for (const auto& [k, val] : **pairs) {
+              kw_names.push_back(k);
+              heap_kwargs.push_back(Kwarg{str_ref(k), val});
+            }
+            break;
+          }
+          auto keys = host->iterate();
+          if (!keys) {
+            throw_error("argument after ** must be a mapping, not " + std::string(v.type_name()));
+          }
+          for (const auto& k : *keys) {
+            if (k.kind() != Kind::kString)
+              throw_error("keywords must be strings, not " + std::string(k.type_name()));
+            auto val = host->index(k);
+            if (!val.ok()) throw_error(val.error().message);
+            kw_names.push_back(k);
+            heap_kwargs.push_back(Kwarg{str_ref(k), *val});
+          }
+          break;
+        }
+        if (v.kind() == Kind::kStruct && v.type_name() != "module") {
+          // ytt's structs are mappings of their field names (modules are not)
+          for (const auto& [name, val] : struct_fields(v)) {
+            Value k = Value::from_string(name);
+            kw_names.push_back(k);
+            heap_kwargs.push_back(Kwarg{str_ref(k), val});
+          }
+          break;
+        }
+        if (v.kind() != Kind::kDict)
+          throw_error("argument after ** must be a mapping, not " + std::string(v.type_name()));
+        for (const auto& e : as_dict(v)->table.entries()) {
+          if (!e.live) continue;
+          if (e.key.kind() != Kind::kString)
+            throw_error("keywords must be strings, not " + std::string(e.key.type_name()));
+          kw_names.push_back(e.key);  // keeps the name's storage alive for the call
+          heap_kwargs.push_back(Kwarg{str_ref(e.key), e.value});
+        }
+        break;
+      }
+    }
+  }
+  return finish_call(env, c, callee, recv, method, method_name, heap_args, heap_kwargs);
+}
+
+HINTKIT_OFF_PATH Value eval_call(Env& env, const CallExpr& c) {
   // Method call fast path: `recv.name(args)` on built-in types avoids a bound-method object.
   Value callee;
   Value recv;
@@ -312,120 +509,30 @@ Value eval_call(Env& env, const CallExpr& c) {
     callee = eval(env, *c.fn);
   }
 
-  Value inline_args[kInlineArgs];
-  Kwarg inline_kwargs[kInlineKwargs];
-  std::vector<Value> heap_args;
-  std::vector<Kwarg> heap_kwargs;
-  std::vector<Value> kw_names;  // keeps **kwargs key strings alive
-  std::span<const Value> args;
-  std::span<const Kwarg> kwargs;
-
   size_t npos = 0, nkw = 0;
   for (const auto& a : c.args) {
     if (a.kind == Arg::kPositional) ++npos;
     if (a.kind == Arg::kNamed) ++nkw;
   }
-  if (c.simple && npos <= kInlineArgs && nkw <= kInlineKwargs) {
-    size_t i = 0, k = 0;
-    for (const auto& a : c.args) {
-      if (a.kind == Arg::kPositional) {
-        inline_args[i++] = eval(env, *a.value);
-      } else {
-        inline_kwargs[k].name = a.name;
-        inline_kwargs[k++].value = eval(env, *a.value);
-      }
+  if (!c.simple || npos > kInlineArgs || nkw > kInlineKwargs)
+    return eval_call_spread(env, c, callee, recv, method, method_name);
+  Value inline_args[kInlineArgs];
+  Kwarg inline_kwargs[kInlineKwargs];
+  size_t i = 0, k = 0;
+  for (const auto& a : c.args) {
+    if (a.kind == Arg::kPositional) {
+      inline_args[i++] = eval_flat(env, *a.value);
+    } else {
+      inline_kwargs[k].name = a.name;
+      inline_kwargs[k++].value = eval_flat(env, *a.value);
     }
-    args = std::span<const Value>(inline_args, i);
-    kwargs = std::span<const Kwarg>(inline_kwargs, k);
-  } else {
-    for (const auto& a : c.args) {
-      switch (a.kind) {
-        case Arg::kPositional:
-          heap_args.push_back(eval(env, *a.value));
-          break;
-        case Arg::kNamed:
-          heap_kwargs.push_back(Kwarg{a.name, eval(env, *a.value)});
-          break;
-        case Arg::kStar: {
-          Value v = eval(env, *a.value);
-          env.pos = c.pos;
-          if (length_of(v) < 0 || v.kind() == Kind::kString) {
-            throw_error("argument after * must be iterable, not " + std::string(v.type_name()));
-          }
-          for_each(v, [&](const Value& x) { heap_args.push_back(x); });
-          break;
-        }
-        case Arg::kStarStar: {
-          Value v = eval(env, *a.value);
-          env.pos = c.pos;
-          if (v.kind() == Kind::kHost) {
-            // a host mapping (ytt's yamlfragment of a map): its items (starlark-go asks Items,
-            // which panics on a fragment of an array), else its keys and each key's value
-            auto* host = static_cast<HostObject*>(v.object());
-            auto pairs = host->mapping_items();
-            if (!pairs.ok() && pairs.error().go_panic) throw_go_panic(pairs.error().message);
-            if (pairs.ok() && *pairs) {
-              for (const auto& [k, val] : **pairs) {
-                if (k.kind() != Kind::kString)
-                  throw_error("keywords must be strings, not " + std::string(k.type_name()));
-              }
-              for (const auto& [k, val] : **pairs) {
-                kw_names.push_back(k);
-                heap_kwargs.push_back(Kwarg{str_ref(k), val});
-              }
-              break;
-            }
-            auto keys = host->iterate();
-            if (!keys) {
-              throw_error("argument after ** must be a mapping, not " + std::string(v.type_name()));
-            }
-            for (const auto& k : *keys) {
-              if (k.kind() != Kind::kString)
-                throw_error("keywords must be strings, not " + std::string(k.type_name()));
-              auto val = host->index(k);
-              if (!val.ok()) throw_error(val.error().message);
-              kw_names.push_back(k);
-              heap_kwargs.push_back(Kwarg{str_ref(k), *val});
-            }
-            break;
-          }
-          if (v.kind() == Kind::kStruct && v.type_name() != "module") {
-            // ytt's structs are mappings of their field names (modules are not)
-            for (const auto& [name, val] : struct_fields(v)) {
-              Value k = Value::from_string(name);
-              kw_names.push_back(k);
-              heap_kwargs.push_back(Kwarg{str_ref(k), val});
-            }
-            break;
-          }
-          if (v.kind() != Kind::kDict)
-            throw_error("argument after ** must be a mapping, not " + std::string(v.type_name()));
-          for (const auto& e : as_dict(v)->table.entries()) {
-            if (!e.live) continue;
-            if (e.key.kind() != Kind::kString)
-              throw_error("keywords must be strings, not " + std::string(e.key.type_name()));
-            kw_names.push_back(e.key);  // keeps the name's storage alive for the call
-            heap_kwargs.push_back(Kwarg{str_ref(e.key), e.value});
-          }
-          break;
-        }
-      }
-    }
-    args = heap_args;
-    kwargs = heap_kwargs;
   }
-  env.pos = c.pos;
-  if (method) {
-    ThreadState& t = *g_thread;
-    t.step();
-    if (recv.kind() == Kind::kString) charge_bytes(str_ref(recv).size());
-    Call call{t.thread, method_name, &recv, args, kwargs};
-    return method(call);
-  }
-  return call_any(callee, args, kwargs);
+  return finish_call(env, c, callee, recv, method, method_name,
+                     std::span<const Value>(inline_args, i),
+                     std::span<const Kwarg>(inline_kwargs, k));
 }
 
-Value eval_comprehension(Env& env, const Comprehension& c) {
+HINTKIT_OFF_PATH Value eval_comprehension(Env& env, const Comprehension& c) {
   Value result = c.is_dict ? new_dict() : list_value({});
   ThreadState& t = *g_thread;
   // Recursive over clauses.
@@ -485,10 +592,10 @@ Value eval(Env& env, const Expr& e) {
     }
     case ExprKind::kBinary: {
       const auto& b = static_cast<const Binary&>(e);
-      Value x = eval(env, *b.x);
-      if (b.op == BinOp::kAnd) return truth(x) ? eval(env, *b.y) : x;
-      if (b.op == BinOp::kOr) return truth(x) ? x : eval(env, *b.y);
-      Value y = eval(env, *b.y);
+      Value x = eval_flat(env, *b.x);
+      if (b.op == BinOp::kAnd) return truth(x) ? eval_flat(env, *b.y) : x;
+      if (b.op == BinOp::kOr) return truth(x) ? x : eval_flat(env, *b.y);
+      Value y = eval_flat(env, *b.y);
       env.pos = b.pos;
       if (x.is_small_int() && y.is_small_int()) {
         int64_t a = x.as_small_int(), c = y.as_small_int(), r;
@@ -637,7 +744,7 @@ void assign(Env& env, const Expr& target, const Value& v) {
   }
 }
 
-Value make_def(Env& env, const DefStmt& d) {
+HINTKIT_OFF_PATH Value make_def(Env& env, const DefStmt& d) {
   Value fv = make_function(env, d.fn);
   auto* f = static_cast<FunctionObj*>(fv.object());
   for (const auto& p : d.fn->params) {
@@ -653,57 +760,82 @@ Value make_def(Env& env, const DefStmt& d) {
   return fv;
 }
 
+HINTKIT_OFF_PATH void exec_aug_assign(Env& env, const AssignStmt& a) {
+  auto apply = [&](const Value& x, const Value& y) -> Value {
+    env.pos = a.op_pos;
+    if (a.op == BinOp::kPlus && x.kind() == Kind::kList && length_of(y) >= 0 &&
+        y.kind() != Kind::kString) {
+      check_mutable(x, "apply += to");
+      std::vector<Value> extra = to_vector(y);
+      auto& items = as_list(x)->items;
+      check_collection_size(items.size() + extra.size());
+      items.insert(items.end(), extra.begin(), extra.end());
+      return x;
+    }
+    return binary_op(a.op, x, y);
+  };
+  if (a.lhs->kind == ExprKind::kIndex) {
+    const auto& i = static_cast<const IndexExpr&>(*a.lhs);
+    Value x = eval(env, *i.x);
+    Value k = eval(env, *i.index);
+    env.pos = i.pos;
+    Value old = index_value(x, k);
+    Value y = eval(env, *a.rhs);
+    Value r = apply(old, y);
+    env.pos = i.pos;
+    set_index(x, k, r);
+  } else if (a.lhs->kind == ExprKind::kDot) {
+    const auto& d = static_cast<const DotExpr&>(*a.lhs);
+    Value x = eval(env, *d.x);
+    env.pos = d.pos;
+    throw_error("can't assign to ." + d.name + " field of " + std::string(x.type_name()));
+  } else {
+    Value old = eval(env, *a.lhs);
+    Value y = eval(env, *a.rhs);
+    assign(env, *a.lhs, apply(old, y));
+  }
+}
+
+HINTKIT_OFF_PATH void exec_load(Env& env, const LoadStmt& l) {
+  ThreadState& t = *g_thread;
+  if (!t.options.load) throw_error("load not implemented by this application");
+  Result<Module> m = t.options.load(t.thread, l.module);
+  env.pos = l.pos;
+  if (!m.ok()) {
+    EvalError e(m.error().message);
+    e.cause = m.error().cause;
+    e.kind = m.error().kind == ErrorKind::kLimit ? ErrorKind::kLimit : ErrorKind::kRuntime;
+    throw e;
+  }
+  for (size_t i = 0; i < l.to.size(); ++i) {
+    const std::string& from = l.from[i];
+    env.pos = l.from_pos[i];
+    if (!from.empty() && from[0] == '_') {
+      throw_error("load: names with leading underscores are not exported: " + from);
+    }
+    auto v = m->get(from);
+    if (!v) throw_error("load: name " + from + " not found in module " + l.module);
+    slot(env, *l.to[i]->binding) = *v;
+  }
+}
+
 Flow exec_stmt(Env& env, const Stmt& s) {
   g_thread->step();
   env.pos = s.pos;
   switch (s.kind) {
     case StmtKind::kExpr:
-      eval(env, *static_cast<const ExprStmt&>(s).x);
+      eval_flat(env, *static_cast<const ExprStmt&>(s).x);
       return Flow::kNormal;
     case StmtKind::kAssign: {
       const auto& a = static_cast<const AssignStmt&>(s);
-      Value v = eval(env, *a.rhs);
+      Value v = eval_flat(env, *a.rhs);
       env.pos = a.op_pos;
       assign(env, *a.lhs, v);
       return Flow::kNormal;
     }
-    case StmtKind::kAugAssign: {
-      const auto& a = static_cast<const AssignStmt&>(s);
-      auto apply = [&](const Value& x, const Value& y) -> Value {
-        env.pos = a.op_pos;
-        if (a.op == BinOp::kPlus && x.kind() == Kind::kList && length_of(y) >= 0 &&
-            y.kind() != Kind::kString) {
-          check_mutable(x, "apply += to");
-          std::vector<Value> extra = to_vector(y);
-          auto& items = as_list(x)->items;
-          check_collection_size(items.size() + extra.size());
-          items.insert(items.end(), extra.begin(), extra.end());
-          return x;
-        }
-        return binary_op(a.op, x, y);
-      };
-      if (a.lhs->kind == ExprKind::kIndex) {
-        const auto& i = static_cast<const IndexExpr&>(*a.lhs);
-        Value x = eval(env, *i.x);
-        Value k = eval(env, *i.index);
-        env.pos = i.pos;
-        Value old = index_value(x, k);
-        Value y = eval(env, *a.rhs);
-        Value r = apply(old, y);
-        env.pos = i.pos;
-        set_index(x, k, r);
-      } else if (a.lhs->kind == ExprKind::kDot) {
-        const auto& d = static_cast<const DotExpr&>(*a.lhs);
-        Value x = eval(env, *d.x);
-        env.pos = d.pos;
-        throw_error("can't assign to ." + d.name + " field of " + std::string(x.type_name()));
-      } else {
-        Value old = eval(env, *a.lhs);
-        Value y = eval(env, *a.rhs);
-        assign(env, *a.lhs, apply(old, y));
-      }
+    case StmtKind::kAugAssign:
+      exec_aug_assign(env, static_cast<const AssignStmt&>(s));
       return Flow::kNormal;
-    }
     case StmtKind::kDef: {
       const auto& d = static_cast<const DefStmt&>(s);
       slot(env, *d.name->binding) = make_def(env, d);
@@ -741,37 +873,16 @@ Flow exec_stmt(Env& env, const Stmt& s) {
     }
     case StmtKind::kReturn: {
       const auto& r = static_cast<const ReturnStmt&>(s);
-      env.ret = r.result ? eval(env, *r.result) : Value();
+      env.ret = r.result ? eval_flat(env, *r.result) : Value();
       return Flow::kReturn;
     }
     case StmtKind::kBreak:
       return Flow::kBreak;
     case StmtKind::kContinue:
       return Flow::kContinue;
-    case StmtKind::kLoad: {
-      const auto& l = static_cast<const LoadStmt&>(s);
-      ThreadState& t = *g_thread;
-      if (!t.options.load) throw_error("load not implemented by this application");
-      Result<Module> m = t.options.load(t.thread, l.module);
-      env.pos = l.pos;
-      if (!m.ok()) {
-        EvalError e(m.error().message);
-        e.cause = m.error().cause;
-        e.kind = m.error().kind == ErrorKind::kLimit ? ErrorKind::kLimit : ErrorKind::kRuntime;
-        throw e;
-      }
-      for (size_t i = 0; i < l.to.size(); ++i) {
-        const std::string& from = l.from[i];
-        env.pos = l.from_pos[i];
-        if (!from.empty() && from[0] == '_') {
-          throw_error("load: names with leading underscores are not exported: " + from);
-        }
-        auto v = m->get(from);
-        if (!v) throw_error("load: name " + from + " not found in module " + l.module);
-        slot(env, *l.to[i]->binding) = *v;
-      }
+    case StmtKind::kLoad:
+      exec_load(env, static_cast<const LoadStmt&>(s));
       return Flow::kNormal;
-    }
   }
   return Flow::kNormal;
 }
@@ -782,20 +893,6 @@ Flow exec_block(Env& env, const Block& body) {
     if (f != Flow::kNormal) return f;
   }
   return Flow::kNormal;
-}
-
-// The frames of a limit error with the middle of a long stack replaced by one gap.
-std::vector<Frame> limit_stack(std::vector<Frame> frames) {
-  constexpr size_t keep = kFramesKeptAtEachEnd;
-  if (frames.size() <= 2 * keep + 1) return frames;
-  std::vector<Frame> out(std::make_move_iterator(frames.begin()),
-                         std::make_move_iterator(frames.begin() + keep));
-  Frame gap;
-  gap.left_out = frames.size() - 2 * keep;
-  out.push_back(std::move(gap));
-  out.insert(out.end(), std::make_move_iterator(frames.end() - keep),
-             std::make_move_iterator(frames.end()));
-  return out;
 }
 
 Error to_error(EvalError& e) {
@@ -954,11 +1051,9 @@ Result<Module> Thread::exec(const Program& program, const Predeclared& predeclar
   std::vector<Value> locals(static_cast<size_t>(fn.num_locals), unbound());
   std::vector<CellPtr> cells;
   for (int i = 0; i < fn.num_cells; ++i) cells.push_back(std::make_shared<Cell>(Cell{unbound()}));
-  Env env{&fn, top, module.get(), locals.data(), cells.data(), Pos{1, 1}, Value()};
-  try {
-    exec_block(env, fn.body);
-  } catch (EvalError& e) {
-    if (!e.bare) e.frames.push_back(Frame{"<toplevel>", file.name, env.pos});
+  Env env{&fn, top, module.get(), locals.data(), cells.data(), Pos{1, 1}, Value(), nullptr};
+  StackBase base(*state_, &env);
+  auto failed = [&](EvalError& e) {
     // Break reference cycles between the module and its functions, then free the values that
     // hold themselves (a list appended to itself) which no function reaches.
     std::vector<Value> roots;
@@ -967,6 +1062,14 @@ Result<Module> Thread::exec(const Program& program, const Predeclared& predeclar
     module->globals.clear();
     collect_cycles_held(roots);
     return to_error(e);
+  };
+  try {
+    exec_block(env, fn.body);
+  } catch (EvalError& e) {
+    if (!e.bare) e.frames.push_back(frame_of(env));
+    return failed(e);
+  } catch (LimitUnwind& u) {
+    return failed(u.error);
   }
   Module m;
   // The module's values may hold themselves (a list appended to itself) with no function
@@ -991,10 +1094,13 @@ Result<Module> Thread::exec(const Program& program, const Predeclared& predeclar
 Result<Value> Thread::call(const Value& callable, std::span<const Value> args,
                            std::span<const Kwarg> kwargs) {
   ThreadScope scope(state_.get());
+  StackBase base(*state_, nullptr);
   try {
     return call_any(callable, args, kwargs);
   } catch (EvalError& e) {
     return to_error(e);
+  } catch (LimitUnwind& u) {
+    return to_error(u.error);
   }
 }
 

@@ -16,12 +16,18 @@ struct ProgramImpl {
   std::vector<std::string> predeclared;  // names, in predeclared slot order
 };
 
+struct Env;  // one activation of a Starlark function or a top level (eval.cpp)
+
 struct ThreadState {
   explicit ThreadState(Thread& t, ThreadOptions o) : thread(t), options(std::move(o)) {}
   Thread& thread;
   ThreadOptions options;
   int64_t steps = 0;
   int depth = 0;
+  // The innermost activation of the running API call (`Thread::exec` or `Thread::call`), each
+  // linked to its caller's: a limit error reads its call stack here instead of collecting it
+  // while it unwinds.
+  Env* top = nullptr;
   ContainerList containers;  // what the cycle collector looks at (starlark/cycles.h)
 
   void step() { charge(1); }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <regex>
 
 #include "diag/stack.h"
@@ -324,6 +325,60 @@ TEST(Limits, ADepthLimitStackKeepsTenFramesAtEachEnd) {
     EXPECT_EQ(e.frames.back().pos.line, 4);
     EXPECT_NE(e.to_string().find("\n  (49981 more calls left out)\n  test.star:2:"),
               std::string::npos);
+  });
+}
+
+TEST(Limits, ALimitHitDeepInTheStackKeepsTenFramesAtEachEnd) {
+  // Not the depth limit: the step budget runs out 301 calls deep, in a loop.
+  ThreadOptions opts;
+  opts.limits.max_steps = 100000;
+  Error e = run_err(
+      "def f(n):\n  if n == 300:\n    for i in range(1000000):\n      x = i\n    end\n  end\n"
+      "  return f(n + 1)\nend\nf(0)\n",
+      opts);
+  ASSERT_EQ(e.kind, ErrorKind::kLimit) << e.to_string();
+  EXPECT_EQ(e.message.rfind("Starlark computation cancelled: too many steps", 0), 0u);
+  ASSERT_EQ(e.frames.size(), 2 * kFramesKeptAtEachEnd + 1);
+  EXPECT_EQ(e.frames[kFramesKeptAtEachEnd].left_out, 302 - 2 * kFramesKeptAtEachEnd);
+  EXPECT_EQ(e.frames.front().function, "f");
+  EXPECT_EQ(e.frames.front().pos.line, 4);
+  EXPECT_EQ(e.frames[1].function, "f");
+  EXPECT_EQ(e.frames[1].pos.line, 7);
+  EXPECT_EQ(e.frames.back().function, "<toplevel>");
+  EXPECT_EQ(e.frames.back().pos.line, 9);
+}
+
+TEST(Limits, ADepthLimitStackIsTheStackOfTheHostCallThatHitIt) {
+  // A host builtin calls back into Starlark: the depth limit hit in the callback lists the
+  // callback's calls; the builtin's caller sees its own stack only.
+  std::optional<Error> inner;
+  Value call_back = make_builtin("call_back", [&](const Call& c) -> Result<Value> {
+    auto r = c.thread.call(c.args[0], {});
+    if (r.ok()) return r;
+    inner = r.error();
+    return r.error();
+  });
+  diag::run_with_big_stack([&] {
+    auto r = exec_file("test.star",
+                       "def inner(n):\n  return inner(n + 1)\nend\n"
+                       "def outer():\n  return call_back(lambda: inner(0))\nend\nx = outer()\n",
+                       {{"call_back", call_back}});
+    ASSERT_FALSE(r.ok());
+    const Error& e = r.error();
+    EXPECT_EQ(e.kind, ErrorKind::kLimit);
+    EXPECT_EQ(e.message, "Starlark call stack exceeded the maximum depth (50000)");
+    ASSERT_EQ(e.frames.size(), 2u) << e.to_string();
+    EXPECT_EQ(e.frames[0].function, "outer");
+    EXPECT_EQ(e.frames[0].pos.line, 5);
+    EXPECT_EQ(e.frames[1].function, "<toplevel>");
+    // In the callback: outer and the lambda took two of the 50,000 calls.
+    ASSERT_TRUE(inner.has_value());
+    ASSERT_EQ(inner->frames.size(), 2 * kFramesKeptAtEachEnd + 1);
+    EXPECT_EQ(inner->frames[kFramesKeptAtEachEnd].left_out, 49999 - 2 * kFramesKeptAtEachEnd);
+    EXPECT_EQ(inner->frames.front().function, "inner");
+    EXPECT_EQ(inner->frames[2 * kFramesKeptAtEachEnd - 1].function, "inner");
+    EXPECT_EQ(inner->frames.back().function, "lambda");
+    EXPECT_EQ(inner->frames.back().pos.line, 5);
   });
 }
 
