@@ -478,6 +478,7 @@ class Gen:
             "def g():\n  return [1,\nend", "def g():\n  return (1,\nend", "x = (1,",
             "if True:\n  x = (\nelse:\n  x = 2\nend", "def g(**k, *a):\n  return a\nend",
             "def g(**k, **j):\n  return k\nend", "def g(*, *b):\n  return b\nend", "x = f(1,)",
+            "x = R\"a\\\\n\"", "x = r\"a\" + R\"b\"",
         ])
 
     def program(self):

@@ -143,7 +143,7 @@ class RawScanner {
     };
     auto is_digit = [](char ch) { return ch >= '0' && ch <= '9'; };
     if (is_digit(c) || (c == '.' && is_digit(peek(1)))) return number(start);
-    if ((c == 'r' || c == 'R') && (peek(1) == '"' || peek(1) == '\'')) {
+    if (c == 'r' && (peek(1) == '"' || peek(1) == '\'')) {  // starlark-go: lower-case only
       advance();
       return string(start, true);
     }
