@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/support/yaml_compare.h"
 #include "yaml/internal.h"
 #include "yaml/yaml.h"
 
@@ -1619,6 +1620,56 @@ TEST(YamlLoad, ALineBreakOnlyGoYamlHasGivesGoYamlsErrorWhereItStops) {
         EXPECT_EQ(go_yaml_message(d, c.input, true), c.go_yaml);
       }
     }
+  }
+}
+
+// A block scalar after properties on a list item or explicit key (`- !t |`, `- &a >-`): go-yaml
+// wants its lines indented past the `-`, yaml-cpp past the properties ("end of sequence not
+// found" at ` x` of `- !i |` then ` x`). yaml-cpp's path reads a copy with those lines indented
+// further and maps its positions back (found by fuzz/yaml_differential.cpp; the whole load
+// failed whenever the fast parser declined, e.g. with a `? ` key elsewhere in the file). Trees
+// as ytt prints them (`ytt -f`); on both paths the same tree, spans included.
+TEST(YamlLoad, ABlockScalarAfterPropertiesOnAListItemIsReadAsGoYamlReadsIt) {
+  struct Case {
+    std::string_view input;
+    std::string_view ytt;
+  };
+  const Case cases[] = {
+      {"- !i |\n +\n", "- |\n  +\n"},
+      {"- &a >-\n  a\n  b\n\n- c\n", "- a b\n- c\n"},
+      {"- - !t |+\n   x\n\n\n- c\n", "- - |+\n    x\n\n\n- c\n"},
+      {"k:\n- !!binary |\n  aGVsbG8=\n- ? &q |\n   key\n  : v\n",
+       "k:\n- hello\n- ? |\n    key\n  : v\n"},
+      {"- &a !i |  # note\n  x\n   y\n\n  z\n- b\n", "- |\n  x\n   y\n\n  z\n- b\n"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::vector<Document>> trees;
+    for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+      SCOPED_TRACE(std::string(c.input) +
+                   (choice == internal::ParserChoice::kAuto ? " (auto)" : " (yaml-cpp)"));
+      diag::Diagnostics diags;
+      auto docs = internal::load_with(choice, c.input, "t.yaml", diags, {}, nullptr);
+      EXPECT_EQ(codes(diags), "");
+      ASSERT_EQ(docs.size(), 1u);
+      EXPECT_EQ(emit_yaml(docs[0].root), c.ytt);
+      trees.push_back(std::move(docs));
+    }
+    EXPECT_EQ(testing::TreeDiff().docs(trees[0], trees[1]), "") << c.input;
+  }
+}
+
+// Positions after such a scalar, and errors inside and after it, are the source's on yaml-cpp's
+// path too: the same first error as the fast parser's (ytt: "line 4: did not find expected '-'
+// indicator" for the first).
+TEST(YamlLoad, PositionsAroundAWidenedBlockScalarAreTheSources) {
+  for (std::string_view input :
+       {"- !i |\n  x\n   y\n  z\nw: 1\n", "- !i |\n x\n- [a\n", "- !i |\n x\n- \"a\n"}) {
+    SCOPED_TRACE(input);
+    diag::Diagnostics fast, slow;
+    internal::load_with(internal::ParserChoice::kAuto, input, "t.yaml", fast, {}, nullptr);
+    internal::load_with(internal::ParserChoice::kYamlCppOnly, input, "t.yaml", slow, {}, nullptr);
+    ASSERT_FALSE(fast.empty());
+    EXPECT_EQ(testing::first_error_str(fast), testing::first_error_str(slow));
   }
 }
 
