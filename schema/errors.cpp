@@ -249,6 +249,14 @@ std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
     case yaml::ErrorKind::kUnsupportedAnchorName:
       // go-yaml ends the name earlier than our parser does; the trees would differ.
       throw Unsupported{"YAML anchor or alias names followed by ':', '?', '%', '@' or '`'"};
+    case yaml::ErrorKind::kIncompatibleYamlVersion:
+      // ytt's parser (files, flag values and yaml.decode alike) puts a `---` line before a
+      // text that does not start with one and takes one off the line go-yaml names; on the
+      // text's first line that leaves line 0, where ytt crashes.
+      if (d.span.begin.line == 1) {
+        throw Unsupported{"a %YAML directive other than 1.1 on a file's first line (ytt crashes)"};
+      }
+      return yaml::go_yaml_message(d, text, through_ytt_parser);
     case yaml::ErrorKind::kNone:
       // Limits (HK003) and problems found after loading: our words at go-yaml's place.
       return d.span.begin.line > 0

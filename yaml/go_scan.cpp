@@ -38,6 +38,8 @@ enum class Tok : uint8_t {
   kAlias,
   kTag,
   kScalar,
+  kVersionDirective,  // `%YAML 1.1`
+  kTagDirective,      // `%TAG !e! tag:example.com,2000:`
 };
 
 struct Token {
@@ -53,6 +55,15 @@ struct Token {
   // value indicator to go-yaml, the start of a plain scalar to yaml-cpp. Refused when the
   // parser takes it as a value; a parser error before that is go-yaml's answer.
   bool flow_colon = false;
+  std::string_view handle = {};  // a named tag's `!name!`; a %TAG directive's handle
+  bool version_1_1 = false;      // a %YAML directive naming 1.1, the one go-yaml takes
+};
+
+// What go-yaml's scanner reads of a directive line: its words when it cannot (empty when it
+// can), and the token it makes.
+struct Directive {
+  std::string problem;
+  Token token{Tok::kVersionDirective, 0};
 };
 
 // go-yaml's mark: lines and columns count characters (not bytes) from 0; `index` counts
@@ -283,7 +294,12 @@ class Scanner {
     if (m_.column == 0 && c == '%') {
       unroll_indent(-1);
       remove_simple_key();
-      throw Stop{ErrorKind::kNone, m_.offset};  // directives: not followed
+      allowed_ = false;
+      Directive d = read_directive();
+      if (!d.problem.empty()) throw Stop{ErrorKind::kBadDirective, d.token.offset};
+      last_ = d.token.type;
+      queue_.push_back(d.token);
+      return;
     }
     if (marker_here()) {
       unroll_indent(-1);
@@ -374,13 +390,14 @@ class Scanner {
       allowed_ = false;
       size_t start = m_.offset;
       scan_tag();
-      // `!name!suffix`: a named handle, which only a %TAG directive defines (the model stops at
-      // directives, so none is defined).
+      // `!name!suffix`: a named handle, which only a %TAG directive of its document defines.
       size_t second = s_.find('!', start + 1);
       bool named = byte(start + 1) != '<' && byte(start + 1) != '!' &&
                    second != std::string_view::npos && second < m_.offset;
       last_ = Tok::kTag;
-      queue_.push_back({Tok::kTag, start, 0, false, named});
+      Token t{Tok::kTag, start, 0, false, named};
+      if (named) t.handle = s_.substr(start, second - start + 1);
+      queue_.push_back(t);
       return;
     }
     if ((c == '|' || c == '>') && flow_level_ == 0) {
@@ -415,6 +432,102 @@ class Scanner {
     append(Tok::kScalar, start);
   }
 
+  // A directive, from its `%` at the start of a line through the line's break: a name (go-yaml's
+  // alphabet), then for YAML a version `major.minor` (at most two digits each), for TAG a handle
+  // (`!`, `!!` or `!name!`), blanks and a prefix (URI characters and %-escapes of UTF-8), then
+  // blanks, an optional comment and the end of the line.
+ public:
+  Directive read_directive() {
+    Directive d;
+    d.token.offset = m_.offset;
+    auto problem = [&](const char* words) {
+      d.problem = words;
+      return d;
+    };
+    skip();  // '%'
+    size_t name_at = m_.offset;
+    while (is_alpha(cur())) skip();
+    std::string_view name = s_.substr(name_at, m_.offset - name_at);
+    if (name.empty()) return problem("could not find expected directive name");
+    if (!is_blankz()) return problem("found unexpected non-alphabetical character");
+    if (name == "YAML") {
+      while (is_blank()) skip();
+      int version[2] = {0, 0};
+      for (int part = 0; part < 2; ++part) {
+        if (part == 1) {
+          if (cur() != '.') return problem("did not find expected digit or '.' character");
+          skip();
+        }
+        int digits = 0;
+        for (; cur() >= '0' && cur() <= '9'; ++digits) {
+          if (digits == 2) return problem("found extremely long version number");
+          version[part] = version[part] * 10 + (cur() - '0');
+          skip();
+        }
+        if (digits == 0) return problem("did not find expected version number");
+      }
+      d.token.version_1_1 = version[0] == 1 && version[1] == 1;
+    } else if (name == "TAG") {
+      d.token.type = Tok::kTagDirective;
+      while (is_blank()) skip();
+      size_t handle_at = m_.offset;
+      if (cur() != '!') return problem("did not find expected '!'");
+      skip();
+      while (is_alpha(cur())) skip();
+      if (cur() == '!') {
+        skip();
+      } else if (m_.offset - handle_at != 1) {
+        return problem("did not find expected '!'");
+      }
+      d.token.handle = s_.substr(handle_at, m_.offset - handle_at);
+      if (!is_blank()) return problem("did not find expected whitespace");
+      while (is_blank()) skip();
+      static constexpr std::string_view kUriMarks = ";/?:@&=+$,.!~*'()[]";
+      bool any = false;
+      while (is_alpha(cur()) ||
+             kUriMarks.find(static_cast<char>(cur())) != std::string_view::npos || cur() == '%') {
+        any = true;
+        if (cur() != '%') {
+          skip();
+          continue;
+        }
+        // One UTF-8 character as %-escaped octets: the first gives the count.
+        for (int left = -1; left != 0; --left) {
+          if (cur() != '%' || !is_hex(ahead(1)) || !is_hex(ahead(2))) {
+            return problem("did not find URI escaped octet");
+          }
+          int octet = hex(ahead(1)) * 16 + hex(ahead(2));
+          if (left == -1) {
+            left = (octet & 0x80) == 0x00   ? 1
+                   : (octet & 0xE0) == 0xC0 ? 2
+                   : (octet & 0xF0) == 0xE0 ? 3
+                   : (octet & 0xF8) == 0xF0 ? 4
+                                            : 0;
+            if (left == 0) return problem("found an incorrect leading UTF-8 octet");
+          } else if ((octet & 0xC0) != 0x80) {
+            return problem("found an incorrect trailing UTF-8 octet");
+          }
+          skip();
+          skip();
+          skip();
+        }
+      }
+      if (!any) return problem("did not find expected tag URI");
+      if (!is_blankz()) return problem("did not find expected whitespace or line break");
+    } else {
+      return problem("found unknown directive name");
+    }
+    while (is_blank()) skip();
+    if (cur() == '#') {
+      while (!is_breakz()) skip();
+    }
+    if (!is_breakz()) return problem("did not find expected comment or line break");
+    skip_line();
+    return d;
+  }
+  void start_at_line(size_t offset) { m_.offset = offset; }
+
+ private:
   void fetch_stream_end() {
     if (m_.column != 0) {
       m_.column = 0;
@@ -756,7 +869,8 @@ class Parser {
         return document_start(false);
       case State::kDocumentContent: {
         Tok t = peek().type;
-        if (t == Tok::kDocumentStart || t == Tok::kDocumentEnd || t == Tok::kStreamEnd) {
+        if (t == Tok::kDocumentStart || t == Tok::kDocumentEnd || t == Tok::kStreamEnd ||
+            t == Tok::kVersionDirective || t == Tok::kTagDirective) {
           pop_state();  // an empty document
           return;
         }
@@ -764,6 +878,7 @@ class Parser {
       }
       case State::kDocumentEnd:
         if (peek().type == Tok::kDocumentEnd) skip();
+        tag_handles_.clear();  // a %TAG directive holds for its own document
         state_ = State::kDocumentStart;
         return;
       case State::kBlockNode:
@@ -845,13 +960,25 @@ class Parser {
       state_ = State::kEnd;
       return;
     }
-    if (implicit && t.type != Tok::kDocumentStart) {
+    const bool directive = t.type == Tok::kVersionDirective || t.type == Tok::kTagDirective;
+    if (implicit && t.type != Tok::kDocumentStart && !directive) {
       states_.push_back(State::kDocumentEnd);
       state_ = State::kBlockNode;
       return;
     }
-    // Directives stop the scanner model before they get here.
-    if (t.type != Tok::kDocumentStart) fail(ErrorKind::kMissingDocumentMarker, t);
+    bool version_seen = false;
+    for (const Token* d = &peek();
+         d->type == Tok::kVersionDirective || d->type == Tok::kTagDirective; d = &peek()) {
+      if (d->type == Tok::kVersionDirective) {
+        if (version_seen) fail(ErrorKind::kDuplicateDirective, *d);
+        if (!d->version_1_1) fail(ErrorKind::kIncompatibleYamlVersion, *d);
+        version_seen = true;
+      } else if (!tag_handles_.insert(std::string(d->handle)).second) {
+        fail(ErrorKind::kDuplicateDirective, *d);
+      }
+      skip();
+    }
+    if (peek().type != Tok::kDocumentStart) fail(ErrorKind::kMissingDocumentMarker, peek());
     states_.push_back(State::kDocumentEnd);
     state_ = State::kDocumentContent;
     skip();
@@ -886,7 +1013,9 @@ class Parser {
       skip();
       if (peek().type == Tok::kAnchor) take_anchor();
     }
-    if (tag && tag->named_handle) fail(ErrorKind::kUndefinedTagHandle, *tag);
+    if (tag && tag->named_handle && tag_handles_.count(std::string(tag->handle)) == 0) {
+      fail(ErrorKind::kUndefinedTagHandle, *tag);
+    }
     const Token& t = peek();
     if (indentless_sequence && t.type == Tok::kBlockEntry) {
       state_ = State::kIndentlessSequenceEntry;
@@ -1051,8 +1180,9 @@ class Parser {
   size_t stop_;
   State state_ = State::kStreamStart;
   std::vector<State> states_;
-  std::unordered_set<std::string> anchors_;  // of the current document
-  size_t split_ = std::string_view::npos;    // the first split anchor or alias name taken
+  std::unordered_set<std::string> anchors_;      // of the current document
+  std::unordered_set<std::string> tag_handles_;  // defined by the current document's %TAG
+  size_t split_ = std::string_view::npos;        // the first split anchor or alias name taken
 };
 
 }  // namespace
@@ -1084,6 +1214,12 @@ std::vector<size_t> go_line_starts(std::string_view text) {
 
 GoScan go_yaml_scan(std::string_view source, size_t parser_stop) {
   return Parser(source, parser_stop).run();
+}
+
+std::string directive_problem(std::string_view source, size_t offset) {
+  Scanner scanner(source);
+  scanner.start_at_line(offset);
+  return scanner.read_directive().problem;
 }
 
 }  // namespace hintkit::yaml::internal

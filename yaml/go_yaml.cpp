@@ -114,8 +114,17 @@ int parser_error_line(std::string_view text, const diag::Position& at) {
   return unterminated_end ? at.line : at.line - 1;
 }
 
-std::string parser_problem(ErrorKind kind, bool through_ytt_parser) {
+// `text` and `at` (the offset of the token the parser could not take) tell which directive a
+// duplicate is.
+std::string parser_problem(ErrorKind kind, bool through_ytt_parser, std::string_view text,
+                           size_t at) {
   switch (kind) {
+    case ErrorKind::kDuplicateDirective:
+      return starts_with(text.substr(std::min(at, text.size())), "%YAML")
+                 ? "found duplicate %YAML directive"
+                 : "found duplicate %TAG directive";
+    case ErrorKind::kIncompatibleYamlVersion:
+      return "found incompatible YAML document";
     case ErrorKind::kMissingKey:
       return "did not find expected key";
     case ErrorKind::kMissingDash:
@@ -147,7 +156,8 @@ std::string modelled_parser_error(std::string_view text, bool through_ytt_parser
     if (text[i] == '\n') starts.push_back(i + 1);
   }
   diag::Position at = internal::position_at(starts, go.offset);
-  return with_line(parser_error_line(text, at), parser_problem(go.kind, through_ytt_parser));
+  return with_line(parser_error_line(text, at),
+                   parser_problem(go.kind, through_ytt_parser, text, go.offset));
 }
 
 bool is_parser_kind(ErrorKind kind) {
@@ -164,6 +174,8 @@ bool is_parser_kind(ErrorKind kind) {
     case ErrorKind::kMissingFlowListEntryEnd:
     case ErrorKind::kMissingFlowMapEntryEnd:
     case ErrorKind::kUndefinedTagHandle:
+    case ErrorKind::kDuplicateDirective:
+    case ErrorKind::kIncompatibleYamlVersion:
       return true;
     default:
       return false;
@@ -216,7 +228,7 @@ std::string modelled_error_at_go_lines(const diag::Diagnostic& d, std::string_vi
     // the scanner moved the end onto.
     const bool unterminated_end = go.offset >= text.size() && starts.back() < text.size();
     return with_line(unterminated_end ? at.line : at.line - 1,
-                     parser_problem(kind, through_ytt_parser));
+                     parser_problem(kind, through_ytt_parser, text, go.offset));
   }
   if (kind == ErrorKind::kMissingColon) {
     return with_line(go.problem_line + 1, "could not find expected ':'");
@@ -251,6 +263,7 @@ bool is_scanner_kind(ErrorKind kind) {
     case ErrorKind::kBadHexEscape:
     case ErrorKind::kBadUnicodeEscape:
     case ErrorKind::kTagNotFollowedBySpace:
+    case ErrorKind::kBadDirective:
       return true;
     default:
       return false;
@@ -348,14 +361,17 @@ std::string go_yaml_words(const diag::Diagnostic& d, std::string_view text,
       return with_line(line, "found invalid Unicode character escape code");
     case ErrorKind::kTagNotFollowedBySpace:
       return with_line(line, "did not find expected whitespace or line break");
+    case ErrorKind::kBadDirective:
+      return with_line(line, internal::directive_problem(text, offset_of(text, d.span.begin)));
     case ErrorKind::kUndefinedTagHandle:
-      return with_line(parser_error_line(text, d.span.begin),
-                       parser_problem(error_kind(d), through_ytt_parser));
+    case ErrorKind::kDuplicateDirective:
+    case ErrorKind::kIncompatibleYamlVersion:
     case ErrorKind::kMissingNodeContent:
     case ErrorKind::kMissingFlowListEntryEnd:
     case ErrorKind::kMissingFlowMapEntryEnd:
-      return with_line(parser_error_line(text, d.span.begin),
-                       parser_problem(error_kind(d), through_ytt_parser));
+      return with_line(
+          parser_error_line(text, d.span.begin),
+          parser_problem(error_kind(d), through_ytt_parser, text, offset_of(text, d.span.begin)));
     case ErrorKind::kMissingColon: {
       // Reported where go-yaml's scanner found the key stale, which the model knows.
       internal::GoScan go = internal::go_yaml_scan(text, std::string_view::npos);

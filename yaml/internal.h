@@ -115,12 +115,14 @@ size_t offset_at(const std::vector<size_t>& line_starts, size_t size, diag::Posi
 // backquote; `offset` at the `&` or `*`), kUnterminatedQuote (`offset` at the end of the input),
 // kUnknownToken (a tab where a token must start; `offset` at the tab), kTabInIndentation (`offset`
 // at the tab), kZeroIndentationIndicator (`offset` at the `0`), kBadHexEscape and
-// kBadUnicodeEscape (`offset` where the escape's digits start). Parser errors (`parser_error` true,
+// kBadUnicodeEscape (`offset` where the escape's digits start), kBadDirective (`offset` at the
+// `%`). Parser errors (`parser_error` true,
 // `offset` at the token the parser could not take): kMissingKey, kMissingDash, kMissingNodeContent,
-// kMissingDocumentMarker, kMissingFlowListEntryEnd, kMissingFlowMapEntryEnd, kUndefinedAlias
+// kMissingDocumentMarker, kMissingFlowListEntryEnd, kMissingFlowMapEntryEnd, kDuplicateDirective,
+// kIncompatibleYamlVersion, kUndefinedAlias
 // (go-yaml's decoder looks aliases up as its parser takes them). kNone when the parser gets to
 // `parser_stop` (or the end) first, or the scanner stops at an error of another kind or at a
-// construct the model does not follow (directives, tag escapes).
+// construct the model does not follow (tag escapes outside a %TAG directive).
 struct GoScan {
   ErrorKind kind = ErrorKind::kNone;
   size_t offset = 0;
@@ -140,6 +142,10 @@ GoScan go_yaml_scan(std::string_view source, size_t parser_stop);
 // The offset of each line's first byte as go-yaml counts lines: CR, LF, CR LF, NEL, LS and PS
 // each end one (for `position_at`).
 std::vector<size_t> go_line_starts(std::string_view text);
+
+// go-yaml's words for the directive at `offset` (a `%` at the start of a line) when its
+// scanner cannot read it ("found unknown directive name"); "" when it reads it.
+std::string directive_problem(std::string_view source, size_t offset);
 
 // ---- loader.cpp --------------------------------------------------------------------------
 

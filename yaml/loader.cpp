@@ -1608,7 +1608,8 @@ bool is_value_error(const diag::Diagnostic& d) {
 // and kNone when the path took the whole input). Both paths ask the model of go-yaml's scanner
 // and parser (go_scan.cpp): its error wins when go-yaml meets it before its parser takes the
 // token at `stop`. At that same token the path's kind stands, unless the path named a scanner
-// error there (go-yaml's scanner got past it, so its parser's error is the one) or go-yaml
+// error there (go-yaml's scanner got past it, so its parser's error is the one) or one in
+// yaml-cpp's own words, or go-yaml
 // wants a block sequence's next `- ` (or the node of an empty `-`) where the path saw the end
 // of a collection or a `:` with no key.
 void follow_go_yaml(std::string_view source, const internal::ScanResult& scan, size_t stop,
@@ -1775,6 +1776,12 @@ std::string_view syntax_error_text(ErrorKind kind) {
       return "expected ',' or '}' after a flow map entry";
     case ErrorKind::kUndefinedTagHandle:
       return "undefined tag handle (no %TAG directive defines it)";
+    case ErrorKind::kBadDirective:
+      return "a '%' line that is not a well-formed %YAML or %TAG directive";
+    case ErrorKind::kDuplicateDirective:
+      return "a directive repeated for one document";
+    case ErrorKind::kIncompatibleYamlVersion:
+      return "a %YAML directive naming a version other than 1.1";
     case ErrorKind::kBadTagUri:
       return "a tag needs a name after its handle";
     case ErrorKind::kZeroIndentationIndicator:

@@ -284,6 +284,9 @@ enum class ErrorKind : uint16_t {
   kBadHexEscape,              // scanner: `\x`, `\u`, `\U` without their hex digits
   kBadUnicodeEscape,          // scanner: `\uD800`, `\U00110000` (a surrogate or beyond U+10FFFF)
   kTagNotFollowedBySpace,     // scanner: a tag with a character after it that ends no tag (`!a|`)
+  kBadDirective,             // scanner: a `%` line go-yaml cannot read as a %YAML or %TAG directive
+  kDuplicateDirective,       // parser: a second %YAML, or a second %TAG for one handle
+  kIncompatibleYamlVersion,  // parser: a %YAML directive naming a version other than 1.1
   // HK001 while building values.
   kTagMismatch,   // `!!int abc`; kind_detail: "<resolved tag> <wanted tag> <value>"
   kBadMerge,      // `<<` with something other than a map or a list of maps

@@ -94,6 +94,59 @@ TEST(GoYamlError, MatchesYttForCommonSyntaxErrors) {
   }
 }
 
+// A `%` at the start of a line is a directive to go-yaml wherever it stands (between map items
+// too): every row recorded from ytt v0.48.0 as above.
+TEST(GoYamlError, DirectivesAreScannedAndParsedAsGoYamlDoes) {
+  const Case cases[] = {
+      {"%s", "yaml: line 1: found unknown directive name"},
+      {"\n%s\n", "yaml: line 2: found unknown directive name"},
+      {"a: 1\n%s\n", "yaml: line 2: found unknown directive name"},
+      {"%FOO bar\n---\na: 1\n", "yaml: line 1: found unknown directive name"},
+      {"%\n---\n", "yaml: line 1: could not find expected directive name"},
+      {"% s", "yaml: line 1: could not find expected directive name"},
+      {"%YAML\n---\n", "yaml: line 1: did not find expected version number"},
+      {"%YAML 1\n---\n", "yaml: line 1: did not find expected digit or '.' character"},
+      {"%YAML 111.1\n---\n", "yaml: line 1: found extremely long version number"},
+      {"%YAML 1.1 x\n---\n", "yaml: line 1: did not find expected comment or line break"},
+      {"%YAML 1.1\n%YAML 1.1\n---\n", "yaml: line 1: found duplicate %YAML directive"},
+      {"%YAML 1.1\na: 1\n", "yaml: line 1: did not find expected <document start>"},
+      {"%TAG !e tag:x\n---\n", "yaml: line 1: did not find expected '!'"},
+      {"%TAG !e!\n---\n", "yaml: line 1: did not find expected whitespace"},
+      {"%TAG !e! %zz\n---\n", "yaml: line 1: did not find URI escaped octet"},
+      {"%TAG !e! %C3\n---\n", "yaml: line 1: did not find URI escaped octet"},
+      {"%TAG !e! tag:x\n%TAG !e! tag:y\n---\n", "yaml: line 1: found duplicate %TAG directive"},
+      {"%TAG !e! tag:x,2000:\n--- !e!foo\na: 1\n---\n!e!x b\n",
+       "yaml: line 4: found undefined tag handle"},
+      {"---\nx: 1\n...\n%YAML 1.2\n---\na: 1\n", "yaml: line 3: found incompatible YAML document"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.input));
+    diag::Diagnostics diags;
+    (void)yaml::load(c.input, "input.yaml", diags);
+    ASSERT_FALSE(diags.empty());
+    EXPECT_EQ(go_yaml_error(diags.items()[0], c.input, true), c.want);
+  }
+}
+
+TEST(GoYamlError, ValidDirectivesLoad) {
+  for (std::string_view ok :
+       {"%YAML 1.1 # c\n---\na: 1\n", "%TAG !e! tag:e.com,2000:\n--- !e!foo\na: 1\n",
+        "%TAG !e! %41x\n---\n- !e!a b\n", "a: |\n %s\n", "abc\n%s\n"}) {
+    SCOPED_TRACE(std::string(ok));
+    diag::Diagnostics diags;
+    (void)yaml::load(ok, "input.yaml", diags);
+    EXPECT_TRUE(diags.empty());
+  }
+}
+
+// ytt crashes on an incompatible %YAML on a text's first line (its line fix-up reaches line 0).
+TEST(GoYamlError, IncompatibleYamlVersionOnTheFirstLineIsRefused) {
+  diag::Diagnostics diags;
+  (void)yaml::load("%YAML 1.2\n---\na: 1\n", "input.yaml", diags);
+  ASSERT_FALSE(diags.empty());
+  EXPECT_THROW(go_yaml_error(diags.items()[0], "%YAML 1.2\n---\na: 1\n", true), Unsupported);
+}
+
 TEST(GoYamlError, YamlDecodeKeepsTheClosingBracket) {
   diag::Diagnostics diags;
   (void)yaml::load("x: [1, 2", "", diags);
