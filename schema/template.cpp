@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <unordered_map>
 
 #include "schema/file_set.h"
@@ -1378,7 +1379,9 @@ class TemplateRuntime {
 
   std::shared_ptr<const CompiledTemplate> c_;
   std::string file_;
-  std::vector<EvalCtx> ctxs_;
+  // A deque: a template function recursing 50,000 calls deep keeps as many contexts, which a
+  // vector would move on every growth.
+  std::deque<EvalCtx> ctxs_;
   std::shared_ptr<std::vector<DDoc>> root_docs_;
   std::string root_text_;
   bool root_taken_ = false;

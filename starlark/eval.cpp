@@ -273,6 +273,13 @@ struct LimitUnwind {
   throw_limit_unwind(EvalError(std::move(message), ErrorKind::kLimit), t.top);
 }
 
+// An error leaving `env`: its frame is added (a limit error goes on as a `LimitUnwind`).
+HINTKIT_OFF_PATH void add_frame(EvalError& e, const Env& env) {
+  if (e.bare) return;
+  if (e.kind == ErrorKind::kLimit) throw_limit_unwind(std::move(e), &env);
+  e.frames.push_back(frame_of(env));
+}
+
 Value call_function(FunctionObj& f, std::span<const Value> args, std::span<const Kwarg> kwargs) {
   ThreadState& t = *g_thread;
   const Function& fn = *f.fn;
@@ -312,9 +319,7 @@ Value call_function(FunctionObj& f, std::span<const Value> args, std::span<const
     bind_args(env, f, args, kwargs);
     exec_block(env, fn.body);
   } catch (EvalError& e) {
-    if (e.bare) throw;
-    if (e.kind == ErrorKind::kLimit) throw_limit_unwind(std::move(e), &env);
-    e.frames.push_back(frame_of(env));
+    add_frame(e, env);
     throw;
   }
   return std::move(env.ret);
@@ -386,18 +391,22 @@ Value make_function(Env& env, const std::shared_ptr<Function>& fn) {
 
 // ---- Expressions -----------------------------------------------------------------------------
 
+HINTKIT_OFF_PATH Value call_method(const Value& recv, BuiltinFn method,
+                                   std::string_view method_name, std::span<const Value> args,
+                                   std::span<const Kwarg> kwargs) {
+  ThreadState& t = *g_thread;
+  t.step();
+  if (recv.kind() == Kind::kString) charge_bytes(str_ref(recv).size());
+  Call call{t.thread, method_name, &recv, args, kwargs};
+  return method(call);
+}
+
 // The call once its arguments are evaluated: a method of a built-in type, or any callable.
 inline Value finish_call(Env& env, const CallExpr& c, const Value& callee, const Value& recv,
                          BuiltinFn method, std::string_view method_name,
                          std::span<const Value> args, std::span<const Kwarg> kwargs) {
   env.pos = c.pos;
-  if (method) {
-    ThreadState& t = *g_thread;
-    t.step();
-    if (recv.kind() == Kind::kString) charge_bytes(str_ref(recv).size());
-    Call call{t.thread, method_name, &recv, args, kwargs};
-    return method(call);
-  }
+  if (method) return call_method(recv, method, method_name, args, kwargs);
   return call_any(callee, args, kwargs);
 }
 
