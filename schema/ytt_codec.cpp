@@ -653,7 +653,9 @@ sl::Value regexp_module() {
         sl::Value arg = sl::Value::from_string(s.substr(begin, end - begin));
         auto r = c.thread.call(repl, std::span<const sl::Value>(&arg, 1));
         if (!r.ok()) {
-          failed = r.error();
+          // ytt returns the function's error as its own (ErrWrapper: "regexp.replace: ...")
+          const bool own = r.error().kind == sl::ErrorKind::kLimit || r.error().go_panic;
+          failed = own ? r.error() : ytt_fail(c, r.error().message);
           return false;
         }
         if (!r->is(sl::Kind::kString)) {
