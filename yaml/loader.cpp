@@ -1433,6 +1433,28 @@ Annotation make_annotation(const internal::ScannedComment& c, const diag::FileNa
   return a;
 }
 
+// go-yaml starts a document that has directives at its first directive, not at its `---`
+// (comment and blank lines may stand between them): that is the document's line in ytt, the
+// one comments attach to.
+void start_documents_at_directives(std::vector<Document>& docs, const internal::ScanResult& scan,
+                                   std::string_view source) {
+  for (Document& d : docs) {
+    int line = d.span.begin.line;
+    if (line <= 1 || d.span.begin.column != 1) continue;
+    int first_directive = 0;
+    for (int l = line - 1; l >= 1; --l) {
+      size_t b = scan.line_starts[static_cast<size_t>(l - 1)];
+      size_t first = source.find_first_not_of(" \t\r", b);
+      if (first == std::string_view::npos || source[first] == '\n' || source[first] == '#') {
+        continue;  // blank or comment line
+      }
+      if (first != b || source[b] != '%') break;
+      first_directive = l;
+    }
+    if (first_directive > 0) d.span.begin = {first_directive, 1};
+  }
+}
+
 // `in_source_order`: the builder saw no alias, merge or duplicate key, so every node sits
 // where it was written and a walk of the tree meets owners in line order.
 void attach_comments(std::vector<Document>& docs, const internal::ScanResult& scan,
@@ -1446,11 +1468,12 @@ void attach_comments(std::vector<Document>& docs, const internal::ScanResult& sc
     collector.owners.reserve(node_count);
   }
   for (Document& d : docs) {
-    // Only a document that starts with `---` has a line of its own (as in ytt).
+    // Only a document that starts with `---` (or directives) has a line of its own (as in
+    // ytt).
     if (d.span.begin.line > 0) {
       size_t off = scan.line_starts[static_cast<size_t>(d.span.begin.line - 1)] +
                    static_cast<size_t>(d.span.begin.column - 1);
-      if (source.substr(off, 3) == "---") {
+      if (source.substr(off, 3) == "---" || source.substr(off, 1) == "%") {
         collector.add(d.span.begin.line, &d.annotations, &d.comments);
       }
     }
@@ -1700,11 +1723,48 @@ void add_strict_problem(std::string_view source, std::string_view file,
 
 }  // namespace
 
+namespace {
+
+// ytt's test for a text that starts with a document marker (`\A\s*---\s+`).
+bool starts_with_ytt_doc_marker(std::string_view text) {
+  constexpr std::string_view kSpace = " \t\r\n\f\v";
+  size_t i = text.find_first_not_of(kSpace);
+  return i != std::string_view::npos && text.substr(i, 3) == "---" && i + 3 < text.size() &&
+         kSpace.find(text[i + 3]) != std::string_view::npos;
+}
+
+// Whether the first thing in `text` past blank and comment lines is a directive (`%` at the
+// start of a line).
+bool starts_with_directive(std::string_view text) {
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t first = text.find_first_not_of(" \t\r", at);
+    if (first == std::string_view::npos) return false;
+    if (text[first] == '%') return first == at;
+    if (text[first] != '#' && text[first] != '\n') return false;
+    size_t nl = text.find('\n', first);
+    if (nl == std::string_view::npos) return false;
+    at = nl + 1;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::vector<Document> load(std::string_view source, std::string_view file, diag::Diagnostics& diags,
                            const LoadOptions& options) {
   const size_t before = diags.items().size();
   std::vector<Document> docs =
       internal::load_with(internal::ParserChoice::kAuto, source, file, diags, options, nullptr);
+  // ytt's parser puts a `---` line before a text that does not start with one; before a
+  // directive that line is an empty document of its own (go-yaml ends it at the directive).
+  if (options.leading_bom_is_text && !docs.empty() && diags.items().size() == before &&
+      starts_with_directive(source) && !starts_with_ytt_doc_marker(source)) {
+    Document empty;
+    empty.span.file = docs.front().span.file;
+    empty.span.begin = empty.span.end = diag::Position{1, 1};
+    docs.insert(docs.begin(), std::move(empty));
+  }
   if (options.strict) {
     const std::string lf = has_lone_cr(source) ? with_lone_cr_as_lf(source) : std::string();
     add_strict_problem(without_dropped_bom(lf.empty() ? source : lf, options), file, docs, before,
@@ -2040,6 +2100,7 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
   }
 
   std::vector<Document> docs = std::move(builder.documents());
+  start_documents_at_directives(docs, scan, source);
   attach_comments(docs, scan, source, file_name, builder.in_source_order(), builder.node_count());
   return docs;
 }

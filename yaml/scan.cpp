@@ -204,6 +204,10 @@ class Scanner {
       in_block_scalar_ = false;
     }
 
+    // A directive: go-yaml's scanner reads the line whole, a comment on it included (no
+    // comment token).
+    if (quote_ == Quote::kNone && !doc_line && b < e && s_[b] == '%') return;
+
     if (quote_ != Quote::kNone) {
       p = b;  // a quoted scalar continues from the previous line
     } else if (!doc_line && flow_ == 0 && !blank && s_[p] != '#') {

@@ -1673,5 +1673,41 @@ TEST(YamlLoad, PositionsAroundAWidenedBlockScalarAreTheSources) {
   }
 }
 
+// Directives as ytt's parser reads them (recorded from ytt v0.48.0): the `---` it puts before
+// a text that does not start with one is an empty document of its own before a directive; a
+// document with directives starts at its first one (comments attach from there); a comment on
+// a directive line is part of the directive.
+TEST(YamlLoad, DirectivesAsYttsParserReadsThem) {
+  LoadOptions ytt;
+  ytt.leading_bom_is_text = true;
+  ytt.keep_comments = true;
+  {
+    diag::Diagnostics diags;
+    auto docs = load("#! c\n%YAML 1.1 # c\n---\na: 1\n", "t.yml", diags, ytt);
+    ASSERT_TRUE(diags.empty());
+    ASSERT_EQ(docs.size(), 2u);
+    EXPECT_EQ(docs[0].root.kind, Kind::kNull);
+    EXPECT_EQ(docs[1].root.kind, Kind::kMap);
+    EXPECT_EQ(docs[1].span.begin.line, 2);
+    EXPECT_TRUE(docs[1].comments.empty());  // `# c` belongs to the directive
+  }
+  {
+    diag::Diagnostics diags;  // a text starting with `---`: no document is added
+    auto docs = load("---\nx: 0\n...\n%YAML 1.1\n# c\n--- #@ y\na: 1\n", "t.yml", diags, ytt);
+    ASSERT_TRUE(diags.empty());
+    ASSERT_EQ(docs.size(), 2u);
+    EXPECT_EQ(docs[1].span.begin.line, 4);
+    // `# c` and `#@ y` are below the document's line: they go to the map below them.
+    EXPECT_TRUE(docs[1].comments.empty());
+    EXPECT_TRUE(docs[1].annotations.empty());
+  }
+  {
+    diag::Diagnostics diags;  // not read as ytt reads it: no added document
+    auto docs = load("%YAML 1.1\n---\na: 1\n", "t.yml", diags);
+    ASSERT_TRUE(diags.empty());
+    EXPECT_EQ(docs.size(), 1u);
+  }
+}
+
 }  // namespace
 }  // namespace hintkit::yaml
