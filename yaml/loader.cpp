@@ -68,7 +68,7 @@ bool might_hold_tag_yaml_cpp_ends_early(std::string_view s) {
 // The copy returned indents each such scalar's lines further by the difference, which keeps
 // its value (its indentation is found from its first line) and every other line in place;
 // `shift_by_line` gets the spaces added to each line. Empty when nothing needs it. Scalars with
-// an explicit indentation indicator, or a tab in their lines' indentation, are left alone.
+// an explicit indentation indicator are left alone.
 std::string widen_block_scalars_for_yaml_cpp(std::string_view s, std::vector<int>& shift_by_line) {
   std::vector<size_t> starts{0};
   for (size_t i = s.find('\n'); i != std::string_view::npos; i = s.find('\n', i + 1))
@@ -79,8 +79,8 @@ std::string widen_block_scalars_for_yaml_cpp(std::string_view s, std::vector<int
     if (e > starts[k] && s[e - 1] == '\r') --e;
     return e;
   };
-  // The indentation of line k: its leading spaces; -1 for a tab among them, `blank` for a line
-  // of white space only.
+  // The indentation of line k: its leading spaces (a tab after them is the line's own, as
+  // the same number of spaces is added before it); `blank` for a line of white space only.
   auto indent_of = [&](size_t k, bool& blank) {
     size_t p = starts[k];
     const size_t e = line_end(k);
@@ -88,7 +88,6 @@ std::string widen_block_scalars_for_yaml_cpp(std::string_view s, std::vector<int
     blank = true;
     for (size_t q = p; q < e; ++q)
       if (s[q] != ' ' && s[q] != '\t') blank = false;
-    if (p < e && s[p] == '\t') return -1;
     return static_cast<int>(p - starts[k]);
   };
   std::vector<int> shift;
@@ -120,21 +119,16 @@ std::string widen_block_scalars_for_yaml_cpp(std::string_view s, std::vector<int
     // The scalar's lines: up to the first line with text indented less than its first one.
     int content = -1;
     size_t last = k;
-    bool tab = false;
     for (size_t q = k + 1; q < lines; ++q) {
       bool blank = false;
       const int in = indent_of(q, blank);
-      if (in < 0) {
-        tab = true;
-        break;
-      }
       if (!blank) {
         if (content < 0) content = in;
         if (in < content) break;
       }
       last = q;
     }
-    if (tab || content <= indicator) continue;  // no text of its own: nothing to move
+    if (content <= indicator) continue;  // no text of its own: nothing to move
     if (shift.empty()) shift.assign(lines, 0);
     for (size_t q = k + 1; q <= last; ++q)
       if (line_end(q) > starts[q]) shift[q] = props - indicator;

@@ -1641,6 +1641,8 @@ TEST(YamlLoad, ABlockScalarAfterPropertiesOnAListItemIsReadAsGoYamlReadsIt) {
       {"k:\n- !!binary |\n  aGVsbG8=\n- ? &q |\n   key\n  : v\n",
        "k:\n- hello\n- ? |\n    key\n  : v\n"},
       {"- &a !i |  # note\n  x\n   y\n\n  z\n- b\n", "- |\n  x\n   y\n\n  z\n- b\n"},
+      // a tab after the scalar's indentation is its text
+      {"- !t |\n  a\n  \tb\n   c\n- d\n", "- \"a\\n\\tb\\n c\\n\"\n- d\n"},
   };
   for (const Case& c : cases) {
     std::vector<std::vector<Document>> trees;
