@@ -246,6 +246,8 @@ std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
       throw Unsupported{"YAML with the escapes \\N or \\_ in double-quoted text"};
     case yaml::ErrorKind::kUnsupportedEmptyExplicitKey:
       throw Unsupported{"YAML with an empty key after a '?' key indicator"};
+    case yaml::ErrorKind::kUnsupportedFlowEntryLines:
+      throw Unsupported{"YAML flow map entries without ':' that end on a later line"};
     case yaml::ErrorKind::kUnsupportedAnchorName:
       // go-yaml ends the name earlier than our parser does; the trees would differ.
       throw Unsupported{"YAML anchor or alias names followed by ':', '?', '%', '@' or '`'"};

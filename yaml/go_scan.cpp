@@ -106,7 +106,7 @@ Stop unnamed(ErrorKind kind, size_t offset) {
 
 class Scanner {
  public:
-  explicit Scanner(std::string_view s) : s_(s) {}
+  Scanner(std::string_view s, const ReaderStop* reader) : s_(s), reader_(reader) {}
 
   // The parser's view of the token queue: `peek` scans as far as go-yaml's scanner must to
   // know the next token; `skip` hands it to the parser.
@@ -122,6 +122,12 @@ class Scanner {
     return queue_.front();
   }
   std::string_view name(const Token& t) const { return s_.substr(t.offset + 1, t.length); }
+  bool spans_lines(size_t from, size_t to) const {
+    for (size_t i = from; i < to && i < s_.size(); ++i) {
+      if (break_at(i) != 0) return true;
+    }
+    return false;
+  }
   void skip(size_t parser_stop) {
     Token t = queue_.front();
     queue_.pop_front();
@@ -139,6 +145,9 @@ class Scanner {
   // ---- characters ---------------------------------------------------------------------
 
   unsigned char byte(size_t i) const {
+    if (reader_ != nullptr && i >= reader_->chunk_start) {
+      throw Stop{reader_->kind, reader_->offset};
+    }
     return i < s_.size() ? static_cast<unsigned char>(s_[i]) : 0;
   }
   unsigned char cur() const { return byte(m_.offset); }
@@ -369,6 +378,7 @@ class Scanner {
       return;
     }
     if (c == '*' || c == '&') {
+      if (c == '&') note_property_key();
       save_simple_key();
       allowed_ = false;
       size_t start = m_.offset;
@@ -386,6 +396,7 @@ class Scanner {
       return;
     }
     if (c == '!') {
+      note_property_key();
       save_simple_key();
       allowed_ = false;
       size_t start = m_.offset;
@@ -544,6 +555,9 @@ class Scanner {
     SimpleKey& k = keys_.back();
     if (k.possible) {
       insert(k.token_number, {Tok::kKey, k.mark.offset});
+      if (!property_keys_.empty() && property_keys_.back() == k.mark.offset) {
+        property_keys_.pop_back();  // a key after all
+      }
       roll_indent(k.mark.column, static_cast<long>(k.token_number), Tok::kBlockMapStart,
                   k.mark.offset);
       keys_.back().possible = false;
@@ -772,14 +786,23 @@ class Scanner {
                                        ends_yaml_cpp_tag.end());
   }
 
+  // Properties that may start a simple key in block context: yaml-cpp opens an indentation
+  // level at them until it knows, go-yaml does not (see GoScan::property_not_keys).
+  void note_property_key() {
+    if (allowed_ && flow_level_ == 0) property_keys_.push_back(m_.offset);
+  }
+
  public:
   const std::vector<size_t>& tag_chars_yaml_cpp_ends_at() const {
     return tag_chars_yaml_cpp_ends_at_;
   }
+  const std::vector<size_t>& property_not_keys() const { return property_keys_; }
 
  private:
   std::string_view s_;
+  const ReaderStop* reader_;
   std::vector<size_t> tag_chars_yaml_cpp_ends_at_;
+  std::vector<size_t> property_keys_;  // see note_property_key
   Mark m_;
   std::deque<Token> queue_;
   size_t tokens_parsed_ = 0;
@@ -797,7 +820,9 @@ class Scanner {
 // being YAML, and with which of go-yaml's problems.
 class Parser {
  public:
-  Parser(std::string_view source, size_t parser_stop) : scanner_(source), stop_(parser_stop) {}
+  Parser(std::string_view source, size_t parser_stop, bool after_document_start,
+         const ReaderStop* reader)
+      : scanner_(source, reader), stop_(parser_stop), after_document_start_(after_document_start) {}
 
   GoScan run() {
     GoScan out;
@@ -811,12 +836,15 @@ class Parser {
       out.reached = stop.reached;
       out.unnamed = stop.unnamed;
     }
-    if (out.kind == ErrorKind::kNone && split_ != std::string_view::npos) {
+    if (out.kind == ErrorKind::kNone && out.unnamed == ErrorKind::kNone &&
+        std::min(split_, entry_lines_) != std::string_view::npos) {
       out = GoScan{};
-      out.kind = ErrorKind::kUnsupportedAnchorName;
-      out.offset = split_;
+      out.kind = split_ < entry_lines_ ? ErrorKind::kUnsupportedAnchorName
+                                       : ErrorKind::kUnsupportedFlowEntryLines;
+      out.offset = std::min(split_, entry_lines_);
     }
     out.tag_chars_yaml_cpp_ends_at = scanner_.tag_chars_yaml_cpp_ends_at();
+    out.property_not_keys = scanner_.property_not_keys();
     return out;
   }
 
@@ -864,6 +892,12 @@ class Parser {
         state_ = State::kImplicitDocumentStart;
         return;
       case State::kImplicitDocumentStart:
+        if (after_document_start_) {  // as if a `---` had just been taken
+          anchors_.clear();
+          states_.push_back(State::kDocumentEnd);
+          state_ = State::kDocumentContent;
+          return;
+        }
         return document_start(true);
       case State::kDocumentStart:
         return document_start(false);
@@ -941,9 +975,22 @@ class Parser {
         }
         state_ = State::kFlowMappingKey;
         return;
-      case State::kFlowMappingEmptyValue:
+      case State::kFlowMappingEmptyValue: {
+        // An entry without `:` (`{a, b}`): yaml-cpp reads it only when its `,` or `}` stands on
+        // the entry's line, within 1024 bytes (its simple key must still be valid there).
+        const size_t start = entry_starts_.back();
+        entry_starts_.pop_back();
+        const Token& next = peek();
+        // Refused only if go-yaml goes on without an error (as a split anchor name).
+        if ((next.type == Tok::kFlowEntry || next.type == Tok::kFlowMapEnd) &&
+            (scanner_.spans_lines(start, next.offset) ||
+             next.offset - start > kMaxSimpleKeyChars) &&
+            entry_lines_ == std::string_view::npos) {
+          entry_lines_ = start;
+        }
         state_ = State::kFlowMappingKey;
         return;
+      }
       case State::kEnd:
         return;
     }
@@ -1169,6 +1216,7 @@ class Parser {
       }
       if (t != Tok::kFlowMapEnd) {
         states_.push_back(State::kFlowMappingEmptyValue);
+        entry_starts_.push_back(peek().offset);
         return node(false, false);
       }
     }
@@ -1178,6 +1226,10 @@ class Parser {
 
   Scanner scanner_;
   size_t stop_;
+  bool after_document_start_;
+  std::vector<size_t> entry_starts_;  // of the flow map entries without `:` being read
+  // The first such entry that ends on a later line (see kUnsupportedFlowEntryLines).
+  size_t entry_lines_ = std::string_view::npos;
   State state_ = State::kStreamStart;
   std::vector<State> states_;
   std::unordered_set<std::string> anchors_;      // of the current document
@@ -1212,12 +1264,42 @@ std::vector<size_t> go_line_starts(std::string_view text) {
   return starts;
 }
 
-GoScan go_yaml_scan(std::string_view source, size_t parser_stop) {
-  return Parser(source, parser_stop).run();
+GoScan go_yaml_scan(std::string_view source, size_t parser_stop, bool after_document_start,
+                    const ReaderStop* reader) {
+  return Parser(source, parser_stop, after_document_start, reader).run();
+}
+
+size_t reader_chunk_start(std::string_view text, size_t offset, bool after_document_start) {
+  constexpr size_t kChunk = 512;               // go-yaml's raw input buffer
+  constexpr std::string_view kLine = "---\n";  // what ytt puts before the text
+  const size_t prefix = after_document_start ? kLine.size() : 0;
+  const size_t total = text.size() + prefix;
+  auto raw = [&](size_t i) {
+    return static_cast<unsigned char>(i < prefix ? kLine[i] : text[i - prefix]);
+  };
+  // Each chunk decodes whole characters; one cut by the chunk's end is read with the next.
+  size_t start = 0;
+  while (true) {
+    size_t end = std::min(start + kChunk, total);
+    if (end < total) {
+      size_t lead = end;
+      while (lead > start && (raw(lead) & 0xC0) == 0x80) --lead;
+      if (lead > start) end = lead;
+    }
+    if (offset + prefix < end || end >= total) return start >= prefix ? start - prefix : 0;
+    start = end;
+  }
+}
+
+bool ytt_puts_document_start(std::string_view text) {
+  constexpr std::string_view kSpace = " \t\r\n\f\v";
+  size_t i = text.find_first_not_of(kSpace);
+  return !(i != std::string_view::npos && text.substr(i, 3) == "---" && i + 3 < text.size() &&
+           kSpace.find(text[i + 3]) != std::string_view::npos);
 }
 
 std::string directive_problem(std::string_view source, size_t offset) {
-  Scanner scanner(source);
+  Scanner scanner(source, nullptr);
   scanner.start_at_line(offset);
   return scanner.read_directive().problem;
 }

@@ -148,7 +148,8 @@ std::string parser_problem(ErrorKind kind, bool through_ytt_parser, std::string_
 // kinds of both parser paths name yaml-cpp's view of some problems, not go-yaml's); "" when
 // the model does not stop at a parser error.
 std::string modelled_parser_error(std::string_view text, bool through_ytt_parser) {
-  internal::GoScan go = internal::go_yaml_scan(text, std::string_view::npos);
+  internal::GoScan go =
+      internal::go_yaml_scan(text, std::string_view::npos, internal::ytt_puts_document_start(text));
   // An undefined alias is the decoder's error, worded with no line.
   if (!go.parser_error || go.kind == ErrorKind::kUndefinedAlias) return "";
   std::vector<size_t> starts{0};
@@ -186,11 +187,7 @@ bool is_parser_kind(ErrorKind kind) {
 // values and yaml.decode alike) puts a `---` line before a text that does not start with one,
 // so that is the text's first line only when it starts with `---` (ytt's test: optional white
 // space, `---`, white space).
-bool first_line_unnamed(std::string_view text) {
-  size_t i = text.find_first_not_of(" \t\r\n\f\v");
-  return i != std::string_view::npos && text.substr(i, 3) == "---" && i + 3 < text.size() &&
-         std::string_view(" \t\r\n\f\v").find(text[i + 3]) != std::string_view::npos;
-}
+bool first_line_unnamed(std::string_view text) { return !internal::ytt_puts_document_start(text); }
 
 }  // namespace
 
@@ -209,7 +206,8 @@ bool has_go_only_line_break(std::string_view text) {
 // lines counted as go-yaml counts them; "" when the model stops at no error of `d`'s kind.
 std::string modelled_error_at_go_lines(const diag::Diagnostic& d, std::string_view text,
                                        bool through_ytt_parser) {
-  internal::GoScan go = internal::go_yaml_scan(text, std::string_view::npos);
+  internal::GoScan go =
+      internal::go_yaml_scan(text, std::string_view::npos, internal::ytt_puts_document_start(text));
   const ErrorKind kind = go.kind != ErrorKind::kNone ? go.kind : go.unnamed;
   if (kind == ErrorKind::kNone || kind != error_kind(d)) return "";
   const std::vector<size_t> starts = internal::go_line_starts(text);
@@ -312,6 +310,7 @@ std::string go_yaml_words(const diag::Diagnostic& d, std::string_view text,
     case ErrorKind::kUnsupportedEmptyExplicitKey:
     case ErrorKind::kUnsupportedNelNbspEscape:
     case ErrorKind::kUnsupportedAnchorName:
+    case ErrorKind::kUnsupportedFlowEntryLines:
       return own_words(d);
     case ErrorKind::kBadMerge:
       return "yaml: map merge requires map or sequence of maps as the value";
@@ -339,7 +338,13 @@ std::string go_yaml_words(const diag::Diagnostic& d, std::string_view text,
     case ErrorKind::kBadAnchorOrAlias:
       return with_line(line, "did not find expected alphabetic or numeric character");
     case ErrorKind::kUnexpectedColon: {
-      bool tab_indent = starts_with(line_at(text, line), "\t");
+      // A tab-indented line is one where go-yaml finds no token to start, unless the model of
+      // its scanner gets to this `:` (the tab was in a plain scalar's continuation).
+      internal::GoScan go = internal::go_yaml_scan(text, std::string_view::npos,
+                                                   internal::ytt_puts_document_start(text));
+      bool model_here = go.kind == ErrorKind::kNone && go.unnamed == ErrorKind::kUnexpectedColon &&
+                        go.offset == offset_of(text, d.span.begin);
+      bool tab_indent = !model_here && starts_with(line_at(text, line), "\t");
       return with_line(line, tab_indent ? "found character that cannot start any token"
                                         : "mapping values are not allowed in this context");
     }
@@ -374,7 +379,8 @@ std::string go_yaml_words(const diag::Diagnostic& d, std::string_view text,
           parser_problem(error_kind(d), through_ytt_parser, text, offset_of(text, d.span.begin)));
     case ErrorKind::kMissingColon: {
       // Reported where go-yaml's scanner found the key stale, which the model knows.
-      internal::GoScan go = internal::go_yaml_scan(text, std::string_view::npos);
+      internal::GoScan go = internal::go_yaml_scan(text, std::string_view::npos,
+                                                   internal::ytt_puts_document_start(text));
       if (go.kind == ErrorKind::kMissingColon && go.offset == offset_of(text, d.span.begin)) {
         return with_line(go.problem_line + 1, "could not find expected ':'");
       }

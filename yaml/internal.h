@@ -136,8 +136,33 @@ struct GoScan {
   // In the tags scanned (not verbatim ones): the offsets of '!', ',', '[' and ']', which go-yaml
   // reads as tag text and yaml-cpp ends a tag at.
   std::vector<size_t> tag_chars_yaml_cpp_ends_at;
+  // The offsets of anchors and tags in block context where go-yaml's scanner saved a possible
+  // simple key that no `:` made a key (`- &a |`, `- !t x`), up to where the model stopped.
+  // yaml-cpp opens an indentation level at such a key until it knows, which moves the
+  // indentation a block scalar or a plain scalar's continuation lines need.
+  std::vector<size_t> property_not_keys;
 };
-GoScan go_yaml_scan(std::string_view source, size_t parser_stop);
+// `after_document_start`: the text is read as if a `---` line stood before it, as ytt's parser
+// puts one before a text that does not start with one (`ytt_puts_document_start`): then a
+// leading `...` ends an empty first document, and content after it wants a `---`.
+// go-yaml's reader decodes its input in chunks of 512 bytes and rejects a chunk holding a
+// character that is not YAML text (`NotText`) when its scanner first needs a byte of it: a
+// syntax error before that chunk comes first. `chunk_start`: where that chunk starts.
+struct ReaderStop {
+  size_t chunk_start = 0;
+  ErrorKind kind = ErrorKind::kNone;  // kControlCharacter or kInvalidUtf8
+  size_t offset = 0;                  // of the character
+};
+// Where go-yaml's reader starts the chunk holding `offset` of `text`, read after a `---` line
+// when `after_document_start`.
+size_t reader_chunk_start(std::string_view text, size_t offset, bool after_document_start);
+
+GoScan go_yaml_scan(std::string_view source, size_t parser_stop, bool after_document_start = false,
+                    const ReaderStop* reader = nullptr);
+
+// Whether ytt's parser puts a `---` line before `text` (it does unless the text starts with
+// optional white space, `---` and white space).
+bool ytt_puts_document_start(std::string_view text);
 
 // The offset of each line's first byte as go-yaml counts lines: CR, LF, CR LF, NEL, LS and PS
 // each end one (for `position_at`).

@@ -1577,12 +1577,21 @@ YamlCppError classify_yaml_cpp_error(const std::string& msg) {
   return {ErrorKind::kOther, out};
 }
 
+// Whether an anchor or a tag follows a space somewhere (see GoScan::property_not_keys).
+bool might_hold_property_key(std::string_view s) {
+  for (size_t p = s.find(' '); p != std::string_view::npos; p = s.find(' ', p + 1)) {
+    if (p + 1 < s.size() && (s[p + 1] == '&' || s[p + 1] == '!')) return true;
+  }
+  return false;
+}
+
 // Our refusals of what go-yaml reads and yaml-cpp reads otherwise (HK004; an anchor name
 // go-yaml ends early is HK001).
 bool is_refusal(ErrorKind kind) {
   return kind == ErrorKind::kUnsupportedFlowColon ||
          kind == ErrorKind::kUnsupportedEmptyExplicitKey ||
-         kind == ErrorKind::kUnsupportedNelNbspEscape || kind == ErrorKind::kUnsupportedLineBreak;
+         kind == ErrorKind::kUnsupportedNelNbspEscape || kind == ErrorKind::kUnsupportedLineBreak ||
+         kind == ErrorKind::kUnsupportedFlowEntryLines;
 }
 
 // The line of the `---` that starts the document holding `line` (1 before any).
@@ -1630,12 +1639,21 @@ bool is_value_error(const diag::Diagnostic& d) {
 // wants a block sequence's next `- ` (or the node of an empty `-`) where the path saw the end
 // of a collection or a `:` with no key.
 void follow_go_yaml(std::string_view source, const internal::ScanResult& scan, size_t stop,
-                    diag::Position& at, ErrorKind& kind) {
-  internal::GoScan go = internal::go_yaml_scan(source, stop);
+                    diag::Position& at, ErrorKind& kind, bool after_document_start) {
+  internal::GoScan go = internal::go_yaml_scan(source, stop, after_document_start);
   // yaml-cpp found no token where go-yaml's scanner reads one (`{a: ! :` ending in a `:`):
   // go-yaml's parser takes it and goes on to its own first error, if any.
   if (go.kind == ErrorKind::kNone && go.reached && kind == ErrorKind::kUnknownToken) {
-    go = internal::go_yaml_scan(source, std::string_view::npos);
+    go = internal::go_yaml_scan(source, std::string_view::npos, after_document_start);
+  }
+  // A scanner error of go-yaml's that yaml-cpp reports itself where it stops (mapping values
+  // not allowed here, ...): when yaml-cpp's path goes past it (an anchor name it reads on), it
+  // is go-yaml's answer.
+  if (go.kind == ErrorKind::kNone && go.unnamed != ErrorKind::kNone &&
+      (kind == ErrorKind::kNone || go.offset < stop)) {
+    at = position_at(scan.line_starts, go.offset);
+    kind = go.unnamed;
+    return;
   }
   if (go.kind == ErrorKind::kNone) return;
   if (go.parser_error && kind != ErrorKind::kNone && go.offset == stop) {
@@ -1787,6 +1805,9 @@ std::string_view syntax_error_text(ErrorKind kind) {
       return "unexpected '-' (a list item is not allowed here)";
     case ErrorKind::kUnexpectedKeyIndicator:
       return "unexpected '?' (a map key is not allowed here)";
+    case ErrorKind::kUnsupportedFlowEntryLines:
+      return "a flow map entry without ':' that ends on a later line is not supported (go-yaml "
+             "reads a key with a null value, yaml-cpp fails)";
     case ErrorKind::kMissingColon:
       return "missing ':' after a map key";
     case ErrorKind::kMissingDash:
@@ -1904,12 +1925,37 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     return docs;
   }
   source = without_dropped_bom(source, options);
+  // ytt's parser reads the text after a `---` line it puts before it (see go_yaml_scan).
+  const bool after_document_start =
+      options.leading_bom_is_text && internal::ytt_puts_document_start(source);
   if (internal::NotText bad = internal::find_not_text(source); bad.kind != ErrorKind::kNone) {
     // A line break go-yaml has and the parsers here do not (NEL, LS, PS): when go-yaml stops at
     // an error of the text (most often because of where that break ends a line), that error is
     // its answer, at its line; otherwise the text is refused.
+    // A character go-yaml's reader rejects: its scanner and parser may stop at an error of the
+    // text before they need the chunk of input that holds it.
+    if (bad.kind != ErrorKind::kUnsupportedLineBreak) {
+      internal::ReaderStop reader{
+          internal::reader_chunk_start(source, bad.offset, after_document_start), bad.kind,
+          bad.offset};
+      internal::GoScan go =
+          internal::go_yaml_scan(source, std::string_view::npos, after_document_start, &reader);
+      const ErrorKind kind = go.kind != ErrorKind::kNone ? go.kind : go.unnamed;
+      if (kind != ErrorKind::kNone && kind != bad.kind && !is_refusal(kind) &&
+          kind != ErrorKind::kUnsupportedAnchorName && go.offset < bad.offset) {
+        diag::Span s = whole_file();
+        s.begin = s.end = position_at(internal::go_line_starts(source), go.offset);
+        std::string_view words = syntax_error_text(kind);
+        diags
+            .error("HK001", s,
+                   "syntax error: " + std::string(words.empty() ? "not YAML here" : words))
+            .kind = static_cast<uint16_t>(kind);
+        return {};
+      }
+    }
     if (bad.kind == ErrorKind::kUnsupportedLineBreak) {
-      internal::GoScan go = internal::go_yaml_scan(source, std::string_view::npos);
+      internal::GoScan go =
+          internal::go_yaml_scan(source, std::string_view::npos, after_document_start);
       const ErrorKind kind = go.kind != ErrorKind::kNone ? go.kind : go.unnamed;
       if (kind != ErrorKind::kNone && !is_refusal(kind) &&
           kind != ErrorKind::kUnsupportedAnchorName) {
@@ -1983,7 +2029,7 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
       diag::Span s = whole_file();
       s.begin = s.end = diag::Position{problem.mark.line + 1, problem.mark.column + 1};
       follow_go_yaml(source, scan, offset_at(scan.line_starts, source.size(), s.begin), s.begin,
-                     problem.kind);
+                     problem.kind, after_document_start);
       s.end = s.begin;
       // go-yaml builds each document's values once it has parsed it: what that found in the
       // documents before this one comes first.
@@ -2000,9 +2046,25 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
 
   // A byte order mark here is text (see without_dropped_bom): yaml-cpp drops the first one it
   // sees without counting it in its marks, so it gets one more.
+  // yaml-cpp opens an indentation level at an anchor or tag that may start a simple key, until
+  // it knows; go-yaml does not, so where no `:` makes it a key, yaml-cpp wanted a block scalar's
+  // lines (`- &a |` then `  x`) or a plain scalar's continuation deeper than go-yaml does. After
+  // a tab yaml-cpp starts no simple key: its copy of the text has one before such properties
+  // (same offsets). What that leaves is widened (see widen_block_scalars_for_yaml_cpp).
+  std::string yaml_cpp_text;
+  if (might_hold_property_key(source)) {
+    internal::GoScan go =
+        internal::go_yaml_scan(source, std::string_view::npos, after_document_start);
+    for (size_t p : go.property_not_keys) {
+      if (p == 0 || source[p - 1] != ' ') continue;
+      if (yaml_cpp_text.empty()) yaml_cpp_text = source;
+      yaml_cpp_text[p - 1] = '\t';
+    }
+  }
+  const std::string_view tabbed = yaml_cpp_text.empty() ? source : yaml_cpp_text;
   std::vector<int> shift_by_line;
-  std::string widened = widen_block_scalars_for_yaml_cpp(source, shift_by_line);
-  const std::string_view for_yaml_cpp = widened.empty() ? source : std::string_view(widened);
+  std::string widened = widen_block_scalars_for_yaml_cpp(tabbed, shift_by_line);
+  const std::string_view for_yaml_cpp = widened.empty() ? tabbed : std::string_view(widened);
   std::string with_bom;
   const bool text_bom = starts_with_bom(source);
   if (text_bom) with_bom = std::string(kBom).append(for_yaml_cpp);
@@ -2072,7 +2134,7 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     }
     diag::Position at = stopped ? stopped->at : diag::Position{};
     ErrorKind kind = stopped ? stopped->kind : ErrorKind::kNone;
-    follow_go_yaml(source, scan, stop, at, kind);
+    follow_go_yaml(source, scan, stop, at, kind, after_document_start);
     if (kind != (stopped ? stopped->kind : ErrorKind::kNone) || (stopped && !(at == stopped->at))) {
       stopped =
           Stopped{at, kind, "syntax error: " + std::string(internal::syntax_error_text(kind))};

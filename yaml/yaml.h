@@ -310,6 +310,9 @@ enum class ErrorKind : uint16_t {
   kUnsupportedAnchorName,
   // HK001, go-yaml's scanner: a `? ` key indicator where no key may start (`a: ? b`).
   kUnexpectedKeyIndicator,
+  // HK004, our refusal: a flow map entry without `:` whose `,` or `}` stands on a later line
+  // (`{a\n, b}`, `{{ x | y\n z }}`): go-yaml reads a key with a null value, yaml-cpp fails.
+  kUnsupportedFlowEntryLines,
   kOther,  // any other problem yaml-cpp reports, in its words
 };
 ErrorKind error_kind(const diag::Diagnostic& d);

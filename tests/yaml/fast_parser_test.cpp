@@ -251,6 +251,9 @@ TEST(FastParser, AgreesOnTrickySnippets) {
       // Folded blocks: go-yaml's breaks after the text (scripts/fuzz_yaml_errors.py, seed 10).
       {"b: 2\nlist:\n- >+\n  a\n\n  b\n\n", true},
       {"k: >\n  a\n  b\n  ", true},
+      // Properties before a block scalar in a list item: yaml-cpp's path failed on these.
+      {"- !!str |\n  t\n", true},
+      {"- &a |\n  t\n- *a\n", true},
       {"- &a : x\n- !x : y\n", false},
       {"a:\n- &a !!str : x\n  b: 1\n", false},
       {"#@data/values\n---\na: 1 #@ trailing\n#@schema/default 3\nb: 2\n", true},

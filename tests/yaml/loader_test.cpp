@@ -1368,6 +1368,10 @@ TEST(YamlLoad, AnAnchorNameGoYamlEndsEarlierIsRefused) {
       {"a:\n  - &name: api\n    namespace: api\n", ErrorKind::kUnsupportedAnchorName, {2, 5}},
       {"a: &x 1\nb: [*x?]\n", ErrorKind::kUnsupportedAnchorName, {2, 5}},
       {"*b: 2\n", ErrorKind::kUndefinedAlias, {1, 1}},
+      // go-yaml stops at a `:` where no value may be (the refusal hid that error before).
+      {"a: &x: 1\n", ErrorKind::kUnexpectedColon, {1, 6}},
+      {"- - &a: b: x}\n", ErrorKind::kUnexpectedColon, {1, 10}},
+      {"k: !x &a:\n  - 1\n", ErrorKind::kUnexpectedColon, {1, 9}},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.input);
@@ -1708,6 +1712,115 @@ TEST(YamlLoad, DirectivesAsYttsParserReadsThem) {
     auto docs = load("%YAML 1.1\n---\na: 1\n", "t.yml", diags);
     ASSERT_TRUE(diags.empty());
     EXPECT_EQ(docs.size(), 1u);
+  }
+}
+
+// What ytt's reading of a text adds to go-yaml's, on both paths (LoadOptions as the ytt half
+// sets them). ytt's parser puts a `---` line before a text that does not start with one: a
+// leading `...` ends an empty first document, and content after it wants a `---` (the paths
+// said "did not find expected node content"). go-yaml's reader decodes its input in chunks of
+// 512 bytes (the first 4 are ytt's `---` line) and rejects a chunk holding a control character
+// only when its scanner first needs it: a syntax error in an earlier chunk comes first. A
+// `:` after a tab-indented continuation line is go-yaml's "mapping values are not allowed"
+// (worded as a tab that starts no token). Messages from ytt; scripts/fuzz_yaml_errors.py found
+// each (seeds 1-10).
+TEST(YamlLoad, YttsReadingOfTheTextOrdersItsErrors) {
+  const std::string pad(496, 'x');
+  struct Case {
+    std::string input;
+    std::string_view go_yaml;
+  };
+  const Case cases[] = {
+      {"...\nfoo: 1\n", "yaml: line 1: did not find expected <document start>"},
+      {"# c\n...\nreleases:\n  - name: api\n",
+       "yaml: line 2: did not find expected <document start>"},
+      {"a: 1\n...\nb: 2\n", "yaml: line 2: did not find expected <document start>"},
+      {"a: b: c\n" + pad + ": 1\n\x01\n",
+       "yaml: line 1: mapping values are not allowed in this context"},
+      {"a: b: c\n" + pad.substr(6) + ": 1\n\x01\n", "yaml: control characters are not allowed"},
+      {"a: b: c\nz: \x01\n", "yaml: control characters are not allowed"},
+      {"--{-\n\tok: true\n", "yaml: line 2: mapping values are not allowed in this context"},
+  };
+  LoadOptions ytt;
+  ytt.leading_bom_is_text = true;
+  for (const Case& c : cases) {
+    for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+      SCOPED_TRACE(c.input + (choice == internal::ParserChoice::kAuto ? " (auto)" : " (yaml-cpp)"));
+      diag::Diagnostics diags;
+      internal::load_with(choice, c.input, "t.yaml", diags, ytt, nullptr);
+      ASSERT_EQ(diags.size(), 1u) << codes(diags);
+      EXPECT_EQ(go_yaml_message(diags.items()[0], c.input, true), c.go_yaml);
+    }
+  }
+  // Read as ytt reads it, `...` then `---` is an empty document and then the content.
+  diag::Diagnostics diags;
+  auto docs = load("...\n---\nok: true\n", "t.yaml", diags, ytt);
+  EXPECT_EQ(codes(diags), "");
+  ASSERT_FALSE(docs.empty());
+  EXPECT_EQ(emit_yaml(docs.back().root), "ok: true\n");
+}
+
+// A flow map entry without `:` whose `,` or `}` stands on a later line (helmfile's
+// `{{ .x | quote }}` broken over two lines) is a key with a null value to go-yaml; yaml-cpp
+// cannot read it (its simple key no longer holds at the line break) and said "did not find
+// expected ',' or '}'". Refused now; go-yaml's own errors before it still come first.
+TEST(YamlLoad, AFlowMapEntryWithoutColonEndingOnALaterLineIsRefused) {
+  struct Case {
+    std::string_view input;
+    ErrorKind kind;
+  };
+  const Case cases[] = {
+      {"{a\n, b}\n", ErrorKind::kUnsupportedFlowEntryLines},
+      {"v:\n  - c: {{ .x | qu\note }}\n", ErrorKind::kUnsupportedFlowEntryLines},
+      {"k: {!!seq\n    }\n", ErrorKind::kUnsupportedFlowEntryLines},
+      {"{a\n: 1}\n", ErrorKind::kMissingFlowMapEntryEnd},
+  };
+  for (const Case& c : cases) {
+    for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+      SCOPED_TRACE(std::string(c.input) +
+                   (choice == internal::ParserChoice::kAuto ? " (auto)" : " (yaml-cpp)"));
+      diag::Diagnostics diags;
+      internal::load_with(choice, c.input, "t.yaml", diags, {}, nullptr);
+      ASSERT_EQ(diags.size(), 1u) << codes(diags);
+      EXPECT_EQ(error_kind(diags.items()[0]), c.kind);
+    }
+  }
+  // On one line both read it.
+  EXPECT_EQ(emit_yaml(load_ok("{a, b: 1, c}\n")[0].root), "a: null\nb: 1\nc: null\n");
+}
+
+// yaml-cpp opens an indentation level at an anchor or a tag that may start a simple key, until
+// it knows whether a `:` follows; go-yaml does not. Where none follows, yaml-cpp wanted the
+// lines of a block scalar or a plain scalar's continuation deeper than go-yaml: it failed on
+// `- &a |` with its text two columns in (the fast parser, reading as go-yaml, took it: a
+// disagreement of the two paths), and read `k:` / `  &a |2` / `     t` as "   t" where ytt has
+// "     t" (a silent wrong answer). yaml-cpp now reads a copy with a tab before such
+// properties (it starts no simple key after a tab). Trees as ytt prints them.
+TEST(YamlLoad, PropertiesThatStartNoKeyLeaveTheIndentationAsGoYamlHasIt) {
+  struct Case {
+    std::string_view input;
+    std::string_view ytt;
+  };
+  const Case cases[] = {
+      {"- !!str |\n  t\n", "- |\n  t\n"},
+      {"- &a |\n  t\n- *a\n", "- |\n  t\n- |\n  t\n"},
+      {"- - !!str |\n    t\n", "- - |\n    t\n"},
+      {"k:\n  !!null: |\n  t # c\n", "k: |\n  t # c\n"},
+      {"? !x &a b , y\n  - e\n", "b , y - e: null\n"},
+      {"k:\n  &a |2\n     t\n", "k: |2\n     t\n"},
+      {"k:\n- !!seq: |\n  t\n&a : z\n", "k:\n- |\n  t\nnull: z\n"},
+      {"- &a t\n  u\n", "- t u\n"},
+  };
+  for (const Case& c : cases) {
+    for (auto choice : {internal::ParserChoice::kAuto, internal::ParserChoice::kYamlCppOnly}) {
+      SCOPED_TRACE(std::string(c.input) +
+                   (choice == internal::ParserChoice::kAuto ? " (auto)" : " (yaml-cpp)"));
+      diag::Diagnostics diags;
+      auto docs = internal::load_with(choice, c.input, "t.yaml", diags, {}, nullptr);
+      EXPECT_EQ(codes(diags), "");
+      ASSERT_EQ(docs.size(), 1u);
+      EXPECT_EQ(emit_yaml(docs[0].root), c.ytt);
+    }
   }
 }
 
