@@ -316,6 +316,8 @@ std::string go_yaml_words(const diag::Diagnostic& d, std::string_view text,
       return "yaml: map merge requires map or sequence of maps as the value";
     case ErrorKind::kBadBinary:  // go-yaml's decoder names no line
       return "yaml: !!binary value contains invalid base64 data";
+    case ErrorKind::kAnchorContainsItself:  // nor here
+      return "yaml: anchor '" + d.kind_detail + "' value contains itself";
     case ErrorKind::kStrictScalar:  // go-yaml's failf in the decoder names no line
       return "yaml: " + d.kind_detail;
     // The reader's errors name no line.

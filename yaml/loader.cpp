@@ -521,7 +521,11 @@ class Builder : public internal::FastHandler {
     tick(mark);
     auto it = anchors_.find(anchor);
     if (it == anchors_.end()) {
-      throw YAML::ParserException(mark, YAML::ErrorMsg::UNKNOWN_ANCHOR);
+      if (!anchor_is_open(anchor)) {
+        throw YAML::ParserException(mark, YAML::ErrorMsg::UNKNOWN_ANCHOR);
+      }
+      alias_inside_its_anchor(mark);
+      return;
     }
     const Anchored& a = it->second;
     expansions_ += a.size;
@@ -1087,6 +1091,33 @@ class Builder : public internal::FastHandler {
     f.index.clear();
   }
 
+  // Whether `anchor` names a collection still being built (an enclosing one).
+  bool anchor_is_open(YAML::anchor_t anchor) const {
+    for (size_t i = 0; i < top_; ++i)
+      if (stack_[i].anchor == anchor) return true;
+    return false;
+  }
+
+  // An alias inside the node its anchor names: go-yaml's parser takes it, and its decoder,
+  // copying the alias's node, meets the alias again ("anchor 'a' value contains itself", a
+  // value error as tag mismatches are). A null stands in for it here.
+  void alias_inside_its_anchor(const YAML::Mark& mark) {
+    std::string name;
+    for (size_t i = offset(mark) + 1; i < src_.size(); ++i) {
+      const char c = src_[i];
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') break;
+      name += c;
+    }
+    diag::Diagnostic& d = diags_.error(
+        "HK001", span_at(mark), "alias *" + name + " stands inside the node its anchor names");
+    d.kind = static_cast<uint16_t>(ErrorKind::kAnchorContainsItself);
+    d.kind_detail = name;
+    Node& n = slot();
+    n = Node{};
+    n.span = span_at(mark);
+    placed(n, 1, 0, 0, 0);
+  }
+
   void close() {
     Frame& f = top();
     if (f.has_key) {  // a key with no value: dropped, as it always was
@@ -1627,7 +1658,8 @@ diag::Position decoded_before(const internal::ScanResult& scan, const diag::Posi
 // Problems found while building values (go-yaml meets them after parsing the document).
 bool is_value_error(const diag::Diagnostic& d) {
   ErrorKind k = error_kind(d);
-  return k == ErrorKind::kTagMismatch || k == ErrorKind::kBadMerge || k == ErrorKind::kBadBinary;
+  return k == ErrorKind::kTagMismatch || k == ErrorKind::kBadMerge || k == ErrorKind::kBadBinary ||
+         k == ErrorKind::kAnchorContainsItself;
 }
 
 // Where go-yaml stops, given where a parser path stopped (`kind` at `at`, offset `stop`; npos

@@ -291,6 +291,7 @@ enum class ErrorKind : uint16_t {
   kTagMismatch,   // `!!int abc`; kind_detail: "<resolved tag> <wanted tag> <value>"
   kBadMerge,      // `<<` with something other than a map or a list of maps
   kBadBinary,     // `!!binary` on text that is not padded standard base64
+  kAnchorContainsItself,  // an alias inside the node its anchor names (`&a [*a]`)
   kStrictScalar,  // LoadOptions::strict; kind_detail: go-yaml's words ("Strict parsing: ...")
   // HK004, our refusal: NEL, LS or PS (U+0085, U+2028, U+2029). go-yaml ends lines there, both
   // parser paths here do not, so values and positions would differ from ytt's.
