@@ -2121,15 +2121,16 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     std::string message;
   };
   std::optional<Stopped> stopped;
-  bool other_failure = false;  // a limit or an error go-yaml has no counterpart of
+  bool other_failure = false;              // a limit or an error go-yaml has no counterpart of
+  std::optional<diag::Position> too_deep;  // where yaml-cpp's recursion limit stopped it
   try {
     YAML::Parser parser(in);
     while (parser.HandleNextDocument(builder)) {
     }
   } catch (const YAML::DeepRecursion& e) {
-    error_at("HK003", mark_at(e.mark), "nesting deeper than the YAML parser allows",
-             ErrorKind::kNone);
-    other_failure = true;
+    // yaml-cpp's own limit, which go-yaml does not have: a syntax error go-yaml meets anywhere
+    // in the text is its answer (below); without one, the limit is reported.
+    too_deep = mark_at(e.mark);
   } catch (const StopLoading& e) {
     if (e.code == "HK001") {
       stopped = Stopped{e.at, e.kind, e.message};
@@ -2170,6 +2171,9 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     if (kind != (stopped ? stopped->kind : ErrorKind::kNone) || (stopped && !(at == stopped->at))) {
       stopped =
           Stopped{at, kind, "syntax error: " + std::string(internal::syntax_error_text(kind))};
+    }
+    if (too_deep && !stopped) {
+      error_at("HK003", *too_deep, "nesting deeper than the YAML parser allows", ErrorKind::kNone);
     }
   }
   if (stopped) {

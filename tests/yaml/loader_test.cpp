@@ -1853,5 +1853,22 @@ TEST(YamlLoad, AnAliasInsideItsOwnAnchorIsGoYamlsValueError) {
   }
 }
 
+// yaml-cpp's recursion limit is its own: go-yaml, which has none, reports the syntax error it
+// meets anywhere in the text (an unclosed `[` at the end, a bad anchor after 284 brackets:
+// found by fuzz/yaml_differential.cpp, where yaml-cpp's path said "nesting deeper than the YAML
+// parser allows").
+TEST(YamlLoad, YamlCppsRecursionLimitGivesWayToGoYamlsSyntaxError) {
+  const std::string brackets(300, '[');
+  for (const std::string& input : {"a: " + brackets + " x\n", "a: " + brackets + " &b)a: !\n"}) {
+    SCOPED_TRACE(input.substr(input.size() - 12));
+    diag::Diagnostics fast, slow;
+    internal::load_with(internal::ParserChoice::kAuto, input, "t.yaml", fast, {}, nullptr);
+    internal::load_with(internal::ParserChoice::kYamlCppOnly, input, "t.yaml", slow, {}, nullptr);
+    ASSERT_FALSE(slow.empty());
+    EXPECT_EQ(slow.items().front().code, "HK001");
+    EXPECT_EQ(testing::first_error_str(fast), testing::first_error_str(slow));
+  }
+}
+
 }  // namespace
 }  // namespace hintkit::yaml
