@@ -61,91 +61,6 @@ bool might_hold_tag_yaml_cpp_ends_early(std::string_view s) {
   return false;
 }
 
-// yaml-cpp reads a block scalar whose header follows node properties on a sequence entry or
-// explicit key (`- !t |`, `- &a >-`, `? !t |`) as nested under the properties: its lines must
-// be indented past their column, where go-yaml wants them past the `-` or `?` only (`- !t |`
-// then ` x` is a list holding "x" to go-yaml, "end of sequence not found" to yaml-cpp).
-// The copy returned indents each such scalar's lines further by the difference, which keeps
-// its value (its indentation is found from its first line) and every other line in place;
-// `shift_by_line` gets the spaces added to each line. Empty when nothing needs it. Scalars with
-// an explicit indentation indicator are left alone.
-std::string widen_block_scalars_for_yaml_cpp(std::string_view s, std::vector<int>& shift_by_line) {
-  std::vector<size_t> starts{0};
-  for (size_t i = s.find('\n'); i != std::string_view::npos; i = s.find('\n', i + 1))
-    starts.push_back(i + 1);
-  const size_t lines = starts.size();
-  auto line_end = [&](size_t k) {  // past the last byte before the line break
-    size_t e = k + 1 < lines ? starts[k + 1] - 1 : s.size();
-    if (e > starts[k] && s[e - 1] == '\r') --e;
-    return e;
-  };
-  // The indentation of line k: its leading spaces (a tab after them is the line's own, as
-  // the same number of spaces is added before it); `blank` for a line of white space only.
-  auto indent_of = [&](size_t k, bool& blank) {
-    size_t p = starts[k];
-    const size_t e = line_end(k);
-    while (p < e && s[p] == ' ') ++p;
-    blank = true;
-    for (size_t q = p; q < e; ++q)
-      if (s[q] != ' ' && s[q] != '\t') blank = false;
-    return static_cast<int>(p - starts[k]);
-  };
-  std::vector<int> shift;
-  for (size_t k = 0; k < lines; ++k) {
-    const size_t b = starts[k], e = line_end(k);
-    size_t p = b;
-    while (p < e && s[p] == ' ') ++p;
-    int indicator = -1;  // the column of the last `- ` or `? ` before the properties
-    while (p + 1 < e && (s[p] == '-' || s[p] == '?') && s[p + 1] == ' ') {
-      indicator = static_cast<int>(p - b);
-      ++p;
-      while (p < e && s[p] == ' ') ++p;
-    }
-    if (indicator < 0 || p >= e || (s[p] != '!' && s[p] != '&')) continue;
-    const int props = static_cast<int>(p - b);
-    while (p < e && (s[p] == '!' || s[p] == '&')) {
-      while (p < e && s[p] != ' ' && s[p] != '\t') ++p;
-      while (p < e && s[p] == ' ') ++p;
-    }
-    if (p >= e || (s[p] != '|' && s[p] != '>')) continue;
-    ++p;
-    bool explicit_indent = false;
-    while (p < e && (s[p] == '+' || s[p] == '-' || (s[p] >= '0' && s[p] <= '9'))) {
-      explicit_indent |= s[p] != '+' && s[p] != '-';
-      ++p;
-    }
-    while (p < e && s[p] == ' ') ++p;
-    if (explicit_indent || (p < e && s[p] != '#')) continue;
-    // The scalar's lines: up to the first line with text indented less than its first one.
-    int content = -1;
-    size_t last = k;
-    for (size_t q = k + 1; q < lines; ++q) {
-      bool blank = false;
-      const int in = indent_of(q, blank);
-      if (!blank) {
-        if (content < 0) content = in;
-        if (in < content) break;
-      }
-      last = q;
-    }
-    if (content <= indicator) continue;  // no text of its own: nothing to move
-    if (shift.empty()) shift.assign(lines, 0);
-    for (size_t q = k + 1; q <= last; ++q)
-      if (line_end(q) > starts[q]) shift[q] = props - indicator;
-    k = last;
-  }
-  if (shift.empty()) return {};
-  std::string out;
-  out.reserve(s.size() + 64);
-  for (size_t k = 0; k < lines; ++k) {
-    out.append(static_cast<size_t>(shift[k]), ' ');
-    const size_t end = k + 1 < lines ? starts[k + 1] : s.size();
-    out.append(s.substr(starts[k], end - starts[k]));
-  }
-  shift_by_line = std::move(shift);
-  return out;
-}
-
 // A line of `lf` (the text with its lone CRs made LFs) that ytt would look up past the end of
 // `source`'s LF-separated lines, 0 if none: the last line with content, in the documents go-yaml
 // decodes (those before the document of the first syntax error, reported from `first`).
@@ -185,16 +100,6 @@ class ViewBuf : public std::streambuf {
     setg(p, p, p + s.size());
   }
 };
-
-// A mark of yaml-cpp's in a copy whose lines were indented further by `shift_by_line`, as a
-// position in the source (a mark inside the added spaces goes to the line's first column).
-diag::Position unshifted(const std::vector<int>& shift_by_line, const YAML::Mark& m) {
-  int column = m.column;
-  if (m.line >= 0 && static_cast<size_t>(m.line) < shift_by_line.size()) {
-    column = std::max(0, column - shift_by_line[static_cast<size_t>(m.line)]);
-  }
-  return {m.line + 1, column + 1};
-}
 
 // Thrown from inside the event handler to stop the parser: a limit is hit (HK003), or the
 // events show a syntax error the parser itself let through (HK001).
@@ -321,11 +226,6 @@ class Builder : public internal::FastHandler {
   std::vector<Document>& documents() { return docs_; }
   // The fast parser checks every key's `:` itself; yaml-cpp does not.
   void keys_checked_by_parser() { keys_checked_by_parser_ = true; }
-  // yaml-cpp reads a copy whose lines `shift_by_line` were indented further (see
-  // widen_block_scalars_for_yaml_cpp): its marks are mapped back to the source.
-  void read_copy_with_shifted_lines(const std::vector<int>* shift_by_line) {
-    shift_by_line_ = shift_by_line;
-  }
 
   // True when the tree's nodes are in source order (see attach_comments).
   bool in_source_order() const { return in_source_order_; }
@@ -662,10 +562,6 @@ class Builder : public internal::FastHandler {
   static constexpr size_t kIndexAfter = 8;  // maps with more items use a hash index
 
   size_t offset(const YAML::Mark& m) const {
-    if (shift_by_line_ != nullptr && !m.is_null()) {
-      const diag::Position p = pos(m);
-      return offset_of(p);
-    }
     size_t off = m.pos < 0 ? src_.size() : static_cast<size_t>(m.pos);
     return std::min(off, src_.size());
   }
@@ -684,7 +580,6 @@ class Builder : public internal::FastHandler {
   }
   diag::Position pos(const YAML::Mark& m) const {
     if (m.is_null()) return position_at(scan_.line_starts, src_.size());
-    if (shift_by_line_ != nullptr) return unshifted(*shift_by_line_, m);
     return {m.line + 1, m.column + 1};
   }
   diag::Span span_at(const YAML::Mark& m) const {
@@ -1347,7 +1242,6 @@ class Builder : public internal::FastHandler {
   diag::Diagnostics& diags_;
   const LoadOptions& options_;
   const internal::ScanResult& scan_;
-  const std::vector<int>* shift_by_line_ = nullptr;  // see read_copy_with_shifted_lines
   bool keys_checked_by_parser_ = false;
   std::vector<Document> docs_;
   Document doc_;
@@ -2082,7 +1976,7 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
   // it knows; go-yaml does not, so where no `:` makes it a key, yaml-cpp wanted a block scalar's
   // lines (`- &a |` then `  x`) or a plain scalar's continuation deeper than go-yaml does. After
   // a tab yaml-cpp starts no simple key: its copy of the text has one before such properties
-  // (same offsets). What that leaves is widened (see widen_block_scalars_for_yaml_cpp).
+  // (same offsets).
   std::string yaml_cpp_text;
   if (might_hold_property_key(source)) {
     internal::GoScan go =
@@ -2093,20 +1987,14 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
       yaml_cpp_text[p - 1] = '\t';
     }
   }
-  const std::string_view tabbed = yaml_cpp_text.empty() ? source : yaml_cpp_text;
-  std::vector<int> shift_by_line;
-  std::string widened = widen_block_scalars_for_yaml_cpp(tabbed, shift_by_line);
-  const std::string_view for_yaml_cpp = widened.empty() ? tabbed : std::string_view(widened);
+  const std::string_view for_yaml_cpp = yaml_cpp_text.empty() ? source : yaml_cpp_text;
   std::string with_bom;
   const bool text_bom = starts_with_bom(source);
   if (text_bom) with_bom = std::string(kBom).append(for_yaml_cpp);
   ViewBuf buf(text_bom ? std::string_view(with_bom) : for_yaml_cpp);
   std::istream in(&buf);
   Builder builder(source, file, diags, options, scan);
-  if (!widened.empty()) builder.read_copy_with_shifted_lines(&shift_by_line);
-  auto mark_at = [&](const YAML::Mark& m) {
-    return widened.empty() ? diag::Position{m.line + 1, m.column + 1} : unshifted(shift_by_line, m);
-  };
+  auto mark_at = [](const YAML::Mark& m) { return diag::Position{m.line + 1, m.column + 1}; };
   const size_t first_diag = diags.size();
   auto error_at = [&](const std::string& code, diag::Position at, std::string message,
                       ErrorKind kind) {

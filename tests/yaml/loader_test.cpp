@@ -1629,10 +1629,11 @@ TEST(YamlLoad, ALineBreakOnlyGoYamlHasGivesGoYamlsErrorWhereItStops) {
 
 // A block scalar after properties on a list item or explicit key (`- !t |`, `- &a >-`): go-yaml
 // wants its lines indented past the `-`, yaml-cpp past the properties ("end of sequence not
-// found" at ` x` of `- !i |` then ` x`). yaml-cpp's path reads a copy with those lines indented
-// further and maps its positions back (found by fuzz/yaml_differential.cpp; the whole load
-// failed whenever the fast parser declined, e.g. with a `? ` key elsewhere in the file). Trees
-// as ytt prints them (`ytt -f`); on both paths the same tree, spans included.
+// found" at ` x` of `- !i |` then ` x`), having opened an indentation level where a simple key
+// might start. yaml-cpp's path reads a copy with a tab before such properties (found by
+// fuzz/yaml_differential.cpp; the whole load failed whenever the fast parser declined, e.g.
+// with a `? ` key elsewhere in the file). Trees as ytt prints them (`ytt -f`); on both paths
+// the same tree, spans included.
 TEST(YamlLoad, ABlockScalarAfterPropertiesOnAListItemIsReadAsGoYamlReadsIt) {
   struct Case {
     std::string_view input;
@@ -1667,7 +1668,7 @@ TEST(YamlLoad, ABlockScalarAfterPropertiesOnAListItemIsReadAsGoYamlReadsIt) {
 // Positions after such a scalar, and errors inside and after it, are the source's on yaml-cpp's
 // path too: the same first error as the fast parser's (ytt: "line 4: did not find expected '-'
 // indicator" for the first).
-TEST(YamlLoad, PositionsAroundAWidenedBlockScalarAreTheSources) {
+TEST(YamlLoad, PositionsAroundABlockScalarAfterPropertiesAreTheSources) {
   for (std::string_view input :
        {"- !i |\n  x\n   y\n  z\nw: 1\n", "- !i |\n x\n- [a\n", "- !i |\n x\n- \"a\n"}) {
     SCOPED_TRACE(input);
