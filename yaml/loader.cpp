@@ -1860,40 +1860,27 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     // its answer, at its line; otherwise the text is refused.
     // A character go-yaml's reader rejects: its scanner and parser may stop at an error of the
     // text before they need the chunk of input that holds it.
-    if (bad.kind != ErrorKind::kUnsupportedLineBreak) {
-      internal::ReaderStop reader{
+    const bool line_break = bad.kind == ErrorKind::kUnsupportedLineBreak;
+    std::optional<internal::ReaderStop> reader;
+    if (!line_break) {
+      reader = internal::ReaderStop{
           internal::reader_chunk_start(source, bad.offset, after_document_start), bad.kind,
           bad.offset};
-      internal::GoScan go =
-          internal::go_yaml_scan(source, std::string_view::npos, after_document_start, &reader);
-      const ErrorKind kind = go.kind != ErrorKind::kNone ? go.kind : go.unnamed;
-      if (kind != ErrorKind::kNone && kind != bad.kind && !is_refusal(kind) &&
-          kind != ErrorKind::kUnsupportedAnchorName && go.offset < bad.offset) {
-        diag::Span s = whole_file();
-        s.begin = s.end = position_at(internal::go_line_starts(source), go.offset);
-        std::string_view words = syntax_error_text(kind);
-        diags
-            .error("HK001", s,
-                   "syntax error: " + std::string(words.empty() ? "not YAML here" : words))
-            .kind = static_cast<uint16_t>(kind);
-        return {};
-      }
     }
-    if (bad.kind == ErrorKind::kUnsupportedLineBreak) {
-      internal::GoScan go =
-          internal::go_yaml_scan(source, std::string_view::npos, after_document_start);
-      const ErrorKind kind = go.kind != ErrorKind::kNone ? go.kind : go.unnamed;
-      if (kind != ErrorKind::kNone && !is_refusal(kind) &&
-          kind != ErrorKind::kUnsupportedAnchorName) {
-        diag::Span s = whole_file();
-        s.begin = s.end = position_at(internal::go_line_starts(source), go.offset);
-        std::string_view words = syntax_error_text(kind);
-        diags
-            .error("HK001", s,
-                   "syntax error: " + std::string(words.empty() ? "not YAML here" : words))
-            .kind = static_cast<uint16_t>(kind);
-        return {};
-      }
+    internal::GoScan go = internal::go_yaml_scan(source, std::string_view::npos,
+                                                 after_document_start, reader ? &*reader : nullptr);
+    const ErrorKind kind = go.kind != ErrorKind::kNone ? go.kind : go.unnamed;
+    const bool stops_first = line_break || (kind != bad.kind && go.offset < bad.offset);
+    if (kind != ErrorKind::kNone && stops_first && !is_refusal(kind) &&
+        kind != ErrorKind::kUnsupportedAnchorName) {
+      diag::Span s = whole_file();
+      s.begin = s.end = position_at(internal::go_line_starts(source), go.offset);
+      std::string_view words = syntax_error_text(kind);
+      diags
+          .error("HK001", s,
+                 "syntax error: " + std::string(words.empty() ? "not YAML here" : words))
+          .kind = static_cast<uint16_t>(kind);
+      return {};
     }
     internal::ScanResult lines = internal::scan_source(source.substr(0, bad.offset), false, 0);
     diag::Span s = whole_file();
