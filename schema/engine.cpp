@@ -1421,18 +1421,11 @@ class Engine {
     flag_child_values_.push_back(std::move(e));
   }
 
-  // Whether a file argument (`path` or `name=path`) names an HTTP source.
-  static bool names_url(std::string_view arg) {
-    if (std::count(arg.begin(), arg.end(), '=') > 1) return false;  // find_files' error first
-    if (const size_t eq = arg.find('='); eq != std::string_view::npos) arg.remove_prefix(eq + 1);
-    return arg.starts_with("http://") || arg.starts_with("https://");
-  }
-
   // --data-values-file: plain YAML documents, each an overlay.
   void values_file_flag(const std::string& arg, std::vector<ValuesSource>& sources) {
     const std::string context = "Extracting data value from file:\n  ";
     const auto [lib, path] = split_library_ref(arg);
-    if (names_url(path)) throw Unsupported{"--data-values-file from a URL"};
+    if (url_of(path)) throw Unsupported{"--data-values-file from a URL"};
     FoundFiles found;
     try {
       found = find_files(path, stdin_use_);
@@ -1545,7 +1538,7 @@ class Engine {
     const size_t eq = kv.find('=');
     if (eq == std::string::npos) throw YttError{context + "Expected format key=/file/path"};
     const std::string raw_key = kv.substr(0, eq), path = kv.substr(eq + 1);
-    if (names_url(path)) throw Unsupported{"--data-value-file from a URL"};
+    if (url_of(path)) throw Unsupported{"--data-value-file from a URL"};
     FoundFiles found;
     try {
       found = find_files(path, stdin_use_);

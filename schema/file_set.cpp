@@ -309,6 +309,13 @@ FoundFiles find_files(const std::string& arg, StdinUse& stdin_use) {
   return found;
 }
 
+std::optional<std::string_view> url_of(std::string_view arg) {
+  if (std::count(arg.begin(), arg.end(), '=') > 1) return std::nullopt;
+  if (const size_t eq = arg.find('='); eq != std::string_view::npos) arg.remove_prefix(eq + 1);
+  if (arg.starts_with("http://") || arg.starts_with("https://")) return arg;
+  return std::nullopt;
+}
+
 bool is_implied(const FoundFiles& found, const SourceFile& f) {
   // a renamed file is never a folder's, so its path is the one it was found under
   return found.folder && f.path.find('/') != std::string::npos;
@@ -317,12 +324,8 @@ bool is_implied(const FoundFiles& found, const SourceFile& f) {
 std::vector<SourceFile> read_file_set(const std::vector<std::string>& args, StdinUse& stdin_use) {
   std::vector<SourceFile> all;
   for (const std::string& arg : args) {
-    const size_t eq = arg.find('=');
-    const std::string_view path =
-        eq == std::string::npos ? std::string_view(arg) : std::string_view(arg).substr(eq + 1);
-    const bool one_name = path.find('=') == std::string_view::npos;  // else find_files' error
-    if (one_name && (path.starts_with("http://") || path.starts_with("https://"))) {
-      throw Unsupported{"reading templates over HTTP (-f " + std::string(path) + ")"};
+    if (auto url = url_of(arg)) {
+      throw Unsupported{"reading templates over HTTP (-f " + std::string(*url) + ")"};
     }
     FoundFiles found;
     try {

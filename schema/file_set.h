@@ -55,6 +55,10 @@ struct FoundFiles {
 };
 FoundFiles find_files(const std::string& arg, StdinUse& stdin_use);
 
+// The HTTP source a file argument (`path` or `name=path`) names, if it names one (an argument
+// with two `=` names none: find_files reports it).
+std::optional<std::string_view> url_of(std::string_view arg);
+
 // ytt's File.IsImplied: found inside a subfolder of a folder argument rather than named.
 bool is_implied(const FoundFiles& found, const SourceFile& f);
 
