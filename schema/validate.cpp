@@ -108,18 +108,7 @@ struct Failure {
 
 class Validator {
  public:
-  Validator(sl::Thread& t, const Files& files) : thread_(t), files_(files) {
-    auto prog = sl::compile("<validations>", kHelpers);
-    if (prog.ok()) {
-      auto m = thread_.exec(*prog);
-      if (m.ok()) {
-        h_.ge = *m->get("ge");
-        h_.le = *m->get("le");
-        h_.length = *m->get("length");
-        h_.contains = *m->get("contains");
-      }
-    }
-  }
+  Validator(sl::Thread& t, const Files& files) : thread_(t), files_(files) {}
 
   sl::Result<sl::Value> call(const sl::Value& f, std::vector<sl::Value> args) {
     auto r = thread_.call(f, args);
@@ -262,12 +251,12 @@ class Validator {
           return;
         }
       }
-      auto lr = call(h_.length, {plain_of()});
+      auto lr = call(helpers().length, {plain_of()});
       if (!lr.ok()) {
         fails.push_back({must, lr.error().message, a.span});
         return;
       }
-      auto cmp = call(min ? h_.ge : h_.le, {*lr, *n});
+      auto cmp = call(min ? helpers().ge : helpers().le, {*lr, *n});
       if (cmp.ok() && !cmp->truth()) fails.push_back({must, "length = " + lr->str(), a.span});
     };
     len_rule("min_len", true);
@@ -284,7 +273,8 @@ class Validator {
       }
       // ytt compares yaml.decode(yaml.encode(value)), which is None for an empty map or array.
       const bool empty = (v->is_map() || v->is_array()) && v->entries.empty();
-      auto cmp = call(min ? h_.ge : h_.le, {empty ? sl::Value::none() : plain_of(), *n});
+      auto cmp =
+          call(min ? helpers().ge : helpers().le, {empty ? sl::Value::none() : plain_of(), *n});
       if (!cmp.ok()) {
         fails.push_back({must, cmp.error().message, a.span});
       } else if (!cmp->truth()) {
@@ -337,7 +327,7 @@ class Validator {
       std::string must = "one of " + one_of->repr();
       if (auto in = native_one_of(*v, *one_of)) {
         if (!*in) fails.push_back({must, "not one of allowed values", a.span});
-      } else if (auto r = call(h_.contains, {*one_of, plain_of()}); !r.ok()) {
+      } else if (auto r = call(helpers().contains, {*one_of, plain_of()}); !r.ok()) {
         fails.push_back({must, r.error().message, a.span});
       } else if (!r->truth()) {
         fails.push_back({must, "not one of allowed values", a.span});
@@ -368,7 +358,25 @@ class Validator {
   std::vector<Step> steps_;
   sl::Thread& thread_;
   const Files& files_;
-  Helpers h_;
+  // The helpers run on this thread, made when a rule first needs them (most values have no
+  // rule that does); the program is compiled once per OS thread.
+  const Helpers& helpers() {
+    if (!h_) {
+      thread_local const std::optional<sl::Program> program = [] {
+        auto prog = sl::compile("<validations>", kHelpers);
+        return prog.ok() ? std::optional<sl::Program>(*prog) : std::nullopt;
+      }();
+      Helpers h;
+      if (program) {
+        if (auto m = thread_.exec(*program); m.ok())
+          h = Helpers{*m->get("ge"), *m->get("le"), *m->get("length"), *m->get("contains")};
+      }
+      h_ = std::move(h);
+    }
+    return *h_;
+  }
+
+  std::optional<Helpers> h_;
 };
 
 }  // namespace

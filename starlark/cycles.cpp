@@ -322,6 +322,14 @@ void untrack_closure(FunctionObj* closure) {
   r.closures.erase(closure);
 }
 
+size_t live_modules() {
+  collect_cycles();
+  Registry& r = registry();
+  std::lock_guard lock(r.mu);
+  std::erase_if(r.modules, [](const auto& w) { return w.expired(); });
+  return r.modules.size();
+}
+
 void collect_cycles(const std::shared_ptr<ModuleEnv>& only) {
   std::vector<Value> garbage;
   {

@@ -614,6 +614,28 @@ TEST(Cycles, CyclesMadeInsideAFunctionAreFreed) {
                         "def f():\n  return len(mk())\nend\nx = f()\n"));
 }
 
+TEST(Cycles, NoModuleEnvOutlivesItsProgram) {
+  // A module's functions hold its env and its globals hold the functions: the env lives while
+  // the host holds the module or one of its functions, and goes at the first collection after
+  // the last of them.
+  const size_t before = live_modules();
+  auto program = compile("m.star",
+                         "def f():\n  return g\nend\ndef g():\n  return f\nend\n"
+                         "h = lambda: [f, h]\n");
+  ASSERT_TRUE(program.ok());
+  Value kept;
+  {
+    Thread thread;
+    auto m = thread.exec(*program);
+    ASSERT_TRUE(m.ok());
+    EXPECT_EQ(live_modules(), before + 1);
+    kept = *m->get("h");
+  }
+  EXPECT_EQ(live_modules(), before + 1);  // `h` still reaches its module
+  kept = Value();
+  EXPECT_EQ(live_modules(), before);
+}
+
 TEST(Cycles, AreFreedWhileTheProgramRunsOnceEnoughContainersAreMade) {
   // 5,000 containers made after the cycle is dropped: a collection at one of the calls'
   // returns frees it while the thread still runs (`freed()` sees it).
