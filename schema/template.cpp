@@ -959,6 +959,13 @@ class TemplateRuntime {
   // The text of a text template once the program ran.
   std::string text_result() { return std::move(root_text_); }
 
+  // Once the program ran: contexts left open (by a failure, or by a template function whose
+  // failure `assert.try_to` caught) hold its values (a lambda in an annotation), which hold
+  // its module, whose predeclared ops hold this runtime: a cycle through C++ that the
+  // interpreter's collector cannot see, so it is cut here. Functions called later open their
+  // own contexts.
+  void drop_open_contexts() { ctxs_.clear(); }
+
  private:
   sl::Result<sl::Value> set_ctx_type(const sl::Call&) { return sl::Value::none(); }
 
@@ -2019,6 +2026,7 @@ std::shared_ptr<TemplateRuntime> run_compiled(Files& files, const SourceFile& fi
   files.running.push_back(file.path);
   auto res = thread.exec(*prog, rt->builtins(rt));
   files.running.pop_back();
+  rt->drop_open_contexts();
   if (!res.ok()) {
     throw TemplateError{starlark_error_text(files, res.error()), false,
                         std::make_shared<sl::Error>(res.error())};
