@@ -114,6 +114,15 @@ struct DNode {
   // A map or array made from a Starlark dict, struct, list or tuple (not from YAML nodes):
   // ytt keeps such a value as Go data, so a fragment hands it back as a dict or list.
   bool from_code = false;
+  // ytt shares a fragment's node wherever the fragment is put (`a: #@ x`, `b: #@ x`), so an
+  // overlay that edits one place edits them all; here such a node is shared too, but edits
+  // copy it first (copy-on-write). `placed`: put in a template node once; `aliased`: more
+  // than once, so an overlay edit would differ from ytt's (and is refused instead).
+  bool placed = false;
+  bool aliased = false;
+  // ytt's overlay.apply changed this fragment's node in place (here the result is a new
+  // node): another fragment still holding it is stale, and is refused where it is used.
+  bool edited_in_place = false;
   Scalar scalar;  // scalars only
   std::vector<DEntry> entries;
   diag::Span span;
@@ -202,6 +211,16 @@ class ValuePath {
 // it nests deeper than `kMaxValueDepth`. Native functions return that error to Starlark.
 sl::Result<DPtr> convert_starlark(const sl::Value& v, const diag::Span& span,
                                   InnerSpan inner = InnerSpan::kNone);
+// `convert_starlark` for a value put in a template's node (`a: #@ v`): a fragment, alone or
+// inside lists and dicts, is put as itself, not a copy (as ytt does; a template function that
+// nests its own results 30,000 deep took 38 s copying every level again), and marked
+// `placed` (a second time: `aliased`).
+sl::Result<DPtr> place_starlark(const sl::Value& v, const diag::Span& span);
+// The refusal for a fragment whose node ytt's overlay.apply changed in place (`edited_in_place`).
+Unsupported stale_fragment();
+// Makes the fragment `v` stand for `n` from now on (ytt's overlay.apply changes its left
+// fragment in place).
+void rebind_fragment(const sl::Value& v, DPtr n);
 // `convert_starlark` for engine code outside Starlark: its error is thrown as a `YttError`.
 DPtr from_starlark(const sl::Value& v, const diag::Span& span, InnerSpan inner = InnerSpan::kNone);
 // Why ytt cannot turn `v` into a YAML value (it panics: ranges, functions, builtins, ints

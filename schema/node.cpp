@@ -532,6 +532,17 @@ DPtr fragment_node(const sl::Value& v) {
   return f ? f->node_ : nullptr;
 }
 
+Unsupported stale_fragment() {
+  return Unsupported{
+      "a YAML fragment used after overlay.apply edited the same node in place (through another "
+      "fragment holding it)"};
+}
+
+void rebind_fragment(const sl::Value& v, DPtr n) {
+  if (!v.is(sl::Kind::kHost)) return;
+  if (auto* f = dynamic_cast<Fragment*>(v.object()); f && !f->docset_) f->node_ = std::move(n);
+}
+
 bool is_docset(const sl::Value& v) {
   if (!v.is(sl::Kind::kHost)) return false;
   auto* f = dynamic_cast<Fragment*>(v.object());
@@ -664,8 +675,10 @@ class StarlarkConverter {
  public:
   // The value itself takes `span`; what Starlark built inside it takes `span` too or no place
   // in a file (ytt shows such positions as "?"), as `inner` says.
-  StarlarkConverter(const diag::Span& span, InnerSpan inner)
-      : span_(span), inner_span_(inner == InnerSpan::kSame ? span : diag::Span{}) {}
+  StarlarkConverter(const diag::Span& span, InnerSpan inner, bool placing = false)
+      : span_(span),
+        inner_span_(inner == InnerSpan::kSame ? span : diag::Span{}),
+        placing_(placing) {}
 
   sl::Result<DPtr> run(const sl::Value& v) {
     DPtr out = convert(v, span_);
@@ -685,7 +698,13 @@ class StarlarkConverter {
 
   DPtr convert(const sl::Value& v, const diag::Span& span) {
     if (failed()) return make_node(yaml::Kind::kNull, span);
-    if (auto f = fragment_node(v)) return deep_copy(*f);
+    if (auto f = fragment_node(v)) {
+      if (!placing_) return deep_copy(*f);
+      if (f->edited_in_place) throw stale_fragment();
+      f->aliased = f->aliased || f->placed;
+      f->placed = true;
+      return f;
+    }
     switch (v.kind()) {
       case sl::Kind::kNone:
         return make_node(yaml::Kind::kNull, span);
@@ -777,12 +796,17 @@ class StarlarkConverter {
   const diag::Span& span_;
   const diag::Span inner_span_;
   ValuePath path_;
+  bool placing_ = false;  // see place_starlark
 };
 
 }  // namespace
 
 sl::Result<DPtr> convert_starlark(const sl::Value& v, const diag::Span& span, InnerSpan inner) {
   return StarlarkConverter(span, inner).run(v);
+}
+
+sl::Result<DPtr> place_starlark(const sl::Value& v, const diag::Span& span) {
+  return StarlarkConverter(span, InnerSpan::kNone, /*placing=*/true).run(v);
 }
 
 namespace {

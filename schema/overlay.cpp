@@ -34,6 +34,15 @@ Fail unsupported(const std::string& what) {
 }
 
 const Files* g_files = nullptr;  // names files in positions while an overlay runs
+// Matchers and `via` functions running: their fragments are views of the overlay's own nodes
+// (ytt's too), which an `overlay.apply` inside them may edit as ytt does.
+thread_local int g_overlay_callbacks = 0;
+struct InOverlayCallback {
+  InOverlayCallback() { ++g_overlay_callbacks; }
+  ~InOverlayCallback() { --g_overlay_callbacks; }
+  InOverlayCallback(const InOverlayCallback&) = delete;
+  InOverlayCallback& operator=(const InOverlayCallback&) = delete;
+};
 
 // ytt's Position.AsCompactString: "file:line", "file:?" when the line is unknown.
 std::string compact(const diag::Span& s) {
@@ -298,6 +307,15 @@ DPtr node_of(const sl::Value& v) {
   return from_starlark(v, {});
 }
 
+// ytt edits the left side in place: a fragment put in several places (`a: #@ x`, `b: #@ x`) is
+// one node there, and an edit through one place shows in all of them. Here edits copy first.
+void refuse_aliased(const DNode& left) {
+  if (left.aliased)
+    throw Unsupported{
+        "an overlay edit of a YAML fragment put in more than one place (ytt edits the one node "
+        "they share, so the edit shows in every place)"};
+}
+
 // ---- The operations (op.go, map.go, array.go, document.go) ---------------------------------
 
 enum class OpKind { kMerge, kRemove, kReplace, kInsert, kAppend, kAssert };
@@ -422,6 +440,7 @@ class Op {
     right_owned_ = owned;
     if (right->is_map()) {
       if (!left || !left->is_map()) throw Fail{"Expected map, but was " + left_type(left)};
+      refuse_aliased(*left);
       DNode& l = own(left);
       MapIndex index;
       for (auto& re : right->entries) {
@@ -437,6 +456,7 @@ class Op {
     }
     if (right->is_array()) {
       if (!left || !left->is_array()) throw Fail{"Expected array, but was " + left_type(left)};
+      refuse_aliased(*left);
       DNode& l = own(left);
       // Items appended to an empty array (a schema's default) are all there will be.
       if (l.entries.empty()) l.entries.reserve(right->entries.size());
@@ -480,6 +500,7 @@ class Op {
   }
 
   bool call_matcher(const sl::Value& by, std::vector<sl::Value> args) {
+    InOverlayCallback callback;
     auto r = thread_.call(by, args);
     if (!r.ok()) throw Fail{r.error().message};
     if (!r->is_bool()) throw Fail{"expected starlark.Bool, but was " + go_type(*r)};
@@ -581,6 +602,7 @@ class Op {
   DPtr edited_value(const Edit& e, const DPtr* existing, const DPtr& right) {
     if (!e.via) return right;
     sl::Value old = existing && *existing ? to_starlark(*existing) : sl::Value::none();
+    InOverlayCallback callback;
     auto r = thread_.call(*e.via, std::vector<sl::Value>{old, to_starlark(right)});
     if (!r.ok()) throw Fail{r.error().message};
     return from_starlark(*r, right->span);
@@ -610,6 +632,7 @@ class Op {
           "Expected 'overlay/assert' annotation keyword argument 'via' to be function, but was " +
           go_type(*via)};
     }
+    InOverlayCallback callback;
     auto r = thread_.call(*via, std::vector<sl::Value>{to_starlark(l), to_starlark(right)});
     if (!r.ok()) throw Fail{r.error().message};
     if (r->is_none()) return;
@@ -1126,6 +1149,7 @@ sl::Result<bool> as_bool(const std::string& name, const sl::Value& v) {
 sl::Result<sl::Value> apply_fn(const sl::Call& c, const Files& files) {
   if (c.args.empty()) return sl::fail_error("overlay.apply: expected exactly at least argument");
   g_files = &files;
+  if (DPtr n = fragment_node(c.args[0]); n && n->edited_in_place) throw stale_fragment();
   Operand left = operand_of(c.args[0]);
   Op op(c.thread, OverlayMode{});
   try {
@@ -1154,7 +1178,21 @@ sl::Result<sl::Value> apply_fn(const sl::Call& c, const Files& files) {
     }
     return make_docset_fragment(std::move(left.docs));
   }
-  return to_starlark(yaml_copy(*left.value));
+  DPtr result = yaml_copy(*left.value);
+  // ytt's overlay.apply edits its left fragment in place and returns it: a fragment kept in a
+  // variable is the result from then on. Put in a template before, it would change there too.
+  // Other holders of the old node (another fragment that is the same node in ytt) are stale
+  // from then on: putting one in a template, or applying to it, is refused.
+  const sl::Value& first = c.args[0];
+  if (DPtr old = fragment_node(first); old && c.args.size() > 1 && g_overlay_callbacks == 0) {
+    if (old->placed)
+      throw Unsupported{
+          "overlay.apply on a YAML fragment already put in a template (ytt edits it in place, "
+          "so the edit shows there too)"};
+    old->edited_in_place = true;
+    if (first.object()->use_count() > 1) rebind_fragment(first, result);
+  }
+  return to_starlark(result);
 }
 
 }  // namespace

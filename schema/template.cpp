@@ -1375,7 +1375,7 @@ class TemplateRuntime {
         DPtr& slot = value_slot(top);
         diag::Span span = slot ? slot->span : diag::Span{};
         // A cycle or too deep a value: the converter's own message, without the op's name.
-        auto converted = convert_starlark(v, span);
+        auto converted = place_starlark(v, span);
         if (!converted.ok()) return converted.error();
         slot = std::move(converted).value();
         return sl::Value::none();
