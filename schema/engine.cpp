@@ -155,7 +155,7 @@ const Options kLibraryOptions;  // a library has no flags of its own
 
 class Engine {
  public:
-  explicit Engine(const Options& o) : opts_(o), thread_(make_thread_options()) {
+  explicit Engine(const Options& o) : opts_(o), thread_(make_thread_options(o)) {
     files_.library_module = [this](const std::string& folder) { return library_module(folder); };
   }
 
@@ -163,7 +163,9 @@ class Engine {
   // documents its caller addressed to it (`values`, `schemas`: taken here, or passed on).
   Engine(Engine& parent, std::string dir, std::vector<EnvelopePtr> values,
          std::vector<EnvelopePtr> schemas, bool skip_validation)
-      : opts_(kLibraryOptions), thread_(make_thread_options()), root_(parent.root_) {
+      : opts_(kLibraryOptions),
+        thread_(make_thread_options(parent.root_->opts_)),
+        root_(parent.root_) {
     files_.library_module = [this](const std::string& folder) { return library_module(folder); };
     files_.files = parent.files_.files;  // flag texts too: errors quote them
     files_.library_root = std::move(dir);
@@ -174,8 +176,12 @@ class Engine {
     skip_validation_ = skip_validation;
   }
 
-  sl::ThreadOptions make_thread_options() {
+  // `budgets`: the run's options (a library's engine takes its root's).
+  sl::ThreadOptions make_thread_options(const Options& budgets) {
     sl::ThreadOptions to;
+    if (budgets.max_starlark_steps > 0) to.limits.max_steps = budgets.max_starlark_steps;
+    if (budgets.max_starlark_call_depth > 0)
+      to.limits.max_call_depth = budgets.max_starlark_call_depth;
     to.load = [this](sl::Thread& t, std::string_view module) -> sl::Result<sl::Module> {
       return load_module(files_, t, module);
     };

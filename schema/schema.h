@@ -41,8 +41,8 @@ struct Options {
   std::vector<std::string> data_value_file;       // --data-value-file key=path
   bool inspect = false;                           // --data-values-inspect
   bool schema_inspect = false;                    // --data-values-schema-inspect
-  std::string output;           // -o / --output file format: "", yaml, json (or an unknown type)
-  bool output_openapi = false;  // -o / --output also names the schema type openapi-v3
+  std::string output;              // -o / --output file format: "", yaml, json (or an unknown type)
+  bool output_openapi = false;     // -o / --output also names the schema type openapi-v3
   bool output_empty_type = false;  // -o listed an empty type first among unknown ones (`json,`)
   bool disable_validation = false;       // --dangerous-data-values-disable-validation
   bool ignore_unknown_comments = false;  // --ignore-unknown-comments: plain `#` comments allowed
@@ -60,6 +60,11 @@ struct Options {
   // Runs once the thread that loads input files ahead has ended (the CLI lets mimalloc take
   // over that thread's memory, which it would otherwise reuse only some of the time).
   std::function<void()> after_loading_thread;
+  // Budgets of the run's Starlark; 0 keeps the interpreter's own (starlark::kMaxSteps,
+  // kMaxCallDepth), which let programs go as far as ytt's do. Hosts that run untrusted input
+  // in bulk (the fuzz target) set smaller ones.
+  int64_t max_starlark_steps = 0;
+  int max_starlark_call_depth = 0;
 };
 
 struct Outcome {
