@@ -123,6 +123,9 @@ struct DNode {
   // ytt's overlay.apply changed this fragment's node in place (here the result is a new
   // node): another fragment still holding it is stale, and is refused where it is used.
   bool edited_in_place = false;
+  // Handed out as a fragment of its own by indexing a fragment (`x["b"]`): it is also inside
+  // that fragment's tree, so placing it makes it `aliased`, and overlay.apply on it is refused.
+  bool viewed = false;
   Scalar scalar;  // scalars only
   std::vector<DEntry> entries;
   diag::Span span;

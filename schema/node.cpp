@@ -340,8 +340,12 @@ sl::Value plain_value(const DPtr& n, bool only_from_code) {
   return d.ok() ? *d : sl::Value::none();
 }
 
-// A value inside a fragment as Starlark sees it.
-sl::Value read_back(const DPtr& n) { return plain_value(n, true); }
+// A value inside a fragment as Starlark sees it. A map or array comes back as a fragment over
+// the same node (ytt's too), which is then part of two trees: see DNode::viewed.
+sl::Value read_back(const DPtr& n) {
+  if (!n->is_scalar() && !n->from_code) n->viewed = true;
+  return plain_value(n, true);
+}
 
 class Fragment : public sl::HostObject {
  public:
@@ -701,7 +705,7 @@ class StarlarkConverter {
     if (auto f = fragment_node(v)) {
       if (!placing_) return deep_copy(*f);
       if (f->edited_in_place) throw stale_fragment();
-      f->aliased = f->aliased || f->placed;
+      f->aliased = f->aliased || f->placed || f->viewed;
       f->placed = true;
       return f;
     }

@@ -309,8 +309,9 @@ DPtr node_of(const sl::Value& v) {
 
 // ytt edits the left side in place: a fragment put in several places (`a: #@ x`, `b: #@ x`) is
 // one node there, and an edit through one place shows in all of them. Here edits copy first.
-void refuse_aliased(const DNode& left) {
-  if (left.aliased)
+// Once the places but one are gone (a fragment indexed out of a temporary one), nobody sees.
+void refuse_aliased(const DPtr& left) {
+  if (left->aliased && left.use_count() > 1)
     throw Unsupported{
         "an overlay edit of a YAML fragment put in more than one place (ytt edits the one node "
         "they share, so the edit shows in every place)"};
@@ -440,7 +441,7 @@ class Op {
     right_owned_ = owned;
     if (right->is_map()) {
       if (!left || !left->is_map()) throw Fail{"Expected map, but was " + left_type(left)};
-      refuse_aliased(*left);
+      refuse_aliased(left);
       DNode& l = own(left);
       MapIndex index;
       for (auto& re : right->entries) {
@@ -456,7 +457,7 @@ class Op {
     }
     if (right->is_array()) {
       if (!left || !left->is_array()) throw Fail{"Expected array, but was " + left_type(left)};
-      refuse_aliased(*left);
+      refuse_aliased(left);
       DNode& l = own(left);
       // Items appended to an empty array (a schema's default) are all there will be.
       if (l.entries.empty()) l.entries.reserve(right->entries.size());
@@ -1149,7 +1150,20 @@ sl::Result<bool> as_bool(const std::string& name, const sl::Value& v) {
 sl::Result<sl::Value> apply_fn(const sl::Call& c, const Files& files) {
   if (c.args.empty()) return sl::fail_error("overlay.apply: expected exactly at least argument");
   g_files = &files;
-  if (DPtr n = fragment_node(c.args[0]); n && n->edited_in_place) throw stale_fragment();
+  // ytt edits the left fragment in place: refused where that edit would show elsewhere.
+  if (DPtr n = fragment_node(c.args[0])) {  // held here, by the fragment, by a tree it is in
+    if (n->edited_in_place) throw stale_fragment();
+    if (c.args.size() > 1 && g_overlay_callbacks == 0) {
+      if (n->placed)
+        throw Unsupported{
+            "overlay.apply on a YAML fragment already put in a template (ytt edits it in place, "
+            "so the edit shows there too)"};
+      if (n->viewed && n.use_count() > 2)
+        throw Unsupported{
+            "overlay.apply on part of a YAML fragment (ytt edits it in place, so the fragment it "
+            "came from changes too)"};
+    }
+  }
   Operand left = operand_of(c.args[0]);
   Op op(c.thread, OverlayMode{});
   try {
@@ -1185,10 +1199,6 @@ sl::Result<sl::Value> apply_fn(const sl::Call& c, const Files& files) {
   // from then on: putting one in a template, or applying to it, is refused.
   const sl::Value& first = c.args[0];
   if (DPtr old = fragment_node(first); old && c.args.size() > 1 && g_overlay_callbacks == 0) {
-    if (old->placed)
-      throw Unsupported{
-          "overlay.apply on a YAML fragment already put in a template (ytt edits it in place, "
-          "so the edit shows there too)"};
     old->edited_in_place = true;
     if (first.object()->use_count() > 1) rebind_fragment(first, result);
   }
