@@ -8,7 +8,8 @@ documents carry `#@overlay/match` with a random matcher (`overlay.subset`, `map_
 list or function, `missing_ok`, `when`), `#@overlay/match-child-defaults`, and random
 operations at every level (merge, remove, replace with `via`/`or_add`, insert before/after
 with `via`, append, assert with `via`). Some cases apply overlays in Starlark with
-`overlay.apply` instead. Deliberate mistakes (unknown keywords, wrong types) come up too.
+`overlay.apply` instead, and some keep fragments in variables, index them and put them in
+several places (ytt shares one node between those places). Deliberate mistakes (unknown keywords, wrong types) come up too.
 
 Both programs run in the same folder with the same arguments; a case agrees when exit code,
 stdout and stderr (program name normalised) are identical. Prints the agreement rate, silent
@@ -272,6 +273,42 @@ class Gen:
         out.append("text: #@ yaml.encode(v)")
         return "\n".join(out) + "\n"
 
+    def shared_fragment_file(self):
+        # ytt's fragments are shared nodes: a fragment kept in a variable and put in several
+        # places, indexed (`x["spec"]`), or handed to overlay.apply (which edits its left
+        # fragment in place), then maybe a document overlay editing one of the places
+        r = self.r
+        out = ['#@ load("@ytt:overlay", "overlay")', "#@ def frag():", "metadata:",
+               "  name: web", "  labels:", "    app: web", "spec:", "  replicas: 1", "#@ end",
+               "#@ def patch():", "#@overlay/match missing_ok=True", "spec:",
+               "  #@overlay/match missing_ok=True", "  replicas: 3", "#@ end"]
+        parent = r.choice(["frag()", "x"])
+        pieces = {"x": "x", "part": f'{parent}["{r.choice(["metadata", "spec"])}"]',
+                  "sub": f'{parent}["metadata"]["labels"]'}
+        out.append("#@ x = frag()")
+        names = ["x"]
+        if self.chance(0.5):
+            out.append(f"#@ part = {pieces['part']}")
+            names.append("part")
+        if self.chance(0.4):
+            out.append(f"#@ sub = {pieces['sub']}")
+            names.append("sub")
+        if self.chance(0.6):
+            target = r.choice(names + ["frag()"])
+            right = r.choice(["patch()", '{"spec": {"replicas": 4}}'])
+            out.append(f"#@ y = overlay.apply({target}, {right})")
+            names.append("y")
+        if self.chance(0.3):
+            out.append(f"#@ overlay.apply({r.choice(names)}, patch())")
+        out.append("---")
+        for i in range(r.randint(1, 3)):
+            v = r.choice(names)
+            out.append(f"p{i}: #@ {v}" if self.chance(0.7) else f"p{i}: #@ [{v}]")
+        if self.chance(0.6):
+            out += ["#@overlay/match by=overlay.all", "---", "p0:",
+                    "  #@overlay/match missing_ok=True", "  extra: 1"]
+        return "\n".join(out) + "\n"
+
     def config_dir(self):
         # a configuration folder as packages ship them: data values, templates looping over
         # them, overlays (in a sub-folder, some conditional) that read data values too
@@ -311,6 +348,8 @@ class Gen:
             return {"apply.yml": self.apply_file()}
         if self.chance(0.15):
             return {"value.yml": self.apply_value_file()}
+        if self.chance(0.15):
+            return {"shared.yml": self.shared_fragment_file()}
         if self.chance(0.1):
             # overlays in the same file as the documents they change
             return {"mixed.yml": self.template_file() + self.overlay_file()}
