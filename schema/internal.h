@@ -186,6 +186,10 @@ enum class InnerSpan { kNone, kSame };
 // and each later stage (checks, overlays, output) recurses once per level on the engine's big
 // stack (`diag::run_with_big_stack`), a few hundred bytes a level.
 inline constexpr int kMaxValueDepth = 100'000;
+// Nodes one Starlark value may become (as many as a list may hold items): lists repeating a
+// shared list (`b = [a] * 1000`, `c = [b] * 1000`) make a billion from a few kilobytes, which
+// would take the machine's memory before any other limit.
+inline constexpr size_t kMaxConvertedNodes = size_t{4} << 20;
 // The containers on the way from a value's root to the part being walked. Every walk that
 // follows a Starlark value's containers (conversion to a tree, struct.encode/decode) goes
 // through one: it names a cycle where it closes and stops nesting beyond `kMaxValueDepth` or
@@ -198,6 +202,10 @@ class ValuePath {
   // How the child about to be walked is reached from the innermost container: [0], ["k"], .f
   void at(std::string where) { path_.back().where = std::move(where); }
   const std::optional<std::string>& error() const { return error_; }
+  // Stops the walk with `why` (the first reason stays).
+  void stop(std::string why) {
+    if (!error_) error_ = std::move(why);
+  }
 
  private:
   struct Step {

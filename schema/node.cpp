@@ -701,9 +701,9 @@ class StarlarkConverter {
   bool failed() const { return path_.error().has_value(); }
 
   DPtr convert(const sl::Value& v, const diag::Span& span) {
-    if (failed()) return make_node(yaml::Kind::kNull, span);
+    if (failed() || !count(1)) return make_node(yaml::Kind::kNull, span);
     if (auto f = fragment_node(v)) {
-      if (!placing_) return deep_copy(*f);
+      if (!placing_) return count(tree_size(*f)) ? deep_copy(*f) : make_node(yaml::Kind::kNull);
       if (f->edited_in_place) throw stale_fragment();
       f->aliased = f->aliased || f->placed || f->viewed;
       f->placed = true;
@@ -801,6 +801,30 @@ class StarlarkConverter {
   const diag::Span inner_span_;
   ValuePath path_;
   bool placing_ = false;  // see place_starlark
+  size_t made_ = 0;       // nodes made so far (kMaxConvertedNodes)
+
+  // Counts `n` more nodes; false (and the walk stopped) beyond the budget.
+  bool count(size_t n) {
+    made_ += n;
+    if (made_ <= kMaxConvertedNodes) return true;
+    path_.stop("value is too large to become YAML: more than " +
+               std::to_string(kMaxConvertedNodes) +
+               " nodes (lists or dicts repeated inside it are written out in full each time)");
+    return false;
+  }
+  // The nodes of a fragment's tree, counted up to just past the budget.
+  static size_t tree_size(const DNode& root) {
+    size_t n = 0;
+    std::vector<const DNode*> todo{&root};
+    while (!todo.empty() && n <= kMaxConvertedNodes) {
+      const DNode* x = todo.back();
+      todo.pop_back();
+      ++n;
+      for (const auto& e : x->entries)
+        if (e.value) todo.push_back(e.value.get());
+    }
+    return n;
+  }
 };
 
 }  // namespace

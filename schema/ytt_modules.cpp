@@ -445,29 +445,43 @@ std::optional<std::string> own_conversion_hint(const sl::Value& v) {
   return std::string(type) + " does not automatically encode (hint: use .string())";
 }
 
-std::optional<std::string> conversion_hint(const sl::Value& v, int depth) {
+namespace {
+// Each container is looked into once: lists repeating a shared list (`[a] * 1000` three levels
+// deep) would otherwise be walked a billion times.
+std::optional<std::string> hint_inside(const sl::Value& v, int depth,
+                                       std::unordered_set<const void*>& seen) {
   if (depth > 1000) return std::nullopt;  // deeper values fail elsewhere
   if (auto h = own_conversion_hint(v)) return h;
+  auto look = [&](const sl::Value& x) -> std::optional<std::string> {
+    if (x.is_object() && !seen.insert(x.object()).second) return std::nullopt;
+    return hint_inside(x, depth + 1, seen);
+  };
   switch (v.kind()) {
     case sl::Kind::kList:
     case sl::Kind::kTuple:
     case sl::Kind::kSet:
       for (const auto& it : v.items())
-        if (auto h = conversion_hint(it, depth + 1)) return h;
+        if (auto h = look(it)) return h;
       return std::nullopt;
     case sl::Kind::kDict:
       for (const auto& [k, val] : v.dict_items()) {
-        if (auto h = conversion_hint(k, depth + 1)) return h;
-        if (auto h = conversion_hint(val, depth + 1)) return h;
+        if (auto h = look(k)) return h;
+        if (auto h = look(val)) return h;
       }
       return std::nullopt;
     case sl::Kind::kStruct:
       for (const auto& [n, val] : sl::struct_fields(v))
-        if (auto h = conversion_hint(val, depth + 1)) return h;
+        if (auto h = look(val)) return h;
       return std::nullopt;
     default:
       return std::nullopt;
   }
+}
+}  // namespace
+
+std::optional<std::string> conversion_hint(const sl::Value& v, int depth) {
+  std::unordered_set<const void*> seen;
+  return hint_inside(v, depth, seen);
 }
 
 }  // namespace hintkit::schema

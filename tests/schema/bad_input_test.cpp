@@ -87,6 +87,16 @@ TEST_F(BadInput, FiftyMegabyteValuesFileIsHandled) {
 }
 
 // ytt crashes on a value that contains itself; hintkit names the cycle where it closes.
+TEST_F(BadInput, ListsRepeatingASharedListStopAtTheNodeBudget) {
+  // 40 bytes of Starlark, 10^12 YAML nodes written out: the conversion stops at its budget
+  // (and the search for unconvertible values looks into each shared list once).
+  write("t.yaml", "#@ a = [[[[1] * 1000] * 1000] * 1000] * 1000\n---\nx: #@ a\n");
+  auto r = run_hintkit({"values", "-f", "t.yaml"}, dir_.string());
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(has(r.err, "value is too large to become YAML: more than 4194304 nodes")) << r.err;
+}
+
 TEST_F(BadInput, ValueThatContainsItselfIsAnErrorNamingTheCycle) {
   struct Case {
     std::string_view name, expr, want;
