@@ -307,14 +307,25 @@ DPtr node_of(const sl::Value& v) {
   return from_starlark(v, {});
 }
 
-// ytt edits the left side in place: a fragment put in several places (`a: #@ x`, `b: #@ x`) is
-// one node there, and an edit through one place shows in all of them. Here edits copy first.
-// Once the places but one are gone (a fragment indexed out of a temporary one), nobody sees.
-void refuse_aliased(const DPtr& left) {
-  if (left->aliased && left.use_count() > 1)
-    throw Unsupported{
-        "an overlay edit of a YAML fragment put in more than one place (ytt edits the one node "
-        "they share, so the edit shows in every place)"};
+// ytt edits the left side in place: a fragment put in several places (`a: #@ x`, `b: #@ x`)
+// is one node there, and an edit through one place shows in all of them. Such a node is
+// edited in place here too; any other is copied first when shared (copy-on-write).
+DNode& edit_target(DPtr& left) { return left->aliased ? *left : own(left); }
+
+// What the right side puts into the left one: ytt puts a deep copy, so a fragment shared in
+// several places on the right is not one node in the places it lands. Shared here otherwise
+// (nothing edits it in place), a subtree holding such a node is copied.
+DPtr own_identity(DPtr value) {
+  if (!value) return value;
+  std::vector<const DNode*> todo{value.get()};
+  while (!todo.empty()) {
+    const DNode* n = todo.back();
+    todo.pop_back();
+    if (n->aliased) return deep_copy(*value);
+    for (const auto& e : n->entries)
+      if (e.value) todo.push_back(e.value.get());
+  }
+  return value;
 }
 
 // ---- The operations (op.go, map.go, array.go, document.go) ---------------------------------
@@ -441,8 +452,7 @@ class Op {
     right_owned_ = owned;
     if (right->is_map()) {
       if (!left || !left->is_map()) throw Fail{"Expected map, but was " + left_type(left)};
-      refuse_aliased(left);
-      DNode& l = own(left);
+      DNode& l = edit_target(left);
       MapIndex index;
       for (auto& re : right->entries) {
         try {
@@ -457,8 +467,7 @@ class Op {
     }
     if (right->is_array()) {
       if (!left || !left->is_array()) throw Fail{"Expected array, but was " + left_type(left)};
-      refuse_aliased(left);
-      DNode& l = own(left);
+      DNode& l = edit_target(left);
       // Items appended to an empty array (a schema's default) are all there will be.
       if (l.entries.empty()) l.entries.reserve(right->entries.size());
       for (const auto& re : right->entries) {
@@ -662,7 +671,7 @@ class Op {
     ne.key_node = re.key_node;
     ne.anns = without_overlay_anns(anns_of(re));
     ne.span = re.span;
-    ne.value = std::move(value);
+    ne.value = own_identity(std::move(value));
     return ne;
   }
 
@@ -908,7 +917,7 @@ class Op {
   DDoc doc_copy(const DDoc& doc, DPtr value) const {
     DDoc d = doc;
     d.anns = without_overlay_anns(doc.anns);
-    d.value = std::move(value);
+    d.value = own_identity(std::move(value));
     return d;
   }
 
@@ -1150,18 +1159,20 @@ sl::Result<bool> as_bool(const std::string& name, const sl::Value& v) {
 sl::Result<sl::Value> apply_fn(const sl::Call& c, const Files& files) {
   if (c.args.empty()) return sl::fail_error("overlay.apply: expected exactly at least argument");
   g_files = &files;
-  // ytt edits the left fragment in place: refused where that edit would show elsewhere.
+  // ytt edits the left fragment in place: refused (once the overlay succeeded, as ytt's errors
+  // come first) where that edit would show elsewhere.
+  const char* shows_elsewhere = nullptr;
   if (DPtr n = fragment_node(c.args[0])) {  // held here, by the fragment, by a tree it is in
     if (n->edited_in_place) throw stale_fragment();
     if (c.args.size() > 1 && g_overlay_callbacks == 0) {
       if (n->placed)
-        throw Unsupported{
+        shows_elsewhere =
             "overlay.apply on a YAML fragment already put in a template (ytt edits it in place, "
-            "so the edit shows there too)"};
-      if (n->viewed && n.use_count() > 2)
-        throw Unsupported{
+            "so the edit shows there too)";
+      else if (n->viewed && n.use_count() > 2)
+        shows_elsewhere =
             "overlay.apply on part of a YAML fragment (ytt edits it in place, so the fragment it "
-            "came from changes too)"};
+            "came from changes too)";
     }
   }
   Operand left = operand_of(c.args[0]);
@@ -1192,6 +1203,7 @@ sl::Result<sl::Value> apply_fn(const sl::Call& c, const Files& files) {
     }
     return make_docset_fragment(std::move(left.docs));
   }
+  if (shows_elsewhere) throw Unsupported{shows_elsewhere};
   DPtr result = yaml_copy(*left.value);
   // ytt's overlay.apply edits its left fragment in place and returns it: a fragment kept in a
   // variable is the result from then on. Put in a template before, it would change there too.
