@@ -1156,6 +1156,20 @@ sl::Result<bool> as_bool(const std::string& name, const sl::Value& v) {
   return v.as_bool();
 }
 
+// The node ytt's overlay.apply edited in place, and the parts of it handed out as fragments of
+// their own (`x["spec"]`): each is stale once the result is a new tree here.
+void mark_edited_in_place(const DPtr& root) {
+  root->edited_in_place = true;
+  std::vector<DNode*> todo{root.get()};
+  while (!todo.empty()) {
+    DNode* n = todo.back();
+    todo.pop_back();
+    if (n->viewed) n->edited_in_place = true;
+    for (auto& e : n->entries)
+      if (e.value) todo.push_back(e.value.get());
+  }
+}
+
 sl::Result<sl::Value> apply_fn(const sl::Call& c, const Files& files) {
   if (c.args.empty()) return sl::fail_error("overlay.apply: expected exactly at least argument");
   g_files = &files;
@@ -1211,7 +1225,7 @@ sl::Result<sl::Value> apply_fn(const sl::Call& c, const Files& files) {
   // from then on: putting one in a template, or applying to it, is refused.
   const sl::Value& first = c.args[0];
   if (DPtr old = fragment_node(first); old && c.args.size() > 1 && g_overlay_callbacks == 0) {
-    old->edited_in_place = true;
+    mark_edited_in_place(old);
     if (first.object()->use_count() > 1) rebind_fragment(first, result);
   }
   return to_starlark(result);
