@@ -359,10 +359,17 @@ class Fragment : public sl::HostObject {
     if (node_->is_null()) return "yamlfragment(<nil>)";
     return node_->is_map() ? "yamlfragment(*yamlmeta.Map)" : "yamlfragment(*yamlmeta.Array)";
   }
-  std::optional<size_t> len() const override { return node_->entries.size(); }
-  bool truth() const override { return !node_->entries.empty(); }
+  std::optional<size_t> len() const override {
+    check_live();
+    return node_->entries.size();
+  }
+  bool truth() const override {
+    check_live();
+    return !node_->entries.empty();
+  }
   // Indexing is Starlark's mapping lookup (ytt's fragment is a Mapping first).
   sl::Result<sl::Value> index(const sl::Value& key) const override {
+    check_live();
     if (auto e = key_conversion_error(key)) return *e;
     auto found = get(key);
     if (!found.ok()) return found.error();
@@ -370,6 +377,7 @@ class Fragment : public sl::HostObject {
     return **found;
   }
   std::optional<bool> contains(const sl::Value& key) const override {
+    check_live();
     if (key_conversion_error(key)) return false;  // Starlark's `in` ignores Get's errors
     auto found = get(key);
     return found.ok() && found->has_value();
@@ -409,6 +417,7 @@ class Fragment : public sl::HostObject {
     return std::optional<sl::Value>();
   }
   std::optional<std::vector<sl::Value>> iterate() const override {
+    check_live();
     std::vector<sl::Value> out;
     out.reserve(node_->entries.size());
     for (const auto& e : node_->entries) {
@@ -437,6 +446,7 @@ class Fragment : public sl::HostObject {
   // ytt's StarlarkFragment.Items: a map's items; nothing for a nil fragment; ytt panics on
   // any other fragment.
   sl::Result<std::optional<Pairs>> mapping_items() const override {
+    check_live();
     Pairs out;
     if (docset_ || node_->is_array()) {
       sl::Error panic = sl::fail_error(
@@ -468,6 +478,11 @@ class Fragment : public sl::HostObject {
       default:
         return false;
     }
+  }
+  // ytt's overlay.apply edited this node in place through another fragment (see
+  // DNode::edited_in_place): its old values here are not ytt's.
+  void check_live() const {
+    if (node_->edited_in_place) throw stale_fragment();
   }
   DPtr node_;
   bool docset_;
