@@ -115,16 +115,14 @@ struct DNode {
   // ytt keeps such a value as Go data, so a fragment hands it back as a dict or list.
   bool from_code = false;
   // ytt shares a fragment's node wherever the fragment is put (`a: #@ x`, `b: #@ x`), so an
-  // overlay that edits one place edits them all; here such a node is shared too, but edits
-  // copy it first (copy-on-write). `placed`: put in a template node once; `aliased`: more
-  // than once, so an overlay edit would differ from ytt's (and is refused instead).
+  // overlay that edits one place edits them all. Here such a node is shared too; `placed`:
+  // put in a template node once; `aliased`: more than once (or also inside another fragment),
+  // so overlays edit it in place as ytt does, where other shared nodes are copied first
+  // (copy-on-write).
   bool placed = false;
   bool aliased = false;
-  // ytt's overlay.apply changed this fragment's node in place (here the result is a new
-  // node): another fragment still holding it is stale, and is refused where it is used.
-  bool edited_in_place = false;
   // Handed out as a fragment of its own by indexing a fragment (`x["b"]`): it is also inside
-  // that fragment's tree, so placing it makes it `aliased`, and overlay.apply on it is refused.
+  // that fragment's tree, so placing it makes it `aliased`.
   bool viewed = false;
   Scalar scalar;  // scalars only
   std::vector<DEntry> entries;
@@ -227,11 +225,6 @@ sl::Result<DPtr> convert_starlark(const sl::Value& v, const diag::Span& span,
 // nests its own results 30,000 deep took 38 s copying every level again), and marked
 // `placed` (a second time: `aliased`).
 sl::Result<DPtr> place_starlark(const sl::Value& v, const diag::Span& span);
-// The refusal for a fragment whose node ytt's overlay.apply changed in place (`edited_in_place`).
-Unsupported stale_fragment();
-// Makes the fragment `v` stand for `n` from now on (ytt's overlay.apply changes its left
-// fragment in place).
-void rebind_fragment(const sl::Value& v, DPtr n);
 // `convert_starlark` for engine code outside Starlark: its error is thrown as a `YttError`.
 DPtr from_starlark(const sl::Value& v, const diag::Span& span, InnerSpan inner = InnerSpan::kNone);
 // Why ytt cannot turn `v` into a YAML value (it panics: ranges, functions, builtins, ints

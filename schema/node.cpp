@@ -359,17 +359,10 @@ class Fragment : public sl::HostObject {
     if (node_->is_null()) return "yamlfragment(<nil>)";
     return node_->is_map() ? "yamlfragment(*yamlmeta.Map)" : "yamlfragment(*yamlmeta.Array)";
   }
-  std::optional<size_t> len() const override {
-    check_live();
-    return node_->entries.size();
-  }
-  bool truth() const override {
-    check_live();
-    return !node_->entries.empty();
-  }
+  std::optional<size_t> len() const override { return node_->entries.size(); }
+  bool truth() const override { return !node_->entries.empty(); }
   // Indexing is Starlark's mapping lookup (ytt's fragment is a Mapping first).
   sl::Result<sl::Value> index(const sl::Value& key) const override {
-    check_live();
     if (auto e = key_conversion_error(key)) return *e;
     auto found = get(key);
     if (!found.ok()) return found.error();
@@ -377,7 +370,6 @@ class Fragment : public sl::HostObject {
     return **found;
   }
   std::optional<bool> contains(const sl::Value& key) const override {
-    check_live();
     if (key_conversion_error(key)) return false;  // Starlark's `in` ignores Get's errors
     auto found = get(key);
     return found.ok() && found->has_value();
@@ -417,7 +409,6 @@ class Fragment : public sl::HostObject {
     return std::optional<sl::Value>();
   }
   std::optional<std::vector<sl::Value>> iterate() const override {
-    check_live();
     std::vector<sl::Value> out;
     out.reserve(node_->entries.size());
     for (const auto& e : node_->entries) {
@@ -446,7 +437,6 @@ class Fragment : public sl::HostObject {
   // ytt's StarlarkFragment.Items: a map's items; nothing for a nil fragment; ytt panics on
   // any other fragment.
   sl::Result<std::optional<Pairs>> mapping_items() const override {
-    check_live();
     Pairs out;
     if (docset_ || node_->is_array()) {
       sl::Error panic = sl::fail_error(
@@ -478,11 +468,6 @@ class Fragment : public sl::HostObject {
       default:
         return false;
     }
-  }
-  // ytt's overlay.apply edited this node in place through another fragment (see
-  // DNode::edited_in_place): its old values here are not ytt's.
-  void check_live() const {
-    if (node_->edited_in_place) throw stale_fragment();
   }
   DPtr node_;
   bool docset_;
@@ -549,17 +534,6 @@ DPtr fragment_node(const sl::Value& v) {
   if (!v.is(sl::Kind::kHost)) return nullptr;
   auto* f = dynamic_cast<Fragment*>(v.object());
   return f ? f->node_ : nullptr;
-}
-
-Unsupported stale_fragment() {
-  return Unsupported{
-      "a YAML fragment used after overlay.apply edited the same node in place (through another "
-      "fragment holding it)"};
-}
-
-void rebind_fragment(const sl::Value& v, DPtr n) {
-  if (!v.is(sl::Kind::kHost)) return;
-  if (auto* f = dynamic_cast<Fragment*>(v.object()); f && !f->docset_) f->node_ = std::move(n);
 }
 
 bool is_docset(const sl::Value& v) {
@@ -719,7 +693,6 @@ class StarlarkConverter {
     if (failed() || !count(1)) return make_node(yaml::Kind::kNull, span);
     if (auto f = fragment_node(v)) {
       if (!placing_) return count(tree_size(*f)) ? deep_copy(*f) : make_node(yaml::Kind::kNull);
-      if (f->edited_in_place) throw stale_fragment();
       f->aliased = f->aliased || f->placed || f->viewed;
       f->placed = true;
       return f;

@@ -310,13 +310,19 @@ DPtr node_of(const sl::Value& v) {
 // ytt edits the left side in place: a fragment put in several places (`a: #@ x`, `b: #@ x`)
 // is one node there, and an edit through one place shows in all of them. Such a node is
 // edited in place here too; any other is copied first when shared (copy-on-write).
-DNode& edit_target(DPtr& left) { return left->aliased ? *left : own(left); }
+// overlay.apply on a fragment (outside matchers and `via`): ytt edits the fragment's own nodes,
+// which every holder of them sees (other fragments, places in templates), and what it puts in
+// from the right is a deep copy. That is done here too while this is set.
+thread_local bool g_apply_in_place = false;
+
+DNode& edit_target(DPtr& left) { return g_apply_in_place || left->aliased ? *left : own(left); }
 
 // What the right side puts into the left one: ytt puts a deep copy, so a fragment shared in
 // several places on the right is not one node in the places it lands. Shared here otherwise
 // (nothing edits it in place), a subtree holding such a node is copied.
 DPtr own_identity(DPtr value) {
   if (!value) return value;
+  if (g_apply_in_place) return deep_copy(*value);
   std::vector<const DNode*> todo{value.get()};
   while (!todo.empty()) {
     const DNode* n = todo.back();
@@ -1156,40 +1162,20 @@ sl::Result<bool> as_bool(const std::string& name, const sl::Value& v) {
   return v.as_bool();
 }
 
-// The node ytt's overlay.apply edited in place, and the parts of it handed out as fragments of
-// their own (`x["spec"]`): each is stale once the result is a new tree here.
-void mark_edited_in_place(const DPtr& root) {
-  root->edited_in_place = true;
-  std::vector<DNode*> todo{root.get()};
-  while (!todo.empty()) {
-    DNode* n = todo.back();
-    todo.pop_back();
-    if (n->viewed) n->edited_in_place = true;
-    for (auto& e : n->entries)
-      if (e.value) todo.push_back(e.value.get());
-  }
-}
-
 sl::Result<sl::Value> apply_fn(const sl::Call& c, const Files& files) {
   if (c.args.empty()) return sl::fail_error("overlay.apply: expected exactly at least argument");
   g_files = &files;
-  // ytt edits the left fragment in place: refused (once the overlay succeeded, as ytt's errors
-  // come first) where that edit would show elsewhere.
-  const char* shows_elsewhere = nullptr;
-  if (DPtr n = fragment_node(c.args[0])) {  // held here, by the fragment, by a tree it is in
-    if (n->edited_in_place) throw stale_fragment();
-    if (c.args.size() > 1 && g_overlay_callbacks == 0) {
-      if (n->placed)
-        shows_elsewhere =
-            "overlay.apply on a YAML fragment already put in a template (ytt edits it in place, "
-            "so the edit shows there too)";
-      else if (n->viewed && n.use_count() > 2)
-        shows_elsewhere =
-            "overlay.apply on part of a YAML fragment (ytt edits it in place, so the fragment it "
-            "came from changes too)";
-    }
-  }
   Operand left = operand_of(c.args[0]);
+  // A fragment on the left is edited in place, as ytt does (see g_apply_in_place); inside a
+  // matcher or `via` the fragments are views of the overlay's own nodes, which may be shared
+  // with others of hintkit's, so there the left is copied first as everywhere else.
+  const bool in_place =
+      !left.docset && fragment_node(c.args[0]) && c.args.size() > 1 && g_overlay_callbacks == 0;
+  struct InPlace {
+    bool saved;
+    explicit InPlace(bool on) : saved(g_apply_in_place) { g_apply_in_place = on; }
+    ~InPlace() { g_apply_in_place = saved; }
+  } in_place_scope(in_place);
   Op op(c.thread, OverlayMode{});
   try {
     for (size_t k = 1; k < c.args.size(); ++k) {
@@ -1217,18 +1203,17 @@ sl::Result<sl::Value> apply_fn(const sl::Call& c, const Files& files) {
     }
     return make_docset_fragment(std::move(left.docs));
   }
-  if (shows_elsewhere) throw Unsupported{shows_elsewhere};
-  DPtr result = yaml_copy(*left.value);
-  // ytt's overlay.apply edits its left fragment in place and returns it: a fragment kept in a
-  // variable is the result from then on. Put in a template before, it would change there too.
-  // Other holders of the old node (another fragment that is the same node in ytt) are stale
-  // from then on: putting one in a template, or applying to it, is refused.
-  const sl::Value& first = c.args[0];
-  if (DPtr old = fragment_node(first); old && c.args.size() > 1 && g_overlay_callbacks == 0) {
-    mark_edited_in_place(old);
-    if (first.object()->use_count() > 1) rebind_fragment(first, result);
+  if (!in_place) return to_starlark(yaml_copy(*left.value));
+  // The fragment's own tree, now the result (ytt turns its Go data into nodes in place).
+  std::vector<DNode*> todo{left.value.get()};
+  while (!todo.empty()) {
+    DNode* n = todo.back();
+    todo.pop_back();
+    n->from_code = false;
+    for (auto& e : n->entries)
+      if (e.value) todo.push_back(e.value.get());
   }
-  return to_starlark(result);
+  return to_starlark(left.value);
 }
 
 }  // namespace
