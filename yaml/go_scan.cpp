@@ -121,7 +121,7 @@ class Scanner {
     fetch_more_tokens();
     return queue_.front();
   }
-  std::string_view name(const Token& t) const { return s_.substr(t.offset + 1, t.length); }
+  std::string_view name(const Token& t) const { return slice(t.offset + 1, t.length); }
   bool spans_lines(size_t from, size_t to) const {
     for (size_t i = from; i < to && i < s_.size(); ++i) {
       if (break_at(i) != 0) return true;
@@ -151,6 +151,10 @@ class Scanner {
     return i < s_.size() ? static_cast<unsigned char>(s_[i]) : 0;
   }
   unsigned char cur() const { return byte(m_.offset); }
+  // s_.substr that is empty past the end (the reader may stand there after a skip at the end).
+  std::string_view slice(size_t from, size_t n) const {
+    return from <= s_.size() ? s_.substr(from, n) : std::string_view();
+  }
   unsigned char ahead(size_t n) const { return byte(m_.offset + n); }
   bool at_end() const { return m_.offset >= s_.size(); }
   static size_t width(unsigned char b) {
@@ -407,7 +411,7 @@ class Scanner {
                    second != std::string_view::npos && second < m_.offset;
       last_ = Tok::kTag;
       Token t{Tok::kTag, start, 0, false, named};
-      if (named) t.handle = s_.substr(start, second - start + 1);
+      if (named) t.handle = slice(start, second - start + 1);
       queue_.push_back(t);
       return;
     }
@@ -458,7 +462,7 @@ class Scanner {
     skip();  // '%'
     size_t name_at = m_.offset;
     while (is_alpha(cur())) skip();
-    std::string_view name = s_.substr(name_at, m_.offset - name_at);
+    std::string_view name = slice(name_at, m_.offset - name_at);
     if (name.empty()) return problem("could not find expected directive name");
     if (!is_blankz()) return problem("found unexpected non-alphabetical character");
     if (name == "YAML") {
@@ -490,7 +494,7 @@ class Scanner {
       } else if (m_.offset - handle_at != 1) {
         return problem("did not find expected '!'");
       }
-      d.token.handle = s_.substr(handle_at, m_.offset - handle_at);
+      d.token.handle = slice(handle_at, m_.offset - handle_at);
       if (!is_blank()) return problem("did not find expected whitespace");
       while (is_blank()) skip();
       static constexpr std::string_view kUriMarks = ";/?:@&=+$,.!~*'()[]";

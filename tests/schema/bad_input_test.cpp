@@ -97,6 +97,17 @@ TEST_F(BadInput, ListsRepeatingASharedListStopAtTheNodeBudget) {
   EXPECT_TRUE(has(r.err, "value is too large to become YAML: more than 4194304 nodes")) << r.err;
 }
 
+TEST_F(BadInput, ADirectiveAtTheEndAfterAParagraphSeparatorIsAnError) {
+  // fuzz_values: a `%` line at the end of the text, after a U+2029 earlier on, read past the
+  // end of the text (std::out_of_range, abort). ytt: "line 6: found unknown directive name".
+  write("t.yaml",
+        ".DeclineUU6loc\xe2\x80\xa9"
+        "ale5-rtma\n---\n\n- a\n%-NS");
+  auto r = run_hintkit({"values", "-f", "t.yaml"}, dir_.string());
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(has(r.err, "yaml: line 6:")) << r.err;
+}
+
 TEST_F(BadInput, ValueThatContainsItselfIsAnErrorNamingTheCycle) {
   struct Case {
     std::string_view name, expr, want;
