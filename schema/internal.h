@@ -161,6 +161,8 @@ Scalar take_scalar(yaml::Node&& n);
 DPtr deep_copy(const DNode& n);
 // A deep copy read back as YAML nodes (ytt's overlay results): nothing in it is `from_code`.
 DPtr yaml_copy(const DNode& n);
+// The same in place: nothing in the tree is `from_code` any more.
+void make_yaml_nodes(DNode& root);
 DPtr shallow_clone(const DNode& n);  // the node and its entries; children stay shared
 DNode& own(DPtr& slot);              // clones `*slot` first when someone else holds it
 // How a key is spelled for field lookups (`SType::field_index`): string keys as they are,

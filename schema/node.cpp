@@ -148,9 +148,8 @@ DPtr deep_copy(const DNode& n) {
   return d;
 }
 
-DPtr yaml_copy(const DNode& n) {
-  DPtr d = deep_copy(n);
-  std::vector<DNode*> todo{d.get()};
+void make_yaml_nodes(DNode& root) {
+  std::vector<DNode*> todo{&root};
   while (!todo.empty()) {  // iterative: values may nest 100,000 deep
     DNode* x = todo.back();
     todo.pop_back();
@@ -158,6 +157,11 @@ DPtr yaml_copy(const DNode& n) {
     for (auto& e : x->entries)
       if (e.value) todo.push_back(e.value.get());
   }
+}
+
+DPtr yaml_copy(const DNode& n) {
+  DPtr d = deep_copy(n);
+  make_yaml_nodes(*d);
   return d;
 }
 

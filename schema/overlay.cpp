@@ -1205,14 +1205,7 @@ sl::Result<sl::Value> apply_fn(const sl::Call& c, const Files& files) {
   }
   if (!in_place) return to_starlark(yaml_copy(*left.value));
   // The fragment's own tree, now the result (ytt turns its Go data into nodes in place).
-  std::vector<DNode*> todo{left.value.get()};
-  while (!todo.empty()) {
-    DNode* n = todo.back();
-    todo.pop_back();
-    n->from_code = false;
-    for (auto& e : n->entries)
-      if (e.value) todo.push_back(e.value.get());
-  }
+  make_yaml_nodes(*left.value);
   return to_starlark(left.value);
 }
 
