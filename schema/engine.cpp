@@ -1,9 +1,5 @@
 // The pipeline of `hintkit values`: read inputs, template them, build the schema, merge data
 // values in ytt's order, validate, print.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -13,6 +9,7 @@
 #include "diag/stack.h"
 #include "schema/errors.h"
 #include "schema/file_set.h"
+#include "schema/output_dir.h"
 #include "schema/phases.h"
 #include "schema/preload.h"
 #include "schema/schema.h"
@@ -198,6 +195,7 @@ class Engine {
       out.err = err_;
     } catch (const Unsupported& u) {
       out.exit_code = kExitUnsupported;
+      out.out = printed_files_;
       out.err = err_ + unsupported_text(u.feature);
     } catch (YttError& e) {
       if (!files_.unsupported.empty()) {  // the failure came from a refused feature
@@ -207,6 +205,7 @@ class Engine {
         return out;
       }
       out.exit_code = e.exit_code;
+      out.out = printed_files_;
       e.text = multi_line_error(e.text);
       out.err = err_ + "Error: " + e.text + (e.text.empty() || e.text.back() != '\n' ? "\n" : "");
     }
@@ -219,93 +218,13 @@ class Engine {
     return !opts_.output_files.empty() || !opts_.output_directory.empty();
   }
 
-  // ytt's OutputDirectory: --dangerous-emptied-output-directory checks the paths and empties
-  // the folder first; both create it and write each output file there (folders and files with
-  // mode 0700), saying "creating: PATH" for each. The inspect modes have no files to write.
+  // ytt's OutputDirectory (output_dir.cpp). The "creating:" lines printed before a failure
+  // stay printed, as ytt's UI prints each at once.
   std::string write_output_files() {
     const bool emptied = !opts_.output_directory.empty();
-    const std::string dir = emptied ? opts_.output_directory : opts_.output_files;
-    if (emptied) {
-      std::set<std::string> seen;
-      for (const auto& [rel, text] : output_files_) {
-        if (!seen.insert(rel).second) {
-          throw YttError{"Multiple files have same output destination paths: " + rel};
-        }
-      }
-      for (const char* bad : {"/", ".", "./", ""}) {
-        if (dir == bad) {
-          throw YttError{"Expected output directory path to not be one of '/', '.', './', ''"};
-        }
-      }
-      std::error_code ec;
-      std::filesystem::remove_all(dir, ec);
-      if (ec) throw YttError{"unlinkat " + dir + ": " + go_errno_text(ec)};
-    }
-    make_dirs(dir);
-    std::string printed;
-    for (const auto& [rel, text] : output_files_) {
-      const std::string path = go_clean_path(dir + "/" + rel);
-      printed += "creating: " + path + "\n";
-      const size_t slash = path.rfind('/');
-      if (slash != std::string::npos && slash > 0) make_dirs(path.substr(0, slash));
-      const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0700);
-      if (fd < 0) {
-        throw YttError{"open " + path + ": " + go_errno_text({errno, std::generic_category()})};
-      }
-      size_t done = 0;
-      while (done < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n <= 0) break;
-        done += static_cast<size_t>(n);
-      }
-      ::close(fd);
-    }
-    return printed;
-  }
-
-  // os.MkdirAll(path, 0700): each missing folder is made with mode 0700.
-  static void make_dirs(const std::string& path) {
-    for (size_t at = 1; at <= path.size(); ++at) {
-      if (at != path.size() && path[at] != '/') continue;
-      const std::string prefix = path.substr(0, at);
-      struct stat st {};
-      if (::stat(prefix.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) continue;
-      if (::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST) {
-        throw YttError{"mkdir " + prefix + ": " + go_errno_text({errno, std::generic_category()})};
-      }
-    }
-  }
-
-  // Go's filepath.Clean, as filepath.Join applies it: no empty, "." or "x/.." elements.
-  static std::string go_clean_path(const std::string& p) {
-    const bool rooted = !p.empty() && p[0] == '/';
-    std::vector<std::string> parts;
-    size_t start = 0;
-    while (start <= p.size()) {
-      size_t slash = p.find('/', start);
-      if (slash == std::string::npos) slash = p.size();
-      std::string part = p.substr(start, slash - start);
-      if (part == "..") {
-        if (!parts.empty() && parts.back() != "..") {
-          parts.pop_back();
-        } else if (!rooted) {
-          parts.push_back(part);
-        }
-      } else if (!part.empty() && part != ".") {
-        parts.push_back(part);
-      }
-      start = slash + 1;
-    }
-    std::string out = rooted ? "/" : "";
-    for (size_t i = 0; i < parts.size(); ++i) out += (i ? "/" : "") + parts[i];
-    return out.empty() ? "." : out;
-  }
-
-  // Go prints a system error in lower case ("permission denied").
-  static std::string go_errno_text(const std::error_code& ec) {
-    std::string m = ec.message();
-    if (!m.empty()) m[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(m[0])));
-    return m;
+    write_output_directory(emptied ? opts_.output_directory : opts_.output_files, output_files_,
+                           emptied, printed_files_);
+    return printed_files_;
   }
 
   // The -f inputs as ytt's file set (file_set.cpp). Files of private libraries (`_ytt_lib`)
@@ -1663,7 +1582,8 @@ class Engine {
   std::vector<std::vector<DDoc>> output_;  // the output documents, one set per template file
   std::vector<size_t> set_files_;          // the input file of each set of output_
   // Files for --output-files: text results (in evaluation order), then YAML ones (file order).
-  std::vector<std::pair<std::string, std::string>> output_files_;
+  std::vector<OutputFile> output_files_;
+  std::string printed_files_;  // "creating:" lines of the files written so far
   std::string format_;         // yaml or json
   std::string schema_format_;  // openapi-v3 or ""
   // Documents addressed to the libraries this one uses, in ytt's order, and those its caller
