@@ -64,8 +64,10 @@ class OpClient {
   }
 
   diag::Result<std::string> fetch(const std::string& vault, const std::string& item) const {
-    auto run =
-        run_process({"op", "--format", "json", "item", "get", "--vault", vault, item}, timeout_);
+    // `--vault=V` and `--` keep a vault or item spelled like an option (`--config=...`) a
+    // value: op's flag parser takes everything after `--` as arguments.
+    auto run = run_process(
+        {"op", "--format", "json", "item", "get", "--vault=" + vault, "--", item}, timeout_);
     if (!run.ok()) {
       return diag::Error{run.error().message.find("not found on PATH") != std::string::npos
                              ? "the 1Password CLI `op` was not found on PATH"

@@ -45,7 +45,7 @@ namespace hintkit::resolver {
 enum class SourceKind { kEnv, kStatic, kStaticSlice, kStaticMap, kOp };
 std::string_view to_string(SourceKind k);  // "env", "static", "staticSlice", ...
 
-// A 1Password field: `op --format json item get --vault VAULT ITEM`, then the field whose
+// A 1Password field: `op --format json item get --vault=VAULT -- ITEM`, then the field whose
 // `id` (key: id) or `label` (key: label) equals FIELD.
 struct OpRef {
   std::string key;  // "id" or "label"

@@ -1,8 +1,11 @@
 // End-to-end: the binary as helmfile runs a hook, and as the tazuna preprocessor.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -103,14 +106,18 @@ TEST_F(E2e, HookWithoutHintPassesAndBadJsonIsAUsageError) {
   EXPECT_EQ(r.rc, 2);
 }
 
-// A stand-in for the 1Password CLI: answers `op --format json item get --vault V ITEM`.
+// A stand-in for the 1Password CLI: answers `op --format json item get --vault=V -- ITEM`.
+// It notes each run in $OP_RAN; `slow` records its process id and its child's in $OP_PIDS, then
+// waits.
 constexpr const char* kFakeOp = R"(#!/bin/sh
-[ "$1 $2 $3 $4 $5" = "--format json item get --vault" ] || { echo "bad args: $*" >&2; exit 9; }
+[ -n "$OP_RAN" ] && echo ran >> "$OP_RAN"
+[ "$1 $2 $3 $4 $6 $#" = "--format json item get -- 7" ] || { echo "bad args: $*" >&2; exit 9; }
+case "$5" in --vault=*) ;; *) echo "bad vault: $5" >&2; exit 9 ;; esac
 case "$7" in
   db) echo '{"id":"x","fields":[{"id":"f1","label":"password","value":"s3cret"},{"id":"f2","label":"user","value":"app"}]}' ;;
   garbage) echo 'not json' ;;
-  slow) sleep 10; echo '{}' ;;
-  *) echo "[ERROR] \"$7\" isn't an item in the \"$6\" vault" >&2; exit 1 ;;
+  slow) sleep 10 & [ -n "$OP_PIDS" ] && echo "$$ $!" > "$OP_PIDS"; wait; echo '{}' ;;
+  *) echo "[ERROR] \"$7\" isn't an item in the \"${5#--vault=}\" vault" >&2; exit 1 ;;
 esac
 )";
 
@@ -203,6 +210,108 @@ TEST_F(Tazuna, SlowOpIsStoppedAtItsTimeout) {
   EXPECT_EQ(r.rc, 1);
   EXPECT_TRUE(has(r.err, "did not finish within 1 s")) << r.err;
   EXPECT_TRUE(has(r.err, "\"dbPassword\"")) << r.err;
+}
+
+// An item spelled like an option reaches op as an item: `--` ends op's options before it.
+TEST_F(Tazuna, AnOpItemSpelledLikeAnOptionStaysAnItem) {
+  write("tazuna.yaml",
+        config_for("    - name: web\n      type: helmfile\n      path: web\n      helmfile:\n"
+                   "        vars:\n          dbPassword: {from: op, op: {key: label, vault: "
+                   "\"--account=x\", item: \"--config=/tmp/evil\", field: x}}\n"));
+  auto r = run_hintkit({"resolve", "--config", "tazuna.yaml"}, dir_.string(), "/dev/null", {path_});
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(has(r.err, "\"--config=/tmp/evil\" isn't an item in the \"--account=x\" vault"))
+      << r.err;
+  EXPECT_FALSE(has(r.err, "bad args")) << r.err;
+}
+
+// op is looked up as Go's exec.LookPath does: an `op` reached through a relative PATH entry
+// ("bin", or "" meaning the current folder) is refused and never run.
+TEST_F(Tazuna, OpIsNeverRunFromARelativePathEntry) {
+  write("tazuna.yaml",
+        config_for("    - name: web\n      type: helmfile\n      path: web\n      helmfile:\n"
+                   "        vars:\n          dbPassword: {from: op, op: {key: label, vault: V, "
+                   "item: db, field: password}}\n"));
+  fs::copy_file(dir_ / "bin/op", dir_ / "op");
+  const std::string ran = (dir_ / "ran.txt").string();
+  for (const std::string& path : {std::string("bin:/usr/bin:/bin"), std::string(":/usr/bin:/bin"),
+                                  std::string("/usr/bin:.:/bin"), std::string("./bin")}) {
+    SCOPED_TRACE(path);
+    auto r = run_hintkit({"resolve", "--config", "tazuna.yaml"}, dir_.string(), "/dev/null",
+                         {"PATH=" + path, "OP_RAN=" + ran});
+    EXPECT_EQ(r.rc, 1);
+    EXPECT_TRUE(has(r.err, "relative to the current folder")) << r.err;
+    EXPECT_FALSE(fs::exists(ran));
+  }
+  // An absolute entry after an empty one that holds no op: found and run.
+  fs::remove(dir_ / "op");
+  auto r = run_hintkit(
+      {"resolve", "--config", "tazuna.yaml"}, dir_.string(), "/dev/null",
+      {"PATH=/nonexistent::" + (dir_ / "bin").string() + ":/usr/bin:/bin", "OP_RAN=" + ran});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "web:\n  dbPassword: s3cret\n  dbUser: \"\"\n  labels: {}\n  port: \"\"\n");
+  EXPECT_TRUE(fs::exists(ran));
+}
+
+// Whether process `pid` is gone (or a zombie waiting for its new parent to reap it).
+bool process_gone(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return true;
+  const size_t paren = line.rfind(')');
+  return paren != std::string::npos && paren + 2 < line.size() && line[paren + 2] == 'Z';
+}
+
+// Ctrl-C (SIGINT) or SIGTERM to hintkit while op runs in its own process group: op and what
+// it started die with hintkit, which then dies of the signal.
+TEST_F(Tazuna, OpDiesWithHintkitOnCtrlCAndSigterm) {
+  write("tazuna.yaml",
+        config_for("    - name: web\n      type: helmfile\n      path: web\n      helmfile:\n"
+                   "        vars:\n          dbPassword: {from: op, op: {key: label, vault: V, "
+                   "item: slow, field: x}}\n"));
+  for (int sig : {SIGINT, SIGTERM}) {
+    SCOPED_TRACE(strsignal(sig));
+    const fs::path pids = dir_ / ("pids-" + std::to_string(sig));
+    const std::string path_env = path_, pids_env = "OP_PIDS=" + pids.string();
+    const pid_t hk = ::fork();
+    ASSERT_GE(hk, 0);
+    if (hk == 0) {
+      ::signal(SIGINT, SIG_DFL);
+      ::signal(SIGTERM, SIG_DFL);
+      if (::chdir(dir_.c_str()) != 0) ::_exit(126);
+      ::putenv(const_cast<char*>(path_env.c_str()));
+      ::putenv(const_cast<char*>(pids_env.c_str()));
+      ::freopen("/dev/null", "w", stdout);
+      ::freopen("/dev/null", "w", stderr);
+      ::execl(HINTKIT_BINARY, HINTKIT_BINARY, "resolve", "--config", "tazuna.yaml",
+              static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    std::string recorded;
+    for (int i = 0; i < 500 && recorded.find(' ') == std::string::npos; ++i) {
+      ::usleep(10'000);
+      recorded = slurp(pids);
+    }
+    ASSERT_NE(recorded.find(' '), std::string::npos) << "op did not start";
+    ::kill(hk, sig);
+    int status = 0;
+    pid_t done = 0;
+    for (int i = 0; i < 500 && done == 0; ++i) {
+      done = ::waitpid(hk, &status, WNOHANG);
+      if (done == 0) ::usleep(10'000);
+    }
+    if (done == 0) ::kill(hk, SIGKILL), ::waitpid(hk, &status, 0);
+    ASSERT_EQ(done, hk) << "hintkit did not stop";
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << status;
+    const pid_t op = std::stoi(recorded), child = std::stoi(recorded.substr(recorded.find(' ')));
+    bool gone = false;
+    for (int i = 0; i < 200 && !gone; ++i) {
+      gone = process_gone(op) && process_gone(child);
+      if (!gone) ::usleep(10'000);
+    }
+    EXPECT_TRUE(gone) << "op " << op << " or its child " << child << " outlived hintkit";
+    ::kill(-op, SIGKILL);  // whatever the outcome, leave nothing behind
+  }
 }
 
 TEST_F(Tazuna, OutDirIsAllOrNothing) {

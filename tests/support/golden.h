@@ -64,6 +64,11 @@ inline void run_golden_cases(const std::vector<std::string>& areas,
     for (auto& w : words(slurp(dir / "cmd"))) args.push_back(w);
     std::vector<std::string> env;
     if (fs::exists(dir / "env")) env = words(slurp(dir / "env"));
+    for (std::string& e : env) {  // `$CASE_DIR`: the case's folder (PATH entries are absolute)
+      for (size_t at; (at = e.find("$CASE_DIR")) != std::string::npos;) {
+        e.replace(at, 9, fs::absolute(dir).string());
+      }
+    }
     fs::path stdin_file = fs::exists(dir / "stdin") ? dir / "stdin" : fs::path("/dev/null");
     RunResult r = run_hintkit(args, dir.string(), stdin_file.string(), env);
     if (update && !is_recorded_from_oracle(dir)) {
