@@ -6,8 +6,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
-#include <regex>
 #include <tuple>
+
+#include "starlark/runes.h"
 
 namespace hintkit::schema {
 
@@ -55,6 +56,22 @@ std::string go_abs(const std::string& p) {
   return fs::absolute(fs::path(p)).lexically_normal().generic_string();
 }
 
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// "pipe:[N]", as Linux names a pipe's inode.
+bool is_pipe_name(std::string_view s) {
+  return s.size() > 7 && s.substr(0, 6) == "pipe:[" && s.back() == ']' &&
+         all_digits(s.substr(6, s.size() - 7));
+}
+
+// "/proc/N/fd"
+bool is_fd_folder(std::string_view s) {
+  return s.size() > 9 && s.substr(0, 6) == "/proc/" && s.substr(s.size() - 3) == "/fd" &&
+         all_digits(s.substr(6, s.size() - 9));
+}
+
 // One file of a folder or argument: regular files and named pipes are read; symlinks are
 // refused as ytt refuses them without its --allow-symlink-destination flags.
 // A link to a pipe of this process as Linux shows one (`/dev/fd/63` from a shell's `<(...)`):
@@ -66,9 +83,7 @@ bool is_pipe_link(const std::string& path) {
   if (ec || target.has_parent_path()) return false;
   const fs::path folder = fs::canonical(
       fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path(), ec);
-  static const std::regex pipe_name(R"(pipe:\[\d+\])"), fd_folder(R"(/proc/\d+/fd)");
-  return !ec && std::regex_match(target.string(), pipe_name) &&
-         std::regex_match(folder.string(), fd_folder);
+  return !ec && is_pipe_name(target.string()) && is_fd_folder(folder.string());
 }
 
 std::string checked_read(const std::string& path, const struct stat& st) {
@@ -340,23 +355,114 @@ std::vector<SourceFile> read_file_set(const std::vector<std::string>& args, Stdi
 
 namespace {
 
-// fileMarkMatches: the quoted pattern with its first `**/*` and first `*` widened.
-bool file_mark_matches(std::string_view pattern, std::string_view path) {
-  std::string quoted;
-  for (char ch : pattern) {
-    if (std::string_view("\\.+*?()|[]{}^$").find(ch) != std::string_view::npos) quoted += '\\';
-    quoted += ch;
+using Runes = std::vector<uint32_t>;
+
+Runes runes_of(std::string_view s) {
+  Runes out;
+  for (size_t i = 0; i < s.size();) {
+    const auto r = starlark::runes::decode(s, i);
+    out.push_back(r.cp);
+    i += r.width;
   }
-  auto widen = [&](std::string_view what, std::string_view with) {
-    if (size_t at = quoted.find(what); at != std::string::npos)
-      quoted.replace(at, what.size(), with);
-  };
-  widen("\\*\\*/\\*", ".+");
-  widen("\\*", "[^/]+");
-  return std::regex_match(path.begin(), path.end(), std::regex(quoted));
+  return out;
+}
+
+// Every index where `needle` (not empty) starts in `hay` (Knuth-Morris-Pratt: linear).
+std::vector<size_t> occurrences(const uint32_t* hay, size_t n, const Runes& needle) {
+  std::vector<size_t> fail(needle.size(), 0);
+  for (size_t i = 1, k = 0; i < needle.size(); ++i) {
+    while (k > 0 && needle[i] != needle[k]) k = fail[k - 1];
+    if (needle[i] == needle[k]) ++k;
+    fail[i] = k;
+  }
+  std::vector<size_t> at;
+  for (size_t i = 0, k = 0; i < n; ++i) {
+    while (k > 0 && hay[i] != needle[k]) k = fail[k - 1];
+    if (hay[i] == needle[k]) ++k;
+    if (k == needle.size()) {
+      at.push_back(i + 1 - k);
+      k = fail[k - 1];
+    }
+  }
+  return at;
 }
 
 }  // namespace
+
+FileMarkPattern::FileMarkPattern(std::string_view pattern) {
+  if (!yaml::valid_utf8(pattern)) {
+    throw Unsupported{
+        "a --file-mark pattern that is not valid UTF-8 (ytt's regexp.MustCompile "
+        "panics on it)"};
+  }
+  struct Span {
+    size_t at, size;
+    Wild wild;
+  };
+  std::vector<Span> spans;
+  const size_t multi = pattern.find("**/*");
+  if (multi != std::string_view::npos) spans.push_back({multi, 4, Wild::kAny});
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] != '*' || (multi != std::string_view::npos && i >= multi && i < multi + 4)) {
+      continue;
+    }
+    spans.push_back({i, 1, Wild::kName});
+    break;
+  }
+  std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.at < b.at; });
+  size_t from = 0;
+  for (const Span& s : spans) {
+    literals_.push_back(runes_of(pattern.substr(from, s.at - from)));
+    wilds_.push_back(s.wild);
+    from = s.at + s.size;
+  }
+  literals_.push_back(runes_of(pattern.substr(from)));
+}
+
+bool FileMarkPattern::matches(std::string_view path_text) const {
+  const Runes path = runes_of(path_text);
+  const Runes& first = literals_.front();
+  const Runes& last = literals_.back();
+  if (wilds_.empty()) return path == first;
+  if (path.size() < first.size() + last.size() ||
+      !std::equal(first.begin(), first.end(), path.begin()) ||
+      !std::equal(last.begin(), last.end(), path.end() - static_cast<ptrdiff_t>(last.size()))) {
+    return false;
+  }
+  // What lies between the first and last literal: one wildcard, or wildcard literal wildcard.
+  const uint32_t* mid = path.data() + first.size();
+  const size_t n = path.size() - first.size() - last.size();
+  auto fits = [](Wild w, uint32_t r) { return w == Wild::kAny ? r != '\n' : r != '/'; };
+  if (wilds_.size() == 1) {
+    return n >= 1 && std::all_of(mid, mid + n, [&](uint32_t r) { return fits(wilds_[0], r); });
+  }
+  const Runes& inner = literals_[1];
+  if (n < inner.size() + 2) return false;
+  // The first wildcard takes mid[0, p), the literal mid[p, q), the second mid[q, n): both
+  // wildcards take at least one rune, each only runes it fits.
+  size_t first_misfit = 0;  // the first wildcard fits mid[0, p) iff p <= first_misfit
+  while (first_misfit < n && fits(wilds_[0], mid[first_misfit])) ++first_misfit;
+  size_t after_misfit = 0;  // the second fits mid[q, n) iff q >= after_misfit
+  for (size_t i = n; i-- > 0;) {
+    if (!fits(wilds_[1], mid[i])) {
+      after_misfit = i + 1;
+      break;
+    }
+  }
+  auto ok = [&](size_t p) {
+    const size_t q = p + inner.size();
+    return p >= 1 && p <= first_misfit && q < n && q >= after_misfit;
+  };
+  if (inner.empty()) {
+    const size_t lo = std::max<size_t>(1, after_misfit);
+    const size_t hi = std::min(first_misfit, n - 1);
+    return lo <= hi;
+  }
+  for (size_t p : occurrences(mid, n, inner)) {
+    if (ok(p)) return true;
+  }
+  return false;
+}
 
 void apply_file_marks(std::vector<SourceFile>& files, const std::vector<std::string>& marks) {
   std::vector<std::string> original;  // OriginalRelativePath: marks match the paths as read
@@ -376,8 +482,9 @@ void apply_file_marks(std::vector<SourceFile>& files, const std::vector<std::str
     const std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
     bool matched = false;
     std::vector<bool> keep(files.size(), true);
+    const FileMarkPattern compiled(pattern);
     for (size_t i = 0; i < files.size(); ++i) {
-      if (!file_mark_matches(pattern, original[i])) continue;
+      if (!compiled.matches(original[i])) continue;
       matched = true;
       if (key == "path") {
         files[i].path = value;

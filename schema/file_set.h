@@ -74,6 +74,23 @@ std::vector<SourceFile> read_file_set(const std::vector<std::string>& args, Stdi
 // (malformed mark, unknown key or value, a mark that matches no file).
 void apply_file_marks(std::vector<SourceFile>& files, const std::vector<std::string>& marks);
 
+// A file mark's PATTERN as ytt's fileMarkMatches reads it: ytt quotes the pattern for Go's
+// regexp, turns its first `**/*` into `.+` (one or more characters but a newline) and then its
+// first other `*` into `[^/]+` (one or more characters but '/'); the rest matches itself, the
+// whole path from start to end, compared rune by rune as Go decodes UTF-8. Matched here by
+// plain code, linear in the path and pattern: no backtracking, no size that can fail. A pattern
+// that is not valid UTF-8 (ytt's regexp.MustCompile panics on it) is Unsupported.
+class FileMarkPattern {
+ public:
+  explicit FileMarkPattern(std::string_view pattern);
+  bool matches(std::string_view path) const;
+
+ private:
+  enum class Wild { kAny, kName };               // `.+`, `[^/]+`
+  std::vector<std::vector<uint32_t>> literals_;  // one more than wilds_
+  std::vector<Wild> wilds_;                      // at most two, in pattern order
+};
+
 // The folder part of a relative path ("" at the root).
 std::string folder_of(std::string_view rel_path);
 
