@@ -12,6 +12,7 @@ examples/, so seeds follow the fixtures instead of being copied blobs:
   fuzz_formats       "FORMAT\\nVALUE" for each hint var's format with its default and values;
                      "regex\\nPATTERN\\nTEXT" for each regexp.* call in the templates
   yaml_differential  the same inputs as fuzz_yaml
+  fuzz_gotmpl        every helmfile (helmfile*.yaml*, *.gotmpl) and tazuna.yaml: Go templates
 """
 import hashlib
 import os
@@ -103,6 +104,11 @@ def main():
     for top in ("fixtures/schema", "examples/ytt"):
         for p in files(ext=".yaml", under=[os.path.join(ROOT, top)]):
             write(out, "fuzz_values", read(p))
+
+    for p in [p for e in (".yaml", ".yml", ".gotmpl") for p in files(ext=e)]:
+        n = os.path.basename(p)
+        if n.startswith("helmfile") or n.endswith(".gotmpl") or n == "tazuna.yaml":
+            write(out, "fuzz_gotmpl", read(p))
 
     for target in sorted(os.listdir(out)):
         print(f"{target}: {len(os.listdir(os.path.join(out, target)))} seeds")

@@ -1,0 +1,603 @@
+// The state machine of Go's text/template/parse/lex.go, one function per state.
+#include "gotmpl/lex.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "starlark/runes.h"
+
+namespace hintkit::gotmpl {
+namespace {
+
+namespace runes = starlark::runes;
+
+constexpr std::string_view kLeftDelim = "{{";
+constexpr std::string_view kRightDelim = "}}";
+constexpr std::string_view kLeftComment = "/*";
+constexpr std::string_view kRightComment = "*/";
+constexpr size_t kTrimMarkerLen = 2;  // the marker and the space beside it
+constexpr uint32_t kEof = 0xFFFFFFFF;
+
+bool has_left_trim_marker(std::string_view s) {
+  return s.size() >= 2 && s[0] == '-' && is_space_char(s[1]);
+}
+bool has_right_trim_marker(std::string_view s) {
+  return s.size() >= 2 && is_space_char(s[0]) && s[1] == '-';
+}
+
+bool is_alpha_numeric(uint32_t r) { return r == '_' || runes::is_letter(r) || runes::is_digit(r); }
+
+// "U+0001", "U+00E9 'é'": Go's %#U.
+std::string sharp_u(uint32_t r) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "U+%04X", r);
+  std::string out = buf;
+  if (r != kEof && runes::is_print(r)) {
+    out += " '";
+    // Re-encode the code point as UTF-8.
+    if (r < 0x80) {
+      out += static_cast<char>(r);
+    } else if (r < 0x800) {
+      out += static_cast<char>(0xC0 | (r >> 6));
+      out += static_cast<char>(0x80 | (r & 0x3F));
+    } else if (r < 0x10000) {
+      out += static_cast<char>(0xE0 | (r >> 12));
+      out += static_cast<char>(0x80 | ((r >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (r & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (r >> 18));
+      out += static_cast<char>(0x80 | ((r >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((r >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (r & 0x3F));
+    }
+    out += "'";
+  }
+  return out;
+}
+
+class Lexer {
+ public:
+  Lexer(std::string_view input, const LexOptions& options) : in_(input), options_(options) {}
+
+  std::vector<Item> run() {
+    St st = St::kText;
+    while (st != St::kDone) st = step(st);
+    return std::move(items_);
+  }
+
+ private:
+  enum class St {
+    kDone,
+    kText,
+    kLeftDelim,
+    kComment,
+    kRightDelim,
+    kInside,
+    kSpace,
+    kIdentifier,
+    kVariable,
+    kField,
+    kChar,
+    kQuote,
+    kRawQuote,
+    kNumber,
+  };
+  St step(St st) {
+    switch (st) {
+      case St::kText:
+        return lex_text();
+      case St::kLeftDelim:
+        return lex_left_delim();
+      case St::kComment:
+        return lex_comment();
+      case St::kRightDelim:
+        return lex_right_delim();
+      case St::kInside:
+        return lex_inside_action();
+      case St::kSpace:
+        return lex_space();
+      case St::kIdentifier:
+        return lex_identifier();
+      case St::kVariable:
+        return lex_variable();
+      case St::kField:
+        return lex_field();
+      case St::kChar:
+        return lex_char();
+      case St::kQuote:
+        return lex_quote();
+      case St::kRawQuote:
+        return lex_raw_quote();
+      case St::kNumber:
+        return lex_number();
+      case St::kDone:
+        break;
+    }
+    return St::kDone;
+  }
+
+  uint32_t next() {
+    if (pos_ >= in_.size()) {
+      width_ = 0;
+      return kEof;
+    }
+    runes::Rune r = runes::decode(in_, pos_);
+    width_ = r.width;
+    pos_ += r.width;
+    return r.cp;
+  }
+  void backup() { pos_ -= width_; }
+  uint32_t peek() {
+    uint32_t r = next();
+    backup();
+    return r;
+  }
+  bool accept(std::string_view valid) {
+    if (pos_ < in_.size() && valid.find(in_[pos_]) != std::string_view::npos) {
+      next();
+      return true;
+    }
+    return false;
+  }
+  void accept_run(std::string_view valid) {
+    while (accept(valid)) {
+    }
+  }
+  void emit(ItemType t) {
+    items_.push_back(Item{t, start_, std::string(in_.substr(start_, pos_ - start_)), 0});
+    start_ = pos_;
+  }
+  void ignore() { start_ = pos_; }
+  St errorf(std::string message) {
+    items_.push_back(Item{ItemType::kError, start_, std::move(message), 0});
+    return St::kDone;
+  }
+  std::string_view rest() const { return in_.substr(std::min(pos_, in_.size())); }
+
+  // (at the right delimiter, with a trim marker)
+  std::pair<bool, bool> at_right_delim() const {
+    std::string_view r = rest();
+    if (has_right_trim_marker(r) && r.substr(kTrimMarkerLen).starts_with(kRightDelim)) {
+      return {true, true};
+    }
+    if (r.starts_with(kRightDelim)) return {true, false};
+    return {false, false};
+  }
+
+  bool at_terminator() {
+    uint32_t r = peek();
+    if (r < 0x80 && is_space_char(static_cast<char>(r))) return true;
+    switch (r) {
+      case kEof:
+      case '.':
+      case ',':
+      case '|':
+      case ':':
+      case ')':
+      case '(':
+        return true;
+      default:
+        break;
+    }
+    return rest().starts_with(kRightDelim);
+  }
+
+  St lex_text() {
+    size_t x = in_.find(kLeftDelim, pos_);
+    if (x != std::string_view::npos) {
+      pos_ = x;
+      size_t trim = 0;
+      if (has_left_trim_marker(in_.substr(pos_ + kLeftDelim.size()))) {
+        std::string_view before = in_.substr(start_, pos_ - start_);
+        size_t keep = before.size();
+        while (keep > 0 && is_space_char(before[keep - 1])) --keep;
+        trim = before.size() - keep;
+      }
+      pos_ -= trim;
+      if (pos_ > start_) emit(ItemType::kText);
+      pos_ += trim;
+      ignore();
+      return St::kLeftDelim;
+    }
+    pos_ = in_.size();
+    if (pos_ > start_) emit(ItemType::kText);
+    emit(ItemType::kEOF);
+    return St::kDone;
+  }
+
+  St lex_left_delim() {
+    pos_ += kLeftDelim.size();
+    const bool trim = has_left_trim_marker(rest());
+    const size_t after_marker = trim ? kTrimMarkerLen : 0;
+    if (in_.substr(pos_ + std::min(after_marker, in_.size() - pos_)).starts_with(kLeftComment)) {
+      pos_ += after_marker;
+      ignore();
+      return St::kComment;
+    }
+    emit(ItemType::kLeftDelim);
+    pos_ += after_marker;
+    ignore();
+    paren_depth_ = 0;
+    return St::kInside;
+  }
+
+  St lex_comment() {
+    pos_ += kLeftComment.size();
+    size_t i = in_.find(kRightComment, pos_);
+    if (i == std::string_view::npos) return errorf("unclosed comment");
+    pos_ = i + kRightComment.size();
+    auto [delim, trim] = at_right_delim();
+    if (!delim) return errorf("comment ends before closing delimiter");
+    if (options_.emit_comments) emit(ItemType::kComment);
+    if (trim) pos_ += kTrimMarkerLen;
+    pos_ += kRightDelim.size();
+    if (trim) skip_left_space();
+    ignore();
+    return St::kText;
+  }
+
+  void skip_left_space() {
+    while (pos_ < in_.size() && is_space_char(in_[pos_])) ++pos_;
+  }
+
+  St lex_right_delim() {
+    const bool trim = has_right_trim_marker(rest());
+    if (trim) {
+      pos_ += kTrimMarkerLen;
+      ignore();
+    }
+    pos_ += kRightDelim.size();
+    emit(ItemType::kRightDelim);
+    if (trim) {
+      skip_left_space();
+      ignore();
+    }
+    return St::kText;
+  }
+
+  St lex_inside_action() {
+    auto [delim, trim] = at_right_delim();
+    (void)trim;
+    if (delim) {
+      if (paren_depth_ == 0) return St::kRightDelim;
+      return errorf("unclosed left paren");
+    }
+    const uint32_t r = next();
+    if (r == kEof) return errorf("unclosed action");
+    if (r < 0x80 && is_space_char(static_cast<char>(r))) {
+      backup();
+      return St::kSpace;
+    }
+    switch (r) {
+      case '=':
+        emit(ItemType::kAssign);
+        return St::kInside;
+      case ':':
+        if (next() != '=') return errorf("expected :=");
+        emit(ItemType::kDeclare);
+        return St::kInside;
+      case '|':
+        emit(ItemType::kPipe);
+        return St::kInside;
+      case '"':
+        return St::kQuote;
+      case '`':
+        return St::kRawQuote;
+      case '$':
+        return St::kVariable;
+      case '\'':
+        return St::kChar;
+      case '(':
+        emit(ItemType::kLeftParen);
+        ++paren_depth_;
+        return St::kInside;
+      case ')':
+        emit(ItemType::kRightParen);
+        --paren_depth_;
+        if (paren_depth_ < 0) return errorf("unexpected right paren " + sharp_u(r));
+        return St::kInside;
+      default:
+        break;
+    }
+    if (r == '.') {
+      // ".field" unless a digit follows ('.' can start a number).
+      if (pos_ < in_.size() && (in_[pos_] < '0' || in_[pos_] > '9')) return St::kField;
+    }
+    if (r == '.' || r == '+' || r == '-' || (r >= '0' && r <= '9')) {
+      backup();
+      return St::kNumber;
+    }
+    if (is_alpha_numeric(r)) {
+      backup();
+      return St::kIdentifier;
+    }
+    if (r < 0x80 && r >= 0x20 && r < 0x7F) {
+      emit(ItemType::kChar);
+      return St::kInside;
+    }
+    return errorf("unrecognized character in action: " + sharp_u(r));
+  }
+
+  St lex_space() {
+    size_t spaces = 0;
+    while (pos_ < in_.size() && is_space_char(in_[pos_])) {
+      ++pos_;
+      ++spaces;
+    }
+    // A trim-marked closing delimiter has a minus after a space: leave that space to it.
+    std::string_view from_last_space = in_.substr(pos_ - 1);
+    if (has_right_trim_marker(from_last_space) &&
+        from_last_space.substr(kTrimMarkerLen).starts_with(kRightDelim)) {
+      --pos_;
+      if (spaces == 1) return St::kRightDelim;
+    }
+    emit(ItemType::kSpace);
+    return St::kInside;
+  }
+
+  St lex_identifier() {
+    uint32_t r;
+    while (true) {
+      r = next();
+      if (!is_alpha_numeric(r)) break;
+    }
+    backup();
+    const std::string_view word = in_.substr(start_, pos_ - start_);
+    if (!at_terminator()) return errorf("bad character " + sharp_u(r));
+    ItemType kw = keyword(word);
+    if (kw != ItemType::kError) {
+      if ((kw == ItemType::kBreak && !options_.break_ok) ||
+          (kw == ItemType::kContinue && !options_.continue_ok)) {
+        emit(ItemType::kIdentifier);
+      } else {
+        emit(kw);
+      }
+    } else if (word[0] == '.') {
+      emit(ItemType::kField);
+    } else if (word == "true" || word == "false") {
+      emit(ItemType::kBool);
+    } else {
+      emit(ItemType::kIdentifier);
+    }
+    return St::kInside;
+  }
+
+  static ItemType keyword(std::string_view w) {
+    static constexpr std::pair<std::string_view, ItemType> kKeys[] = {
+        {".", ItemType::kDot},
+        {"block", ItemType::kBlock},
+        {"break", ItemType::kBreak},
+        {"continue", ItemType::kContinue},
+        {"define", ItemType::kDefine},
+        {"else", ItemType::kElse},
+        {"end", ItemType::kEnd},
+        {"if", ItemType::kIf},
+        {"range", ItemType::kRange},
+        {"nil", ItemType::kNil},
+        {"template", ItemType::kTemplate},
+        {"with", ItemType::kWith},
+    };
+    for (const auto& [k, t] : kKeys) {
+      if (k == w) return t;
+    }
+    return ItemType::kError;
+  }
+
+  St lex_variable() {
+    if (at_terminator()) {  // just "$"
+      emit(ItemType::kVariable);
+      return St::kInside;
+    }
+    return lex_field_or_variable(ItemType::kVariable);
+  }
+  St lex_field() { return lex_field_or_variable(ItemType::kField); }
+
+  St lex_field_or_variable(ItemType t) {
+    if (at_terminator()) {  // "." or "$"
+      emit(t == ItemType::kVariable ? ItemType::kVariable : ItemType::kDot);
+      return St::kInside;
+    }
+    uint32_t r;
+    while (true) {
+      r = next();
+      if (!is_alpha_numeric(r)) {
+        backup();
+        break;
+      }
+    }
+    if (!at_terminator()) return errorf("bad character " + sharp_u(r));
+    emit(t);
+    return St::kInside;
+  }
+
+  St lex_char() {
+    while (true) {
+      uint32_t r = next();
+      if (r == '\\') {
+        uint32_t e = next();
+        if (e != kEof && e != '\n') continue;
+        return errorf("unterminated character constant");
+      }
+      if (r == kEof || r == '\n') return errorf("unterminated character constant");
+      if (r == '\'') break;
+    }
+    emit(ItemType::kCharConstant);
+    return St::kInside;
+  }
+
+  St lex_quote() {
+    while (true) {
+      uint32_t r = next();
+      if (r == '\\') {
+        uint32_t e = next();
+        if (e != kEof && e != '\n') continue;
+        return errorf("unterminated quoted string");
+      }
+      if (r == kEof || r == '\n') return errorf("unterminated quoted string");
+      if (r == '"') break;
+    }
+    emit(ItemType::kString);
+    return St::kInside;
+  }
+
+  St lex_raw_quote() {
+    size_t end = in_.find('`', pos_);
+    if (end == std::string_view::npos) return errorf("unterminated raw quoted string");
+    pos_ = end + 1;
+    emit(ItemType::kRawString);
+    return St::kInside;
+  }
+
+  bool scan_number() {
+    accept("+-");
+    std::string_view digits = "0123456789_";
+    if (accept("0")) {
+      if (accept("xX")) {
+        digits = "0123456789abcdefABCDEF_";
+      } else if (accept("oO")) {
+        digits = "01234567_";
+      } else if (accept("bB")) {
+        digits = "01_";
+      }
+    }
+    accept_run(digits);
+    if (accept(".")) accept_run(digits);
+    if (digits.size() == 10 + 1 && accept("eE")) {
+      accept("+-");
+      accept_run("0123456789_");
+    }
+    if (digits.size() == 16 + 6 + 1 && accept("pP")) {
+      accept("+-");
+      accept_run("0123456789_");
+    }
+    accept("i");
+    if (is_alpha_numeric(peek())) {
+      next();
+      return false;
+    }
+    return true;
+  }
+
+  St lex_number() {
+    if (!scan_number()) {
+      return errorf("bad number syntax: " + go_quote(in_.substr(start_, pos_ - start_)));
+    }
+    if (pos_ < in_.size() && (in_[pos_] == '+' || in_[pos_] == '-')) {
+      // Complex: 1+2i. No spaces, must end in 'i'.
+      if (!scan_number() || in_[pos_ - 1] != 'i') {
+        return errorf("bad number syntax: " + go_quote(in_.substr(start_, pos_ - start_)));
+      }
+      emit(ItemType::kComplex);
+      return St::kInside;
+    }
+    emit(ItemType::kNumber);
+    return St::kInside;
+  }
+
+  std::string_view in_;
+  LexOptions options_;
+  std::vector<Item> items_;
+  size_t start_ = 0;
+  size_t pos_ = 0;
+  size_t width_ = 0;
+  int paren_depth_ = 0;
+};
+
+}  // namespace
+
+bool is_space_char(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+std::string go_quote(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "\"";
+  size_t i = 0;
+  while (i < s.size()) {
+    runes::Rune r = runes::decode(s, i);
+    const bool invalid =
+        r.cp == 0xFFFD && r.width == 1 && !(s.size() - i >= 3 && s.substr(i, 3) == "\xEF\xBF\xBD");
+    if (invalid) {
+      out += "\\x";
+      out += kHex[(static_cast<unsigned char>(s[i]) >> 4) & 0xF];
+      out += kHex[static_cast<unsigned char>(s[i]) & 0xF];
+      i += 1;
+      continue;
+    }
+    const uint32_t c = r.cp;
+    switch (c) {
+      case '\a':
+        out += "\\a";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\v':
+        out += "\\v";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '"':
+        out += "\\\"";
+        break;
+      default:
+        if (runes::is_print(c)) {
+          out.append(s.substr(i, r.width));
+        } else if (c < 0x80) {
+          out += "\\x";
+          out += kHex[c >> 4];
+          out += kHex[c & 0xF];
+        } else if (c < 0x10000) {
+          out += "\\u";
+          for (int sh = 12; sh >= 0; sh -= 4) out += kHex[(c >> sh) & 0xF];
+        } else {
+          out += "\\U";
+          for (int sh = 28; sh >= 0; sh -= 4) out += kHex[(c >> sh) & 0xF];
+        }
+    }
+    i += r.width;
+  }
+  out += '"';
+  return out;
+}
+
+std::string to_string(const Item& item) {
+  if (item.type == ItemType::kEOF) return "EOF";
+  if (item.type == ItemType::kError) return item.val;
+  if (item.type > ItemType::kKeyword) return "<" + item.val + ">";
+  if (item.val.size() > 10) {
+    // Go's %.10q: the first ten code points, quoted, then "...".
+    size_t cut = 0;
+    for (int n = 0; n < 10 && cut < item.val.size(); ++n) cut += runes::decode(item.val, cut).width;
+    return go_quote(std::string_view(item.val).substr(0, cut)) + "...";
+  }
+  return go_quote(item.val);
+}
+
+std::vector<Item> lex(std::string_view input, const LexOptions& options) {
+  std::vector<Item> items = Lexer(input, options).run();
+  int line = 1;
+  size_t at = 0;
+  for (Item& it : items) {
+    const size_t to = std::min(it.pos, input.size());
+    if (to > at) {
+      line += static_cast<int>(std::count(input.begin() + at, input.begin() + to, '\n'));
+      at = to;
+    }
+    it.line = line;
+  }
+  return items;
+}
+
+}  // namespace hintkit::gotmpl

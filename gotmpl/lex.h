@@ -1,0 +1,74 @@
+// Internal: the lexer of Go's text/template/parse (lex.go), run to completion up front: the
+// parser reads the items from a vector. The item after an error item is never read.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hintkit::gotmpl {
+
+enum class ItemType {
+  kError,
+  kBool,
+  kChar,
+  kCharConstant,
+  kComment,
+  kComplex,
+  kAssign,
+  kDeclare,
+  kEOF,
+  kField,
+  kIdentifier,
+  kLeftDelim,
+  kLeftParen,
+  kNumber,
+  kPipe,
+  kRawString,
+  kRightDelim,
+  kRightParen,
+  kSpace,
+  kString,
+  kText,
+  kVariable,
+  // Keywords (Go's itemKeyword and after).
+  kKeyword,
+  kBlock,
+  kBreak,
+  kContinue,
+  kDot,
+  kDefine,
+  kElse,
+  kEnd,
+  kIf,
+  kNil,
+  kRange,
+  kTemplate,
+  kWith,
+};
+
+struct Item {
+  ItemType type = ItemType::kEOF;
+  size_t pos = 0;
+  std::string val;  // the text, or the error message
+  int line = 1;     // line of the item's start (Go's startLine)
+};
+
+// Go's item.String(): EOF, the error text, <keyword>, or the quoted value (cut at 10).
+std::string to_string(const Item& item);
+
+struct LexOptions {
+  bool emit_comments = false;
+  bool break_ok = true;     // no function named "break"
+  bool continue_ok = true;  // no function named "continue"
+};
+
+std::vector<Item> lex(std::string_view input, const LexOptions& options);
+
+bool is_space_char(char c);  // Go's isSpace: space, tab, CR, LF
+
+// Go's strconv.Quote (and fmt's %q of a string).
+std::string go_quote(std::string_view s);
+
+}  // namespace hintkit::gotmpl

@@ -1,0 +1,1004 @@
+// The parser of Go's text/template/parse (parse.go, node.go's constructors), one method per Go
+// function, over the items of lex.h. Go stops at the first error by panicking; this parser
+// throws an internal `Stop` that `parse()` turns into a ParseError.
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+
+#include "gotmpl/gotmpl.h"
+#include "gotmpl/lex.h"
+#include "starlark/runes.h"
+
+namespace hintkit::gotmpl {
+namespace {
+
+namespace runes = starlark::runes;
+
+// ---- strconv --------------------------------------------------------------------------
+
+void append_utf8(std::string& out, uint32_t c) {
+  if (c < 0x80) {
+    out += static_cast<char>(c);
+  } else if (c < 0x800) {
+    out += static_cast<char>(0xC0 | (c >> 6));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    out += static_cast<char>(0xE0 | (c >> 12));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (c >> 18));
+    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  }
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+bool valid_rune(uint32_t v) { return v <= 0x10FFFF && !(v >= 0xD800 && v <= 0xDFFF); }
+
+// strconv.UnquoteChar: decodes the first character or escape of `s` (advancing it). `byte_value`
+// is set for \x and octal escapes, which a string takes as one raw byte.
+bool unquote_char(std::string_view& s, char quote, uint32_t& value, bool& byte_value) {
+  byte_value = false;
+  if (s.empty()) return false;
+  const unsigned char c = static_cast<unsigned char>(s[0]);
+  if (c == static_cast<unsigned char>(quote) && (quote == '\'' || quote == '"')) return false;
+  if (c >= 0x80) {
+    runes::Rune r = runes::decode(s, 0);
+    value = r.cp;
+    s.remove_prefix(r.width);
+    return true;
+  }
+  if (c != '\\') {
+    value = c;
+    s.remove_prefix(1);
+    return true;
+  }
+  if (s.size() <= 1) return false;
+  const char e = s[1];
+  s.remove_prefix(2);
+  switch (e) {
+    case 'a':
+      value = '\a';
+      return true;
+    case 'b':
+      value = '\b';
+      return true;
+    case 'f':
+      value = '\f';
+      return true;
+    case 'n':
+      value = '\n';
+      return true;
+    case 'r':
+      value = '\r';
+      return true;
+    case 't':
+      value = '\t';
+      return true;
+    case 'v':
+      value = '\v';
+      return true;
+    case 'x':
+    case 'u':
+    case 'U': {
+      const size_t n = e == 'x' ? 2 : e == 'u' ? 4 : 8;
+      if (s.size() < n) return false;
+      uint32_t v = 0;
+      for (size_t j = 0; j < n; ++j) {
+        int h = hex_value(s[j]);
+        if (h < 0) return false;
+        v = (v << 4) | static_cast<uint32_t>(h);
+      }
+      s.remove_prefix(n);
+      if (e == 'x') {
+        value = v;
+        byte_value = true;
+        return true;
+      }
+      if (!valid_rune(v)) return false;
+      value = v;
+      return true;
+    }
+    case '0':
+    case '1':
+    case '2':
+    case '3':
+    case '4':
+    case '5':
+    case '6':
+    case '7': {
+      uint32_t v = static_cast<uint32_t>(e - '0');
+      if (s.size() < 2) return false;
+      for (size_t j = 0; j < 2; ++j) {
+        if (s[j] < '0' || s[j] > '7') return false;
+        v = (v << 3) | static_cast<uint32_t>(s[j] - '0');
+      }
+      if (v > 255) return false;
+      s.remove_prefix(2);
+      value = v;
+      byte_value = true;
+      return true;
+    }
+    case '\\':
+      value = '\\';
+      return true;
+    case '\'':
+    case '"':
+      if (e != quote) return false;
+      value = static_cast<uint32_t>(e);
+      return true;
+    default:
+      return false;
+  }
+}
+
+// strconv.Unquote for "..." and `...`.
+std::optional<std::string> unquote(std::string_view s) {
+  if (s.size() < 2 || s.front() != s.back()) return std::nullopt;
+  const char quote = s.front();
+  s = s.substr(1, s.size() - 2);
+  std::string out;
+  if (quote == '`') {
+    if (s.find('`') != std::string_view::npos) return std::nullopt;
+    for (char c : s) {
+      if (c != '\r') out += c;
+    }
+    return out;
+  }
+  if (quote != '"') return std::nullopt;
+  if (s.find('\n') != std::string_view::npos) return std::nullopt;
+  while (!s.empty()) {
+    uint32_t v;
+    bool byte_value;
+    if (!unquote_char(s, '"', v, byte_value)) return std::nullopt;
+    if (v < 0x80 || byte_value) {
+      out += static_cast<char>(v);
+    } else {
+      append_utf8(out, v);
+    }
+  }
+  return out;
+}
+
+// strconv's underscoreOK: underscores only between digits, or after a base prefix.
+bool underscore_ok(std::string_view s) {
+  char saw = '^';
+  size_t i = 0;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
+  bool hex = false;
+  if (s.size() >= 2 && s[0] == '0') {
+    const char b = static_cast<char>(s[1] | 0x20);
+    if (b == 'b' || b == 'o' || b == 'x') {
+      i = 2;
+      saw = '0';
+      hex = b == 'x';
+    }
+  }
+  for (; i < s.size(); ++i) {
+    const char c = s[i];
+    const char lc = static_cast<char>(c | 0x20);
+    if ((c >= '0' && c <= '9') || (hex && lc >= 'a' && lc <= 'f')) {
+      saw = '0';
+      continue;
+    }
+    if (c == '_') {
+      if (saw != '0') return false;
+      saw = '_';
+      continue;
+    }
+    if (saw == '_') return false;
+    saw = '!';
+  }
+  return saw != '_';
+}
+
+enum class IntResult { kOk, kSyntax, kRange };
+
+// strconv.ParseUint(s, 0, 64).
+IntResult parse_uint(std::string_view s0, uint64_t& out) {
+  std::string_view s = s0;
+  if (s.empty()) return IntResult::kSyntax;
+  unsigned base = 10;
+  if (s[0] == '0') {
+    const char b = s.size() >= 3 ? static_cast<char>(s[1] | 0x20) : 0;
+    if (b == 'b') {
+      base = 2;
+      s.remove_prefix(2);
+    } else if (b == 'o') {
+      base = 8;
+      s.remove_prefix(2);
+    } else if (b == 'x') {
+      base = 16;
+      s.remove_prefix(2);
+    } else {
+      base = 8;
+      s.remove_prefix(1);
+    }
+  }
+  uint64_t n = 0;
+  bool underscores = false;
+  for (char c : s) {
+    if (c == '_') {
+      underscores = true;
+      continue;
+    }
+    int d = hex_value(c);
+    if (d < 0 || static_cast<unsigned>(d) >= base) return IntResult::kSyntax;
+    if (n > (UINT64_MAX - static_cast<uint64_t>(d)) / base) return IntResult::kRange;
+    n = n * base + static_cast<uint64_t>(d);
+  }
+  if (underscores && !underscore_ok(s0)) return IntResult::kSyntax;
+  out = n;
+  return IntResult::kOk;
+}
+
+// strconv.ParseInt(s, 0, 64).
+IntResult parse_int(std::string_view s, int64_t& out) {
+  if (s.empty()) return IntResult::kSyntax;
+  bool neg = false;
+  if (s[0] == '+' || s[0] == '-') {
+    neg = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  uint64_t u;
+  IntResult r = parse_uint(s, u);
+  if (r != IntResult::kOk) return r;
+  if (!neg && u > static_cast<uint64_t>(INT64_MAX)) return IntResult::kRange;
+  if (neg && u > static_cast<uint64_t>(INT64_MAX) + 1) return IntResult::kRange;
+  out = neg ? static_cast<int64_t>(0 - u) : static_cast<int64_t>(u);
+  return IntResult::kOk;
+}
+
+// strconv.ParseFloat(s, 64) for the literals the lexer makes (digits, '.', exponents, hex).
+std::optional<double> parse_float(std::string_view s0) {
+  std::string_view s = s0;
+  std::string clean;
+  size_t i = 0;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) clean += s[i++];
+  bool hex = false;
+  if (s.size() - i >= 2 && s[i] == '0' && (s[i + 1] | 0x20) == 'x') {
+    hex = true;
+    clean += "0x";
+    i += 2;
+  }
+  bool digits = false, dot = false, underscores = false, exp = false;
+  for (; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '_') {
+      underscores = true;
+      continue;
+    }
+    if (c == '.' && !dot) {
+      dot = true;
+      clean += c;
+      continue;
+    }
+    if ((c >= '0' && c <= '9') || (hex && hex_value(c) >= 0)) {
+      digits = true;
+      clean += c;
+      continue;
+    }
+    break;
+  }
+  if (!digits) return std::nullopt;
+  if (i < s.size() && ((!hex && (s[i] | 0x20) == 'e') || (hex && (s[i] | 0x20) == 'p'))) {
+    exp = true;
+    clean += s[i++];
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) clean += s[i++];
+    bool exp_digits = false;
+    for (; i < s.size(); ++i) {
+      if (s[i] == '_') {
+        underscores = true;
+        continue;
+      }
+      if (s[i] < '0' || s[i] > '9') break;
+      exp_digits = true;
+      clean += s[i];
+    }
+    if (!exp_digits) return std::nullopt;
+  }
+  if (i != s.size()) return std::nullopt;
+  if (hex && !exp) return std::nullopt;  // hexadecimal mantissa requires a 'p' exponent
+  if (underscores && !underscore_ok(s0)) return std::nullopt;
+  errno = 0;
+  char* end = nullptr;
+  const double d = std::strtod(clean.c_str(), &end);
+  if (end != clean.c_str() + clean.size()) return std::nullopt;
+  if (errno == ERANGE && std::isinf(d)) return std::nullopt;  // Go: value out of range
+  return d;
+}
+
+// ---- the parser ------------------------------------------------------------------------
+
+struct Stop {
+  std::string message;
+  size_t offset;  // npos: where the parser stood
+};
+constexpr size_t kHere = static_cast<size_t>(-1);
+
+class Parser {
+ public:
+  Parser(std::vector<Item> items, const Options& options, TreeSet& set)
+      : items_(std::move(items)), options_(options), set_(set) {}
+
+  void parse_main(const std::string& name) {
+    Tree t;
+    t.name = name;
+    t.root = std::make_unique<ListNode>(peek().pos);
+    start_tree();
+    while (peek().type != ItemType::kEOF) {
+      if (peek().type == ItemType::kLeftDelim) {
+        const size_t delim = i_;
+        next();
+        if (next_non_space().type == ItemType::kDefine) {
+          parse_definition();
+          continue;
+        }
+        i_ = delim;
+      }
+      NodePtr n = text_or_action();
+      if (is_end(n) || is_else(n)) errorf("unexpected " + end_or_else(n), n->pos);
+      t.root->nodes.push_back(std::move(n));
+    }
+    add(std::move(t));
+  }
+
+  size_t error_offset(const Stop& stop) const {
+    if (stop.offset != kHere) return stop.offset;
+    return items_[std::min(furthest_, items_.size() - 1)].pos;
+  }
+
+ private:
+  // The parser's own markers for {{end}} and {{else}}: Go's unexported nodeEnd / nodeElse.
+  struct EndNode : Node {
+    explicit EndNode(size_t p) : Node(NodeType::kList, p) {}
+  };
+  struct ElseNode : Node {
+    explicit ElseNode(size_t p) : Node(NodeType::kList, p) {}
+  };
+  static bool is_end(const NodePtr& n) { return dynamic_cast<const EndNode*>(n.get()) != nullptr; }
+  static bool is_else(const NodePtr& n) {
+    return dynamic_cast<const ElseNode*>(n.get()) != nullptr;
+  }
+  static std::string end_or_else(const NodePtr& n) { return is_end(n) ? "{{end}}" : "{{else}}"; }
+
+  // ---- tokens ----
+  const Item& next() {
+    const Item& it = items_[std::min(i_, items_.size() - 1)];
+    if (i_ < items_.size()) ++i_;
+    furthest_ = std::max(furthest_, i_ - 1);
+    return it;
+  }
+  void backup(size_t n = 1) { i_ -= n; }
+  const Item& peek() { return items_[std::min(i_, items_.size() - 1)]; }
+  const Item& next_non_space() {
+    while (true) {
+      const Item& it = next();
+      if (it.type != ItemType::kSpace) return it;
+    }
+  }
+  const Item& peek_non_space() {
+    const Item& it = next_non_space();
+    backup();
+    return it;
+  }
+
+  // Go names only the line of the furthest token read; the place given here is the culprit's
+  // where one is known (an undefined name, an unexpected token), else that token's.
+  [[noreturn]] void errorf(std::string message, size_t at = kHere) {
+    throw Stop{std::move(message), at};
+  }
+
+  [[noreturn]] void unexpected(const Item& token, std::string_view context) {
+    if (token.type == ItemType::kError) {
+      std::string extra;
+      if (action_line_ != 0 && action_line_ != token.line) {
+        extra = " in action started at " + set_.main + ":" + std::to_string(action_line_);
+        if (token.val.ends_with(" action")) extra = extra.substr(std::string(" in action").size());
+      }
+      errorf(token.val + extra, token.pos);
+    }
+    errorf("unexpected " + to_string(token) + " in " + std::string(context), token.pos);
+  }
+
+  const Item& expect(ItemType t, std::string_view context) {
+    const Item& token = next_non_space();
+    if (token.type != t) unexpected(token, context);
+    return token;
+  }
+
+  struct Depth {
+    explicit Depth(Parser& p) : p_(p) {
+      if (++p_.depth_ > kMaxNesting) p_.errorf("max nesting depth exceeded");
+    }
+    ~Depth() { --p_.depth_; }
+    Parser& p_;
+  };
+
+  // Each tree starts with `$` declared and no enclosing range.
+  void start_tree() {
+    vars_ = {"$"};
+    range_depth_ = 0;
+  }
+
+  static bool is_empty_tree(const Node* n) {
+    if (n == nullptr) return true;
+    switch (n->type) {
+      case NodeType::kComment:
+        return true;
+      case NodeType::kList:
+        for (const NodePtr& c : static_cast<const ListNode*>(n)->nodes) {
+          if (!is_empty_tree(c.get())) return false;
+        }
+        return true;
+      case NodeType::kText: {
+        const std::string& s = static_cast<const TextNode*>(n)->text;
+        return std::all_of(s.begin(), s.end(), [](char c) {
+          return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+        });
+      }
+      default:
+        return false;
+    }
+  }
+
+  // Go's Tree.add: a later non-empty definition of a name that has a non-empty one is an error.
+  void add(Tree t) {
+    auto it = set_.trees.find(t.name);
+    if (it == set_.trees.end() || is_empty_tree(it->second.root.get())) {
+      set_.trees[t.name] = std::move(t);
+      return;
+    }
+    if (!is_empty_tree(t.root.get())) {
+      errorf("template: multiple definition of template " + go_quote(t.name));
+    }
+  }
+
+  std::string parse_template_name(const Item& token, std::string_view context) {
+    if (token.type != ItemType::kString && token.type != ItemType::kRawString) {
+      unexpected(token, context);
+    }
+    auto s = unquote(token.val);
+    if (!s) errorf("invalid syntax");
+    return *s;
+  }
+
+  // {{define "name"}} ... {{end}}: a tree of its own, with its own variables.
+  void parse_definition() {
+    const std::vector<std::string> saved_vars = vars_;
+    const int saved_range = range_depth_;
+    start_tree();
+    const Item& name = next_non_space();
+    if (name.type != ItemType::kString && name.type != ItemType::kRawString) {
+      unexpected(name, "define clause");
+    }
+    Tree t;
+    auto s = unquote(name.val);
+    if (!s) errorf("invalid syntax");
+    t.name = *s;
+    t.pos = name.pos;
+    expect(ItemType::kRightDelim, "define clause");
+    NodePtr end;
+    t.root = item_list(end);
+    if (!is_end(end)) errorf("unexpected " + end_or_else(end) + " in define clause", end->pos);
+    add(std::move(t));
+    vars_ = saved_vars;
+    range_depth_ = saved_range;
+  }
+
+  std::unique_ptr<ListNode> item_list(NodePtr& next_node) {
+    auto list = std::make_unique<ListNode>(peek_non_space().pos);
+    while (peek_non_space().type != ItemType::kEOF) {
+      NodePtr n = text_or_action();
+      if (is_end(n) || is_else(n)) {
+        next_node = std::move(n);
+        return list;
+      }
+      list->nodes.push_back(std::move(n));
+    }
+    errorf("unexpected EOF");
+  }
+
+  NodePtr text_or_action() {
+    const Item& token = next_non_space();
+    switch (token.type) {
+      case ItemType::kText:
+        return std::make_unique<TextNode>(token.pos, token.val);
+      case ItemType::kLeftDelim: {
+        action_line_ = token.line;
+        NodePtr n = action();
+        action_line_ = 0;
+        return n;
+      }
+      case ItemType::kComment:
+        return std::make_unique<CommentNode>(token.pos, token.val);
+      default:
+        unexpected(token, "input");
+    }
+  }
+
+  NodePtr action() {
+    Depth depth(*this);
+    const Item& token = next_non_space();
+    switch (token.type) {
+      case ItemType::kBlock:
+        return block_control();
+      case ItemType::kBreak:
+        return break_control(token.pos, "{{break}}");
+      case ItemType::kContinue:
+        return break_control(token.pos, "{{continue}}");
+      case ItemType::kElse:
+        return else_control(token.pos);
+      case ItemType::kEnd:
+        expect(ItemType::kRightDelim, "end");
+        return std::make_unique<EndNode>(token.pos);
+      case ItemType::kIf:
+        return control(NodeType::kIf, "if");
+      case ItemType::kRange:
+        return control(NodeType::kRange, "range");
+      case ItemType::kTemplate:
+        return template_control();
+      case ItemType::kWith:
+        return control(NodeType::kWith, "with");
+      default:
+        break;
+    }
+    backup();
+    const size_t pos = peek().pos;
+    // Variables declared here persist until the enclosing {{end}}.
+    return std::make_unique<ActionNode>(pos, pipeline("command", ItemType::kRightDelim));
+  }
+
+  NodePtr break_control(size_t pos, std::string_view what) {
+    const Item& token = next_non_space();
+    if (token.type != ItemType::kRightDelim) unexpected(token, what);
+    if (range_depth_ == 0) errorf(std::string(what) + " outside {{range}}");
+    if (what == "{{break}}") return std::make_unique<BreakNode>(pos);
+    return std::make_unique<ContinueNode>(pos);
+  }
+
+  // `{{else if` / `{{else with` leave the keyword pending: the else is their else list.
+  // (The marker stands at the `else` keyword, for messages about it.)
+  NodePtr else_control(size_t pos) {
+    const Item& p = peek_non_space();
+    if (p.type != ItemType::kIf && p.type != ItemType::kWith) {
+      expect(ItemType::kRightDelim, "else");
+    }
+    return std::make_unique<ElseNode>(pos);
+  }
+
+  NodePtr control(NodeType type, std::string_view context) {
+    Depth depth(*this);
+    const size_t saved_vars = vars_.size();
+    auto node = std::make_unique<BranchNode>(type, 0);
+    node->pipe = pipeline(context, ItemType::kRightDelim);
+    node->pos = node->pipe->pos;
+    if (type == NodeType::kRange) ++range_depth_;
+    NodePtr next_node;
+    node->list = item_list(next_node);
+    if (type == NodeType::kRange) --range_depth_;
+    if (is_else(next_node)) {
+      const ItemType pending = peek().type;
+      if ((type == NodeType::kIf && pending == ItemType::kIf) ||
+          (type == NodeType::kWith && pending == ItemType::kWith)) {
+        // {{if a}}_{{else if b}}_{{end}} is {{if a}}_{{else}}{{if b}}_{{end}}{{end}}: the
+        // nested one takes the only {{end}}.
+        next();
+        node->else_list = std::make_unique<ListNode>(next_node->pos);
+        node->else_list->nodes.push_back(control(type, type == NodeType::kIf ? "if" : "with"));
+      } else {
+        node->else_list = item_list(next_node);
+        if (!is_end(next_node)) {
+          errorf("expected end; found " + end_or_else(next_node), next_node->pos);
+        }
+      }
+    }
+    vars_.resize(saved_vars);
+    return node;
+  }
+
+  NodePtr template_control() {
+    const Item& token = next_non_space();
+    const size_t pos = token.pos;
+    std::string name = parse_template_name(token, "template clause");
+    std::unique_ptr<PipeNode> pipe;
+    if (next_non_space().type != ItemType::kRightDelim) {
+      backup();
+      pipe = pipeline("template clause", ItemType::kRightDelim);
+    }
+    return std::make_unique<TemplateNode>(pos, std::move(name), std::move(pipe));
+  }
+
+  NodePtr block_control() {
+    const Item& token = next_non_space();
+    const size_t pos = token.pos;
+    std::string name = parse_template_name(token, "block clause");
+    std::unique_ptr<PipeNode> pipe = pipeline("block clause", ItemType::kRightDelim);
+    // The block's body is a tree of its own (with its own variables), defined here.
+    const std::vector<std::string> saved_vars = vars_;
+    const int saved_range = range_depth_;
+    start_tree();
+    Tree t;
+    t.name = name;
+    t.pos = pos;
+    NodePtr end;
+    t.root = item_list(end);
+    if (!is_end(end)) errorf("unexpected " + end_or_else(end) + " in block clause", end->pos);
+    add(std::move(t));
+    vars_ = saved_vars;
+    range_depth_ = saved_range;
+    return std::make_unique<TemplateNode>(pos, std::move(name), std::move(pipe));
+  }
+
+  std::unique_ptr<PipeNode> pipeline(std::string_view context, ItemType end) {
+    Depth depth(*this);
+    auto pipe = std::make_unique<PipeNode>(peek_non_space().pos);
+  decls:
+    if (peek_non_space().type == ItemType::kVariable) {
+      const size_t v_index = i_;
+      const Item& v = next();
+      const Item& nx = peek_non_space();
+      if (nx.type == ItemType::kAssign || nx.type == ItemType::kDeclare) {
+        pipe->is_assign = nx.type == ItemType::kAssign;
+        next_non_space();
+        pipe->decl.push_back(new_variable(v.pos, v.val));
+        vars_.push_back(v.val);
+      } else if (nx.type == ItemType::kChar && nx.val == ",") {
+        next_non_space();
+        pipe->decl.push_back(new_variable(v.pos, v.val));
+        vars_.push_back(v.val);
+        if (context == "range" && pipe->decl.size() < 2) {
+          switch (peek_non_space().type) {
+            case ItemType::kVariable:
+            case ItemType::kRightDelim:
+            case ItemType::kRightParen:
+              goto decls;  // the second variable of a range
+            default:
+              errorf("range can only initialize variables");
+          }
+        }
+        errorf("too many declarations in " + std::string(context));
+      } else {
+        i_ = v_index;  // an argument, not a declaration: read it again (Go's backup2/backup3)
+      }
+    }
+    while (true) {
+      const Item& token = next_non_space();
+      if (token.type == end) {
+        check_pipeline(*pipe, context);
+        return pipe;
+      }
+      switch (token.type) {
+        case ItemType::kBool:
+        case ItemType::kCharConstant:
+        case ItemType::kComplex:
+        case ItemType::kDot:
+        case ItemType::kField:
+        case ItemType::kIdentifier:
+        case ItemType::kNumber:
+        case ItemType::kNil:
+        case ItemType::kRawString:
+        case ItemType::kString:
+        case ItemType::kVariable:
+        case ItemType::kLeftParen:
+          backup();
+          pipe->cmds.push_back(command());
+          break;
+        default:
+          unexpected(token, context);
+      }
+    }
+  }
+
+  void check_pipeline(const PipeNode& pipe, std::string_view context) {
+    if (pipe.cmds.empty()) errorf("missing value for " + std::string(context));
+    for (size_t i = 1; i < pipe.cmds.size(); ++i) {
+      switch (pipe.cmds[i]->args[0]->type) {
+        case NodeType::kBool:
+        case NodeType::kDot:
+        case NodeType::kNil:
+        case NodeType::kNumber:
+        case NodeType::kString:
+          errorf("non executable command in pipeline stage " + std::to_string(i + 1),
+                 pipe.cmds[i]->pos);
+        default:
+          break;
+      }
+    }
+  }
+
+  std::unique_ptr<CommandNode> command() {
+    auto cmd = std::make_unique<CommandNode>(peek_non_space().pos);
+    while (true) {
+      peek_non_space();
+      NodePtr op = operand();
+      if (op) cmd->args.push_back(std::move(op));
+      const Item& token = next();
+      if (token.type == ItemType::kSpace) continue;
+      if (token.type == ItemType::kRightDelim || token.type == ItemType::kRightParen) {
+        backup();
+      } else if (token.type != ItemType::kPipe) {
+        unexpected(token, "operand");
+      }
+      break;
+    }
+    if (cmd->args.empty()) errorf("empty command");
+    return cmd;
+  }
+
+  NodePtr operand() {
+    NodePtr node = term();
+    if (!node) return nullptr;
+    if (peek().type == ItemType::kField) {
+      const size_t chain_pos = peek().pos;
+      std::vector<std::string> fields;
+      std::vector<size_t> field_pos;
+      while (peek().type == ItemType::kField) {
+        const Item& f = next();
+        fields.push_back(f.val.substr(1));
+        field_pos.push_back(f.pos);
+      }
+      switch (node->type) {
+        case NodeType::kField: {
+          auto* f = static_cast<FieldNode*>(node.get());
+          f->ident.insert(f->ident.end(), fields.begin(), fields.end());
+          f->ident_pos.insert(f->ident_pos.end(), field_pos.begin(), field_pos.end());
+          f->pos = chain_pos;  // Go: the new node takes the chain's position
+          break;
+        }
+        case NodeType::kVariable: {
+          auto* v = static_cast<VariableNode*>(node.get());
+          v->ident.insert(v->ident.end(), fields.begin(), fields.end());
+          v->ident_pos.insert(v->ident_pos.end(), field_pos.begin(), field_pos.end());
+          v->pos = chain_pos;
+          break;
+        }
+        case NodeType::kBool:
+        case NodeType::kString:
+        case NodeType::kNumber:
+        case NodeType::kNil:
+        case NodeType::kDot:
+          errorf("unexpected . after term " + go_quote(to_string(*node)));
+        default: {
+          auto chain = std::make_unique<ChainNode>(chain_pos, std::move(node));
+          chain->field = std::move(fields);
+          chain->field_pos = std::move(field_pos);
+          node = std::move(chain);
+        }
+      }
+    }
+    return node;
+  }
+
+  NodePtr term() {
+    const Item& token = next_non_space();
+    switch (token.type) {
+      case ItemType::kIdentifier:
+        if (options_.is_function && !options_.is_function(token.val)) {
+          errorf("function " + go_quote(token.val) + " not defined", token.pos);
+        }
+        return std::make_unique<IdentifierNode>(token.pos, token.val);
+      case ItemType::kDot:
+        return std::make_unique<DotNode>(token.pos);
+      case ItemType::kNil:
+        return std::make_unique<NilNode>(token.pos);
+      case ItemType::kVariable:
+        return use_var(token.pos, token.val);
+      case ItemType::kField: {
+        auto f = std::make_unique<FieldNode>(token.pos);
+        f->ident.push_back(token.val.substr(1));
+        f->ident_pos.push_back(token.pos);
+        return f;
+      }
+      case ItemType::kBool:
+        return std::make_unique<BoolNode>(token.pos, token.val == "true");
+      case ItemType::kCharConstant:
+      case ItemType::kComplex:
+      case ItemType::kNumber:
+        return new_number(token);
+      case ItemType::kLeftParen:
+        return pipeline("parenthesized pipeline", ItemType::kRightParen);
+      case ItemType::kString:
+      case ItemType::kRawString: {
+        auto s = unquote(token.val);
+        if (!s) errorf("invalid syntax");
+        return std::make_unique<StringNode>(token.pos, token.val, std::move(*s));
+      }
+      default:
+        backup();
+        return nullptr;
+    }
+  }
+
+  std::unique_ptr<VariableNode> new_variable(size_t pos, const std::string& name) {
+    auto v = std::make_unique<VariableNode>(pos);
+    v->ident.push_back(name);
+    v->ident_pos.push_back(pos);
+    return v;
+  }
+
+  NodePtr use_var(size_t pos, const std::string& name) {
+    if (std::find(vars_.begin(), vars_.end(), name) == vars_.end()) {
+      errorf("undefined variable " + go_quote(name), pos);
+    }
+    return new_variable(pos, name);
+  }
+
+  NodePtr new_number(const Item& token) {
+    auto n = std::make_unique<NumberNode>(token.pos, token.val);
+    const std::string& text = token.val;
+    if (token.type == ItemType::kCharConstant) {
+      std::string_view s = std::string_view(text).substr(1);
+      uint32_t v;
+      bool byte_value;
+      if (!unquote_char(s, '\'', v, byte_value)) errorf("invalid syntax");
+      if (s != "'") errorf("malformed character constant: " + text);
+      n->is_int = n->is_uint = n->is_float = true;
+      n->int64 = v;
+      n->uint64 = v;
+      n->float64 = v;
+      return n;
+    }
+    if (token.type == ItemType::kComplex) {
+      // "re±imi": both parts are floats.
+      size_t split = text.find_first_of("+-", 1);
+      while (split != std::string::npos && (text[split - 1] | 0x20) == 'e') {
+        split = text.find_first_of("+-", split + 1);
+      }
+      std::optional<double> re, im;
+      if (split != std::string::npos) {
+        re = parse_float(std::string_view(text).substr(0, split));
+        im = parse_float(std::string_view(text).substr(split, text.size() - split - 1));
+      }
+      if (!re || !im) errorf("expected integer");  // fmt.Sscan's complaint
+      n->is_complex = true;
+      n->real = *re;
+      n->imag = *im;
+      simplify_complex(*n);
+      return n;
+    }
+    if (!text.empty() && text.back() == 'i') {
+      if (auto f = parse_float(std::string_view(text).substr(0, text.size() - 1))) {
+        n->is_complex = true;
+        n->imag = *f;
+        simplify_complex(*n);
+        return n;
+      }
+    }
+    uint64_t u = 0;
+    if (parse_uint(text, u) == IntResult::kOk) {
+      n->is_uint = true;
+      n->uint64 = u;
+    }
+    int64_t i = 0;
+    if (parse_int(text, i) == IntResult::kOk) {
+      n->is_int = true;
+      n->int64 = i;
+      if (i == 0) {
+        n->is_uint = true;
+        n->uint64 = u;
+      }
+    }
+    if (n->is_int) {
+      n->is_float = true;
+      n->float64 = static_cast<double>(n->int64);
+    } else if (n->is_uint) {
+      n->is_float = true;
+      n->float64 = static_cast<double>(n->uint64);
+    } else if (auto f = parse_float(text)) {
+      if (text.find_first_of(".eEpP") == std::string::npos) {
+        errorf("integer overflow: " + go_quote(text));
+      }
+      n->is_float = true;
+      n->float64 = *f;
+      if (*f >= -9223372036854775808.0 && *f < 9223372036854775808.0 &&
+          static_cast<double>(static_cast<int64_t>(*f)) == *f) {
+        n->is_int = true;
+        n->int64 = static_cast<int64_t>(*f);
+      }
+      if (*f >= 0 && *f < 18446744073709551616.0 &&
+          static_cast<double>(static_cast<uint64_t>(*f)) == *f) {
+        n->is_uint = true;
+        n->uint64 = static_cast<uint64_t>(*f);
+      }
+    }
+    if (!n->is_int && !n->is_uint && !n->is_float) {
+      errorf("illegal number syntax: " + go_quote(text));
+    }
+    return n;
+  }
+
+  static void simplify_complex(NumberNode& n) {
+    n.is_float = n.imag == 0;
+    if (n.is_float) {
+      n.float64 = n.real;
+      if (n.real >= -9223372036854775808.0 && n.real < 9223372036854775808.0 &&
+          static_cast<double>(static_cast<int64_t>(n.real)) == n.real) {
+        n.is_int = true;
+        n.int64 = static_cast<int64_t>(n.real);
+      }
+      if (n.real >= 0 && n.real < 18446744073709551616.0 &&
+          static_cast<double>(static_cast<uint64_t>(n.real)) == n.real) {
+        n.is_uint = true;
+        n.uint64 = static_cast<uint64_t>(n.real);
+      }
+    }
+  }
+
+  std::vector<Item> items_;
+  const Options& options_;
+  TreeSet& set_;
+  size_t i_ = 0;
+  size_t furthest_ = 0;
+  std::vector<std::string> vars_;
+  int range_depth_ = 0;
+  int action_line_ = 0;
+  int depth_ = 0;
+};
+
+bool has_function(const Options& options, std::string_view name) {
+  return options.is_function && options.is_function(name);
+}
+
+}  // namespace
+
+bool is_builtin(std::string_view name) {
+  static constexpr std::string_view kBuiltins[] = {
+      "and",    "call",    "html",     "index", "slice", "js", "len", "not", "or", "print",
+      "printf", "println", "urlquery", "eq",    "ge",    "gt", "le",  "lt",  "ne"};
+  return std::find(std::begin(kBuiltins), std::end(kBuiltins), name) != std::end(kBuiltins);
+}
+
+void TreeSet::set_text(std::string_view text) {
+  text_ = std::string(text);
+  line_starts_ = {0};
+  for (size_t i = 0; i < text_.size(); ++i) {
+    if (text_[i] == '\n') line_starts_.push_back(i + 1);
+  }
+}
+
+diag::Position TreeSet::position(size_t offset) const {
+  offset = std::min(offset, text_.size());
+  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
+  const size_t line = static_cast<size_t>(it - line_starts_.begin());
+  const size_t start = line_starts_[line - 1];
+  int column = 1;
+  for (size_t i = start; i < offset; ++i) {
+    if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) ++column;
+  }
+  return {static_cast<int>(line), column};
+}
+
+diag::Result<TreeSet, ParseError> parse(std::string_view text, std::string_view name,
+                                        const Options& options) {
+  TreeSet set;
+  set.main = std::string(name);
+  set.set_text(text);
+  LexOptions lo;
+  lo.emit_comments = options.keep_comments;
+  lo.break_ok = !has_function(options, "break");
+  lo.continue_ok = !has_function(options, "continue");
+  Parser parser(lex(text, lo), options, set);
+  try {
+    parser.parse_main(set.main);
+  } catch (const Stop& stop) {
+    ParseError e;
+    e.message = stop.message;
+    e.offset = parser.error_offset(stop);
+    e.at = set.position(e.offset);
+    return e;
+  }
+  return set;
+}
+
+}  // namespace hintkit::gotmpl
