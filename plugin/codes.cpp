@@ -1,4 +1,4 @@
-// The table of diagnostic codes (kept in step with README.md's "Diagnostic codes").
+// The table of diagnostic codes; each has its section in docs/diagnostics.md (codes_test).
 #include <string_view>
 #include <utility>
 
