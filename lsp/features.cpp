@@ -1,12 +1,8 @@
 #include "lsp/features.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <regex>
-#include <sstream>
+#include <limits>
 
 #include "formats/formats.h"
 #include "hintfile/hintfile.h"
@@ -29,17 +25,17 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 
 std::string base_name(const std::string& path) { return fs::path(path).filename().string(); }
 
-std::optional<std::string> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+// Workspace files (hints beside tazuna.yaml, files named by related locations) are read by the
+// CLI's reader, with its size limit, and only when they are regular files: a hint linked to
+// /dev/zero, to a FIFO or to /dev/stdin (the server's own input) is an error at once.
+diag::Result<std::string> read_workspace_file(const std::string& path) {
+  return yaml::read_file(path, yaml::kMaxFileBytes, yaml::FileKinds::kRegularOnly);
 }
 
-std::optional<std::string> text_of(const std::string& path, const OpenText& open) {
+// The text of `path`: the open document's (unsaved edits win over the disk), else the file's.
+diag::Result<std::string> text_of(const std::string& path, const OpenText& open) {
   if (const std::string* t = open(path)) return *t;
-  return read_file(path);
+  return read_workspace_file(path);
 }
 
 int severity(diag::Severity s) {
@@ -57,6 +53,62 @@ int severity(diag::Severity s) {
 // Identifier-ish characters: the extent of a misspelled key, type, format or var name.
 bool word_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+}
+
+// Lines are read with plain scanning, never std::regex: the cursor's line and ytt's error
+// text can be any length (a base64 blob in tazuna.yaml), and libstdc++'s regex recurses
+// once per character of the text it matches.
+
+// ASCII white space (C's isspace).
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+std::string_view skip_spaces(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  return s;
+}
+
+bool has_space(std::string_view s) { return std::any_of(s.begin(), s.end(), is_space); }
+
+// `rest` starts with `key:` after any white space: true, with `rest` moved past the colon and
+// the white space after it.
+bool skip_key(std::string_view& rest, std::string_view key) {
+  std::string_view r = skip_spaces(rest);
+  if (!r.starts_with(key) || r.substr(key.size(), 1) != ":") return false;
+  rest = skip_spaces(r.substr(key.size() + 1));
+  return true;
+}
+
+// The text before the cursor is `key: WORD`, WORD (maybe empty) running up to the cursor:
+// the cursor is on the key's value.
+bool typing_value_of(std::string_view before, std::string_view key) {
+  return skip_key(before, key) && !has_space(before);
+}
+
+// The text before the cursor holds `from: WORD` as its last words, `from` a whole word (as
+// in `{from: e`).
+bool typing_source_kind(std::string_view before) {
+  constexpr std::string_view kKey = "from:";
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  // If any `from:` is followed by a value up to the cursor, the last one starting a word is:
+  // a later one lies inside that value, which holds no space.
+  for (size_t at = before.rfind(kKey); at != std::string_view::npos;
+       at = at == 0 ? std::string_view::npos : before.rfind(kKey, at - 1)) {
+    if (at > 0 && word(before[at - 1])) continue;
+    return !has_space(skip_spaces(before.substr(at + kKey.size())));
+  }
+  return false;
+}
+
+// The decimal number `s` starts with, if it starts with a digit; saturates at INT_MAX.
+std::optional<int> leading_number(std::string_view s) {
+  if (s.empty() || !std::isdigit(static_cast<unsigned char>(s.front()))) return std::nullopt;
+  int64_t n = 0;
+  for (size_t i = 0; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); ++i) {
+    n = std::min<int64_t>(n * 10 + (s[i] - '0'), std::numeric_limits<int>::max());
+  }
+  return static_cast<int>(n);
 }
 
 json range_of(const diag::Span& span, const std::string& text) {
@@ -86,10 +138,8 @@ std::string resolve_file(const std::string& name, const Document& doc) {
 }
 
 std::optional<std::string> suggestion(const diag::Diagnostic& d) {
-  static const std::regex did_you_mean("did you mean \"([^\"]+)\"\\?");
   for (const std::string& h : d.hints) {
-    std::smatch m;
-    if (std::regex_search(h, m, did_you_mean)) return m[1].str();
+    if (auto s = did_you_mean(h)) return s;
   }
   return std::nullopt;
 }
@@ -107,9 +157,10 @@ json to_lsp(const diag::Diagnostic& d, const Document& doc, const OpenText& open
   for (const diag::Related& r : d.related) {
     if (!r.span.known()) continue;
     std::string path = resolve_file(r.span.file, doc);
-    auto text = path == doc.path ? std::optional<std::string>(doc.text) : text_of(path, open);
+    auto text = path == doc.path ? diag::Result<std::string>(doc.text) : text_of(path, open);
     related.push_back(
-        {{"location", {{"uri", uri_of_path(path)}, {"range", range_of(r.span, text ? *text : "")}}},
+        {{"location",
+          {{"uri", uri_of_path(path)}, {"range", range_of(r.span, text.ok() ? *text : "")}}},
          {"message", r.message}});
   }
   if (!related.empty()) out["relatedInformation"] = related;
@@ -127,12 +178,17 @@ json publishable(diag::Diagnostics& diags, const Document& doc, const OpenText& 
   return out;
 }
 
-std::optional<hintfile::HintFile> hint_for_dir(const std::string& dir, const OpenText& open,
-                                               diag::Diagnostics& diags) {
+// The hint in `dir`: none when there is no file (as `lint --config`), an Error when it cannot
+// be read.
+diag::Result<std::optional<hintfile::HintFile>> hint_for_dir(const std::string& dir,
+                                                             const OpenText& open,
+                                                             diag::Diagnostics& diags) {
   const std::string path = hintfile::path_in(dir);
+  std::error_code ec;
+  if (!open(path) && !fs::exists(path, ec)) return std::optional<hintfile::HintFile>();
   auto text = text_of(path, open);
-  if (!text) return std::nullopt;
-  return hintfile::parse(*text, path, diags);
+  if (!text.ok()) return text.error();
+  return std::optional<hintfile::HintFile>(hintfile::parse(*text, path, diags));
 }
 
 void check_config(const Document& doc, const OpenText& open, diag::Diagnostics& diags) {
@@ -140,56 +196,55 @@ void check_config(const Document& doc, const OpenText& open, diag::Diagnostics& 
   for (const resolver::Manifest& m : config.manifests) {
     diag::Diagnostics hint_diags;
     auto hint = hint_for_dir(resolver::hint_dir(config, m), open, hint_diags);
-    if (!hint || hint_diags.has_errors()) continue;  // the hint's own errors are its file's
-    resolver::check_declarations(m, *hint, config, diags);
+    if (!hint.ok()) {  // placed on the manifest: the hint has no place of its own to show it
+      diags.error("HK010", m.span, hint.error().message);
+      continue;
+    }
+    if (!*hint || hint_diags.has_errors()) continue;  // the hint's own errors are its file's
+    resolver::check_declarations(m, **hint, config, diags);
   }
 }
 
-// ytt: the folder's YAML and Starlark files (open documents as edited) checked together as
-// `hintkit values --data-values-inspect` would; errors name `file:line`, which places them.
+// ytt: the folder's YAML and Starlark files checked together as `hintkit values -f FILE...
+// --data-values-inspect` would, read by the engine itself with the CLI's rules (size limit,
+// symlinks refused), regular files only, open documents as edited (in memory: nothing is
+// written anywhere). Errors name `file:line`, which places them.
 json check_ytt(const Document& doc, const OpenText& open) {
   json out = json::array();
-  const fs::path dir = fs::path(doc.path).parent_path();
-  std::error_code ec;
-  fs::path tmp = fs::temp_directory_path(ec) / ("hintkit-lsp-" + std::to_string(::getpid()));
-  fs::remove_all(tmp, ec);
-  fs::create_directories(tmp, ec);
+  if (!fs::path(doc.path).is_absolute()) return out;  // a URI without a folder to check
+  const std::string dir = fs::path(doc.path).parent_path().string();
   schema::Options options;
   options.inspect = true;
+  options.regular_files_only = true;
   std::vector<std::string> names;
+  std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename().string();
-    if (!e.is_regular_file() ||
+    // Symlinks and other non-folders are passed on: the engine refuses them as the CLI does.
+    if (e.symlink_status(ec).type() == fs::file_type::directory ||
         !(ends_with(name, ".yml") || ends_with(name, ".yaml") || ends_with(name, ".star")) ||
         name == hintfile::kFileName || name == kConfigName) {
       continue;
     }
     names.push_back(name);
   }
+  // A new document not saved yet is checked too.
+  if (std::find(names.begin(), names.end(), base_name(doc.path)) == names.end()) {
+    names.push_back(base_name(doc.path));
+  }
   std::sort(names.begin(), names.end());
   for (const std::string& name : names) {
-    auto text = text_of((dir / name).string(), open);
-    if (!text) continue;
-    std::ofstream((tmp / name).string(), std::ios::binary) << *text;
-    options.files.push_back((tmp / name).string());
+    const std::string path = dir + "/" + name;
+    options.files.push_back(path);
+    if (const std::string* text = open(path)) options.unsaved_texts[path] = *text;
   }
   schema::Outcome outcome = schema::run(options);
-  fs::remove_all(tmp, ec);
   if (outcome.exit_code == 0) return out;
   std::string message = outcome.err;
   if (message.rfind("Error: ", 0) == 0) message = message.substr(7);
   while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
-  // The first reference to this file places the error ("values.yaml:3", or ytt's excerpt
-  // "values.yaml:" followed by "  3 | ..."); else the top of the file.
-  const std::string quoted =
-      std::regex_replace(base_name(doc.path), std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)");
-  std::smatch m;
-  int line = 1;
-  if (std::regex_search(message, m, std::regex(quoted + ":([0-9]+)"))) {
-    line = std::stoi(m[1].str());
-  } else if (std::regex_search(message, m, std::regex(quoted + ":\n(?:.*\n)*?\\s*([0-9]+) \\|"))) {
-    line = std::stoi(m[1].str());
-  }
+  const int line = std::clamp(ytt_error_line(message, base_name(doc.path)), 1,
+                              LineIndex(doc.text).line_count());
   diag::Span span{.file = doc.path, .begin = {line, 1}, .end = {line, 1}};
   LineIndex index(doc.text);
   const int width = static_cast<int>(index.line(line - 1).size());
@@ -233,13 +288,16 @@ bool on_span_line(const diag::Span& s, int line0) { return s.begin.line == line0
 
 // `format: NAME` under the cursor: the format's accepted syntax.
 std::optional<std::string> format_hover(std::string_view line) {
-  static const std::regex format_line(R"(^\s*format:\s*["']?([A-Za-z]+))");
-  std::string l(line);
-  std::smatch m;
-  if (!std::regex_search(l, m, format_line)) return std::nullopt;
-  auto f = formats::parse(m[1].str());
+  std::string_view rest = line;
+  if (!skip_key(rest, "format")) return std::nullopt;
+  if (!rest.empty() && (rest.front() == '"' || rest.front() == '\'')) rest.remove_prefix(1);
+  size_t n = 0;
+  while (n < rest.size() && std::isalpha(static_cast<unsigned char>(rest[n]))) ++n;
+  if (n == 0) return std::nullopt;
+  const std::string name(rest.substr(0, n));
+  auto f = formats::parse(name);
   if (!f) return std::nullopt;
-  return "format `" + m[1].str() + "`: " + std::string(formats::syntax(*f));
+  return "format `" + name + "`: " + std::string(formats::syntax(*f));
 }
 
 std::optional<std::string> ytt_hover(const Document& doc, int line0) {
@@ -338,17 +396,14 @@ json complete_hint(const Document& doc, int line0, int character) {
   LineIndex index(doc.text);
   std::string_view line = index.line(line0);
   std::string before(line.substr(0, index.offset(line0, character) - index.offset(line0, 0)));
-  static const std::regex type_value(R"(^\s*type:\s*\S*$)");
-  static const std::regex format_value(R"(^\s*format:\s*\S*$)");
-  static const std::regex name_list(R"(^\s*(required_with|required_without|vars):\s*\[.*$)");
-  if (std::regex_match(before, type_value)) {
+  if (typing_value_of(before, "type")) {
     // A rule's `type:` is a list item under `rules`; a var's sits under the var's name.
     const bool in_rule = line.find("- ") != std::string_view::npos ||
                          parent_key(index, line0, indent_of(line)) == "rules";
     return in_rule ? items({"oneof_required"}, kValue, "rule type")
                    : items({"string", "slice", "map"}, kValue, "var type");
   }
-  if (std::regex_match(before, format_value)) {
+  if (typing_value_of(before, "format")) {
     std::vector<std::string> names;
     for (std::string_view n : formats::names()) names.emplace_back(n);
     json out = items(names, kValue, "format");
@@ -361,7 +416,11 @@ json complete_hint(const Document& doc, int line0, int character) {
   }
   const int ind = indent_of(line);
   const std::string parent = parent_key(index, line0, ind);
-  if (std::regex_match(before, name_list) ||
+  std::string_view list = before;
+  const bool in_list = (skip_key(list, "required_with") || skip_key(list, "required_without") ||
+                        skip_key(list, "vars")) &&
+                       list.starts_with('[');
+  if (in_list ||
       ((parent == "required_with" || parent == "required_without" || parent == "vars") &&
        before.find("- ") != std::string::npos)) {
     return items(var_names_of_hint(doc), kVariable, "declared var");
@@ -383,8 +442,7 @@ json complete_config(const Document& doc, int line0, int character, const OpenTe
   LineIndex index(doc.text);
   std::string_view line = index.line(line0);
   std::string before(line.substr(0, index.offset(line0, character) - index.offset(line0, 0)));
-  static const std::regex from_value(R"(^.*\bfrom:\s*\S*$)");
-  if (std::regex_match(before, from_value)) {
+  if (typing_source_kind(before)) {
     return items({"env", "static", "op"}, kValue, "var source");
   }
   if (before.find(':') != std::string::npos) return json::array();
@@ -399,9 +457,9 @@ json complete_config(const Document& doc, int line0, int character, const OpenTe
   if (!around) return json::array();
   diag::Diagnostics hint_diags;
   auto hint = hint_for_dir(resolver::hint_dir(config, *around), open, hint_diags);
-  if (!hint) return json::array();
+  if (!hint.ok() || !*hint) return json::array();
   json out = json::array();
-  for (const hintfile::Var& v : hint->vars) {
+  for (const hintfile::Var& v : (*hint)->vars) {
     bool declared = false;
     for (const auto& s : around->vars) declared = declared || s.name == v.name;
     if (declared) continue;
@@ -419,27 +477,76 @@ diag::Diagnostics checked(const Document& doc, const OpenText& open) {
   return diags;
 }
 
-bool overlaps(const json& a, const json& b) {
-  auto before = [](const json& p, const json& q) {
-    return p["line"].get<int>() < q["line"].get<int>() ||
-           (p["line"] == q["line"] && p["character"].get<int>() <= q["character"].get<int>());
-  };
-  return before(a["start"], b["end"]) && before(b["start"], a["end"]);
+bool before_or_at(const Position& p, const Position& q) {
+  return p.line < q.line || (p.line == q.line && p.character <= q.character);
+}
+
+// A range of one of our own published diagnostics (made by range_of: int fields).
+Range range_from_json(const json& r) {
+  return {{r["start"]["line"].get<int>(), r["start"]["character"].get<int>()},
+          {r["end"]["line"].get<int>(), r["end"]["character"].get<int>()}};
+}
+
+bool overlaps(const Range& a, const Range& b) {
+  return before_or_at(a.start, b.end) && before_or_at(b.start, a.end);
 }
 
 }  // namespace
 
-std::string path_of_uri(const std::string& uri) {
-  if (uri.rfind("file://", 0) != 0) return "";
-  std::string out;
-  for (size_t i = 7; i < uri.size(); ++i) {
-    if (uri[i] == '%' && i + 2 < uri.size()) {
-      out += static_cast<char>(std::stoi(uri.substr(i + 1, 2), nullptr, 16));
-      i += 2;
-    } else {
-      out += uri[i];
+std::optional<std::string> did_you_mean(std::string_view hint) {
+  constexpr std::string_view kLead = "did you mean \"";
+  for (size_t at = hint.find(kLead); at != std::string_view::npos; at = hint.find(kLead, at + 1)) {
+    const size_t begin = at + kLead.size();
+    const size_t end = hint.find('"', begin);
+    if (end == std::string_view::npos) break;
+    if (end > begin && hint.substr(end + 1, 1) == "?") {
+      return std::string(hint.substr(begin, end - begin));
     }
   }
+  return std::nullopt;
+}
+
+int ytt_error_line(std::string_view message, std::string_view file_name) {
+  const std::string key = std::string(file_name) + ":";
+  for (size_t at = message.find(key); at != std::string_view::npos;
+       at = message.find(key, at + 1)) {
+    if (auto n = leading_number(message.substr(at + key.size()))) return *n;
+  }
+  const size_t at = message.find(key + "\n");
+  if (at == std::string_view::npos) return 1;
+  for (size_t pos = at + key.size() + 1; pos < message.size();) {
+    size_t eol = message.find('\n', pos);
+    if (eol == std::string_view::npos) eol = message.size();
+    std::string_view l = skip_spaces(message.substr(pos, eol - pos));
+    size_t digits = 0;
+    while (digits < l.size() && std::isdigit(static_cast<unsigned char>(l[digits]))) ++digits;
+    if (digits > 0 && l.substr(digits, 2) == " |") return *leading_number(l);
+    pos = eol + 1;
+  }
+  return 1;
+}
+
+std::string path_of_uri(const std::string& uri) {
+  if (uri.rfind("file://", 0) != 0) return "";
+  auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string out;
+  for (size_t i = 7; i < uri.size(); ++i) {
+    const int high = uri[i] == '%' && i + 2 < uri.size() ? hex(uri[i + 1]) : -1;
+    const int low = high >= 0 ? hex(uri[i + 2]) : -1;
+    if (low >= 0) {
+      out += static_cast<char>(high * 16 + low);
+      i += 2;
+    } else {
+      out += uri[i];  // not an escape (`%zz`, a `%` at the end): the character itself
+    }
+  }
+  // A NUL cannot be in a file name: such a URI names no file.
+  if (out.find('\0') != std::string::npos) return "";
   return out;
 }
 
@@ -479,6 +586,7 @@ json diagnostics(const Document& doc, const OpenText& open) {
 
 json hover(const Document& doc, int line, int character, const OpenText& open) {
   LineIndex index(doc.text);
+  if (line < 0 || line >= index.line_count()) return nullptr;
   if (doc.kind == DocKind::kHint) {
     if (auto f = format_hover(index.line(line))) return markdown(*f);
     diag::Diagnostics diags;
@@ -496,7 +604,8 @@ json hover(const Document& doc, int line, int character, const OpenText& open) {
         if (!on_span_line(s.span, line)) continue;
         diag::Diagnostics hint_diags;
         auto hint = hint_for_dir(resolver::hint_dir(config, m), open, hint_diags);
-        const hintfile::Var* v = hint ? hint->find(s.name) : nullptr;
+        if (!hint.ok()) return markdown("**" + s.name + "**: " + hint.error().message);
+        const hintfile::Var* v = *hint ? (*hint)->find(s.name) : nullptr;
         if (!v) return markdown("**" + s.name + "**: not declared by the manifest's hint");
         return markdown(describe_var(*v));
       }
@@ -511,18 +620,20 @@ json hover(const Document& doc, int line, int character, const OpenText& open) {
 }
 
 json completion(const Document& doc, int line, int character, const OpenText& open) {
+  // Past the end there is nothing to offer (and no line above to walk up from).
+  if (line < 0 || line >= LineIndex(doc.text).line_count()) return json::array();
   if (doc.kind == DocKind::kHint) return complete_hint(doc, line, character);
   if (doc.kind == DocKind::kConfig) return complete_config(doc, line, character, open);
   return json::array();
 }
 
-json code_actions(const Document& doc, const json& range, const OpenText& open) {
+json code_actions(const Document& doc, const Range& range, const OpenText& open) {
   json out = json::array();
   if (doc.kind != DocKind::kHint && doc.kind != DocKind::kConfig) return out;
   diag::Diagnostics diags = checked(doc, open);
   json published = publishable(diags, doc, open);
   for (const json& d : published) {
-    if (!d.contains("data") || !overlaps(d["range"], range)) continue;
+    if (!d.contains("data") || !overlaps(range_from_json(d["range"]), range)) continue;
     const std::string replacement = d["data"]["replacement"];
     json edit = {
         {"changes", {{doc.uri, json::array({{{"range", d["range"]}, {"newText", replacement}}})}}}};

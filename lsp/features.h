@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace hintkit::lsp {
 
@@ -19,6 +20,17 @@ struct Document {
   std::string text;
   int version = 0;
   DocKind kind = DocKind::kOther;
+};
+
+// An LSP position: 0-based line and UTF-16 offset, each in 0..kMaxPosition (the server
+// refuses any other before calling in here).
+inline constexpr int kMaxPosition = 2147483647;  // LSP's uinteger: 2^31 - 1
+struct Position {
+  int line = 0;
+  int character = 0;
+};
+struct Range {
+  Position start, end;
 };
 
 DocKind classify(const std::string& path, const std::string& text);
@@ -33,7 +45,14 @@ nlohmann::json hover(const Document& doc, int line, int character, const OpenTex
 // CompletionItem[].
 nlohmann::json completion(const Document& doc, int line, int character, const OpenText& open);
 // CodeAction[] for the did-you-mean diagnostics overlapping `range`.
-nlohmann::json code_actions(const Document& doc, const nlohmann::json& range, const OpenText& open);
+nlohmann::json code_actions(const Document& doc, const Range& range, const OpenText& open);
+
+// The replacement a did-you-mean hint offers (`did you mean "name"?`), if it offers one.
+std::optional<std::string> did_you_mean(std::string_view hint);
+// Where ytt's error text places an error in file `file_name` (a base name): the line of its
+// first `name:LINE`, else of the first excerpt line (`  3 | ...`) after a `name:` line, else 1.
+// Numbers too big for an int saturate; the caller clamps to the document.
+int ytt_error_line(std::string_view message, std::string_view file_name);
 
 std::string path_of_uri(const std::string& uri);
 std::string uri_of_path(const std::string& path);

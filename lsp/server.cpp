@@ -6,14 +6,17 @@
 // clang-format off: <utility> must come first
 #include <boost/asio.hpp>
 // clang-format on
+#include <cstdint>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "lsp/features.h"
 #include "lsp/lsp.h"
 #include "lsp/transport.h"
+#include "yaml/yaml.h"
 
 namespace hintkit::lsp {
 namespace asio = boost::asio;
@@ -27,8 +30,84 @@ enum ErrorCode {
   kInvalidRequest = -32600,
   kMethodNotFound = -32601,
   kInvalidParams = -32602,
+  kInternalError = -32603,
   kServerNotInitialized = -32002,
 };
+
+// --- reading messages ----------------------------------------------------------------------
+// Every field is checked before use: a message that lacks one or has it of the wrong type or
+// out of range is refused as a whole (an error response, or a notification ignored).
+
+struct BadParams : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+const json& field(const json& object, const char* key) {
+  if (!object.is_object()) throw BadParams(std::string("expected an object holding ") + key);
+  auto it = object.find(key);
+  if (it == object.end()) throw BadParams(std::string("missing ") + key);
+  return *it;
+}
+
+std::string string_field(const json& object, const char* key) {
+  const json& v = field(object, key);
+  if (!v.is_string()) throw BadParams(std::string(key) + " is not a string");
+  return v.get<std::string>();
+}
+
+// An integer field in [low, high]. Checked on the JSON value, before any conversion: a float
+// (1e300) or a 64-bit number converted to int first would be undefined or wrapped.
+int int_field(const json& object, const char* key, int64_t low, int64_t high) {
+  const json& v = field(object, key);
+  bool in_range = false;
+  int64_t n = 0;
+  if (v.is_number_unsigned()) {
+    const uint64_t u = v.get<uint64_t>();
+    in_range = u <= static_cast<uint64_t>(high);
+    n = in_range ? static_cast<int64_t>(u) : 0;
+  } else if (v.is_number_integer()) {
+    n = v.get<int64_t>();
+    in_range = n >= low && n <= high;
+  } else {
+    throw BadParams(std::string(key) + " is not an integer");
+  }
+  if (!in_range || n < low) {
+    throw BadParams(std::string(key) + " is out of range (" + std::to_string(low) + " to " +
+                    std::to_string(high) + ")");
+  }
+  return static_cast<int>(n);
+}
+
+std::string uri_of(const json& params) { return string_field(field(params, "textDocument"), "uri"); }
+
+// Document versions are LSP integers: -2^31 to 2^31 - 1.
+int version_field(const json& text_document) {
+  return int_field(text_document, "version", INT32_MIN, INT32_MAX);
+}
+
+Position position_of(const json& p) {
+  return {int_field(p, "line", 0, kMaxPosition), int_field(p, "character", 0, kMaxPosition)};
+}
+
+Range range_field(const json& r) { return {position_of(field(r, "start")), position_of(field(r, "end"))}; }
+
+// JSON nested deeper than this is refused before it is used, as the CLI refuses JSON and
+// YAML (the same limit): copies, comparisons and printing of a JSON value recurse per level.
+struct TooDeep {};
+json parse_message(const std::string& body) {
+  auto bounded = [](int depth, json::parse_event_t event, json&) {
+    if ((event == json::parse_event_t::object_start ||
+         event == json::parse_event_t::array_start) &&
+        depth >= yaml::kMaxDepth) {
+      throw TooDeep{};
+    }
+    return true;
+  };
+  return json::parse(body, bounded, /*allow_exceptions=*/false);
+}
+
+// JSON-RPC ids are strings, numbers or null; anything else cannot be echoed back as one.
+bool valid_id(const json& id) { return id.is_string() || id.is_number() || id.is_null(); }
 
 class Server {
  public:
@@ -75,30 +154,49 @@ class Server {
     send({{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
   }
 
+  // One message, one outcome: every exception stops here, so a bad message costs one error
+  // response (or, for a notification, a line on stderr) and the server goes on.
   void on_message(const std::string& body) {
-    json message = json::parse(body, nullptr, /*allow_exceptions=*/false);
+    json message;
+    try {
+      message = parse_message(body);
+    } catch (const TooDeep&) {
+      return reply_error(nullptr, kParseError,
+                         "JSON nests deeper than " + std::to_string(yaml::kMaxDepth) + " levels");
+    }
     if (message.is_discarded()) return reply_error(nullptr, kParseError, "malformed JSON");
-    if (!message.is_object() || !message.contains("method") || !message["method"].is_string()) {
-      if (message.is_object() && message.contains("id") && !message.contains("method")) {
+    if (!message.is_object()) {
+      return reply_error(nullptr, kInvalidRequest, "not a JSON-RPC request or notification");
+    }
+    const auto id_it = message.find("id");
+    const json id = id_it != message.end() && valid_id(*id_it) ? *id_it : json();
+    const auto method_it = message.find("method");
+    if (method_it == message.end() || !method_it->is_string() ||
+        (id_it != message.end() && !valid_id(*id_it))) {
+      if (id_it != message.end() && method_it == message.end()) {
         return;  // a response to a request of ours: none are sent today
       }
-      return reply_error(message.is_object() && message.contains("id") ? message["id"] : json(),
-                         kInvalidRequest, "not a JSON-RPC request or notification");
+      return reply_error(id, kInvalidRequest, "not a JSON-RPC request or notification");
     }
-    const std::string method = message["method"];
-    const json params = message.value("params", json::object());
-    if (message.contains("id")) {
-      const json id = message["id"];
-      try {
+    const std::string method = method_it->get<std::string>();
+    const auto params_it = message.find("params");
+    const json params = params_it != message.end() ? *params_it : json::object();
+    const bool is_request = id_it != message.end();
+    try {
+      if (is_request) {
         request(id, method, params);
-      } catch (const json::exception& e) {
-        reply_error(id, kInvalidParams, std::string("invalid params: ") + e.what());
-      }
-    } else {
-      try {
+      } else {
         notification(method, params);
-      } catch (const json::exception& e) {
-        log("ignored " + method + ": " + e.what());
+      }
+    } catch (const std::exception& e) {
+      const bool bad_params =
+          dynamic_cast<const BadParams*>(&e) || dynamic_cast<const json::exception*>(&e);
+      const std::string why = (bad_params ? "invalid params: " : "internal error: ") +
+                              std::string(e.what());
+      if (is_request) {
+        reply_error(id, bad_params ? kInvalidParams : kInternalError, why);
+      } else {
+        log("ignored " + method + ": " + why);
       }
     }
   }
@@ -122,29 +220,26 @@ class Server {
       return reply(id, nullptr);
     }
     if (method == "hintkit/stats") {  // for tests: how many checks the debounce let through
-      return reply(id, {{"checks", checks_}, {"documents", docs_.size()}});
+      return reply(id,
+                   {{"checks", checks_}, {"documents", docs_.size()}, {"timers", timers_.size()}});
     }
-    const Document* doc = nullptr;
-    if (params.contains("textDocument")) {
-      auto it = docs_.find(params.at("textDocument").at("uri").get<std::string>());
-      if (it != docs_.end()) doc = &it->second;
-    }
+    const bool about_document = method == "textDocument/hover" ||
+                                method == "textDocument/completion" ||
+                                method == "textDocument/codeAction";
+    if (!about_document) return reply_error(id, kMethodNotFound, "unknown method " + method);
+    auto it = docs_.find(uri_of(params));
+    const Document* doc = it != docs_.end() ? &it->second : nullptr;
     auto open = open_text();
     if (method == "textDocument/hover") {
-      if (!doc) return reply(id, nullptr);
-      const json& p = params.at("position");
-      return reply(id, hover(*doc, p.at("line"), p.at("character"), open));
+      const Position p = position_of(field(params, "position"));
+      return reply(id, doc ? hover(*doc, p.line, p.character, open) : json());
     }
     if (method == "textDocument/completion") {
-      if (!doc) return reply(id, json::array());
-      const json& p = params.at("position");
-      return reply(id, completion(*doc, p.at("line"), p.at("character"), open));
+      const Position p = position_of(field(params, "position"));
+      return reply(id, doc ? completion(*doc, p.line, p.character, open) : json::array());
     }
-    if (method == "textDocument/codeAction") {
-      if (!doc) return reply(id, json::array());
-      return reply(id, code_actions(*doc, params.at("range"), open));
-    }
-    reply_error(id, kMethodNotFound, "unknown method " + method);
+    const Range range = range_field(field(params, "range"));
+    return reply(id, doc ? code_actions(*doc, range, open) : json::array());
   }
 
   void notification(const std::string& method, const json& params) {
@@ -154,33 +249,38 @@ class Server {
       return;
     }
     if (method == "textDocument/didOpen") {
-      const json& td = params.at("textDocument");
+      const json& td = field(params, "textDocument");
       Document doc;
-      doc.uri = td.at("uri");
+      doc.uri = string_field(td, "uri");
       doc.path = path_of_uri(doc.uri);
-      doc.text = td.at("text");
-      doc.version = td.value("version", 0);
+      doc.text = string_field(td, "text");
+      doc.version = td.contains("version") ? version_field(td) : 0;
       doc.kind = classify(doc.path, doc.text);
       const std::string uri = doc.uri;
       docs_[uri] = std::move(doc);
       return schedule(uri, 0);
     }
     if (method == "textDocument/didChange") {
-      auto it = docs_.find(params.at("textDocument").at("uri").get<std::string>());
-      const json& changes = params.at("contentChanges");
-      if (it == docs_.end() || !changes.is_array() || changes.empty()) return;
+      const json& td = field(params, "textDocument");
+      auto it = docs_.find(string_field(td, "uri"));
+      const json& changes = field(params, "contentChanges");
+      if (!changes.is_array()) throw BadParams("contentChanges is not an array");
+      if (it == docs_.end() || changes.empty()) return;  // state only for open documents
+      // Full sync (textDocumentSync.change = 1): the last change holds the whole text.
+      std::string text = string_field(changes.back(), "text");
+      const int version = td.contains("version") ? version_field(td) : it->second.version;
       Document& doc = it->second;
-      doc.text = changes.back().at("text");
-      doc.version = params.at("textDocument").value("version", doc.version);
+      doc.text = std::move(text);
+      doc.version = version;
       doc.kind = classify(doc.path, doc.text);
       return schedule(doc.uri, options_.debounce_ms);
     }
     if (method == "textDocument/didSave") {
-      return schedule(params.at("textDocument").at("uri"), 0);
+      return schedule(uri_of(params), 0);
     }
     if (method == "textDocument/didClose") {
-      const std::string uri = params.at("textDocument").at("uri");
-      docs_.erase(uri);
+      const std::string uri = uri_of(params);
+      if (docs_.erase(uri) == 0) return;  // never opened: nothing to clear
       timers_.erase(uri);
       send({{"jsonrpc", "2.0"},
             {"method", "textDocument/publishDiagnostics"},
@@ -206,12 +306,21 @@ class Server {
     };
   }
 
+  // Timers exist only for open documents: a save or a refresh of any other URI is ignored,
+  // so no message makes state that closing a document would not clear.
   void schedule(const std::string& uri, int delay_ms) {
+    if (!docs_.contains(uri)) return;
     auto& timer = timers_[uri];
     if (!timer) timer = std::make_unique<asio::steady_timer>(io_);
     timer->expires_after(std::chrono::milliseconds(delay_ms));
     timer->async_wait([this, uri](boost::system::error_code ec) {
-      if (!ec) check(uri);
+      if (ec) return;
+      // A check runs outside any message: its failure is logged, the server goes on.
+      try {
+        check(uri);
+      } catch (const std::exception& e) {
+        log("check of " + uri + " failed: " + e.what());
+      }
     });
   }
 

@@ -227,13 +227,15 @@ class Engine {
     return printed_files_;
   }
 
+  ReadRules read_rules() const { return {&opts_.unsaved_texts, opts_.regular_files_only}; }
+
   // The -f inputs as ytt's file set (file_set.cpp). Files of private libraries (`_ytt_lib`)
   // stay in it (load() and data.list meet them as private) but are no templates of this
   // library (`own`).
   void read_inputs() {
     files_.ignore_unknown_comments = opts_.ignore_unknown_comments;
     files_.strict_yaml = opts_.strict;
-    std::vector<SourceFile> read = read_file_set(opts_.files, stdin_use_);
+    std::vector<SourceFile> read = read_file_set(opts_.files, stdin_use_, read_rules());
     apply_file_marks(read, opts_.file_marks);
     for (auto& f : read) files_.files.push_back(std::move(f));
   }
@@ -1353,7 +1355,7 @@ class Engine {
     if (url_of(path)) throw Unsupported{"--data-values-file from a URL"};
     FoundFiles found;
     try {
-      found = find_files(path, stdin_use_);
+      found = find_files(path, stdin_use_, read_rules());
     } catch (const StdinTaken& taken) {
       throw YttError{context + "Reading file '" + taken.name + "':\n    " + StdinTaken::kText};
     } catch (YttError& e) {
@@ -1466,7 +1468,7 @@ class Engine {
     if (url_of(path)) throw Unsupported{"--data-value-file from a URL"};
     FoundFiles found;
     try {
-      found = find_files(path, stdin_use_);
+      found = find_files(path, stdin_use_, read_rules());
     } catch (const StdinTaken&) {
       throw YttError{context + "Reading file '" + path + "'"};  // ytt gives no reason here
     } catch (YttError& e) {

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 #include <memory>
 #include <tuple>
@@ -86,7 +87,7 @@ bool is_pipe_link(const std::string& path) {
   return !ec && is_pipe_name(target.string()) && is_fd_folder(folder.string());
 }
 
-std::string checked_read(const std::string& path, const struct stat& st) {
+std::string checked_read(const std::string& path, const struct stat& st, const ReadRules& rules) {
   if (S_ISLNK(st.st_mode) && !is_pipe_link(path)) {
     std::error_code ec;
     fs::path dst = fs::canonical(path, ec);
@@ -98,10 +99,18 @@ std::string checked_read(const std::string& path, const struct stat& st) {
                    "' to be allowed, but was not (hint: symlinks are disallowed as a security "
                    "feature, use '--allow-symlink-destination' flags to override)"};
   }
-  if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISLNK(st.st_mode)) {
+  if ((!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISLNK(st.st_mode)) ||
+      (rules.regular_only && S_ISFIFO(st.st_mode))) {
     throw YttError{"Expected file '" + path + "' to be a regular file, but was not"};
   }
-  auto text = yaml::read_file(path);
+  if (rules.unsaved_texts) {
+    if (auto it = rules.unsaved_texts->find(path); it != rules.unsaved_texts->end()) {
+      return it->second;
+    }
+  }
+  auto text = yaml::read_file(path, yaml::kMaxFileBytes,
+                              rules.regular_only ? yaml::FileKinds::kRegularOnly
+                                                 : yaml::FileKinds::kAny);
   if (!text.ok()) throw YttError{"Reading file '" + path + "': " + text.error().message};
   return std::move(*text);
 }
@@ -115,7 +124,8 @@ SourceFile make_file(std::string rel, std::string text) {
 }
 
 // A folder as ytt's filepath.Walk sees it: lexical order, symlinks not followed.
-void walk(const std::string& root, const std::string& dir, std::vector<SourceFile>& out) {
+void walk(const std::string& root, const std::string& dir, std::vector<SourceFile>& out,
+          const ReadRules& rules) {
   std::vector<std::string> names;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) names.push_back(e.path().filename());
@@ -125,12 +135,12 @@ void walk(const std::string& root, const std::string& dir, std::vector<SourceFil
     struct stat st {};
     if (::lstat(p.c_str(), &st) != 0) continue;  // vanished while listing
     if (S_ISDIR(st.st_mode)) {
-      walk(root, p, out);
+      walk(root, p, out, rules);
       continue;
     }
     std::string text;
     try {
-      text = checked_read(p, st);
+      text = checked_read(p, st, rules);
     } catch (YttError& e) {
       e.text = "Listing files '" + root + "': " + e.text;
       throw;
@@ -287,7 +297,7 @@ std::string folder_of(std::string_view rel) {
   return slash == std::string_view::npos ? std::string() : std::string(rel.substr(0, slash));
 }
 
-FoundFiles find_files(const std::string& arg, StdinUse& stdin_use) {
+FoundFiles find_files(const std::string& arg, StdinUse& stdin_use, const ReadRules& rules) {
   std::string rel, path = arg;
   if (size_t eq = arg.find('='); eq != std::string::npos) {
     if (arg.find('=', eq + 1) != std::string::npos) {
@@ -309,13 +319,21 @@ FoundFiles find_files(const std::string& arg, StdinUse& stdin_use) {
   }
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) {
+    const int lstat_errno = errno;
+    if (rules.unsaved_texts && lstat_errno == ENOENT) {
+      if (auto it = rules.unsaved_texts->find(path); it != rules.unsaved_texts->end()) {
+        found.files.push_back(
+            make_file(rel.empty() ? std::string(base_name(path)) : rel, it->second));
+        return found;
+      }
+    }
     throw YttError{"Checking file '" + path + "': " + lstat_problem(path)};
   }
   if (S_ISDIR(st.st_mode)) {
     found.folder = true;
-    walk(path, path, found.files);
+    walk(path, path, found.files, rules);
   } else {
-    std::string text = checked_read(path, st);
+    std::string text = checked_read(path, st, rules);
     found.files.push_back(
         make_file(rel.empty() ? std::string(base_name(path)) : rel, std::move(text)));
   }
@@ -336,7 +354,8 @@ bool is_implied(const FoundFiles& found, const SourceFile& f) {
   return found.folder && f.path.find('/') != std::string::npos;
 }
 
-std::vector<SourceFile> read_file_set(const std::vector<std::string>& args, StdinUse& stdin_use) {
+std::vector<SourceFile> read_file_set(const std::vector<std::string>& args, StdinUse& stdin_use,
+                                      const ReadRules& rules) {
   std::vector<SourceFile> all;
   for (const std::string& arg : args) {
     if (auto url = url_of(arg)) {
@@ -344,7 +363,7 @@ std::vector<SourceFile> read_file_set(const std::vector<std::string>& args, Stdi
     }
     FoundFiles found;
     try {
-      found = find_files(arg, stdin_use);
+      found = find_files(arg, stdin_use, rules);
     } catch (const StdinTaken&) {
       throw YttError{StdinTaken::kText};
     }

@@ -5,6 +5,7 @@
 // the root of the file set for paths starting with '/'.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,6 +45,12 @@ struct StdinTaken {
       "flag?";
 };
 
+// How the inputs are read beyond ytt's rules (Options::unsaved_texts, regular_files_only).
+struct ReadRules {
+  const std::map<std::string, std::string>* unsaved_texts = nullptr;
+  bool regular_only = false;
+};
+
 // The files one argument stands for (`path`, `name=path`, `-`, a folder), as ytt's
 // files.NewSortedFilesFromPaths finds them: sorted by relative path; `folder` when the
 // argument named one (a `name=` is then ignored). Throws YttError with ytt's wording for a
@@ -53,7 +60,7 @@ struct FoundFiles {
   std::vector<SourceFile> files;
   bool folder = false;
 };
-FoundFiles find_files(const std::string& arg, StdinUse& stdin_use);
+FoundFiles find_files(const std::string& arg, StdinUse& stdin_use, const ReadRules& rules = {});
 
 // The HTTP source a file argument (`path` or `name=path`) names, if it names one (an argument
 // with two `=` names none: find_files reports it).
@@ -64,7 +71,8 @@ bool is_implied(const FoundFiles& found, const SourceFile& f);
 
 // Reads every -f argument as ytt does (see find_files), arguments in the order given. Throws
 // as find_files does (a second `-` with ytt's text) and Unsupported for HTTP inputs.
-std::vector<SourceFile> read_file_set(const std::vector<std::string>& args, StdinUse& stdin_use);
+std::vector<SourceFile> read_file_set(const std::vector<std::string>& args, StdinUse& stdin_use,
+                                      const ReadRules& rules = {});
 
 // ytt's --file-mark flags (pkg/cmd/template/file_marks.go), in order, on the files read:
 // `PATTERN:exclude=true` drops the matching files, `PATTERN:path=NEW` renames them; PATTERN is

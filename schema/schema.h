@@ -20,6 +20,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -65,6 +66,16 @@ struct Options {
   // in bulk (the fuzz target) set smaller ones.
   int64_t max_starlark_steps = 0;
   int max_starlark_call_depth = 0;
+  // For hosts that check files nobody named on a command line (the language server checks the
+  // folder of an open document):
+  // - texts read in place of the disk's, by input path as the -f argument (or a folder's walk:
+  //   `folder/name`) spells it: an editor's unsaved documents. The path still passes every
+  //   check a file on disk does (a symlink is refused as ever); one missing on disk is taken
+  //   as it is (a new, unsaved document);
+  // - regular files only: named pipes and devices among the inputs are refused
+  //   (yaml::FileKinds::kRegularOnly), where the CLI reads them.
+  std::map<std::string, std::string> unsaved_texts;
+  bool regular_files_only = false;
 };
 
 struct Outcome {

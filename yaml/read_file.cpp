@@ -66,7 +66,14 @@ diag::Error cannot_read(const std::string& path, const std::string& why) {
 
 }  // namespace
 
-diag::Result<std::string> read_file(const std::string& path, size_t max_bytes) {
+diag::Result<std::string> read_file(const std::string& path, size_t max_bytes,
+                                    FileKinds kinds) {
+  const bool regular_only = kinds == FileKinds::kRegularOnly;
+  // Looked at before opening too: opening a device can have effects of its own.
+  if (struct stat before {}; regular_only && ::stat(path.c_str(), &before) == 0 &&
+                             !S_ISREG(before.st_mode) && !S_ISDIR(before.st_mode)) {
+    return cannot_read(path, "not a regular file");
+  }
   // Non-blocking open: a FIFO nobody writes to must not hang us (it reads as empty);
   // process substitution (`--values <(cmd)`) still works, its writer is already there.
   Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
@@ -74,6 +81,7 @@ diag::Result<std::string> read_file(const std::string& path, size_t max_bytes) {
   struct stat st {};
   if (::fstat(f.fd, &st) != 0) return cannot_read(path, std::strerror(errno));
   if (S_ISDIR(st.st_mode)) return cannot_read(path, "is a directory");
+  if (regular_only && !S_ISREG(st.st_mode)) return cannot_read(path, "not a regular file");
   std::string text;
   Reservation reserved(S_ISREG(st.st_mode) ? std::min(static_cast<size_t>(st.st_size), max_bytes)
                                            : max_bytes);

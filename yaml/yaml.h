@@ -351,8 +351,16 @@ std::vector<Document> load_split(
     const std::function<void(size_t half, std::vector<Document>& docs)>& each_half = {},
     bool* halves_used = nullptr);
 
-// Reads a whole file. Unreadable, a directory, or larger than `max_bytes` -> `Error`.
-diag::Result<std::string> read_file(const std::string& path, size_t max_bytes = kMaxFileBytes);
+// What `read_file` reads besides regular files. The CLI reads named pipes and devices too
+// (`--values <(cmd)`, `/dev/stdin`): the user named them. A long-running reader of files
+// nobody named (the language server's workspace) reads regular files only: a pipe there can
+// block it for good, a device never ends, and `/dev/stdin` would be its own input.
+enum class FileKinds : uint8_t { kAny, kRegularOnly };
+
+// Reads a whole file. Unreadable, a directory, larger than `max_bytes`, or (with
+// kRegularOnly) not a regular file once symlinks are followed -> `Error`.
+diag::Result<std::string> read_file(const std::string& path, size_t max_bytes = kMaxFileBytes,
+                                    FileKinds kinds = FileKinds::kAny);
 
 // Reads and loads a file; I/O failures come back as an `Error`.
 diag::Result<std::vector<Document>> load_file(const std::string& path, diag::Diagnostics& diags,

@@ -37,9 +37,9 @@ def uri(path):
 
 
 class Client:
-    def __init__(self):
-        self.p = subprocess.Popen([HINTKIT, "lsp"], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    def __init__(self, env=None):
+        self.p = subprocess.Popen([HINTKIT, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, env=env)
         self.messages = queue.Queue()
         self.next_id = 0
         threading.Thread(target=self._read, daemon=True).start()
@@ -298,6 +298,221 @@ rss_10k = c.rss_kb()
 # Under AddressSanitizer freed memory sits in its quarantine by design: RSS says nothing there.
 if "ASAN_OPTIONS" not in os.environ:
     check(rss_10k - rss_2k < 4096, f"memory flat over 10,000 edits: {rss_2k} KB -> {rss_10k} KB")
+
+# --- hostile input: long lines (no std::regex on them) ---------------------------------------
+def alive(what):
+    r = c.request("hintkit/stats")
+    check(r is not None and "result" in r, f"still answering after {what}")
+    return r["result"] if r else {}
+
+blob = "A" * 50000
+long_config = open(config).read() + f"          blob: {{from: static, static: {blob}}}\n"
+c.notify("textDocument/didChange", {"textDocument": {"uri": uri(config), "version": 3},
+                                    "contentChanges": [{"text": long_config}]})
+for method in ("textDocument/hover", "textDocument/completion"):
+    for character in (30, 40000, 50040):
+        r = c.request(method, {"textDocument": {"uri": uri(config)},
+                               "position": {"line": 10, "character": character}})
+        check(r and "result" in r, f"{method} on a 50,000-character tazuna.yaml line: {r and r.get('error')}")
+from_at = long_config.splitlines()[10].index("from: ") + 8  # in "from: st|atic"
+r = c.request("textDocument/completion", {"textDocument": {"uri": uri(config)},
+                                          "position": {"line": 10, "character": from_at}})
+check(r and sorted(i["label"] for i in r["result"]) == ["env", "op", "static"],
+      f"from: completion on a long line: {r}")
+long_hint = f"vars:\n  a:\n    format: hostname{blob}\n    type: {blob}\n    required_with: [{blob}\n"
+c.notify("textDocument/didChange", {"textDocument": {"uri": uri(doc), "version": 20000},
+                                    "contentChanges": [{"text": long_hint}]})
+for line in (2, 3, 4):
+    for method in ("textDocument/hover", "textDocument/completion"):
+        r = c.request(method, {"textDocument": {"uri": uri(doc)},
+                               "position": {"line": line, "character": 50010}})
+        check(r and "result" in r, f"{method} on a 50,000-character hint line {line}")
+check(labels(3, 50010) == ["map", "slice", "string"], f"type completion on a long line: {labels(3, 50010)}")
+alive("long lines")
+
+# A ytt error text holding a 100,000-character line is placed without std::regex.
+long_values = os.path.join(ydir, "long.yaml")
+long_text = "#@data/values\n---\n#@ " + "x" * 100000 + "(\nreplicas: 2\n"
+c.open(long_values, long_text)
+diags = c.diagnostics(uri(long_values), lambda ds: len(ds) > 0)
+check(diags and diags[0]["code"] == "ytt" and len(diags[0]["message"]) > 0,
+      f"ytt error with a 100,000-character line: {diags and diags[0]['range']}")
+c.notify("textDocument/didClose", {"textDocument": {"uri": uri(long_values)}})
+alive("a ytt error with a long line")
+
+# --- hostile input: bad messages -----------------------------------------------------------
+def error_code(r):
+    return r and r.get("error", {}).get("code")
+
+for bad in ("file:///tmp/%zz.yaml", "file:///tmp/%", "file:///tmp/%4", "file:///%00.yaml"):
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": bad, "languageId": "yaml",
+                                                       "version": 1, "text": "a: 1\n"}})
+    r = c.request("textDocument/hover", {"textDocument": {"uri": bad},
+                                         "position": {"line": 0, "character": 0}})
+    check(r and "result" in r, f"URI {bad}: {r}")
+    c.notify("textDocument/didClose", {"textDocument": {"uri": bad}})
+deep = "[" * 150000 + "]" * 150000
+for where in ("params", "id"):
+    body = ('{"jsonrpc": "2.0", "method": "textDocument/hover", "%s": %s}' % (where, deep)).encode()
+    c.raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    r = c.wait(lambda m: error_code(m) == -32700 and "deeper" in m["error"]["message"])
+    check(r is not None and r["id"] is None, f"JSON nested 150,000 deep in {where}: {r}")
+alive("deep JSON")
+r = c.request("textDocument/codeAction", {"textDocument": {"uri": uri(broken)}, "range": {},
+                                          "context": {"diagnostics": []}})
+check(error_code(r) == -32602, f"range: {{}}: {r}")
+r = c.request("textDocument/codeAction", {"textDocument": {"uri": uri(broken)},
+                                          "range": {"start": {"line": 0, "character": 0},
+                                                    "end": {"line": "x", "character": 0}}})
+check(error_code(r) == -32602, f"a string line: {r}")
+for bad in (1e300, -1, 2 ** 31, 2 ** 53, 2 ** 64, 0.5, "1", None, True):
+    for method in ("textDocument/hover", "textDocument/completion"):
+        r = c.request(method, {"textDocument": {"uri": uri(doc)},
+                               "position": {"line": bad, "character": 0}})
+        check(error_code(r) == -32602, f"{method} at line {bad!r}: {r}")
+        r = c.request(method, {"textDocument": {"uri": uri(doc)},
+                               "position": {"line": 0, "character": bad}})
+        check(error_code(r) == -32602, f"{method} at character {bad!r}: {r}")
+# Past the last line nothing is walked: ten such requests (13 s of CPU each when every line
+# index up to 2^31-1 was visited) are answered within the client's usual wait.
+for method, empty in (("textDocument/hover", None), ("textDocument/completion", [])):
+    for d in (doc, config):
+        first = c.next_id + 1
+        for _ in range(10):
+            c.next_id += 1
+            c.send({"jsonrpc": "2.0", "id": c.next_id, "method": method,
+                    "params": {"textDocument": {"uri": uri(d)},
+                               "position": {"line": 2 ** 31 - 1, "character": 2 ** 31 - 1}}})
+        last = c.wait(lambda m: m.get("id") == c.next_id)
+        check(last and last.get("result") == empty and
+              all(c.wait(lambda m, i=i: m.get("id") == i, timeout=1) for i in range(first, c.next_id)),
+              f"{method} at line 2^31-1 on {os.path.basename(d)}: {last}")
+before = alive("bad positions")["documents"]
+bad_uri = uri(os.path.join(tmp, "bad-version.yaml"))
+c.notify("textDocument/didOpen", {"textDocument": {"uri": bad_uri, "languageId": "yaml",
+                                                   "version": 1e300, "text": "a: 1\n"}})
+check(alive("a float version")["documents"] == before, "a didOpen with version 1e300 is ignored")
+c.notify("textDocument/didChange", {"textDocument": {"uri": uri(doc), "version": 30000},
+                                    "contentChanges": [{"text": "vars:\n  a:\n    format: hostname\n"}]})
+c.notify("textDocument/didChange", {"textDocument": {"uri": uri(doc), "version": 2 ** 53},
+                                    "contentChanges": [{"text": "changed: 1\n"}]})
+r = c.request("textDocument/hover", {"textDocument": {"uri": uri(doc)},
+                                     "position": {"line": 2, "character": 12}})
+check(r and r["result"] and "hostname" in r["result"]["contents"]["value"],
+      f"a didChange with version 2^53 changes nothing: {r}")
+c.send({"jsonrpc": "2.0", "id": {"a": 1}, "method": "hintkit/stats"})
+r = c.wait(lambda m: error_code(m) == -32600 and m.get("id") is None)
+check(r is not None, "an object id is an invalid request")
+for params in ([], 7, {"textDocument": 1}, {"textDocument": {"uri": 3}},
+               {"textDocument": {"uri": uri(os.path.join(tmp, "none.yaml"))}, "contentChanges": {}},
+               {"textDocument": {"uri": uri(doc)}, "contentChanges": {}}):
+    for method in ("textDocument/didOpen", "textDocument/didChange", "textDocument/didSave",
+                   "textDocument/didClose"):
+        if method != "textDocument/didClose" or not (isinstance(params, dict) and "contentChanges" in params):
+            c.notify(method, params)
+alive("bad notifications")
+
+# State only for open documents: saves and closes of URIs never opened make none.
+stats = alive("before the saves")
+rss = c.rss_kb()
+saves = b"".join(
+    (lambda body: b"Content-Length: %d\r\n\r\n" % len(body) + body)(json.dumps(
+        {"jsonrpc": "2.0", "method": "textDocument/didSave",
+         "params": {"textDocument": {"uri": f"file:///never/opened/{i}.yaml"}}}).encode())
+    for i in range(200000))
+c.raw(saves)
+after = alive("200,000 saves")
+check(after["timers"] == stats["timers"] and after["documents"] == stats["documents"],
+      f"200,000 saves of unopened URIs keep no state: {stats} -> {after}")
+if "ASAN_OPTIONS" not in os.environ:
+    check(c.rss_kb() - rss < 8192, f"memory flat over 200,000 saves: {rss} KB -> {c.rss_kb()} KB")
+
+# --- hostile input: workspace files read by the CLI's reader --------------------------------
+bad_hints = {"zero": lambda p: os.symlink("/dev/zero", p),
+             "stdin": lambda p: os.symlink("/dev/stdin", p),
+             "fifo": lambda p: os.mkfifo(p)}
+for name, make in bad_hints.items():
+    wdir = os.path.join(tmp, "ws-" + name)
+    os.makedirs(os.path.join(wdir, "app"))
+    make(os.path.join(wdir, "app", "tazuna.hint.yaml"))
+    wconfig = os.path.join(wdir, "tazuna.yaml")
+    open(wconfig, "w").write(
+        "apiVersion: tazuna.pepabo.com/v1\nkind: Tazuna\nspec:\n  manifests:\n"
+        "    - name: app\n      type: helmfile\n      path: app\n      helmfile:\n        vars:\n"
+        "          region: {from: static, static: x}\n")
+    c.open(wconfig)
+    diags = c.diagnostics(uri(wconfig), lambda ds: len(ds) > 0)
+    check(diags and any(d["code"] == "HK010" and "not a regular file" in d["message"] for d in diags),
+          f"hint {name}: {diags}")
+    for method in ("textDocument/hover", "textDocument/completion"):
+        r = c.request(method, {"textDocument": {"uri": uri(wconfig)},
+                               "position": {"line": 9, "character": 12}})
+        check(r and "result" in r, f"{method} beside hint {name}: {r}")
+    c.notify("textDocument/didClose", {"textDocument": {"uri": uri(wconfig)}})
+alive("hints that are not regular files")
+
+# --- the ytt check: in memory, by the CLI's rules -------------------------------------------
+def ytt_dir(name, files):
+    d = os.path.join(tmp, name)
+    os.makedirs(d)
+    for n, text in files.items():
+        open(os.path.join(d, n), "w").write(text)
+    return d
+
+schema_text = "#@data/values-schema\n---\nreplicas: 1\n"
+bad_values = "#@data/values\n---\nreplicas: many\n"
+
+# Nothing is written to $TMPDIR: a folder planted at the predictable path the check once
+# used ($TMPDIR/hintkit-lsp-<pid>) is neither emptied nor written through.
+private = tempfile.mkdtemp()
+victim = os.path.join(private, "victim.txt")
+open(victim, "w").write("untouched\n")
+c4 = Client(dict(os.environ, TMPDIR=private))
+c4.initialize()
+planted = os.path.join(private, f"hintkit-lsp-{c4.p.pid}")
+os.makedirs(planted)
+os.symlink(victim, os.path.join(planted, "values.yaml"))
+c4.open(values)
+diags = c4.diagnostics(uri(values), lambda ds: len(ds) > 0)
+check(diags and "replicas" in diags[0]["message"], f"ytt check with a planted TMPDIR: {diags}")
+check(open(victim).read() == "untouched\n" and os.listdir(planted) == ["values.yaml"]
+      and sorted(os.listdir(private)) == sorted(["victim.txt", os.path.basename(planted)]),
+      f"the planted folder is left alone: {os.listdir(private)} {os.listdir(planted)}")
+c4.notify("exit")
+c4.p.wait(timeout=20)
+shutil.rmtree(private)
+
+# A symlinked input is refused as `hintkit values` refuses it.
+ylink = ytt_dir("ytt-link", {"values.yaml": bad_values.replace("many", "2")})
+os.symlink(os.path.join(ydir, "schema.yaml"), os.path.join(ylink, "schema.yaml"))
+cli = subprocess.run([HINTKIT, "values", "-f", os.path.join(ylink, "schema.yaml"),
+                      "--data-values-inspect"], capture_output=True, text=True)
+c.open(os.path.join(ylink, "values.yaml"))
+diags = c.diagnostics(uri(os.path.join(ylink, "values.yaml")), lambda ds: len(ds) > 0)
+check(cli.returncode != 0 and "symlink" in cli.stderr and diags
+      and "Checking symlink file" in diags[0]["message"], f"symlinked input refused: {diags}")
+
+# A FIFO beside, held open by a writer that never writes, and a 300 MB file: refused, not read.
+yfifo = ytt_dir("ytt-fifo", {"values.yaml": bad_values})
+os.mkfifo(os.path.join(yfifo, "fifo.yaml"))
+writer = os.open(os.path.join(yfifo, "fifo.yaml"), os.O_RDWR)
+c.open(os.path.join(yfifo, "values.yaml"))
+diags = c.diagnostics(uri(os.path.join(yfifo, "values.yaml")), lambda ds: len(ds) > 0)
+check(diags and "regular file" in diags[0]["message"], f"FIFO beside a ytt file: {diags}")
+os.close(writer)
+ybig = ytt_dir("ytt-big", {"values.yaml": bad_values})
+with open(os.path.join(ybig, "big.yaml"), "w") as f:
+    f.truncate(300 << 20)
+c.open(os.path.join(ybig, "values.yaml"))
+diags = c.diagnostics(uri(os.path.join(ybig, "values.yaml")), lambda ds: len(ds) > 0)
+check(diags and "over the limit" in diags[0]["message"], f"300 MB file beside a ytt file: {diags}")
+# A new document, not on disk yet, is checked as edited with the files beside it.
+ynew = ytt_dir("ytt-new", {"schema.yaml": schema_text})
+c.open(os.path.join(ynew, "new.yaml"), bad_values)
+diags = c.diagnostics(uri(os.path.join(ynew, "new.yaml")), lambda ds: len(ds) > 0)
+check(diags and diags[0]["range"]["start"]["line"] == 2 and "replicas" in diags[0]["message"],
+      f"unsaved new ytt document: {diags}")
+alive("ytt checks")
 
 r = c.request("shutdown")
 check(r and r["result"] is None, "shutdown")
