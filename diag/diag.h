@@ -187,9 +187,14 @@ struct RenderOptions {
   std::string message_prefix;  // e.g. "manifest api: " in front of every message
   // One-line description of a diagnostic code, for SARIF rule metadata; empty: the code.
   std::function<std::string(std::string_view code)> describe_code;
+  // text only: ANSI colour for the severity word, the place and the code (the CLI decides,
+  // from --color and whether the stream is a terminal); the other formats never colour.
+  bool color = false;
 };
 
 // text:   `file:line:col: error: message [code]` then indented `note:`/`hint:` lines
+//         (bold place, red error, yellow warning, cyan note, green hint, dim code: with
+//         options.color)
 // json:   {"diagnostics":[{...}], "errors":N, "warnings":N}
 // sarif:  SARIF 2.1.0, one run, rules = distinct codes (valid for GitHub code scanning)
 // github: `::error file=…,line=…,col=…,title=code::message` workflow commands

@@ -133,22 +133,70 @@ std::string location(const Span& span) {
   return s;
 }
 
+// SGR sequences (ECMA-48) for the text format's colours.
+constexpr std::string_view kReset = "\033[0m";
+constexpr std::string_view kBold = "\033[1m";
+constexpr std::string_view kDim = "\033[2m";
+constexpr std::string_view kBoldRed = "\033[1;31m";
+constexpr std::string_view kBoldYellow = "\033[1;33m";
+constexpr std::string_view kBoldCyan = "\033[1;36m";
+constexpr std::string_view kBoldGreen = "\033[1;32m";
+
+// Appends `text` in `style` when colouring, plain otherwise.
+void styled(std::string& out, bool color, std::string_view style, std::string_view text) {
+  if (!color || text.empty()) {
+    out += text;
+    return;
+  }
+  out += style;
+  out += text;
+  out += kReset;
+}
+
+std::string_view severity_style(Severity s) {
+  switch (s) {
+    case Severity::kError:
+      return kBoldRed;
+    case Severity::kWarning:
+      return kBoldYellow;
+    case Severity::kNote:
+      return kBoldCyan;
+  }
+  return kBold;
+}
+
 void text_one(std::string& out, const Diagnostic& d, const RenderOptions& o) {
+  const bool c = o.color;
   std::string loc = location(d.span);
-  if (!loc.empty()) out += loc + ": ";
-  out += to_string(d.severity);
-  out += ": ";
+  if (!loc.empty()) {
+    styled(out, c, kBold, loc + ":");
+    out += ' ';
+  }
+  styled(out, c, severity_style(d.severity), std::string(to_string(d.severity)) + ":");
+  out += ' ';
   out += o.message_prefix;
   out += d.message;
-  if (!d.code.empty()) out += " [" + d.code + "]";
+  if (!d.code.empty()) {
+    out += ' ';
+    styled(out, c, kDim, "[" + d.code + "]");
+  }
   out += '\n';
   for (const Related& r : d.related) {
     std::string rloc = location(r.span);
-    out += "  note: ";
-    if (!rloc.empty()) out += rloc + ": ";
+    out += "  ";
+    styled(out, c, kBoldCyan, "note:");
+    out += ' ';
+    if (!rloc.empty()) {
+      styled(out, c, kBold, rloc + ":");
+      out += ' ';
+    }
     out += r.message + '\n';
   }
-  for (const std::string& h : d.hints) out += "  hint: " + h + '\n';
+  for (const std::string& h : d.hints) {
+    out += "  ";
+    styled(out, c, kBoldGreen, "hint:");
+    out += ' ' + h + '\n';
+  }
 }
 
 void render_text_all(std::ostream& out, const Diagnostics& diags, const RenderOptions& o) {

@@ -68,6 +68,8 @@ int run_schema(const std::string& kind, Io io);
 
 // `hintkit values ARGS...`: ytt's flags (args after `values`), ytt's output and exit codes.
 int run_values(const std::vector<std::string>& args, Io io);
+// `hintkit values --help`'s text (ytt's flags are not CLI11's: the man page prints this).
+std::string values_help();
 
 // "dir" + "tazuna.hint.yaml" without a leading "./" so messages name files as users do.
 std::string join_file(const std::string& dir, std::string_view name);
@@ -78,8 +80,9 @@ std::string describe_code(std::string_view code);
 // "1 helmfile manifest", "2 helmfile manifests".
 std::string count_of(size_t n, std::string_view singular);
 
-// Renderer options for diagnostics: tool version and rule descriptions (SARIF).
-diag::RenderOptions render_options();
+// Renderer options for diagnostics written to `to` (io.out or io.err): tool version, rule
+// descriptions (SARIF) and colour (text, per --color and whether `to` is a terminal).
+diag::RenderOptions render_options(const Io& io, const std::ostream& to);
 
 // Prints an operation failure as `hintkit: message` and returns kExitUsage.
 int fail(Io io, const std::string& message);

@@ -109,7 +109,7 @@ int run_describe(const DescribeOptions& o, Io io) {
   if (!hint.ok()) return fail(io, "describe: " + hint.error().message);
   if (diags.has_errors()) {
     diags.sort_and_dedupe();
-    diag::render(io.err, diag::Format::kText, diags);
+    diag::render(io.err, diag::Format::kText, diags, render_options(io, io.err));
     return kExitFindings;
   }
   std::vector<const hintfile::Var*> vars;

@@ -6,6 +6,7 @@
 #include "hintfile/hintfile.h"
 #include "plugin/commands.h"
 #include "plugin/parallel.h"
+#include "plugin/terminal.h"
 
 namespace hintkit::plugin {
 namespace {
@@ -66,7 +67,7 @@ int report_lint(Io io, const LintOptions& o, diag::Diagnostics& all, const std::
   all.sort_and_dedupe();
   const size_t errors = all.error_count(), warnings = all.warning_count();
   const diag::Format format = *diag::parse_format(o.format);
-  diag::render(io.out, format, all, render_options());
+  diag::render(io.out, format, all, render_options(io, io.out));
   // Machine formats keep stdout clean; the summary goes to stderr there.
   (format == diag::Format::kText ? io.out : io.err)
       << "checked " << checked << ": " << errors << (errors == 1 ? " error, " : " errors, ")
@@ -80,7 +81,12 @@ int run_lint(const LintOptions& o, Io io) {
   const std::vector<std::string>& files = *found;
 
   std::vector<diag::Diagnostics> results(files.size());
-  parallel_for(files.size(), o.jobs, [&](size_t i) { results[i] = lint_one(files[i]); });
+  Progress progress(io.err, progress_wanted(io), files.size(), "hint files");
+  parallel_for(files.size(), o.jobs, [&](size_t i) {
+    results[i] = lint_one(files[i]);
+    progress.tick();
+  });
+  progress.finish();
 
   diag::Diagnostics all;
   for (diag::Diagnostics& d : results) all.append(std::move(d));

@@ -15,10 +15,14 @@ inline constexpr int kExitClean = 0;
 inline constexpr int kExitFindings = 1;
 inline constexpr int kExitUsage = 2;
 
+// `--color`: auto colours text diagnostics only on a terminal (see plugin/terminal.h).
+enum class ColorMode { kAuto, kAlways, kNever };
+
 struct Io {
   std::istream& in;
   std::ostream& out;
   std::ostream& err;
+  ColorMode color = ColorMode::kAuto;
 };
 
 // Runs the command line `args` (args[0] is the program name).

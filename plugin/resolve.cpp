@@ -30,7 +30,7 @@ int run_resolve(const ResolveOptions& o, Io io) {
   auto values = load_values(o.values, io.in, diags);
   if (!values.ok()) return fail(io, values.error().message);
 
-  const diag::RenderOptions options = render_options();
+  const diag::RenderOptions options = render_options(io, io.err);
   if (diags.has_errors()) {
     diags.sort_and_dedupe();
     diag::render(io.err, *diag::parse_format(o.format), diags, options);

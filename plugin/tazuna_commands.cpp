@@ -239,7 +239,7 @@ int run_resolve_config(const ResolveOptions& o, Io io) {
   const diag::Format format = *diag::parse_format(o.format);
   if (diags.has_errors()) {
     diags.sort_and_dedupe();
-    diag::render(io.err, format, diags, render_options());
+    diag::render(io.err, format, diags, render_options(io, io.err));
     return kExitFindings;
   }
   Selection sel = select(*config, o.manifests, o.tags);
@@ -263,7 +263,7 @@ int run_resolve_config(const ResolveOptions& o, Io io) {
   });
 
   for (auto& oc : outcomes) diags.append(std::move(oc.diags));
-  if (!diags.empty()) diag::render(io.err, format, diags, render_options());
+  if (!diags.empty()) diag::render(io.err, format, diags, render_options(io, io.err));
   if (o.explain) {
     explain_manifests(io.out, sel.manifests, outcomes, o);
     return diags.has_errors() ? kExitFindings : kExitClean;

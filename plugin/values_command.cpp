@@ -39,6 +39,12 @@ const char* kValuesHelp =
     "  hintkit values -f schema.yaml --data-values-schema-inspect -o openapi-v3\n\n"
     "Exit: 0 success, 1 schema or data values errors, 2 usage (as ytt).\n";
 
+}  // namespace
+
+std::string values_help() { return kValuesHelp; }
+
+namespace {
+
 // The engine's trees stay allocated until the process exits: this command is the last thing
 // the process does, and the OS reclaims the memory at once where freeing node by node takes
 // tens of milliseconds on large inputs. Reachable from a static, so leak checkers stay quiet.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "schema/errors.h"
+#include "schema/flags.h"
 #include "schema/internal.h"
 #include "schema/schema.h"
 
@@ -159,6 +160,14 @@ void apply(const Flag& f, const std::string& value, bool on, Options& o,
 
 std::string unsupported_text(std::string_view feature) {
   return "Error: hintkit values does not support " + std::string(feature) + "; use ytt for this\n";
+}
+
+std::vector<FlagName> implemented_flags() {
+  std::vector<FlagName> out;
+  for (const Flag& f : kFlags) {
+    if (f.unsupported == nullptr) out.push_back({f.name, f.shorthand, f.kind != FlagKind::kBool});
+  }
+  return out;
 }
 
 bool parse_args(const std::vector<std::string>& args, Options& o, Outcome& usage) {

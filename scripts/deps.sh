@@ -3,7 +3,8 @@
 set -euo pipefail
 packages=(g++ cmake make pkg-config libyaml-cpp-dev libre2-dev libcli11-dev libboost-dev
           libmimalloc-dev nlohmann-json3-dev libtoml11-dev libgtest-dev libbenchmark-dev python3 python3-yaml
-          python3-jsonschema neovim clang libclang-rt-dev)  # clang: sanitizer builds and libFuzzer (scripts/fuzz.sh)
+          python3-jsonschema neovim clang libclang-rt-dev  # clang: sanitizer builds and libFuzzer (scripts/fuzz.sh)
+          zsh fish)  # the completion scripts' syntax checks (tests/plugin/cli_surface_test.cpp)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

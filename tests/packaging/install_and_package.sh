@@ -11,7 +11,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
 [ -x "$tmp/prefix/bin/hintkit" ] || fail "no bin/hintkit"
-[ "$("$tmp/prefix/bin/hintkit" --version)" = "$version" ] || fail "installed --version"
+[ "$("$tmp/prefix/bin/hintkit" --version)" = "hintkit $version" ] || fail "installed --version"
 [ -s "$tmp/prefix/share/man/man1/hintkit.1" ] || fail "no man page"
 grep -q '^\.TH HINTKIT 1' "$tmp/prefix/share/man/man1/hintkit.1" || fail "man page header"
 [ -s "$tmp/prefix/share/doc/hintkit/LICENSE" ] || fail "no license"
@@ -38,5 +38,5 @@ for f in ./usr/bin/hintkit ./usr/share/man/man1/hintkit.1 ./usr/share/doc/hintki
   grep -q " $f\$" <<<"$listing" || fail "package lacks $f"
 done
 dpkg-deb -x "$deb" "$tmp/root"
-[ "$("$tmp/root/usr/bin/hintkit" --version)" = "$version" ] || fail "packaged --version"
+[ "$("$tmp/root/usr/bin/hintkit" --version)" = "hintkit $version" ] || fail "packaged --version"
 echo "1 passed, 0 failed"
