@@ -187,6 +187,13 @@ struct RenderOptions {
   std::string message_prefix;  // e.g. "manifest api: " in front of every message
   // One-line description of a diagnostic code, for SARIF rule metadata; empty: the code.
   std::function<std::string(std::string_view code)> describe_code;
+  // sarif: an absolute folder (the repository root): artifact URIs become relative to it
+  // under the uriBaseId %SRCROOT%, which originalUriBaseIds defines. Empty, or a file outside
+  // it: the path as given (absolute paths as file:// URIs).
+  std::string source_root;
+  // sarif: rules' helpUri is this + "#" + the lower-case code (e.g. ".../diagnostics.md" +
+  // "#hk101"); empty: no helpUri.
+  std::string help_uri_base;
   // text only: ANSI colour for the severity word, the place and the code (the CLI decides,
   // from --color and whether the stream is a terminal); the other formats never colour.
   bool color = false;
@@ -196,7 +203,12 @@ struct RenderOptions {
 //         (bold place, red error, yellow warning, cyan note, green hint, dim code: with
 //         options.color)
 // json:   {"diagnostics":[{...}], "errors":N, "warnings":N}
-// sarif:  SARIF 2.1.0, one run, rules = distinct codes (valid for GitHub code scanning)
+// sarif:  SARIF 2.1.0 as GitHub code scanning reads it: one run, rules = distinct codes with
+//         help text and helpUri; columns in UTF-16 code units (the files are read again to
+//         count them; a file that cannot be read keeps byte columns); paths under
+//         %SRCROOT%; partialFingerprints.primaryLocationLineHash = 16 hex digits of FNV-1a
+//         (64-bit) over code, relative path and message (no line numbers, so a finding keeps
+//         its identity when lines move), then ":N" for the N-th result with that hash
 // github: `::error file=…,line=…,col=…,title=code::message` workflow commands
 void render(std::ostream& out, Format format, const Diagnostics& diags,
             const RenderOptions& options = {});

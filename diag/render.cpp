@@ -1,6 +1,10 @@
 // Renderers: text for people, json for scripts, sarif for code scanning, github for
 // workflow annotations.
+#include <cctype>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -243,20 +247,205 @@ void render_json(std::ostream& out, const Diagnostics& diags, const RenderOption
   out << s;
 }
 
-std::string sarif_location(const Span& span, const std::string* message) {
-  std::string s =
-      "{\"physicalLocation\":{\"artifactLocation\":{\"uri\":" + json_quote(span.file) + "}";
-  if (span.known()) {
-    Position end = span.end.line > 0 ? span.end : span.begin;
-    s += ",\"region\":{\"startLine\":" + std::to_string(span.begin.line) +
-         ",\"startColumn\":" + std::to_string(std::max(1, span.begin.column)) +
-         ",\"endLine\":" + std::to_string(end.line) +
-         ",\"endColumn\":" + std::to_string(std::max(1, end.column)) + "}";
+// ---- SARIF ------------------------------------------------------------------------------
+
+namespace fs = std::filesystem;
+
+// The files SARIF results point into, read again to count columns in UTF-16 code units
+// (SARIF's default columnKind) where spans count bytes. Each file is read once per render.
+class SourceLines {
+ public:
+  // The text of line `line` (1-based) of `file`, or nullopt when it cannot be read.
+  std::optional<std::string_view> line(const std::string& file, int line) {
+    auto [it, inserted] = files_.try_emplace(file);
+    if (inserted) it->second = load(file);
+    if (!it->second || line < 1 || static_cast<size_t>(line) > it->second->starts.size()) {
+      return std::nullopt;
+    }
+    const File& f = *it->second;
+    const size_t begin = f.starts[static_cast<size_t>(line) - 1];
+    size_t end = f.text.find('\n', begin);
+    if (end == std::string::npos) end = f.text.size();
+    return std::string_view(f.text).substr(begin, end - begin);
   }
-  s += "}";
-  if (message) s += ",\"message\":{\"text\":" + json_quote(*message) + "}";
-  s += "}";
+
+ private:
+  struct File {
+    std::string text;
+    std::vector<size_t> starts;  // offset of each line
+  };
+  static std::optional<File> load(const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return std::nullopt;
+    File f;
+    f.text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (in.bad()) return std::nullopt;
+    f.starts.push_back(0);
+    for (size_t i = 0; i < f.text.size(); ++i) {
+      if (f.text[i] == '\n') f.starts.push_back(i + 1);
+    }
+    return f;
+  }
+  std::map<std::string, std::optional<File>> files_;
+};
+
+// The 1-based UTF-16 column of the 1-based byte column `column` in `line`: a code point
+// outside the BMP (4 UTF-8 bytes) counts 2, any other 1; an invalid byte counts 1 (as the
+// U+FFFD it reads as); bytes past the end of the line (a column after its last character)
+// count 1 each.
+int utf16_column(std::string_view line, int column) {
+  const size_t stop = static_cast<size_t>(std::max(1, column) - 1);
+  int units = 0;
+  size_t i = 0;
+  while (i < stop) {
+    if (i >= line.size()) {
+      units += static_cast<int>(stop - i);
+      break;
+    }
+    const size_t w = utf8_width(static_cast<unsigned char>(line[i]));
+    bool ok = w > 0 && i + w <= line.size();
+    for (size_t k = 1; ok && k < w; ++k) {
+      if ((static_cast<unsigned char>(line[i + k]) & 0xC0) != 0x80) ok = false;
+    }
+    if (!ok) {
+      units += 1;
+      i += 1;
+      continue;
+    }
+    units += w == 4 ? 2 : 1;
+    i += w;
+  }
+  return units + 1;
+}
+
+// A URI reference for a path: unreserved characters and '/' as they are, every other byte
+// percent-encoded (RFC 3986).
+std::string uri_encode(std::string_view path) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (char ch : path) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+      out += ch;
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 0xF];
+    }
+  }
+  return out;
+}
+
+struct ArtifactUri {
+  std::string uri;
+  bool under_root = false;  // relative to %SRCROOT%
+};
+
+ArtifactUri artifact_uri(const std::string& file, const std::string& root) {
+  const fs::path p(file);
+  if (!root.empty()) {
+    std::error_code ec;
+    const fs::path abs = fs::absolute(p, ec).lexically_normal();
+    if (!ec) {
+      const fs::path rel = abs.lexically_relative(fs::path(root).lexically_normal());
+      if (!rel.empty() && *rel.begin() != ".." && rel != ".") {
+        return {uri_encode(rel.generic_string()), true};
+      }
+    }
+  }
+  if (p.is_absolute()) return {"file://" + uri_encode(p.lexically_normal().generic_string())};
+  return {uri_encode(p.generic_string())};
+}
+
+// The root as originalUriBaseIds gives it: an absolute file URI ending in '/'.
+std::string root_uri(const std::string& root) {
+  std::string s = fs::path(root).lexically_normal().generic_string();
+  if (s.empty() || s.back() != '/') s += '/';
+  return "file://" + uri_encode(s);
+}
+
+// FNV-1a, 64-bit: small, stable across platforms and releases, enough to tell findings apart.
+uint64_t fnv1a(std::string_view data, uint64_t h = 14695981039346656037ull) {
+  for (unsigned char c : data) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::string hex64(uint64_t v) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string s(16, '0');
+  for (int i = 15; i >= 0; --i, v >>= 4) s[static_cast<size_t>(i)] = kHex[v & 0xF];
   return s;
+}
+
+class SarifWriter {
+ public:
+  explicit SarifWriter(const RenderOptions& o) : o_(o) {}
+
+  std::string location(const Span& span, const std::string* message) {
+    const ArtifactUri a = artifact_uri(span.file, o_.source_root);
+    std::string s = "{\"physicalLocation\":{\"artifactLocation\":{\"uri\":" + json_quote(a.uri);
+    if (a.under_root) s += ",\"uriBaseId\":\"%SRCROOT%\"";
+    s += "}";
+    if (span.known()) {
+      const Position end = span.end.line > 0 ? span.end : span.begin;
+      s += ",\"region\":{\"startLine\":" + std::to_string(span.begin.line) +
+           ",\"startColumn\":" + std::to_string(column(span.file, span.begin)) +
+           ",\"endLine\":" + std::to_string(end.line) +
+           ",\"endColumn\":" + std::to_string(column(span.file, end)) + "}";
+    }
+    s += "}";
+    if (message) s += ",\"message\":{\"text\":" + json_quote(*message) + "}";
+    s += "}";
+    return s;
+  }
+
+  // primaryLocationLineHash: see diag.h.
+  std::string fingerprint(const std::string& code, const Span& span, const std::string& text) {
+    const std::string uri = span.file.empty() ? "" : artifact_uri(span.file, o_.source_root).uri;
+    uint64_t h = fnv1a(code);
+    h = fnv1a(std::string_view("\0", 1), h);
+    h = fnv1a(uri, h);
+    h = fnv1a(std::string_view("\0", 1), h);
+    h = fnv1a(text, h);
+    const std::string hex = hex64(h);
+    return hex + ":" + std::to_string(++seen_[hex]);
+  }
+
+ private:
+  int column(const std::string& file, const Position& p) {
+    const int bytes = std::max(1, p.column);
+    auto line = lines_.line(file, p.line);
+    return line ? utf16_column(*line, bytes) : bytes;
+  }
+
+  const RenderOptions& o_;
+  SourceLines lines_;
+  std::map<std::string, int> seen_;
+};
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string sarif_rule(const std::string& code, const RenderOptions& o) {
+  std::string text = o.describe_code ? o.describe_code(code) : std::string();
+  if (text.empty()) text = code;
+  const std::string uri = o.help_uri_base.empty() ? "" : o.help_uri_base + "#" + lower(code);
+  std::string help = text, markdown = "**" + code + "**: " + text;
+  if (!uri.empty()) {
+    help += "\n\nSee " + uri + " for what it means and how to fix it.";
+    markdown += "\n\nSee [" + code + " in hintkit's diagnostics](" + uri + ") for what it means "
+                "and how to fix it.";
+  }
+  std::string s = "{\"id\":" + json_quote(code) + ",\"shortDescription\":{\"text\":" +
+                  json_quote(text) + "},\"help\":{\"text\":" + json_quote(help) +
+                  ",\"markdown\":" + json_quote(markdown) + "}";
+  if (!uri.empty()) s += ",\"helpUri\":" + json_quote(uri);
+  return s + "}";
 }
 
 void render_sarif(std::ostream& out, const Diagnostics& diags, const RenderOptions& o) {
@@ -273,11 +462,15 @@ void render_sarif(std::ostream& out, const Diagnostics& diags, const RenderOptio
   for (const std::string& c : codes) {
     if (i) s += ',';
     rule_index[c] = i++;
-    std::string text = o.describe_code ? o.describe_code(c) : std::string();
-    if (text.empty()) text = c;
-    s += "{\"id\":" + json_quote(c) + ",\"shortDescription\":{\"text\":" + json_quote(text) + "}}";
+    s += sarif_rule(c, o);
   }
-  s += "]}},\"results\":[";
+  s += "]}}";
+  if (!o.source_root.empty()) {
+    s += ",\"originalUriBaseIds\":{\"%SRCROOT%\":{\"uri\":" + json_quote(root_uri(o.source_root)) +
+         "}}";
+  }
+  s += ",\"columnKind\":\"utf16CodeUnits\",\"results\":[";
+  SarifWriter w(o);
   bool first = true;
   for (const Diagnostic& d : diags.items()) {
     if (!first) s += ',';
@@ -288,17 +481,19 @@ void render_sarif(std::ostream& out, const Diagnostics& diags, const RenderOptio
     s += "{\"ruleId\":" + json_quote(code) + ",\"ruleIndex\":" + std::to_string(rule_index[code]) +
          ",\"level\":" + json_quote(to_string(d.severity)) +
          ",\"message\":{\"text\":" + json_quote(text) + "}";
-    if (!d.span.file.empty()) s += ",\"locations\":[" + sarif_location(d.span, nullptr) + "]";
+    if (!d.span.file.empty()) s += ",\"locations\":[" + w.location(d.span, nullptr) + "]";
     if (!d.related.empty()) {
       s += ",\"relatedLocations\":[";
       for (size_t r = 0; r < d.related.size(); ++r) {
         if (r) s += ',';
-        std::string loc = sarif_location(d.related[r].span, &d.related[r].message);
+        std::string loc = w.location(d.related[r].span, &d.related[r].message);
         // Related locations carry an id, as the schema asks.
         s += "{\"id\":" + std::to_string(r) + "," + loc.substr(1);
       }
       s += "]";
     }
+    s += ",\"partialFingerprints\":{\"primaryLocationLineHash\":" +
+         json_quote(w.fingerprint(code, d.span, text)) + "}";
     s += "}";
   }
   s += "]}]}\n";

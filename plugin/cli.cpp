@@ -3,6 +3,7 @@
 // did-you-mean for a mistyped command, flag or value.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -17,8 +18,13 @@
 #ifndef HINTKIT_VERSION
 #define HINTKIT_VERSION "0.0.0"
 #endif
+#ifndef HINTKIT_DIAGNOSTICS_URL
+#define HINTKIT_DIAGNOSTICS_URL ""
+#endif
 
 namespace hintkit::plugin {
+
+namespace fs = std::filesystem;
 
 std::string version() { return HINTKIT_VERSION; }
 
@@ -33,10 +39,23 @@ std::string count_of(size_t n, std::string_view singular) {
   return std::to_string(n) + " " + std::string(singular) + (n == 1 ? "" : "s");
 }
 
+std::string repository_root() {
+  std::error_code ec;
+  const fs::path cwd = fs::current_path(ec);
+  if (ec) return {};
+  for (fs::path dir = cwd;; dir = dir.parent_path()) {
+    if (fs::exists(dir / ".git", ec)) return dir.string();
+    if (dir == dir.parent_path()) break;
+  }
+  return cwd.string();
+}
+
 diag::RenderOptions render_options(const Io& io, const std::ostream& to) {
   diag::RenderOptions options;
   options.tool_version = version();
   options.describe_code = describe_code;
+  options.source_root = repository_root();
+  options.help_uri_base = HINTKIT_DIAGNOSTICS_URL;
   options.color = colorize(io, to);
   return options;
 }

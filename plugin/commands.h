@@ -80,6 +80,10 @@ std::string describe_code(std::string_view code);
 // "1 helmfile manifest", "2 helmfile manifests".
 std::string count_of(size_t n, std::string_view singular);
 
+// The repository a run is in, for SARIF's %SRCROOT%: the nearest folder upward from the
+// current one that holds .git, else the current folder.
+std::string repository_root();
+
 // Renderer options for diagnostics written to `to` (io.out or io.err): tool version, rule
 // descriptions (SARIF) and colour (text, per --color and whether `to` is a terminal).
 diag::RenderOptions render_options(const Io& io, const std::ostream& to);

@@ -2,7 +2,8 @@
 // as `hintkit <prefix...> <cmd words>` in that folder, with `stdin` (if present) as standard
 // input and the NAME=value words of `env` (if present) in the environment; exit code, stdout
 // and stderr must equal expected/{rc,stdout,stderr}. HINTKIT_UPDATE=1 rewrites hintkit's own
-// expectations instead, for review in the diff. A case with a file `oracle` was recorded from
+// expectations instead, for review in the diff. The repository's absolute path in any output
+// reads as @SOURCE_DIR@. A case with a file `oracle` was recorded from
 // the reference ytt (fixtures/schema/record-from-oracle.sh writes it): the update switch never
 // rewrites it, only compares, so our output cannot become the reference's expectation.
 #pragma once
@@ -29,6 +30,12 @@ inline std::vector<std::string> words(const std::string& text) {
 inline void write_file(const std::filesystem::path& p, const std::string& text) {
   std::filesystem::create_directories(p.parent_path());
   std::ofstream(p, std::ios::binary) << text;
+}
+
+inline void replace_all(std::string& text, std::string_view from, std::string_view to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
 }
 
 // The case folders under fixtures/<area> for each area, sorted.
@@ -71,6 +78,8 @@ inline void run_golden_cases(const std::vector<std::string>& areas,
     }
     fs::path stdin_file = fs::exists(dir / "stdin") ? dir / "stdin" : fs::path("/dev/null");
     RunResult r = run_hintkit(args, dir.string(), stdin_file.string(), env);
+    // Where the repository is checked out is no part of an expectation (SARIF names it).
+    for (std::string* text : {&r.out, &r.err}) replace_all(*text, HINTKIT_SOURCE_DIR, "@SOURCE_DIR@");
     if (update && !is_recorded_from_oracle(dir)) {
       write_file(dir / "expected" / "rc", std::to_string(r.rc) + "\n");
       write_file(dir / "expected" / "stdout", r.out);
