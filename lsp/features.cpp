@@ -477,18 +477,15 @@ diag::Diagnostics checked(const Document& doc, const OpenText& open) {
   return diags;
 }
 
-bool before_or_at(const Position& p, const Position& q) {
-  return p.line < q.line || (p.line == q.line && p.character <= q.character);
-}
-
-// A range of one of our own published diagnostics (made by range_of: int fields).
-Range range_from_json(const json& r) {
-  return {{r["start"]["line"].get<int>(), r["start"]["character"].get<int>()},
-          {r["end"]["line"].get<int>(), r["end"]["character"].get<int>()}};
-}
-
-bool overlaps(const Range& a, const Range& b) {
-  return before_or_at(a.start, b.end) && before_or_at(b.start, a.end);
+// Whether one of our own published diagnostics (its range made by range_of: int fields)
+// shares a line with `range`. Clients ask for code actions with the cursor's range, which
+// may be anywhere on the line (Neovim sends the cursor's position from column 1): a fix is
+// offered for the whole line, not only with the cursor inside the misspelt word.
+bool on_lines_of(const json& diagnostic_range, const Range& range) {
+  const int first = diagnostic_range["start"]["line"].get<int>();
+  const int last = diagnostic_range["end"]["line"].get<int>();
+  return first <= std::max(range.start.line, range.end.line) &&
+         std::min(range.start.line, range.end.line) <= last;
 }
 
 }  // namespace
@@ -633,7 +630,7 @@ json code_actions(const Document& doc, const Range& range, const OpenText& open)
   diag::Diagnostics diags = checked(doc, open);
   json published = publishable(diags, doc, open);
   for (const json& d : published) {
-    if (!d.contains("data") || !overlaps(range_from_json(d["range"]), range)) continue;
+    if (!d.contains("data") || !on_lines_of(d["range"], range)) continue;
     const std::string replacement = d["data"]["replacement"];
     json edit = {
         {"changes", {{doc.uri, json::array({{{"range", d["range"]}, {"newText", replacement}}})}}}};

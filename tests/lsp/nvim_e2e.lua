@@ -41,12 +41,12 @@ local ok, err = pcall(function()
         "the misspelled key is reported on its line")
   check(by_line[5] ~= nil and by_line[5].col == 4, "at its column")
 
-  -- A code action for the did-you-mean, applied to the buffer.
-  local params = {
-    textDocument = { uri = vim.uri_from_bufnr(broken) },
-    range = { start = { line = 5, character = 4 }, ["end"] = { line = 5, character = 12 } },
-    context = { diagnostics = {} },
-  }
+  -- A code action for the did-you-mean, asked for as Neovim asks (the cursor's range) with the
+  -- cursor in column 1 of the line, left of the misspelt key; applied to the buffer.
+  vim.api.nvim_win_set_cursor(0, { 6, 0 })
+  local params = vim.lsp.util.make_range_params()
+  check(params.range.start.character == 0, "the request is made from column 1")
+  params.context = { diagnostics = vim.lsp.diagnostic.get_line_diagnostics(broken) }
   local responses = vim.lsp.buf_request_sync(broken, "textDocument/codeAction", params, 10000)
   local action
   for _, r in pairs(responses or {}) do

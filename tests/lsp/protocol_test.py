@@ -178,6 +178,22 @@ if typo:
     old = line[d["range"]["start"]["character"]:d["range"]["end"]["character"]]
     check(actions and actions[0]["kind"] == "quickfix" and edits[0]["newText"] == d["data"]["replacement"]
           and old and old != edits[0]["newText"], f"code action replaces {old!r}: {actions}")
+    # Any position on the diagnostic's line gets the fix (Neovim asks with the cursor's
+    # position, column 1 included); a line without a did-you-mean gets none.
+    at = d["range"]["start"]["line"]
+    def actions_at(line, character):
+        p = {"line": line, "character": character}
+        r = c.request("textDocument/codeAction", {"textDocument": {"uri": uri(broken)},
+                                                   "range": {"start": p, "end": p},
+                                                   "context": {"diagnostics": []}})
+        return r["result"] if r else None
+    first = actions_at(at, 0)
+    check(first and first[0]["edit"] == actions[0]["edit"], f"code action from column 1: {first}")
+    end = len(line.encode("utf-16-le")) // 2
+    check(actions_at(at, end) == first, f"code action at the end of the line: {actions_at(at, end)}")
+    lines_with_fix = {x["range"]["start"]["line"] for x in typo}
+    other = next(i for i in range(len(open(broken).read().splitlines())) if i not in lines_with_fix)
+    check(actions_at(other, 0) == [], f"no code action on line {other}: {actions_at(other, 0)}")
 related = [d for d in diags or [] if d.get("relatedInformation")]
 check(related and related[0]["relatedInformation"][0]["location"]["uri"].startswith("file://"),
       "related locations")
