@@ -211,7 +211,7 @@ class Server {
                       {"hoverProvider", true},
                       {"completionProvider", {{"triggerCharacters", {" ", ":", "[", ","}}}},
                       {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}}}},
-                    {"serverInfo", {{"name", "hintkit"}}}});
+                    {"serverInfo", {{"name", "hintkit"}, {"version", HINTKIT_VERSION}}}});
     }
     if (!initialized_) return reply_error(id, kServerNotInitialized, "initialize first");
     if (shutdown_) return reply_error(id, kInvalidRequest, "the server is shutting down");

@@ -133,6 +133,10 @@ caps = r["result"]["capabilities"] if r else {}
 check(caps.get("hoverProvider") is True and "completionProvider" in caps
       and "codeActionProvider" in caps and caps["textDocumentSync"]["change"] == 1,
       f"capabilities: {caps}")
+cli_version = subprocess.run([HINTKIT, "--version"], capture_output=True, text=True).stdout.split()[-1]
+info = r["result"].get("serverInfo", {}) if r else {}
+check(info.get("name") == "hintkit" and info.get("version") == cli_version and cli_version[0].isdigit(),
+      f"serverInfo {info} has the version of `hintkit --version` ({cli_version})")
 
 c.raw(b"Content-Length: 9\r\n\r\n{not json")
 r = c.wait(lambda m: "error" in m and m["error"]["code"] == -32700)
