@@ -144,6 +144,48 @@ std::optional<std::string> suggestion(const diag::Diagnostic& d) {
   return std::nullopt;
 }
 
+struct QuickFix {
+  std::string title;
+  std::string new_text;  // replaces the diagnostic's range
+};
+
+// The source text of a span on one line, if it is on one line of `text`.
+std::optional<std::string_view> span_text(const diag::Span& span, const std::string& text) {
+  if (span.begin.line < 1 || span.end.line != span.begin.line) return std::nullopt;
+  LineIndex index(text);
+  if (span.begin.line > index.line_count()) return std::nullopt;
+  std::string_view line = index.line(span.begin.line - 1);
+  const size_t begin = static_cast<size_t>(std::max(span.begin.column, 1) - 1);
+  const size_t end = static_cast<size_t>(std::max(span.end.column, 1) - 1);
+  if (begin >= end || end > line.size()) return std::nullopt;
+  return line.substr(begin, end - begin);
+}
+
+// HK114 on a string var whose default is a scalar of another type (`default: 8080`, `yes`,
+// `1.5`): the lint's hint says `quote it: default: "8080"`, and the fix does that. Offered only
+// when the default's range holds exactly the hint's text, with nothing in it to escape: a
+// tagged (`!!int 1`) or multi-line default is left to the user.
+std::optional<QuickFix> quote_default(const diag::Diagnostic& d, const Document& doc) {
+  constexpr std::string_view kLead = "quote it: default: \"";
+  if (d.code != "HK114") return std::nullopt;
+  for (std::string_view h : d.hints) {
+    if (!h.starts_with(kLead) || !h.ends_with('"') || h.size() < kLead.size() + 1) continue;
+    std::string_view value = h.substr(kLead.size(), h.size() - kLead.size() - 1);
+    if (value.empty() || value.find_first_of("\"\\") != std::string_view::npos) continue;
+    auto source = span_text(d.span, doc.text);
+    if (!source || *source != value) continue;
+    const std::string quoted = "\"" + std::string(value) + "\"";
+    return QuickFix{"Quote the default: " + quoted, quoted};
+  }
+  return std::nullopt;
+}
+
+// The fix a diagnostic's own words offer: a did-you-mean's name, or HK114's quoting.
+std::optional<QuickFix> quick_fix(const diag::Diagnostic& d, const Document& doc) {
+  if (auto s = suggestion(d)) return QuickFix{"Replace with \"" + *s + "\"", *s};
+  return quote_default(d, doc);
+}
+
 json to_lsp(const diag::Diagnostic& d, const Document& doc, const OpenText& open) {
   json out = {{"range", range_of(d.span, doc.text)},
               {"severity", severity(d.severity)},
@@ -152,7 +194,9 @@ json to_lsp(const diag::Diagnostic& d, const Document& doc, const OpenText& open
   std::string message = d.message;
   for (const std::string& h : d.hints) message += "\n" + h;
   out["message"] = message;
-  if (auto s = suggestion(d)) out["data"] = {{"replacement", *s}};
+  if (auto fix = quick_fix(d, doc)) {
+    out["data"] = {{"replacement", fix->new_text}, {"title", fix->title}};
+  }
   json related = json::array();
   for (const diag::Related& r : d.related) {
     if (!r.span.known()) continue;
@@ -634,7 +678,7 @@ json code_actions(const Document& doc, const Range& range, const OpenText& open)
     const std::string replacement = d["data"]["replacement"];
     json edit = {
         {"changes", {{doc.uri, json::array({{{"range", d["range"]}, {"newText", replacement}}})}}}};
-    out.push_back({{"title", "Replace with \"" + replacement + "\""},
+    out.push_back({{"title", d["data"]["title"]},
                    {"kind", "quickfix"},
                    {"diagnostics", json::array({d})},
                    {"isPreferred", true},

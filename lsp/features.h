@@ -44,7 +44,8 @@ nlohmann::json diagnostics(const Document& doc, const OpenText& open);
 nlohmann::json hover(const Document& doc, int line, int character, const OpenText& open);
 // CompletionItem[].
 nlohmann::json completion(const Document& doc, int line, int character, const OpenText& open);
-// CodeAction[] for the did-you-mean diagnostics on the lines `range` touches.
+// CodeAction[] for the diagnostics on the lines `range` touches that offer a fix (a
+// did-you-mean's name, HK114's quoting of a default).
 nlohmann::json code_actions(const Document& doc, const Range& range, const OpenText& open);
 
 // The replacement a did-you-mean hint offers (`did you mean "name"?`), if it offers one.

@@ -59,6 +59,22 @@ local ok, err = pcall(function()
     check(line == "    required: true", "the quickfix fixed the line: " .. tostring(line))
   end
 
+  -- HK114 on `default: 8080` of a string var: the quick fix quotes it, from column 1 too.
+  vim.api.nvim_win_set_cursor(0, { 13, 0 })
+  params = vim.lsp.util.make_range_params()
+  params.context = { diagnostics = {} }
+  responses = vim.lsp.buf_request_sync(broken, "textDocument/codeAction", params, 10000)
+  action = nil
+  for _, r in pairs(responses or {}) do
+    if r.result and r.result[1] then action = r.result[1] end
+  end
+  check(action ~= nil and action.title == 'Quote the default: "8080"', "HK114 quick fix offered")
+  if action then
+    vim.lsp.util.apply_workspace_edit(action.edit, "utf-16")
+    local line = vim.api.nvim_buf_get_lines(broken, 12, 13, false)[1]
+    check(line == '    default: "8080"', "the HK114 fix quoted the default: " .. tostring(line))
+  end
+
   -- Hover and completion on the example API's hint.
   vim.cmd("edit " .. root .. "/examples/api/tazuna.hint.yaml")
   local api = vim.api.nvim_get_current_buf()

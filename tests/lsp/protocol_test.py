@@ -202,6 +202,41 @@ related = [d for d in diags or [] if d.get("relatedInformation")]
 check(related and related[0]["relatedInformation"][0]["location"]["uri"].startswith("file://"),
       "related locations")
 
+# HK114 ("quote it"): a string var's scalar default of another type gets the fix the hint
+# names; applied, the hint has no HK114 left. A tagged default is left alone.
+quote_dir = tempfile.mkdtemp()
+quote_hint = os.path.join(quote_dir, "tazuna.hint.yaml")
+quote_text = ("vars:\n  port:\n    type: string\n    default: 8080\n"
+              "  debug:\n    type: string\n    default: yes\n"
+              "  ratio:\n    type: string\n    default: !!float 1\n")
+c.open(quote_hint, quote_text)
+diags = c.diagnostics(uri(quote_hint), lambda ds: len(ds) > 0) or []
+check(sorted(d["range"]["start"]["line"] for d in diags if d["code"] == "HK114") == [3, 6, 9],
+      f"HK114 on the three defaults: {diags}")
+def quote_actions(line):
+    p = {"line": line, "character": 0}
+    r = c.request("textDocument/codeAction", {"textDocument": {"uri": uri(quote_hint)},
+                                               "range": {"start": p, "end": p},
+                                               "context": {"diagnostics": []}})
+    return r["result"] if r else None
+fixed = quote_text.splitlines()
+for line, want in ((3, '    default: "8080"'), (6, '    default: "yes"')):
+    acts = quote_actions(line)
+    check(acts and len(acts) == 1 and acts[0]["title"] == "Quote the default: " + want.split(": ", 1)[1]
+          and acts[0]["diagnostics"][0]["code"] == "HK114", f"HK114 quick fix on line {line}: {acts}")
+    if acts:
+        e = acts[0]["edit"]["changes"][uri(quote_hint)][0]
+        l = fixed[line]
+        fixed[line] = l[:e["range"]["start"]["character"]] + e["newText"] + l[e["range"]["end"]["character"]:]
+        check(fixed[line] == want, f"the fix quotes the default: {fixed[line]!r}")
+check(quote_actions(9) == [], f"a tagged default gets no fix: {quote_actions(9)}")
+open(quote_hint, "w").write("\n".join(fixed) + "\n")
+lint = subprocess.run([HINTKIT, "lint", quote_hint, "--format", "json"], capture_output=True, text=True)
+left = [(d["code"], d["span"]["begin"]["line"]) for d in json.loads(lint.stdout)["diagnostics"]]
+check(left == [("HK114", 10)], f"after both fixes only the tagged default is an HK114: {left}")
+c.notify("textDocument/didClose", {"textDocument": {"uri": uri(quote_hint)}})
+shutil.rmtree(quote_dir)
+
 api = os.path.join(ROOT, "examples/api/tazuna.hint.yaml")
 c.open(api)
 check(c.diagnostics(uri(api)) == [], "a clean hint has no diagnostics")
