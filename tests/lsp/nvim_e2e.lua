@@ -1,9 +1,23 @@
 -- End to end with a real LSP client: Neovim's built-in client (headless) drives `hintkit lsp`
--- on files from examples/: diagnostics, hover, completion and a code action applied to the
--- buffer. Run: HINTKIT=... REPO_ROOT=... nvim --headless --clean -c "luafile nvim_e2e.lua"
+-- on files from examples/: diagnostics, hover, completion and code actions applied to the
+-- buffer. The client is started by the README's Neovim snippet, read from README.md here (so
+-- the README cannot drift from what is tested), with `hintkit` found on PATH as a user's is.
+--
+-- HINTKIT_NVIM_BRANCH picks the snippet's branch that runs:
+--   fallback  vim.lsp.start is removed if the Neovim has it (0.7, Debian 12's, has none): the
+--             start_client/buf_attach_client branch runs as it does on 0.7.
+--   start     the vim.lsp.start branch. On 0.8+ that is Neovim's own vim.lsp.start. On 0.7 a
+--             shim stands in for it, written after 0.8's: reuse a client of the same name and
+--             root_dir (among those it started, initialized or not) and attach the current
+--             buffer, else start_client and attach. What that proves on 0.7: the branch's own
+--             code runs and its config starts a working server that every YAML buffer shares
+--             through 0.8's reuse rule; not that 0.8's vim.lsp.start itself behaves so.
+-- Run: HINTKIT=... REPO_ROOT=... HINTKIT_NVIM_BRANCH=... nvim --headless --clean \
+--        -c "luafile nvim_e2e.lua"
 -- Exits 0 when every check passes (prints "N passed, M failed").
 local hintkit = os.getenv("HINTKIT")
 local root = os.getenv("REPO_ROOT")
+local branch = os.getenv("HINTKIT_NVIM_BRANCH") or "fallback"
 local passed, failed = 0, 0
 
 local function check(ok, what)
@@ -20,19 +34,90 @@ local function finish()
   vim.cmd(failed == 0 and "qa!" or "cq!")
 end
 
+-- The first ```lua block of README.md's section "Editors: `hintkit lsp`".
+local function readme_snippet()
+  local f = assert(io.open(root .. "/README.md", "r"))
+  local readme = f:read("*a")
+  f:close()
+  local section = readme:find("\n## Editors: `hintkit lsp`\n", 1, true)
+  assert(section, "README.md has no section Editors: `hintkit lsp`")
+  local next_section = readme:find("\n## ", section + 1, true) or #readme
+  local open = readme:find("\n```lua\n", section, true)
+  assert(open and open < next_section, "no lua block in the Editors section")
+  local close = readme:find("\n```\n", open + 1, true)
+  return readme:sub(open + #"\n```lua\n", close)
+end
+
+-- Every client named hintkit, initialized or not.
+local function hintkit_clients()
+  local ids = {}
+  for id = 1, 100 do
+    local c = vim.lsp.get_client_by_id(id)
+    if c and c.name == "hintkit" then table.insert(ids, id) end
+  end
+  return ids
+end
+
+local function attached(bufnr)
+  local ids = {}
+  for id, _ in pairs(vim.lsp.buf_get_clients(bufnr)) do table.insert(ids, id) end
+  return ids
+end
+
 local ok, err = pcall(function()
-  local client_id = vim.lsp.start_client({
-    name = "hintkit",
-    cmd = { hintkit, "lsp" },
-    root_dir = root,
-  })
-  check(client_id ~= nil, "the client starts hintkit lsp")
+  vim.env.PATH = vim.fn.fnamemodify(hintkit, ":h") .. ":" .. vim.env.PATH
+  local calls = { start = 0, start_client = 0 }
+  if branch == "fallback" then
+    vim.lsp.start = nil
+  elseif not vim.lsp.start then
+    local started = {}
+    vim.lsp.start = function(config)
+      local bufnr = vim.api.nvim_get_current_buf()
+      for _, id in ipairs(started) do
+        local c = vim.lsp.get_client_by_id(id)
+        if c and c.name == config.name and c.config.root_dir == config.root_dir then
+          vim.lsp.buf_attach_client(bufnr, id)
+          return id
+        end
+      end
+      local id = vim.lsp.start_client(config)
+      if id == nil then return nil end
+      table.insert(started, id)
+      vim.lsp.buf_attach_client(bufnr, id)
+      return id
+    end
+  end
+  if vim.lsp.start then
+    local start = vim.lsp.start
+    vim.lsp.start = function(...)
+      calls.start = calls.start + 1
+      return start(...)
+    end
+  end
+  local start_client = vim.lsp.start_client
+  vim.lsp.start_client = function(...)
+    calls.start_client = calls.start_client + 1
+    return start_client(...)
+  end
+  local snippet = readme_snippet()
+  check(snippet:find("vim.lsp.start(config)", 1, true) and snippet:find("start_client", 1, true),
+        "the README snippet has both branches")
+  assert((loadstring or load)(snippet, "README.md snippet"))()
 
   -- Diagnostics on a hint file full of mistakes.
   vim.cmd("edit " .. root .. "/examples/broken/tazuna.hint.yaml")
   local broken = vim.api.nvim_get_current_buf()
-  vim.lsp.buf_attach_client(broken, client_id)
+  check(vim.bo[broken].filetype == "yaml", "the hint file is a YAML buffer")
+  if branch == "fallback" then
+    check(calls.start == 0 and calls.start_client == 1, "the fallback branch started the client")
+  else
+    check(calls.start == 1, "the vim.lsp.start branch ran")
+  end
+  local clients = hintkit_clients()
+  check(#clients == 1, "one hintkit client (got " .. #clients .. ")")
+  local client_id = clients[1]
   vim.wait(15000, function() return #vim.diagnostic.get(broken) > 0 end, 50)
+  check(vim.deep_equal(attached(broken), { client_id }), "the buffer is attached to it")
   local diags = vim.diagnostic.get(broken)
   check(#diags == 6, "6 diagnostics on examples/broken (got " .. #diags .. ")")
   local by_line = {}
@@ -78,7 +163,11 @@ local ok, err = pcall(function()
   -- Hover and completion on the example API's hint.
   vim.cmd("edit " .. root .. "/examples/api/tazuna.hint.yaml")
   local api = vim.api.nvim_get_current_buf()
-  vim.lsp.buf_attach_client(api, client_id)
+  -- A second YAML buffer shares the first one's server.
+  check(#hintkit_clients() == 1 and vim.deep_equal(attached(api), { client_id }),
+        "the second YAML buffer is attached to the same client (" ..
+        vim.inspect(hintkit_clients()) .. ", " .. vim.inspect(attached(api)) .. ")")
+  check(calls.start_client == 1, "the server was started once")
   local lines = vim.api.nvim_buf_get_lines(api, 0, -1, false)
   local host_line
   for i, l in ipairs(lines) do
