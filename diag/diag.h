@@ -166,14 +166,35 @@ class [[nodiscard]] Result<void, E> {
   std::optional<E> error_;
 };
 
+// ---- Did you mean ----------------------------------------------------------------------
+
+// Words longer than this get no suggestion: names people type (keys, vars, identifiers) are
+// far shorter (Kubernetes caps a name part at 63), a longer word is pasted data no suggestion
+// would help with, and capping it keeps each comparison at most kMaxSpellingBytes cells times
+// the distance budget, whatever the input.
+inline constexpr size_t kMaxSpellingBytes = 64;
+
+// The edit distance of `a` and `b` (insertions, deletions, substitutions of bytes, and with
+// `transpositions` two adjacent bytes swapped as one edit: optimal string alignment) when it
+// is at most `limit`, else nothing. Banded: O(min(|a|, |b|) * (2 * limit + 1)) time, and no
+// work at all when the lengths differ by more than `limit`. The one edit distance of hintkit.
+std::optional<size_t> edit_distance_within(std::string_view a, std::string_view b, size_t limit,
+                                           bool transpositions);
+
 // The closest candidate by edit distance, if close enough to be a plausible typo
-// (distance <= max(1, len/3)); case-only differences always qualify.
+// (distance <= max(1, len/3), ignoring case, transpositions counted as one edit); a
+// case-only difference always qualifies. Nothing for a word over kMaxSpellingBytes.
 std::optional<std::string> nearest(std::string_view word,
                                    std::span<const std::string_view> candidates);
 std::optional<std::string> nearest(std::string_view word,
                                    const std::vector<std::string>& candidates);
 // `did you mean "x"?` or "" when nothing is close.
 std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates);
+// starlark-go's spell.Nearest, as ytt's messages use it: the candidate at the smallest
+// Levenshtein distance (no transpositions) under half the word's length, the first of equals,
+// with '_' dropped and ASCII case folded on both sides; "" if none or the word is over
+// kMaxSpellingBytes.
+std::string go_spell_nearest(std::string_view word, const std::vector<std::string>& candidates);
 
 // ---- Rendering -------------------------------------------------------------------------
 

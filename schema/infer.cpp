@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "diag/diag.h"
 #include "schema/errors.h"
 #include "schema/phases.h"
 
@@ -86,63 +87,6 @@ std::string type_name(types::Kind k) {
     default:
       return "any";
   }
-}
-
-// ---- Did you mean (ytt's spell.Nearest) ------------------------------------------------------
-
-// Case and '_' do not count when words are compared.
-std::string fold_word(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '_') continue;
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
-}
-
-// Edit distance of `x` and `y`, or some value above `max` once it is sure to exceed it.
-int edit_distance(std::string_view x, std::string_view y, int max) {
-  if (x.size() > y.size()) std::swap(x, y);
-  for (size_t i = 0; i < x.size(); ++i) {
-    if (x[i] != y[i]) {
-      x = x.substr(i);
-      y = y.substr(i);
-      break;
-    }
-  }
-  if (x.empty()) return static_cast<int>(y.size());
-  const int gap = static_cast<int>(y.size()) - static_cast<int>(x.size());
-  if (gap > max) return gap;
-  std::vector<int> row(y.size() + 1);
-  for (size_t i = 0; i < row.size(); ++i) row[i] = static_cast<int>(i);
-  for (size_t i = 1; i <= x.size(); ++i) {
-    row[0] = static_cast<int>(i);
-    int best = static_cast<int>(i);
-    int prev = static_cast<int>(i) - 1;
-    for (size_t j = 1; j <= y.size(); ++j) {
-      const int k = std::min({prev + (x[i - 1] != y[j - 1] ? 1 : 0), 1 + row[j - 1], 1 + row[j]});
-      prev = row[j];
-      row[j] = k;
-      best = std::min(best, k);
-    }
-    if (best > max) return best;
-  }
-  return row[y.size()];
-}
-
-// The candidate nearest to `word` within half its length in edits, first of equals; "" if none.
-std::string nearest_word(std::string_view word, const std::vector<std::string>& candidates) {
-  const std::string x = fold_word(word);
-  std::string best;
-  int best_d = static_cast<int>(x.size() + 1) / 2;
-  for (const auto& c : candidates) {
-    const int d = edit_distance(x, fold_word(c), best_d);
-    if (d < best_d) {
-      best_d = d;
-      best = c;
-    }
-  }
-  return best;
 }
 
 // ---- One function per schema annotation (ytt's pkg/schema/annotations.go) --------------------
@@ -638,7 +582,7 @@ TypeProblem unknown_key(const DEntry& e, const SType& type) {
   } else {
     p.expected = "a key declared in map";
   }
-  if (std::string n = nearest_word(p.found, names); !n.empty()) {
+  if (std::string n = diag::go_spell_nearest(p.found, names); !n.empty()) {
     p.hint = "did you mean \"" + n + "\"?";
   }
   return p;

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "diag/diag.h"
 #include "starlark/runtime.h"
 
 namespace hintkit::starlark {
@@ -80,7 +81,7 @@ class Resolver {
   // Undefined names are matched against the candidates in sorted order.
   static std::string nearest(const std::string& x, std::vector<std::string> candidates) {
     std::sort(candidates.begin(), candidates.end());
-    return spell_nearest(x, candidates);
+    return diag::go_spell_nearest(x, candidates);
   }
 
   // The names a misspelt use may have meant: the enclosing functions' locals and the globals.

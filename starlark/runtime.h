@@ -278,9 +278,6 @@ void set_index(const Value& x, const Value& i, const Value& v);
 Value slice_value(const Value& x, const Value& lo, const Value& hi, const Value& step);
 Value get_attr(const Value& x, std::string_view name);  // throws "T has no .n field or method"
 std::vector<std::string> dir_of(const Value& x);
-// starlark-go's spell.Nearest: the first candidate within Levenshtein distance under half the
-// name's length (underscores dropped, ASCII case folded); "" if none.
-std::string spell_nearest(std::string_view x, const std::vector<std::string>& candidates);
 // "T has no .name field or method", with starlark-go's spelling hint from the type's names.
 std::string no_attr_message(const Value& x, std::string_view name);
 bool contains(const Value& container, const Value& x);

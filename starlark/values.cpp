@@ -6,6 +6,7 @@
 #include <cstring>
 #include <unordered_set>
 
+#include "diag/diag.h"
 #include "diag/stack.h"
 #include "starlark/runes.h"
 #include "starlark/runtime.h"
@@ -1801,52 +1802,6 @@ Value slice_value(const Value& x, const Value& lo, const Value& hi, const Value&
 
 // ---- Attributes ------------------------------------------------------------------------------
 
-std::string spell_nearest(std::string_view x, const std::vector<std::string>& candidates) {
-  auto fold = [](std::string_view s) {
-    std::string out;
-    for (char ch : s) {
-      if (ch == '_') continue;
-      out += (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch - 'A' + 'a') : ch;
-    }
-    return out;
-  };
-  auto distance = [](std::string a, std::string b) {
-    if (a.size() > b.size()) std::swap(a, b);
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (a[i] != b[i]) {
-        a = a.substr(i);
-        b = b.substr(i);
-        break;
-      }
-    }
-    if (a.empty()) return static_cast<int>(b.size());
-    std::vector<int> row(b.size() + 1);
-    for (size_t j = 0; j < row.size(); ++j) row[j] = static_cast<int>(j);
-    for (size_t i = 1; i <= a.size(); ++i) {
-      int prev = static_cast<int>(i) - 1;
-      row[0] = static_cast<int>(i);
-      for (size_t j = 1; j <= b.size(); ++j) {
-        int k =
-            std::min(prev + (a[i - 1] != b[j - 1] ? 1 : 0), std::min(1 + row[j - 1], 1 + row[j]));
-        prev = row[j];
-        row[j] = k;
-      }
-    }
-    return row[b.size()];
-  };
-  const std::string fx = fold(x);
-  std::string best;
-  int best_d = (static_cast<int>(fx.size()) + 1) / 2;
-  for (const auto& c : candidates) {
-    int d = distance(fx, fold(c));
-    if (d < best_d) {
-      best_d = d;
-      best = c;
-    }
-  }
-  return best;
-}
-
 namespace {
 
 // The names starlark-go's getAttr offers a spelling hint from (the type's AttrNames, in its
@@ -1870,7 +1825,7 @@ std::vector<std::string> attr_candidates(const Value& x) {
 std::string no_attr_message(const Value& x, std::string_view name) {
   std::string msg =
       std::string(x.type_name()) + " has no ." + std::string(name) + " field or method";
-  if (std::string n = spell_nearest(name, attr_candidates(x)); !n.empty()) {
+  if (std::string n = diag::go_spell_nearest(name, attr_candidates(x)); !n.empty()) {
     msg += " (did you mean ." + n + "?)";
   }
   return msg;

@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <sstream>
+#include <vector>
 
 namespace hintkit::diag {
 namespace {
@@ -31,6 +33,98 @@ TEST(Nearest, SuggestsCloseNamesOnly) {
     SCOPED_TRACE(c.word);
     auto got = nearest(c.word, kKeys);
     EXPECT_EQ(got.value_or(""), c.want);
+  }
+}
+
+// Plain dynamic programming over the whole table: what the banded distance must agree with.
+size_t full_distance(std::string_view a, std::string_view b, bool transpositions) {
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    for (size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min(
+          {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (transpositions && i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+TEST(EditDistanceWithin, AgreesWithTheFullTableUpToTheLimit) {
+  // Every pair of words of up to 5 letters over {a, b, c}, every limit 0-6, both rules.
+  std::vector<std::string> words{""};
+  for (size_t n = 0; n < words.size() && words.size() < 364; ++n) {
+    if (words[n].size() == 5) continue;
+    for (char c : {'a', 'b', 'c'}) words.push_back(words[n] + c);
+  }
+  size_t checked = 0;
+  for (size_t i = 0; i < words.size(); i += 3) {
+    for (size_t j = 0; j < words.size(); j += 2) {
+      for (bool t : {false, true}) {
+        const size_t want = full_distance(words[i], words[j], t);
+        for (size_t limit = 0; limit <= 6; ++limit) {
+          auto got = edit_distance_within(words[i], words[j], limit, t);
+          ASSERT_EQ(got.has_value(), want <= limit) << words[i] << " " << words[j] << " " << limit;
+          if (got) ASSERT_EQ(*got, want) << words[i] << " " << words[j];
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 100000u);
+}
+
+TEST(EditDistanceWithin, CostsTheBandNotTheTable) {
+  // 10^6 letters each: the full table is 10^12 cells (hours), the band of 3 is 7 * 10^6.
+  std::string a(1000000, 'x');
+  std::string b = a;
+  b[500000] = 'y';
+  b[11] = 'z';
+  EXPECT_EQ(edit_distance_within(a, b, 3, true), std::optional<size_t>(2));
+  EXPECT_EQ(edit_distance_within(a, b, 1, true), std::nullopt);
+  // Lengths further apart than the limit: no work at all.
+  EXPECT_EQ(edit_distance_within(a, "x", 3, false), std::nullopt);
+}
+
+TEST(Nearest, LongWordsGetNoSuggestion) {
+  // A 60,000-letter name against a one-letter-off 60,000-letter declaration took `lint` 29 s.
+  const std::string declared(60000, 'a');
+  const std::string typed = "b" + declared.substr(1);
+  const std::vector<std::string> names{declared, "short"};
+  EXPECT_EQ(nearest(typed, names), std::nullopt);
+  EXPECT_EQ(go_spell_nearest(typed, names), "");
+  // At the cap a typo is still found; one letter past it, nothing is.
+  const std::string at_cap(kMaxSpellingBytes, 'k');
+  std::string typo = at_cap;
+  typo[3] = 'q';
+  EXPECT_EQ(nearest(typo, std::vector<std::string>{at_cap}), at_cap);
+  EXPECT_EQ(go_spell_nearest(typo, {at_cap}), at_cap);
+  EXPECT_EQ(nearest(typo + "k", std::vector<std::string>{at_cap + "k"}), std::nullopt);
+  EXPECT_EQ(go_spell_nearest(typo + "k", {at_cap + "k"}), "");
+}
+
+TEST(GoSpellNearest, IsStarlarkGosSpellNearest) {
+  struct Case {
+    std::string_view word;
+    std::vector<std::string> candidates;
+    std::string_view want;
+  };
+  const Case cases[] = {
+      {"lenght", {"len", "length"}, "length"},
+      {"Foo_Bar", {"foobar"}, "foobar"},       // '_' and case do not count
+      {"abcd", {"abce", "abcf"}, "abce"},      // the first of equals
+      {"abcd", {"abxy", "abcf"}, "abcf"},      // a closer one later wins
+      {"ab", {"ac"}, ""},                      // under half the word: 1 edit < 1 fails
+      {"abc", {"acb"}, ""},                    // no transpositions: 2 edits
+      {"requried", {"required"}, "required"},  // 2 edits < 4
+      {"x", {"y", "xx"}, ""},                  // budget (1 + 1) / 2 = 1: distance 0 only
+      {"", {"a"}, ""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.word);
+    EXPECT_EQ(go_spell_nearest(c.word, c.candidates), c.want);
   }
 }
 
