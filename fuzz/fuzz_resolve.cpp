@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (diags.has_errors()) return 0;
   // Values are read as `hintkit resolve --values -` reads them.
   std::istringstream in{std::string(values_text)};
-  auto values = plugin::load_values("-", in, diags);
+  auto values = plugin::load_values("-", in, diags, /*show_values=*/false);
   if (!values.ok() || diags.has_errors()) return 0;
   for (bool show_values : {true, false}) {
     diag::Diagnostics found;

@@ -85,7 +85,8 @@ const char* kResolveFooter =
     "A var is provided when its key is present with a non-null value. Declared vars are\n"
     "printed in hint order (provided, default or zero value), then vars the hint does not\n"
     "declare. Violations go to stderr and exit 1; nothing is printed on stdout then.\n"
-    "With --dir and no tazuna.hint.yaml in it, the values pass through unchanged.\n\n"
+    "With --dir and no tazuna.hint.yaml in it, the values pass through unchanged.\n"
+    "Messages name a var and its place, never its value, unless --show-values.\n\n"
     "With --config, every helmfile manifest of tazuna.yaml is resolved from its var sources\n"
     "(env, static, staticSlice, staticMap, op) and printed as manifest -> vars; --out-dir\n"
     "writes one state values file per manifest instead, only when every manifest passes.\n\n"
@@ -292,7 +293,8 @@ CommandLine::CommandLine() {
                         "Print where each var's value came from and the checks that ran on it "
                         "(text, or json with -o json) instead of the values");
   resolve_cmd->add_flag("--show-values", resolve.show_values,
-                        "With --explain, print the values too (off: values may be secrets)");
+                        "Quote values in messages and print them with --explain (off: values "
+                        "may be secrets)");
   resolve_cmd->footer(kResolveFooter);
 
   hook_cmd = app.add_subcommand(

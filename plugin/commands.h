@@ -40,7 +40,7 @@ struct ResolveOptions {
   std::string output = "yaml";
   std::string format = "text";
   bool explain = false;      // --explain: where each value came from and what was checked
-  bool show_values = false;  // values in --explain output (off: they may be secrets)
+  bool show_values = false;  // values in messages and --explain (off: they may be secrets)
 };
 int run_resolve(const ResolveOptions& o, Io io);
 

@@ -141,12 +141,20 @@ int run_hook(const HookOptions& o, Io io) {
   diag::Diagnostics diags;
   yaml::Node values;
   if (!o.values_file.empty()) {
-    auto loaded = load_values(o.values_file, io.in, diags);
+    auto loaded = load_values(o.values_file, io.in, diags, o.show_values);
     if (!loaded.ok()) return fail(io, label + loaded.error().message);
     values = std::move(loaded).value();
     if (diags.has_errors() || values.kind != yaml::Kind::kMap) {
       io.err << "hintkit: " << label << "the values are not a mapping";
-      if (!diags.empty()) io.err << " (" << diags.items()[0].message << ")";
+      if (!diags.empty()) {
+        const diag::Diagnostic& d = diags.items()[0];
+        io.err << " (";
+        if (d.span.known()) {
+          io.err << d.span.file.str() << ":" << d.span.begin.line << ":" << d.span.begin.column
+                 << ": ";
+        }
+        io.err << d.message << ")";
+      }
       io.err << "\n";
       return kExitUsage;
     }

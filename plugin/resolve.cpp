@@ -27,7 +27,7 @@ int run_resolve(const ResolveOptions& o, Io io) {
     hint = std::move(loaded).value();
   }
 
-  auto values = load_values(o.values, io.in, diags);
+  auto values = load_values(o.values, io.in, diags, o.show_values);
   if (!values.ok()) return fail(io, values.error().message);
 
   const diag::RenderOptions options = render_options(io, io.err);
@@ -37,7 +37,8 @@ int run_resolve(const ResolveOptions& o, Io io) {
     return kExitFindings;
   }
   std::vector<resolver::VarExplanation> explanation;
-  resolver::Options resolve_options{.values_label = o.values == "-" ? "stdin" : o.values};
+  resolver::Options resolve_options{.values_label = o.values == "-" ? "stdin" : o.values,
+                                    .show_values = o.show_values};
   if (o.explain) resolve_options.explain = &explanation;
   yaml::Node resolved = resolver::resolve(hint ? &*hint : nullptr, *values, diags, resolve_options);
   if (!diags.empty()) {

@@ -170,12 +170,13 @@ struct ManifestOutcome {
 };
 
 ManifestOutcome resolve_manifest(const resolver::Config& config, const resolver::Manifest& m,
-                                 const resolver::Environment& env, bool explain) {
+                                 const resolver::Environment& env, bool explain, bool show_values) {
   ManifestOutcome out;
   std::optional<hintfile::HintFile> hint = hint_of(config, m, out.diags);
   yaml::Node provided = resolver::provided_vars(m, env, out.diags);
   if (!out.diags.has_errors() || explain) {
     resolver::Options options;
+    options.show_values = show_values;
     if (explain) options.explain = &out.explanation;
     out.resolved = resolver::resolve(hint ? &*hint : nullptr, provided, out.diags, options);
   }
@@ -259,7 +260,7 @@ int run_resolve_config(const ResolveOptions& o, Io io) {
 
   std::vector<ManifestOutcome> outcomes(sel.manifests.size());
   parallel_for(sel.manifests.size(), o.jobs, [&](size_t i) {
-    outcomes[i] = resolve_manifest(*config, *sel.manifests[i], env, o.explain);
+    outcomes[i] = resolve_manifest(*config, *sel.manifests[i], env, o.explain, o.show_values);
   });
 
   for (auto& oc : outcomes) diags.append(std::move(oc.diags));

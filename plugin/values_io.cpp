@@ -7,7 +7,7 @@
 namespace hintkit::plugin {
 
 diag::Result<yaml::Node> load_values(const std::string& path, std::istream& in,
-                                     diag::Diagnostics& diags) {
+                                     diag::Diagnostics& diags, bool show_values) {
   std::string text;
   std::string label = path;
   if (path == "-") {
@@ -29,7 +29,9 @@ diag::Result<yaml::Node> load_values(const std::string& path, std::istream& in,
     if (!read.ok()) return read.error();
     text = std::move(read).value();
   }
-  std::vector<yaml::Document> docs = yaml::load(text, label, diags);
+  yaml::LoadOptions options;
+  options.values_in_messages = show_values;
+  std::vector<yaml::Document> docs = yaml::load(text, label, diags, options);
   const yaml::Document* doc = nullptr;
   for (const yaml::Document& d : docs) {
     if (d.empty) continue;

@@ -11,9 +11,10 @@
 namespace hintkit::plugin {
 
 // The single document of `path` (or stdin for "-"); an empty input is an empty map.
-// Syntax problems are diagnostics; unreadable input is an `Error`.
+// Syntax problems are diagnostics; unreadable input is an `Error`. Without `show_values` the
+// diagnostics name places, never the text of a value.
 diag::Result<yaml::Node> load_values(const std::string& path, std::istream& in,
-                                     diag::Diagnostics& diags);
+                                     diag::Diagnostics& diags, bool show_values);
 
 // `format` is "yaml" or "json".
 void write_values(std::ostream& out, const yaml::Node& values, std::string_view format);

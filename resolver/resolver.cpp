@@ -226,6 +226,7 @@ class Resolution {
     ran(v, "format " + std::string(formats::to_string(*v.format)), !why);
     if (!why) return;
     const bool injected = !provided(v.name);
+    // The reason quotes parts of the value, so it goes with the value.
     auto& d = diags_.error(
         "HK204", value.span,
         "var " + in_quotes(v.name) +
@@ -234,6 +235,10 @@ class Resolution {
             (options_.show_values ? ": " + *why : "") + (injected ? " (from its default)" : ""),
         v.name);
     d.related.push_back({v.format_span, "format declared here"});
+    if (!options_.show_values) {
+      d.hints.push_back("expected " + std::string(formats::syntax(*v.format)) +
+                        "; --show-values prints the value and why it fails");
+    }
   }
 
   void check_rule(const hintfile::Rule& r) {

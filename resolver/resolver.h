@@ -49,9 +49,10 @@ struct VarExplanation {
 struct Options {
   // Where the provided values came from, for messages ("values.yaml"); spans come from nodes.
   std::string values_label = "values";
-  // False keeps values out of messages (hook mode: helmfile echoes hook output into logs,
-  // and values carry secrets).
-  bool show_values = true;
+  // Values in messages (--show-values). Off, messages name the var, its place and what was
+  // expected, never the value: values carry secrets (1Password, the environment), and messages
+  // reach CI logs, SARIF uploads and helmfile's hook output.
+  bool show_values = false;
   // When set, filled with one entry per var: declared vars in hint order, then pass-through.
   std::vector<VarExplanation>* explain = nullptr;
 };

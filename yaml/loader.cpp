@@ -905,9 +905,11 @@ class Builder : public internal::FastHandler {
         }
       } else {
         std::string reads_as(to_string(r.kind));
-        diag::Diagnostic& d = diags_.error("HK001", span_at(mark),
-                                           "cannot read \"" + std::string(value) + "\" as " +
-                                               short_tag + " (it reads as " + reads_as + ")");
+        const std::string what = options_.values_in_messages ? "\"" + std::string(value) + "\""
+                                                             : std::string("the value");
+        diag::Diagnostic& d = diags_.error(
+            "HK001", span_at(mark),
+            "cannot read " + what + " as " + short_tag + " (it reads as " + reads_as + ")");
         d.kind = static_cast<uint16_t>(ErrorKind::kTagMismatch);
         d.kind_detail = (r.kind == Kind::kString ? std::string("!!str") : "!!" + reads_as) + " " +
                         short_tag + " " + std::string(value);

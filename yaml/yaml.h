@@ -237,6 +237,9 @@ struct LoadOptions {
   // when it stands earlier (in an earlier document than a syntax error, or earlier in the text
   // than a tag mismatch or bad merge).
   bool strict = false;
+  // Off: messages name a scalar by its place only, never its text (provided values for
+  // `resolve` and the hook carry secrets, and their messages reach CI logs).
+  bool values_in_messages = true;
   int max_depth = kMaxDepth;
   size_t max_bytes = kMaxFileBytes;
   size_t max_alias_bytes = kMaxAliasBytes;
