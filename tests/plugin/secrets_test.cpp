@@ -103,4 +103,51 @@ TEST_F(Secrets, ValueFilesThatDoNotReadNameThePlaceNotTheText) {
   }
 }
 
+TEST_F(Secrets, HookJsonErrorsNameThePlaceNotTheText) {
+  struct Case {
+    std::string json, want;
+  };
+  const Case cases[] = {
+      // A raw line break inside a string: nlohmann's message ended in the text read so far.
+      {"{\"token\":\"abc-SECRET-tok\n\"}", "line 2, column 0"},
+      {"{\"token\":\"abc-SECRET-tok", "missing closing quote"},
+      {"{\"token\":tru-SECRET}", "invalid literal"},
+      {"{\"token\":-SECRET}", "line 1, column 11"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.json);
+    for (bool show : {false, true}) {
+      std::vector<std::string> args = {"hook", "presync", "--dir", "app", "--values-json", c.json};
+      if (show) args.push_back("--show-values");
+      RunResult r = run(args);
+      EXPECT_EQ(r.rc, 2);
+      EXPECT_TRUE(has(r.err, "is not valid JSON (parse error at line")) << r.err;
+      EXPECT_TRUE(has(r.err, c.want)) << r.err;
+      EXPECT_FALSE(has(r.err, kSecret)) << r.err;
+    }
+  }
+}
+
+// 1e400 aborted the hook (an uncaught std::out_of_range from nlohmann: exit 134). Go's
+// encoding/json, which produced and reads these values, refuses a number out of float64's range.
+TEST_F(Secrets, HookRefusesANumberOutOfAFloatsRangeAtItsPlace) {
+  for (const std::string json : {"{\"a\":1e400}", "{\"a\":[1, -1E+999]}", "{\"a\":\n  1e309}"}) {
+    SCOPED_TRACE(json);
+    RunResult r = run({"hook", "presync", "--dir", "app", "--values-json", json});
+    EXPECT_EQ(r.rc, 2) << r.err;
+    EXPECT_TRUE(has(r.err, "is out of the range of a 64-bit float")) << r.err;
+    EXPECT_FALSE(has(r.err, "e400") || has(r.err, "E+999") || has(r.err, "e309")) << r.err;
+  }
+  RunResult r = run({"hook", "presync", "--dir", "app", "--values-json", "{\"a\":1e400}"});
+  EXPECT_TRUE(has(r.err, "the number at line 1, column 6")) << r.err;
+  r = run({"hook", "presync", "--dir", "app", "--values-json", "{\"a\":\n  1e309}"});
+  EXPECT_TRUE(has(r.err, "the number at line 2, column 3")) << r.err;
+  // Large but in range, and integers past int64: read as Go reads them.
+  r = run({"hook", "presync", "--dir", "app", "--values-json",
+           "{\"port\":\"1\",\"a\":1e308,\"b\":18446744073709551615,\"a\":2}", "--show-values"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "a: 2\n")) << r.out;  // a repeated key: the later value wins
+  EXPECT_TRUE(has(r.out, "b: 18446744073709551615\n")) << r.out;
+}
+
 }  // namespace
