@@ -9,6 +9,7 @@ examples/, so seeds follow the fixtures instead of being copied blobs:
   fuzz_resolve       each hint with the values files beside it (hint, "#values" line, values)
   fuzz_starlark      every .star file, and the code of every `#@` line of the templates
   fuzz_values        every .yaml file of fixtures/schema and examples/ytt (one template each)
+  fuzz_template      every tazuna.yaml and included file holding a Go template action
   fuzz_formats       "FORMAT\\nVALUE" for each hint var's format with its default and values;
                      "regex\\nPATTERN\\nTEXT" for each regexp.* call in the templates
   yaml_differential  the same inputs as fuzz_yaml
@@ -100,6 +101,11 @@ def main():
         write(out, "fuzz_starlark", code.encode())
         for call in re.finditer(r'regexp\.(?:match|replace)\("((?:[^"\\]|\\.)*)",\s*"((?:[^"\\]|\\.)*)"', code):
             write(out, "fuzz_formats", f"regex\n{call.group(1)}\n{call.group(2)}".encode())
+
+    for p in files(ext=".yaml"):
+        data = read(p)
+        if b"{{" in data and os.path.basename(os.path.dirname(p)) != "schema":
+            write(out, "fuzz_template", data)
 
     for top in ("fixtures/schema", "examples/ytt"):
         for p in files(ext=".yaml", under=[os.path.join(ROOT, top)]):

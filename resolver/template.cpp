@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <variant>
 
 #include "yaml/yaml.h"
@@ -16,10 +17,34 @@ namespace {
 
 using yaml::go_format_float64;
 
+// ---- limits ---------------------------------------------------------------------------
+
+// A string a template makes (print, println, printf): a tazuna.yaml value is a name, a host,
+// a URL or a short config; even a certificate bundle is a few hundred KB. Doubling a string
+// 40 times asked for a terabyte.
+inline constexpr size_t kMaxTemplateStringBytes = 1u << 20;  // 1 MiB
+// The bytes the functions of one render make or compare, together: each string made is kept
+// (variables hold it) and each comparison reads both sides, so this bounds the memory and the
+// time a render can spend whatever the template repeats. 64 times the largest string.
+inline constexpr size_t kMaxTemplateWorkBytes = 64u << 20;  // 64 MiB
+// The rendered text is YAML for the loader, which takes no more from any file.
+inline constexpr size_t kMaxRenderedBytes = yaml::kMaxFileBytes;
+// Variables alive at once: a tazuna.yaml template declares a handful; each holds a name and
+// a value, and a machine-made text of declarations should not cost a gigabyte.
+inline constexpr size_t kMaxTemplateVariables = 100000;
+
 // ---- values --------------------------------------------------------------------------
 
 struct DataTag {};  // the dot: tazuna's tmpl.Data
-using Value = std::variant<std::monostate, bool, int64_t, double, std::string, DataTag>;
+// Strings are shared, as Go's are: a variable used a million times is not copied each time.
+struct String {
+  std::shared_ptr<const std::string> p;
+  const std::string& str() const { return *p; }
+};
+String make_string(std::string s) { return {std::make_shared<const std::string>(std::move(s))}; }
+using Value = std::variant<std::monostate, bool, int64_t, double, String, DataTag>;
+
+const std::string& str(const Value& v) { return std::get<String>(v).str(); }
 
 std::string type_name(const Value& v) {
   switch (v.index()) {
@@ -49,7 +74,7 @@ bool truth(const Value& v, const TemplateData&) {
     case 3:
       return std::get<double>(v) != 0;
     case 4:
-      return !std::get<std::string>(v).empty();
+      return !str(v).empty();
     default:
       return true;
   }
@@ -66,7 +91,7 @@ std::string print_value(const Value& v, const TemplateData& data) {
     case 3:
       return go_format_float64(std::get<double>(v));
     case 4:
-      return std::get<std::string>(v);
+      return str(v);
     default:
       return "{" + data.environment + "}";
   }
@@ -129,6 +154,7 @@ struct Failure {
   bool unsupported;  // true: a feature hintkit does not implement (exit 2)
   size_t at;
   std::string message;
+  bool limit = false;  // a limit of this renderer was reached (HK003)
 };
 
 // ---- lexing and parsing -----------------------------------------------------------------
@@ -393,7 +419,7 @@ class Parser {
     }
     if (c == '"' || c == '`') {
       o.kind = Operand::Kind::kLiteral;
-      o.literal = read_string();
+      o.literal = make_string(read_string());
       return o;
     }
     if (c == '\'') unsupported(o.at, "character constants");
@@ -431,7 +457,7 @@ class Parser {
     fail(o.at, "unexpected " + quote_char(c) + " in operand");
   }
 
-  Value read_string() {
+  std::string read_string() {
     const size_t b = pos_;
     const char q = src_[pos_++];
     std::string out;
@@ -511,23 +537,99 @@ class Parser {
 
 // ---- execution ------------------------------------------------------------------------
 
+// Go's stack of variables: declarations push, a scope's end drops what it declared, and a name
+// means its innermost declaration. Each name keeps the stack places of its declarations, so a
+// use or an assignment finds the innermost in O(1) however many are declared.
+class Variables {
+ public:
+  size_t size() const { return slots_.size(); }
+
+  // False when kMaxTemplateVariables are alive already.
+  [[nodiscard]] bool push(const std::string& name, Value v) {
+    if (slots_.size() >= kMaxTemplateVariables) return false;
+    places_[name].push_back(slots_.size());
+    slots_.push_back({name, std::move(v)});
+    return true;
+  }
+
+  // Drops the variables declared since the stack had `n`.
+  void truncate(size_t n) {
+    while (slots_.size() > n) {
+      auto it = places_.find(slots_.back().first);
+      it->second.pop_back();
+      if (it->second.empty()) places_.erase(it);
+      slots_.pop_back();
+    }
+  }
+
+  // The innermost declaration of `name`, or nullptr.
+  Value* find(const std::string& name) {
+    auto it = places_.find(name);
+    return it == places_.end() ? nullptr : &slots_[it->second.back()].second;
+  }
+
+ private:
+  std::vector<std::pair<std::string, Value>> slots_;
+  std::unordered_map<std::string, std::vector<size_t>> places_;
+};
+
 class Executor {
  public:
   Executor(std::string_view src, const TemplateData& data, Rendered& out)
       : src_(src), data_(data), out_(out) {}
 
   void run(const List& list) {
-    vars_.push_back({"$", DataTag{}});
+    (void)vars_.push("$", DataTag{});
     walk(list);
   }
 
  private:
   [[noreturn]] void fail(size_t at, std::string msg) { throw Failure{false, at, std::move(msg)}; }
+  [[noreturn]] void over_limit(size_t at, std::string msg) {
+    throw Failure{false, at, std::move(msg), true};
+  }
 
   void emit(std::string_view text, size_t src, bool literal) {
     if (text.empty()) return;
+    if (text.size() > kMaxRenderedBytes - out_.text.size()) {
+      over_limit(src, "the rendered text is over the limit of " +
+                          std::to_string(kMaxRenderedBytes) +
+                          " bytes (the most YAML read from a file)");
+    }
     out_.segments.push_back({out_.text.size(), src, literal});
     out_.text += text;
+  }
+
+  // Charges `bytes` of work (a string made or compared) to the render's budget.
+  void work(size_t bytes, size_t at) {
+    if (bytes > kMaxTemplateWorkBytes - work_) {
+      over_limit(at, "the functions of this template make or compare more than " +
+                         std::to_string(kMaxTemplateWorkBytes) + " bytes of strings");
+    }
+    work_ += bytes;
+  }
+
+  // Appends what print shows of `v`, stopping at the limit of a made string.
+  void append_printed(std::string& s, const Value& v, const std::string& name, size_t at) {
+    if (v.index() == 4) {
+      s += str(v);
+    } else {
+      s += print_value(v, data_);
+    }
+    check_made(s, name, at);
+  }
+
+  // A string made by `name`: within kMaxTemplateStringBytes, charged as work.
+  Value made(std::string s, const std::string& name, size_t at) {
+    check_made(s, name, at);
+    work(s.size(), at);
+    return make_string(std::move(s));
+  }
+  void check_made(const std::string& s, const std::string& name, size_t at) {
+    if (s.size() > kMaxTemplateStringBytes) {
+      over_limit(at, name + " makes a string over the limit of " +
+                         std::to_string(kMaxTemplateStringBytes) + " bytes");
+    }
   }
 
   void walk(const List& list) {
@@ -553,12 +655,12 @@ class Executor {
           if (yes && n.kind == Node::Kind::kWith) dot_ = v;  // {{with}} moves the dot
           walk(yes ? n.then : n.otherwise);
           dot_ = saved;
-          vars_.resize(inner);
+          vars_.truncate(inner);
           break;
         }
       }
     }
-    vars_.resize(scope);
+    vars_.truncate(scope);
   }
 
   Value pipeline(const Pipeline& p) {
@@ -570,12 +672,12 @@ class Executor {
     }
     if (!p.decl.empty()) {
       if (p.assign) {
-        auto it = std::find_if(vars_.rbegin(), vars_.rend(),
-                               [&](const auto& kv) { return kv.first == p.decl; });
-        if (it == vars_.rend()) fail(p.at, "undefined variable: " + p.decl);
-        it->second = v;
-      } else {
-        vars_.push_back({p.decl, v});
+        Value* slot = vars_.find(p.decl);
+        if (!slot) fail(p.at, "undefined variable: " + p.decl);
+        *slot = v;
+      } else if (!vars_.push(p.decl, v)) {
+        over_limit(p.at, "more than " + std::to_string(kMaxTemplateVariables) +
+                             " variables are alive at once");
       }
     }
     return v;
@@ -584,7 +686,7 @@ class Executor {
   Value field(Value base, const std::vector<std::string>& fields, size_t at) {
     for (const std::string& f : fields) {
       if (base.index() == 5 && f == "Environment") {
-        base = data_.environment;
+        base = make_string(data_.environment);
         continue;
       }
       if (base.index() == 0) fail(at, "nil pointer evaluating interface {}." + f);
@@ -600,10 +702,9 @@ class Executor {
       case Operand::Kind::kField:
         return field(dot_, o.fields, o.at);
       case Operand::Kind::kVariable: {
-        auto it = std::find_if(vars_.rbegin(), vars_.rend(),
-                               [&](const auto& kv) { return kv.first == o.name; });
-        if (it == vars_.rend()) fail(o.at, "undefined variable \"" + o.name + "\"");
-        return field(it->second, o.fields, o.at);
+        const Value* v = vars_.find(o.name);
+        if (!v) fail(o.at, "undefined variable \"" + o.name + "\"");
+        return field(*v, o.fields, o.at);
       }
       case Operand::Kind::kLiteral:
         return o.literal;
@@ -660,9 +761,10 @@ class Executor {
       return std::get<bool>(a) == std::get<bool>(b) ? 0 : 1;
     }
     if (ka == 4) {
-      const auto& x = std::get<std::string>(a);
-      const auto& y = std::get<std::string>(b);
-      return x < y ? -1 : (x == y ? 0 : 1);
+      const std::string& x = str(a);
+      const std::string& y = str(b);
+      work(std::min(x.size(), y.size()), at);
+      return x.compare(y) < 0 ? -1 : (x == y ? 0 : 1);
     }
     if (a.index() != b.index()) fail(at, "incompatible types for comparison");
     if (a.index() == 2) {
@@ -710,7 +812,7 @@ class Executor {
     if (name == "len") {
       want(1);
       if (args[0].index() != 4) fail(at, "len of type " + type_name(args[0]));
-      return static_cast<int64_t>(std::get<std::string>(args[0]).size());
+      return static_cast<int64_t>(str(args[0]).size());
     }
     if (name == "print" || name == "println") {
       std::string s;
@@ -718,14 +820,14 @@ class Executor {
         const bool space =
             name == "println" ? i > 0 : i > 0 && args[i].index() != 4 && args[i - 1].index() != 4;
         if (space) s += ' ';
-        s += print_value(args[i], data_);
+        append_printed(s, args[i], name, at);
       }
       if (name == "println") s += '\n';
-      return s;
+      return made(std::move(s), name, at);
     }
     // printf
     if (args.empty() || args[0].index() != 4) fail(at, "printf needs a format string");
-    const std::string& f = std::get<std::string>(args[0]);
+    const std::string& f = str(args[0]);
     std::string s;
     size_t next = 1;
     for (size_t i = 0; i < f.size(); ++i) {
@@ -750,32 +852,36 @@ class Executor {
         continue;
       }
       const Value& a = args[next++];
+      check_made(s, name, at);
       if (verb == 'q' && a.index() == 4) {
-        s += go_quote(std::get<std::string>(a));
+        if (str(a).size() > kMaxTemplateStringBytes) check_made(str(a), name, at);
+        s += go_quote(str(a));
       } else if (verb == 'd' && a.index() != 2) {
         s += "%!d(" + type_name(a) + "=" + print_value(a, data_) + ")";
       } else if (verb == 'q') {
         throw Failure{true, at, "%q of a value that is not a string"};
       } else {
-        s += print_value(a, data_);
+        append_printed(s, a, name, at);
       }
     }
     if (next < args.size()) {
       s += "%!(EXTRA ";
       for (size_t i = next; i < args.size(); ++i) {
         if (i > next) s += ", ";
-        s += type_name(args[i]) + "=" + print_value(args[i], data_);
+        s += type_name(args[i]) + "=";
+        append_printed(s, args[i], name, at);
       }
       s += ")";
     }
-    return s;
+    return made(std::move(s), name, at);
   }
 
   std::string_view src_;
   const TemplateData& data_;
   Rendered& out_;
-  std::vector<std::pair<std::string, Value>> vars_;
+  Variables vars_;
   Value dot_ = DataTag{};
+  size_t work_ = 0;  // bytes made or compared so far, against kMaxTemplateWorkBytes
 };
 
 std::vector<size_t> line_starts(std::string_view s) {
@@ -821,6 +927,10 @@ diag::Result<Rendered> render_template(std::string_view source, std::string_view
   } catch (const Failure& f) {
     const diag::Position at = position_of(r.src_lines, f.at);
     const diag::Span span{std::string(file), at, at};
+    if (f.limit) {
+      diags.error("HK003", span, "Go template: " + f.message);
+      return r;
+    }
     if (f.unsupported) {
       return diag::Error{std::string(file) + ":" + std::to_string(at.line) + ":" +
                              std::to_string(at.column) + ": " + f.message +

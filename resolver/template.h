@@ -9,7 +9,9 @@
 // `if`/`else if`/`else`/`with`/`end`, and the builtins and, or, not, eq, ne, lt, le, gt, ge,
 // len, print, println, printf (%s %v %d %q %%). Anything else of text/template (range,
 // define, template, block, break, continue, other functions) is refused with an `Error` naming
-// it, never rendered differently.
+// it, never rendered differently. A string a function makes, the strings made and compared in
+// one render, the rendered text and the variables alive at once are bounded (template.cpp's
+// limits); past one, an HK003 diagnostic names it.
 #pragma once
 
 #include <string>

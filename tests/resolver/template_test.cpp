@@ -129,5 +129,100 @@ TEST(Template, FeaturesHintkitDoesNotImplementAreRefusedByName) {
   }
 }
 
+TEST(Template, VariablesShadowAndEndWithTheirScopeAsInGo) {
+  const Case cases[] = {
+      {"{{ $x := \"a\" }}{{ if true }}{{ $x := \"b\" }}{{ $x }}{{ end }}{{ $x }}", "", "ba"},
+      {"{{ $x := \"a\" }}{{ if true }}{{ $x = \"b\" }}{{ end }}{{ $x }}", "", "b"},
+      {"{{ $x := \"a\" }}{{ with $x := \"c\" }}{{ $x }}{{ end }}{{ $x }}", "", "ca"},
+      {"{{ $x := 1 }}{{ $x := 2 }}{{ $x }}", "", "2"},
+      {"{{ $x := 1 }}{{ if true }}{{ $x := 2 }}{{ $x := 3 }}{{ $x = 4 }}{{ $x }}{{ end }}{{ $x }}",
+       "", "41"},
+      {"{{ $x := 1 }}{{ if false }}{{ else }}{{ $x := 5 }}{{ $x }}{{ end }}{{ $x }}", "", "51"},
+      {"{{ $a := 1 }}{{ $b := 2 }}{{ if true }}{{ $a := 3 }}{{ $b = 4 }}{{ end }}{{ $a }}{{ $b }}",
+       "", "14"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.source);
+    diag::Diagnostics d;
+    auto r = render_template(c.source, "t.yaml", TemplateData{std::string(c.environment)}, d);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    ASSERT_TRUE(d.empty()) << d.items()[0].message;
+    EXPECT_EQ(r->text, c.want);
+  }
+  diag::Diagnostics d;
+  auto r = render_template("{{ if true }}{{ $y := 1 }}{{ end }}{{ $y }}", "t.yaml", {}, d);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_NE(d.items()[0].message.find("undefined variable \"$y\""), std::string::npos);
+}
+
+// The first $v0 sits at the bottom of the stack: a search from the top walked every variable
+// for each use (1,000,000 variables and 100,000 uses ran past 300 s).
+TEST(Template, ManyVariablesAreFoundWithoutWalkingTheStack) {
+  std::string src;
+  for (int i = 0; i + 1 < 100000; ++i)
+    src += "{{ $v" + std::to_string(i) + " := " + std::to_string(i) + " }}";
+  for (int i = 0; i < 100000; ++i) src += "{{ $v0 }}";
+  src += "{{ $v99998 }}";
+  diag::Diagnostics d;
+  auto r = render_template(src, "t.yaml", {}, d);
+  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(d.empty()) << d.items()[0].message;
+  EXPECT_EQ(r->text, std::string(100000, '0') + "99998");
+  // One more than the limit (with `$`) is an error naming it.
+  src = "";
+  for (int i = 0; i < 100000; ++i) src += "{{ $v" + std::to_string(i) + " := 1 }}";
+  r = render_template(src, "t.yaml", {}, d);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d.items()[0].code, "HK003");
+  EXPECT_NE(d.items()[0].message.find("more than 100000 variables"), std::string::npos)
+      << d.items()[0].message;
+}
+
+std::string doubled(int times) {
+  std::string src = "{{ $x := \"ab\" }}";
+  for (int i = 0; i < times; ++i) src += "{{ $x = print $x $x }}";
+  return src;
+}
+
+TEST(Template, StringsOutputAndWorkAreBounded) {
+  // 40 doublings asked for 2 TiB (3.7 GB were taken before the process died).
+  struct LimitCase {
+    std::string source, message;
+    int column;
+  };
+  const std::string mib = doubled(19);  // $x: 1 MiB, at the limit of a made string
+  std::string copies = mib, compares = mib, outputs = mib;
+  for (int i = 0; i < 64; ++i) copies += "{{ $y := print $x }}";
+  for (int i = 0; i < 64; ++i) compares += "{{ eq $x $x }}";
+  for (int i = 0; i < 65; ++i) outputs += "{{ $x }}";
+  const LimitCase cases[] = {
+      {doubled(40), "print makes a string over the limit of 1048576 bytes",
+       static_cast<int>(doubled(19).size()) + 9},
+      {mib + "{{ printf \"%s%s\" $x $x }}", "printf makes a string over the limit", 0},
+      {mib + "{{ println $x }}", "println makes a string over the limit", 0},
+      {copies, "make or compare more than 67108864 bytes of strings", 0},
+      {compares, "make or compare more than 67108864 bytes of strings", 0},
+      {outputs, "the rendered text is over the limit of 67108864 bytes", 0},
+  };
+  for (const LimitCase& c : cases) {
+    SCOPED_TRACE(c.message);
+    diag::Diagnostics d;
+    auto r = render_template(c.source, "t.yaml", {}, d);
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d.items()[0].code, "HK003");
+    EXPECT_NE(d.items()[0].message.find(c.message), std::string::npos) << d.items()[0].message;
+    if (c.column) EXPECT_EQ(d.items()[0].span.begin, (diag::Position{1, c.column}));
+  }
+  // Up to the limits all is rendered.
+  diag::Diagnostics d;
+  auto r = render_template(mib + "{{ len $x }}", "t.yaml", {}, d);
+  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(d.empty()) << d.items()[0].message;
+  EXPECT_EQ(r->text, "1048576");
+}
+
 }  // namespace
 }  // namespace hintkit::resolver
