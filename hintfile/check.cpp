@@ -68,7 +68,7 @@ void check_default(const Var& v, diag::Diagnostics& diags) {
     auto& d = diags.error("HK114", def.span,
                           "default of var " + in_quotes(v.name) + " must be a " +
                               std::string(to_string(*v.type)) + ", found " +
-                              std::string(yaml::to_string(def.kind)) +
+                              std::string(yaml::to_string(v.default_written_kind)) +
                               (def.is_scalar() ? " " + def.text : ""),
                           path);
     d.related.push_back({v.type_span, "type declared here"});

@@ -60,7 +60,10 @@ struct Var {
   diag::Span type_span;
   bool required = false;
   diag::Span required_span;
-  std::optional<yaml::Node> default_value;  // `default: null` counts as no default
+  // As tazuna hands it on (yaml::go_json_any: keys as strings, numbers as float64);
+  // `default: null` counts as no default.
+  std::optional<yaml::Node> default_value;
+  yaml::Kind default_written_kind = yaml::Kind::kNull;  // as YAML read it, for messages
   std::string description;
   std::optional<formats::Format> format;
   diag::Span format_span;

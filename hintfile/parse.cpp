@@ -74,6 +74,37 @@ constexpr std::array<std::string_view, 1> kRuleTypeNames = {"oneof_required"};
 
 bool is_extension(std::string_view key) { return key.substr(0, 2) == "x-"; }
 
+// api/v1's TazunaHint as sigs.k8s.io/yaml's conversion sees it: which values are bound for
+// Go strings (where numbers and bools become text) and which for anything else.
+const yaml::GoType& hint_go_type() {
+  using yaml::GoType;
+  using K = GoType::Kind;
+  static const GoType names{.kind = K::kSlice, .fields = {}, .elem = GoType::string()};
+  static const GoType var{.kind = K::kStruct,
+                          .fields = {{"type", GoType::string()},
+                                     {"required", GoType::other()},
+                                     {"default", GoType::other()},
+                                     {"description", GoType::string()},
+                                     {"format", GoType::string()},
+                                     {"required_with", &names},
+                                     {"required_without", &names}},
+                          .elem = nullptr};
+  static const GoType vars{.kind = K::kMap, .fields = {}, .elem = &var};
+  static const GoType rule{.kind = K::kStruct,
+                           .fields = {{"type", GoType::string()},
+                                      {"vars", &names},
+                                      {"message", GoType::string()}},
+                           .elem = nullptr};
+  static const GoType rules{.kind = K::kSlice, .fields = {}, .elem = &rule};
+  static const GoType hint{.kind = K::kStruct,
+                           .fields = {{"apiVersion", GoType::string()},
+                                      {"kind", GoType::string()},
+                                      {"vars", &vars},
+                                      {"rules", &rules}},
+                           .elem = nullptr};
+  return hint;
+}
+
 class Reader {
  public:
   Reader(std::string_view file, diag::Diagnostics& diags) : file_(file), diags_(diags) {}
@@ -229,7 +260,10 @@ class Reader {
           if (f.value.kind == yaml::Kind::kString) d.hints.push_back("remove the quotes");
         }
       } else if (key == "default") {
-        if (f.value.kind != yaml::Kind::kNull) v.default_value = f.value;
+        if (f.value.kind != yaml::Kind::kNull) {
+          v.default_value = yaml::go_json_any(f.value);
+          v.default_written_kind = f.value.kind;
+        }
       } else if (key == "description") {
         if (auto text = string_field(f, path)) v.description = *text;
       } else if (key == "format") {
@@ -362,6 +396,7 @@ HintFile parse(std::string_view source, std::string_view file, diag::Diagnostics
                 "hint file is empty: expected a mapping with `vars`");
     return out;
   }
+  yaml::check_go_json(doc->root, hint_go_type(), "the hint file", diags);
   Reader(file, diags).read_root(doc->root, out);
   for (size_t i = 0; i < out.vars.size(); ++i) {
     auto [it, inserted] = out.index_.emplace(out.vars[i].name, i);

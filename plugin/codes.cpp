@@ -12,6 +12,9 @@ std::string describe_code(std::string_view code) {
       {"HK002", "duplicate key in a mapping"},
       {"HK003", "a limit was exceeded (file size, nesting depth, alias expansion)"},
       {"HK004", "the input is not text (NUL bytes, control characters or invalid UTF-8)"},
+      {"HK005",
+       "tazuna's YAML-to-JSON conversion refuses the file (a null or uint64 key, .inf or .nan "
+       "outside a text field)"},
       {"HK010", "a file could not be read"},
       {"HK100", "the hint file is empty, not a mapping, or has several documents"},
       {"HK101", "the hint file has no vars"},

@@ -42,7 +42,13 @@ diag::Result<yaml::Node> load_values(const std::string& path, std::istream& in,
     doc = &d;
   }
   if (!doc) return yaml::make_map();
-  return doc->root;
+  // The vars tazuna hands to helmfile have been through sigs.k8s.io/yaml's conversion: keys
+  // are strings, and what it refuses (null keys, .inf) cannot be among them. Numbers stay as
+  // written: tazuna's own sources give only strings.
+  static const yaml::GoType kVars{
+      .kind = yaml::GoType::Kind::kMap, .fields = {}, .elem = yaml::GoType::other()};
+  yaml::check_go_json(doc->root, kVars, "the values", diags);
+  return yaml::go_json_any(doc->root, /*keep_ints=*/true);
 }
 
 void write_values(std::ostream& out, const yaml::Node& values, std::string_view format) {

@@ -2,8 +2,8 @@
 """Hint files, values and tazuna.yaml var declarations through tazuna's own hint code and
 hintkit, and how their answers compare.
 
-The reference is an oracle built from tazuna's `api/v1` and `pkg/hint` (see README, "Measured
-against tazuna"): `$TAZUNA_ORACLE lint FILE | resolve DIR VALUES | config TAZUNA_YAML` prints
+The reference is an oracle built from tazuna's `api/v1` and `pkg/hint` (see docs/testing.md,
+"Measuring against the references"): `$TAZUNA_ORACLE lint FILE | resolve DIR VALUES | config TAZUNA_YAML` prints
 one JSON line, {"ok": true, "vars": ...} or {"ok": false, "stage": ..., "error": ...}. It is
 built outside this repository and never committed; this script takes its path from
 TAZUNA_ORACLE.
@@ -18,13 +18,13 @@ document), then one of three runs:
            (static, staticSlice, staticMap and env sources, env set, empty or unset)
 and is classified:
   same                both accept with equal values (numbers compared by value), or both refuse
-  stricter-documented hintkit refuses what tazuna accepts, for a reason README lists under
+  stricter-documented hintkit refuses what tazuna accepts, for a reason docs/tazuna.md lists under
                       "Where hintkit is stricter than tazuna"
   stricter-undocumented  hintkit refuses for any other reason
   looser              tazuna refuses, hintkit accepts
   different-values    both accept, with different values
   null-not-provided   different values only because a values file gives a declared var null
-                      (README: null is "not provided"; tazuna's own sources never give null)
+                      (docs/tazuna.md: null is "not provided"; tazuna's own sources never give null)
 
 usage: TAZUNA_ORACLE=/path/to/tazuna-oracle scripts/diff_tazuna.py [HINTKIT]
            [--count N] [--seed S] [--show K] [--mode lint|resolve|config]
@@ -337,7 +337,7 @@ SEMVER_LEADING_ZERO = re.compile(r"(^|[.-])0\d")
 
 
 def format_reason(message):
-    """The README phrase that documents an HK204 on a value tazuna's check accepts, or None."""
+    """The docs/tazuna.md phrase that documents an HK204 on a value tazuna's check accepts, or None."""
     m = re.search(r'value "(.*)" does not match format "(\w+)"', message)
     if not m:
         return None
@@ -351,8 +351,8 @@ def format_reason(message):
     return None
 
 
-# hintkit's errors on input tazuna accepts, each with the words of README's "Where hintkit is
-# stricter than tazuna" that document it: an error counts as documented only while README
+# hintkit's errors on input tazuna accepts, each with the words of docs/tazuna.md's "Where hintkit is
+# stricter than tazuna" that document it: an error counts as documented only while it
 # says so.
 REASONS = [
     (lambda c, m: c == "HK102", "**Keys**"),
@@ -371,18 +371,18 @@ REASONS = [
 
 def readme_stricter_section():
     here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, "..", "README.md"), encoding="utf-8") as fh:
+    with open(os.path.join(here, "..", "docs", "tazuna.md"), encoding="utf-8") as fh:
         text = fh.read()
-    start = text.find("### Where hintkit is stricter than tazuna")
-    end = text.find("\n## ", start)
-    return text[start:end] if start >= 0 else ""
+    start = text.find("## Where hintkit is stricter than tazuna")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end >= 0 else len(text)] if start >= 0 else ""
 
 
 STRICTER = readme_stricter_section()
 
 
 def documented(code, message):
-    """Whether an error of hintkit's on input tazuna accepts is one README lists as stricter."""
+    """Whether an error of hintkit's on input tazuna accepts is one docs/tazuna.md lists as stricter."""
     if code == "HK204":
         phrase = format_reason(message)
         return phrase is not None and phrase in STRICTER
@@ -486,7 +486,7 @@ def main():
         del args[i:i + 2]
     hintkit = os.path.abspath(args[0] if args else "build/hintkit")
     oracle = os.environ.get("TAZUNA_ORACLE") or sys.exit(
-        "set TAZUNA_ORACLE to the tazuna oracle binary (README: Measured against tazuna)")
+        "set TAZUNA_ORACLE to the tazuna oracle binary (docs/testing.md)")
     gen = Gen(random.Random(opts["--seed"]))
     modes = [mode_only] if mode_only else ["lint", "resolve", "config"]
     counts = collections.Counter()

@@ -407,6 +407,53 @@ std::string go_format_float32(double f);
 // strconv.FormatFloat(f, 'g', -1, 64): also fmt's %v of a float64.
 std::string go_format_float64(double f);
 
+// ---- tazuna's decoding: sigs.k8s.io/yaml's YAML -> JSON conversion ----------------------
+//
+// tazuna reads tazuna.yaml and hint files with sigs.k8s.io/yaml: go-yaml v2 reads the first
+// document into Go values, `convertToJSONableObject` turns them into JSON-able ones guided by
+// the Go type they are decoded into, `encoding/json` marshals that and unmarshals it into the
+// type. What that does, ported here as one mechanism:
+//  - every map key becomes a string: a bool "true"/"false", an int its digits, a float
+//    strconv.FormatFloat(f, 'g', -1, 32) with ".inf", "-.inf", ".nan" (go_key_string); a
+//    null key, an integer past INT64_MAX (go-yaml's uint64) and a collection key are refused,
+//    and so is the whole file;
+//  - a number or bool bound for a Go string becomes its spelling (go_string), so `.inf` there
+//    is "+Inf"; anywhere else an infinity or NaN has no JSON spelling and the whole file is
+//    refused (json: unsupported value);
+//  - a value bound for an `any` (a hint default, a var's value) comes back from JSON: maps with
+//    string keys, every number a float64 (2^53 + 1 -> 2^53, 12345678901234567890 ->
+//    1.2345678901234567e19).
+// Two keys of one map that become the same string (`1` and `"1"`) land in a Go map in random
+// order, so tazuna keeps either; hintkit refuses them (HK002) rather than guess.
+
+// The Go type a value is decoded into, as far as the conversion cares. Struct fields match a
+// key exactly, else case-insensitively (encoding/json's rule); a key matching no field, and
+// every kOther, gets no coercion.
+struct GoType {
+  enum class Kind : uint8_t { kOther, kString, kStruct, kMap, kSlice };
+  struct Field {
+    std::string_view name;
+    const GoType* type;
+  };
+  Kind kind = Kind::kOther;
+  std::vector<Field> fields;     // kStruct
+  const GoType* elem = nullptr;  // kMap, kSlice
+
+  static const GoType* other();   // bool, int, any: no coercion
+  static const GoType* string();  // string and string kinds
+};
+
+// What the conversion refuses in `value` decoded into `target`: HK005 for a refused key or
+// an infinity/NaN outside a string, HK002 for keys that become the same string. Appended to
+// `diags` with their places; `what` names the file for the message ("the hint file").
+void check_go_json(const Node& value, const GoType& target, std::string_view what,
+                   diag::Diagnostics& diags);
+
+// `value` as an `any` field receives it: keys as strings (the first of keys that collide is
+// kept: check_go_json reports them), every int a float64 unless `keep_ints` (a value that
+// stands for one read without the JSON round trip); other scalars and spans unchanged.
+Node go_json_any(const Node& value, bool keep_ints = false);
+
 // Go's utf8.ValidString: no overlong forms, no surrogates, nothing above U+10FFFF. go-yaml
 // writes strings that fail it as `!!binary` base64.
 bool valid_utf8(std::string_view s);
