@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 #include <tuple>
+#include <unordered_map>
 
 #include "starlark/runes.h"
 
@@ -152,51 +153,71 @@ void walk(const std::string& root, const std::string& dir, std::vector<SourceFil
   }
 }
 
+}  // namespace
+
 // The library tree of pkg/workspace: one library per folder, children in the order their
-// first file came; `_ytt_lib` folders are private.
+// first file came; `_ytt_lib` folders are private. Children and files are found by name in
+// constant time: a lookup costs the depth of its path, not the size of the file set.
 struct Library {
   std::string name;
-  std::vector<const SourceFile*> files;
+  std::vector<size_t> files;  // indexes into Files::files
   std::vector<std::unique_ptr<Library>> children;
+  std::unordered_map<std::string_view, Library*> by_name;          // keys: children's names
+  std::unordered_map<std::string_view, size_t> file_by_base_name;  // the first file of a name
   bool is_private() const { return name == kPrivateLibrary; }
   Library* child(std::string_view n) const {
-    for (const auto& c : children)
-      if (c->name == n) return c.get();
-    return nullptr;
+    auto it = by_name.find(n);
+    return it == by_name.end() ? nullptr : it->second;
+  }
+  Library* child_or_new(std::string_view n) {
+    if (Library* c = child(n)) return c;
+    children.push_back(std::make_unique<Library>());
+    children.back()->name = std::string(n);
+    return by_name.emplace(children.back()->name, children.back().get()).first->second;
   }
 };
 
-std::unique_ptr<Library> library_tree(const Files& files) {
-  auto root = std::make_unique<Library>();
-  for (const auto& f : files.files) {
+namespace {
+
+std::shared_ptr<const Library> build_library_tree(const Files& files) {
+  auto root = std::make_shared<Library>();
+  for (size_t i = 0; i < files.files.size(); ++i) {
+    const SourceFile& f = files.files[i];
     if (!f.in_file_set) continue;
     auto pieces = split_slash(f.path);
     Library* lib = root.get();
-    for (size_t i = 0; i + 1 < pieces.size(); ++i) {
-      Library* c = lib->child(pieces[i]);
-      if (!c) {
-        lib->children.push_back(std::make_unique<Library>());
-        lib->children.back()->name = pieces[i];
-        c = lib->children.back().get();
-      }
-      lib = c;
-    }
-    lib->files.push_back(&f);
+    for (size_t k = 0; k + 1 < pieces.size(); ++k) lib = lib->child_or_new(pieces[k]);
+    lib->files.push_back(i);
+    lib->file_by_base_name.emplace(base_name(f.path), i);
   }
   // Private libraries hold no file of the set, but finding a path through one says so.
   for (const auto& dir : files.private_libraries) {
     Library* lib = root.get();
-    for (const auto& piece : split_slash(dir)) {
-      Library* c = lib->child(piece);
-      if (!c) {
-        lib->children.push_back(std::make_unique<Library>());
-        lib->children.back()->name = piece;
-        c = lib->children.back().get();
-      }
-      lib = c;
-    }
+    for (const auto& piece : split_slash(dir)) lib = lib->child_or_new(piece);
   }
   return root;
+}
+
+// The library tree of `files`, built once and kept in `files` (and shared with the Files of
+// the libraries evaluated from them, which start with the same files): it is rebuilt only when
+// a file of the set was added since, never for each load() or data.read().
+Library* library_tree(const Files& files) {
+  LibraryTreeCache& cache = files.library_tree_cache;
+  bool valid = cache.root && cache.private_libraries == files.private_libraries.size() &&
+               cache.files <= files.files.size();
+  for (size_t i = cache.files; valid && i < files.files.size(); ++i) {
+    if (files.files[i].in_file_set) valid = false;  // flag files (data values) do not count
+  }
+  if (!valid) cache.root = build_library_tree(files);
+  cache.files = files.files.size();
+  cache.private_libraries = files.private_libraries.size();
+  // Read only from here on: shared between engines, never changed once built.
+  return const_cast<Library*>(cache.root.get());
+}
+
+void collect_files(const Library& lib, std::vector<size_t>& out) {
+  out.insert(out.end(), lib.files.begin(), lib.files.end());
+  for (const auto& c : lib.children) collect_files(*c, out);
 }
 
 // `from` (a folder path from the root; never private) as a library.
@@ -227,10 +248,11 @@ Library* find_library(Library* lib, std::string_view path, std::string& error) {
   return lib;
 }
 
-void list_accessible(const Library& lib, const std::string& prefix, std::vector<std::string>& out) {
-  for (const SourceFile* f : lib.files) out.push_back(prefix + std::string(base_name(f->path)));
+void list_accessible(const Files& files, const Library& lib, const std::string& prefix,
+                     std::vector<std::string>& out) {
+  for (size_t i : lib.files) out.push_back(prefix + std::string(base_name(files.files[i].path)));
   for (const auto& c : lib.children) {
-    if (!c->is_private()) list_accessible(*c, prefix + c->name + "/", out);
+    if (!c->is_private()) list_accessible(files, *c, prefix + c->name + "/", out);
   }
 }
 
@@ -558,8 +580,8 @@ void apply_file_marks(std::vector<SourceFile>& files, const std::vector<std::str
 
 std::optional<std::string> find_accessible_library(const Files& files, std::string_view from,
                                                    std::string_view path, std::string& error) {
-  auto root = library_tree(files);
-  Library* lib = library_at(root.get(), from);
+  Library* root = library_tree(files);
+  Library* lib = library_at(root, from);
   Library* found = lib->child(kPrivateLibrary);
   if (!found || !found->is_private()) {
     error = "Could not find private library (directory '" + std::string(kPrivateLibrary) +
@@ -587,10 +609,10 @@ std::optional<std::string> find_accessible_library(const Files& files, std::stri
 
 const SourceFile* find_file_from(const Files& files, std::string_view from, std::string_view path,
                                  std::string& error) {
-  auto root = library_tree(files);
-  Library* lib = library_at(root.get(), from);
+  Library* root = library_tree(files);
+  Library* lib = library_at(root, from);
   if (!path.empty() && path[0] == '/') {
-    lib = library_at(root.get(), files.library_root);
+    lib = library_at(root, files.library_root);
     path.remove_prefix(1);
   }
   auto pieces = split_slash(path);
@@ -602,21 +624,33 @@ const SourceFile* find_file_from(const Files& files, std::string_view from, std:
       return nullptr;
     }
   }
-  for (const SourceFile* f : lib->files) {
-    if (base_name(f->path) == pieces.back()) return f;
+  if (auto it = lib->file_by_base_name.find(pieces.back()); it != lib->file_by_base_name.end()) {
+    return &files.files[it->second];
   }
   error = "Expected to find file '" + std::string(path) +
           "' (hint: only files included via -f flag are available)";
   return nullptr;
 }
 
+std::vector<size_t> files_below(const Files& files, std::string_view folder) {
+  const Library* lib = library_tree(files);
+  for (const auto& p : split_slash(folder)) {
+    lib = lib->child(p);
+    if (!lib) return {};
+  }
+  std::vector<size_t> out;
+  collect_files(*lib, out);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 std::vector<std::string> list_files_from(const Files& files, std::string_view from,
                                          std::string_view path, std::string& error) {
-  auto root = library_tree(files);
-  Library* lib = library_at(root.get(), from);
+  Library* root = library_tree(files);
+  Library* lib = library_at(root, from);
   bool from_root = !path.empty() && path[0] == '/';
   if (from_root) {
-    lib = library_at(root.get(), files.library_root);
+    lib = library_at(root, files.library_root);
     path.remove_prefix(1);
   }
   if (!path.empty()) {
@@ -624,7 +658,7 @@ std::vector<std::string> list_files_from(const Files& files, std::string_view fr
     if (!lib) return {};
   }
   std::vector<std::string> out;
-  list_accessible(*lib, from_root ? "/" : "", out);
+  list_accessible(files, *lib, from_root ? "/" : "", out);
   return out;
 }
 

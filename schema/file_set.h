@@ -111,6 +111,9 @@ std::optional<std::string> find_accessible_library(const Files& files, std::stri
 // ytt's text ("Expected to find file 'x' (hint: ...)") and the result is null.
 const SourceFile* find_file_from(const Files& files, std::string_view from, std::string_view path,
                                  std::string& error);
+// The files of the set below `folder` (private libraries' included), as indexes into
+// `files.files` in file set order: what a library evaluated from that folder holds.
+std::vector<size_t> files_below(const Files& files, std::string_view folder);
 // `data.list(path)` from folder `from`: the accessible files below it, as ytt lists them.
 std::vector<std::string> list_files_from(const Files& files, std::string_view from,
                                          std::string_view path, std::string& error);

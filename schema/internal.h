@@ -311,6 +311,15 @@ struct TemplateError {
 
 struct CompiledTemplate;  // template.cpp: a YAML template compiled to a Starlark program
 
+struct Library;  // file_set.cpp: a folder of the file set as a library
+// The library tree of a Files' file set (file_set.cpp), kept between lookups: `files` and
+// `private_libraries` are how many of each it was built from or checked against.
+struct LibraryTreeCache {
+  std::shared_ptr<const Library> root;
+  size_t files = 0;
+  size_t private_libraries = 0;
+};
+
 // Everything the templates share: the input files, module cache, data.values.
 class Files {
  public:
@@ -323,6 +332,19 @@ class Files {
   std::string library_root;
   // `@ytt:library` for a file in `folder` (set by the engine running this library).
   std::function<sl::Value(const std::string& folder)> library_module;
+  // load(), data.read() and data.list() find files through this.
+  mutable LibraryTreeCache library_tree_cache;
+  // A library's Files hold only the files of its folder; `find` and `line` (error excerpts)
+  // look for other files, such as those of the caller's data values, in its caller's Files,
+  // which outlive it.
+  const Files* caller = nullptr;
+  // How far `files` were searched for the text "assert/validate" (mentions_assert_validate):
+  // each file is searched once per Files, not once per validation.
+  struct TextScan {
+    size_t checked = 0;
+    bool found = false;
+  };
+  mutable TextScan assert_validate_scan;
   const SourceFile* find(std::string_view path) const;
   std::string line(std::string_view path, int line) const;
   // Set once data values are final (templates rendered afterwards can read them).

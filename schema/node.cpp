@@ -939,7 +939,7 @@ std::string pos_text(const diag::Span& s) {
 const SourceFile* Files::find(std::string_view path) const {
   for (const auto& f : files)
     if (f.path == path) return &f;
-  return nullptr;
+  return caller ? caller->find(path) : nullptr;
 }
 
 SourceLines::SourceLines(std::string text)

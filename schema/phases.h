@@ -15,6 +15,9 @@ namespace hintkit::schema {
 // annotation's arguments are wrong.
 std::string validate_values(const DPtr& values, const SType* type, const std::vector<Ann>& doc_anns,
                             const diag::Span& doc_span, sl::Thread& thread, const Files& files);
+// Whether the text "assert/validate" is in some file of `files` or of its callers' (each file
+// searched once): without it, no value can carry an `@assert/validate` rule.
+bool mentions_assert_validate(const Files& files);
 
 // What is wrong with the arguments of a `@schema/validation` or `@assert/validate` annotation,
 // worded as ytt words it (after "Invalid @NAME annotation - "); nullopt when they are right.

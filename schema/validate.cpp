@@ -486,14 +486,19 @@ std::string validate_values(const DPtr& values, const SType* type, const std::ve
     }
   }
   // Every `@assert/validate` is written in some input's text: without one, nothing to check.
-  const bool any_written = std::any_of(files.files.begin(), files.files.end(), [](const auto& f) {
-    return f.text().find("assert/validate") != std::string_view::npos;
-  });
-  if (any_written) Validator::check_assert_annotations(*values);
+  if (mentions_assert_validate(files)) Validator::check_assert_annotations(*values);
   Validator v(thread, files);
   v.walk(values, type, doc_span, nullptr, values, &doc_anns);
   if (v.out_.empty()) return {};
   return v.out_ + "\n";
+}
+
+bool mentions_assert_validate(const Files& files) {
+  Files::TextScan& scan = files.assert_validate_scan;
+  for (; !scan.found && scan.checked < files.files.size(); ++scan.checked) {
+    scan.found = files.files[scan.checked].text().find("assert/validate") != std::string_view::npos;
+  }
+  return scan.found || (files.caller && mentions_assert_validate(*files.caller));
 }
 
 }  // namespace hintkit::schema
