@@ -246,9 +246,14 @@ diag::Result<ProcessResult> run_process(const std::vector<std::string>& argv,
   }
   if (timed_out || overflowed) ::kill(-pid, SIGKILL);
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  // Waited for without reaping first: until it is reaped its process id cannot be reused, so
+  // a signal handler killing the recorded groups cannot hit another program's.
+  siginfo_t ended;
+  while (::waitid(P_PID, static_cast<id_t>(pid), &ended, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
   }
   g_children[slot].store(0);
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
   if (overflowed) {
     return diag::Error{"`" + argv[0] + "` wrote more than " +
                            std::to_string(kMaxProcessOutputBytes) + " bytes and was stopped",
