@@ -5,10 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdint>
+#include <functional>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "schema/file_set.h"
 #include "schema/schema.h"
+#include "starlark/runes.h"
 #include "tests/support/temp_dir.h"
 
 namespace {
@@ -45,8 +50,14 @@ TEST(FileMarkPattern, MatchesAsYttsRegexpDoes) {
       {"*", "é", true},
       {"**/**", "é", false},
       {"**/**", "éé", true},
-      {"a*b", "a\xff" "b", true},
-      {"a\uFFFDb", "a\xff" "b", true},
+      {"a*b",
+       "a\xff"
+       "b",
+       true},
+      {"a\uFFFDb",
+       "a\xff"
+       "b",
+       true},
       {"x(1)+[a]{2}|^$.yml", "x(1)+[a]{2}|^$.yml", true},
       {"a\\*", "a\\b", true},
       {"*x**/*y", "axbcy", true},
@@ -73,6 +84,80 @@ TEST(FileMarkPattern, MatchesAsYttsRegexpDoes) {
                                       << " path " << ::testing::PrintToString(c.path));
     EXPECT_EQ(FileMarkPattern(c.pattern).matches(c.path), c.want);
   }
+}
+
+// The linear matcher against a brute-force one (every way of splitting the path between the
+// pattern's pieces, rune by rune), on many small random patterns and paths over the letters
+// that matter: '*', '/', a newline, a two-byte rune, a byte that is not UTF-8 (paths only).
+TEST(FileMarkPattern, AgreesWithABruteForceMatcherOnRandomInputs) {
+  using Runes = std::vector<uint32_t>;
+  auto runes = [](std::string_view s) {
+    Runes out;
+    for (size_t i = 0; i < s.size();) {
+      const auto r = hintkit::starlark::runes::decode(s, i);
+      out.push_back(r.cp);
+      i += r.width;
+    }
+    return out;
+  };
+  // The pattern as ytt's two replacements leave it: literal runes, and -1 for `.+`, -2 for
+  // `[^/]+`.
+  auto pieces = [&](const std::string& p) {
+    std::vector<int64_t> out;
+    const size_t multi = p.find("**/*");
+    size_t single = std::string::npos;
+    for (size_t i = 0; i < p.size(); ++i) {
+      if (p[i] == '*' && !(multi != std::string::npos && i >= multi && i < multi + 4)) {
+        single = i;
+        break;
+      }
+    }
+    for (size_t i = 0; i < p.size();) {
+      if (i == multi) {
+        out.push_back(-1);
+        i += 4;
+      } else if (i == single) {
+        out.push_back(-2);
+        i += 1;
+      } else {
+        const auto r = hintkit::starlark::runes::decode(p, i);
+        out.push_back(r.cp);
+        i += r.width;
+      }
+    }
+    return out;
+  };
+  std::function<bool(const std::vector<int64_t>&, size_t, const Runes&, size_t)> brute =
+      [&](const std::vector<int64_t>& pat, size_t pi, const Runes& s, size_t si) {
+        if (pi == pat.size()) return si == s.size();
+        if (pat[pi] >= 0) {
+          return si < s.size() && s[si] == pat[pi] && brute(pat, pi + 1, s, si + 1);
+        }
+        for (size_t end = si + 1; end <= s.size(); ++end) {
+          const uint32_t r = s[end - 1];
+          if (pat[pi] == -1 ? r == '\n' : r == '/') break;
+          if (brute(pat, pi + 1, s, end)) return true;
+        }
+        return false;
+      };
+  const std::vector<std::string> pattern_letters = {"a", "b", "/", "*", "**/*", "\n", "é"};
+  const std::vector<std::string> path_letters = {"a", "b", "/", "*", "\n", "é", "\xff"};
+  std::mt19937 rng(22);
+  auto pick = [&](const std::vector<std::string>& from, size_t most) {
+    std::string out;
+    for (size_t n = rng() % (most + 1); n > 0; --n) out += from[rng() % from.size()];
+    return out;
+  };
+  int matched = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const std::string pattern = pick(pattern_letters, 6), path = pick(path_letters, 9);
+    const bool want = brute(pieces(pattern), 0, runes(path), 0);
+    matched += want;
+    ASSERT_EQ(FileMarkPattern(pattern).matches(path), want)
+        << "pattern " << ::testing::PrintToString(pattern) << " path "
+        << ::testing::PrintToString(path);
+  }
+  EXPECT_GT(matched, 200);  // the inputs exercise matches, not only mismatches
 }
 
 TEST(FileMarkPattern, HostilePatternsAnswerInLinearTime) {
