@@ -12,10 +12,14 @@ examples/, so seeds follow the fixtures instead of being copied blobs:
   fuzz_template      every tazuna.yaml and included file holding a Go template action
   fuzz_formats       "FORMAT\\nVALUE" for each hint var's format with its default and values;
                      "regex\\nPATTERN\\nTEXT" for each regexp.* call in the templates
+  fuzz_lsp           editor sessions (one JSON-RPC message a line) over every hint, every
+                     tazuna.yaml and the ytt examples: open, hover, completion, code
+                     actions on eight lines, edits, saves, close; one raw-framing session
   yaml_differential  the same inputs as fuzz_yaml
   fuzz_gotmpl        every helmfile (helmfile*.yaml*, *.gotmpl) and tazuna.yaml: Go templates
 """
 import hashlib
+import json
 import os
 import re
 import sys
@@ -115,6 +119,77 @@ def main():
         n = os.path.basename(p)
         if n.startswith("helmfile") or n.endswith(".gotmpl") or n == "tazuna.yaml":
             write(out, "fuzz_gotmpl", read(p))
+
+    # Sessions: @DIR@ is the fuzz target's private workspace (app/tazuna.hint.yaml,
+    # tazuna.yaml, ytt/schema.yaml), so the checks find files beside the documents.
+    def session(uri, text):
+        msgs = [{"jsonrpc": "2.0", "method": "initialized", "params": {}},
+                {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+                    "uri": uri, "languageId": "yaml", "version": 1, "text": text}}}]
+        lines = text.splitlines() or [""]
+        # Eight lines spread over the document: every request parses it again, and short
+        # sessions keep the executions per second up.
+        for i in sorted(set(range(0, len(lines), max(1, len(lines) // 8)))):
+            line = lines[i]
+            pos = {"line": i, "character": len(line)}
+            td = {"uri": uri}
+            msgs.append({"jsonrpc": "2.0", "id": 2 * i + 1, "method": "textDocument/hover",
+                         "params": {"textDocument": td, "position": pos}})
+            msgs.append({"jsonrpc": "2.0", "id": 2 * i + 2, "method": "textDocument/completion",
+                         "params": {"textDocument": td, "position": pos}})
+        end = {"line": len(lines), "character": 0}
+        msgs += [
+            {"jsonrpc": "2.0", "id": 1000, "method": "textDocument/codeAction",
+             "params": {"textDocument": {"uri": uri}, "context": {"diagnostics": []},
+                        "range": {"start": {"line": 0, "character": 0}, "end": end}}},
+            {"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+                "textDocument": {"uri": uri, "version": 2},
+                "contentChanges": [{"text": text + "\n  x:\n    type: \n"}]}},
+            {"jsonrpc": "2.0", "method": "textDocument/didSave",
+             "params": {"textDocument": {"uri": uri}}},
+            {"jsonrpc": "2.0", "method": "textDocument/didClose",
+             "params": {"textDocument": {"uri": uri}}},
+            {"jsonrpc": "2.0", "id": 1001, "method": "shutdown"},
+            {"jsonrpc": "2.0", "method": "exit"}]
+        return "\n".join(json.dumps(m) for m in msgs).encode()
+
+    for p in files(name="tazuna.hint.yaml"):
+        write(out, "fuzz_lsp", session("file://@DIR@/app/tazuna.hint.yaml",
+                                       read(p).decode("utf-8", "replace")))
+    for p in files(name="tazuna.yaml"):
+        write(out, "fuzz_lsp", session("file://@DIR@/tazuna.yaml", read(p).decode("utf-8", "replace")))
+    for p in files(ext=".yaml", under=[os.path.join(ROOT, "examples/ytt")]):
+        write(out, "fuzz_lsp", session("file://@DIR@/ytt/values.yaml",
+                                       read(p).decode("utf-8", "replace")))
+    # Hostile messages: numbers out of range, missing fields, bad escapes, nesting over the
+    # limit (the issue's reproducers, smaller).
+    hint_uri = "file://@DIR@/app/tazuna.hint.yaml"
+    td = {"uri": hint_uri}
+    hostile = [
+        {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": hint_uri, "version": 1e300, "text": "vars:\n"}}},
+        {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": hint_uri, "version": -1, "text": "vars:\n  a:\n    type: strin\n"}}},
+        {"jsonrpc": "2.0", "id": 1, "method": "textDocument/hover",
+         "params": {"textDocument": td, "position": {"line": 1e300, "character": -1}}},
+        {"jsonrpc": "2.0", "id": 2, "method": "textDocument/completion",
+         "params": {"textDocument": td, "position": {"line": 2 ** 31 - 1, "character": 2 ** 53}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "textDocument/codeAction",
+         "params": {"textDocument": td, "range": {}}},
+        {"jsonrpc": "2.0", "id": 4, "method": "textDocument/codeAction",
+         "params": {"textDocument": td, "range": {"start": {"line": 0, "character": 0},
+                                                   "end": {"line": 9, "character": 0}}}},
+        {"jsonrpc": "2.0", "method": "textDocument/didSave",
+         "params": {"textDocument": {"uri": "file:///never/opened.yaml"}}},
+        {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": "file:///%zz/%4/%", "version": 1, "text": "a: 1"}}}]
+    deep = '{"jsonrpc": "2.0", "id": 5, "method": "hintkit/stats", "params": ' + \
+        '{"a": ' * 600 + '1' + '}' * 600 + '}'
+    write(out, "fuzz_lsp", ("\n".join(json.dumps(m) for m in hostile) + "\n" + deep).encode())
+
+    stats = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "hintkit/stats"}).encode()
+    write(out, "fuzz_lsp", b"#raw\nContent-Length: %d\r\n\r\n" % len(stats) + stats +
+          b"Content-Length: 5\r\n\r\n{bad}Content-Length: x\r\n\r\n")
 
     for target in sorted(os.listdir(out)):
         print(f"{target}: {len(os.listdir(os.path.join(out, target)))} seeds")

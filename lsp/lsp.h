@@ -16,6 +16,10 @@ struct ServerOptions {
   // Checks run this long after the last edit of a document: an edit storm (a held key,
   // a paste that arrives as many changes) costs one check, not one per change.
   int debounce_ms = 200;
+  // At the end of input, run the checks already scheduled before returning (they publish into
+  // the output as usual). The editor is gone by then, so `hintkit lsp` stops at once; the fuzz
+  // target sets this (with debounce_ms 0) so that one input exercises its checks too.
+  bool finish_checks_at_end = false;
 };
 
 int serve(int in_fd, int out_fd, const ServerOptions& options = {});

@@ -124,8 +124,8 @@ class Server {
   void read() {
     in_.async_read_some(asio::buffer(buffer_), [this](boost::system::error_code ec, size_t n) {
       if (ec) {  // end of input: the client is gone
-        io_.stop();
-        return;
+        if (!options_.finish_checks_at_end) io_.stop();
+        return;  // else run() returns once the timers have fired
       }
       framer_.feed(std::string_view(buffer_.data(), n));
       while (auto body = framer_.next()) {
