@@ -45,8 +45,9 @@ const char* workspace() {
   std::snprintf(folder, sizeof folder, "%s", dir.c_str());
   const std::string d = folder;
   if (::mkdir((d + "/app").c_str(), 0700) != 0 || ::mkdir((d + "/ytt").c_str(), 0700) != 0) abort();
-  write_file(d + "/app/tazuna.hint.yaml",
-             "vars:\n  region:\n    type: string\n    format: hostname\n  zone:\n    type: slice\n");
+  write_file(
+      d + "/app/tazuna.hint.yaml",
+      "vars:\n  region:\n    type: string\n    format: hostname\n  zone:\n    type: slice\n");
   write_file(d + "/app/helmfile.yaml", "releases: []\n");
   write_file(d + "/tazuna.yaml",
              "apiVersion: tazuna.pepabo.com/v1\nkind: Tazuna\nspec:\n  manifests:\n"
@@ -55,8 +56,8 @@ const char* workspace() {
   write_file(d + "/ytt/schema.yaml", "#@data/values-schema\n---\nreplicas: 1\n");
   atexit([] {
     const std::string dir = folder;
-    for (const char* f : {"/app/tazuna.hint.yaml", "/app/helmfile.yaml", "/tazuna.yaml",
-                          "/ytt/schema.yaml"}) {
+    for (const char* f :
+         {"/app/tazuna.hint.yaml", "/app/helmfile.yaml", "/tazuna.yaml", "/ytt/schema.yaml"}) {
       ::unlink((dir + f).c_str());
     }
     ::rmdir((dir + "/app").c_str());
@@ -83,9 +84,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string stream;
   append_framed(stream, R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{}})");
   if (!input.empty() && input[0] == '#') {
-    stream += std::string_view(input).substr(input.find('\n') == std::string::npos
-                                                 ? input.size()
-                                                 : input.find('\n') + 1);
+    stream += std::string_view(input).substr(
+        input.find('\n') == std::string::npos ? input.size() : input.find('\n') + 1);
   } else {
     for (size_t begin = 0; begin <= input.size();) {
       size_t end = input.find('\n', begin);

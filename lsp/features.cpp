@@ -287,8 +287,8 @@ json check_ytt(const Document& doc, const OpenText& open) {
   std::string message = outcome.err;
   if (message.rfind("Error: ", 0) == 0) message = message.substr(7);
   while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
-  const int line = std::clamp(ytt_error_line(message, base_name(doc.path)), 1,
-                              LineIndex(doc.text).line_count());
+  const int line =
+      std::clamp(ytt_error_line(message, base_name(doc.path)), 1, LineIndex(doc.text).line_count());
   diag::Span span{.file = doc.path, .begin = {line, 1}, .end = {line, 1}};
   LineIndex index(doc.text);
   const int width = static_cast<int>(index.line(line - 1).size());
@@ -464,9 +464,8 @@ json complete_hint(const Document& doc, int line0, int character) {
   const bool in_list = (skip_key(list, "required_with") || skip_key(list, "required_without") ||
                         skip_key(list, "vars")) &&
                        list.starts_with('[');
-  if (in_list ||
-      ((parent == "required_with" || parent == "required_without" || parent == "vars") &&
-       before.find("- ") != std::string::npos)) {
+  if (in_list || ((parent == "required_with" || parent == "required_without" || parent == "vars") &&
+                  before.find("- ") != std::string::npos)) {
     return items(var_names_of_hint(doc), kVariable, "declared var");
   }
   if (before.find(':') != std::string::npos) return json::array();

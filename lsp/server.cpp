@@ -78,7 +78,9 @@ int int_field(const json& object, const char* key, int64_t low, int64_t high) {
   return static_cast<int>(n);
 }
 
-std::string uri_of(const json& params) { return string_field(field(params, "textDocument"), "uri"); }
+std::string uri_of(const json& params) {
+  return string_field(field(params, "textDocument"), "uri");
+}
 
 // Document versions are LSP integers: -2^31 to 2^31 - 1.
 int version_field(const json& text_document) {
@@ -89,15 +91,16 @@ Position position_of(const json& p) {
   return {int_field(p, "line", 0, kMaxPosition), int_field(p, "character", 0, kMaxPosition)};
 }
 
-Range range_field(const json& r) { return {position_of(field(r, "start")), position_of(field(r, "end"))}; }
+Range range_field(const json& r) {
+  return {position_of(field(r, "start")), position_of(field(r, "end"))};
+}
 
 // JSON nested deeper than this is refused before it is used, as the CLI refuses JSON and
 // YAML (the same limit): copies, comparisons and printing of a JSON value recurse per level.
 struct TooDeep {};
 json parse_message(const std::string& body) {
   auto bounded = [](int depth, json::parse_event_t event, json&) {
-    if ((event == json::parse_event_t::object_start ||
-         event == json::parse_event_t::array_start) &&
+    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
         depth >= yaml::kMaxDepth) {
       throw TooDeep{};
     }
@@ -191,8 +194,8 @@ class Server {
     } catch (const std::exception& e) {
       const bool bad_params =
           dynamic_cast<const BadParams*>(&e) || dynamic_cast<const json::exception*>(&e);
-      const std::string why = (bad_params ? "invalid params: " : "internal error: ") +
-                              std::string(e.what());
+      const std::string why =
+          (bad_params ? "invalid params: " : "internal error: ") + std::string(e.what());
       if (is_request) {
         reply_error(id, bad_params ? kInvalidParams : kInternalError, why);
       } else {

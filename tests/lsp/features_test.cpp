@@ -17,7 +17,7 @@ TEST(DidYouMean, TakesTheFirstWellFormedSuggestion) {
   const std::vector<Case> cases = {
       {"did you mean \"required\"?", "required"},
       {"unknown key; did you mean \"type\"? or not", "type"},
-      {"did you mean \"\"? did you mean \"b\"?", "b"},   // empty names are no suggestion
+      {"did you mean \"\"? did you mean \"b\"?", "b"},  // empty names are no suggestion
       {"did you mean \"a\" did you mean \"b\"?", "b"},  // "a" is not followed by ?
       {"did you mean \"open", std::nullopt},
       {"no suggestion", std::nullopt},
