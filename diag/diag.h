@@ -173,6 +173,11 @@ class [[nodiscard]] Result<void, E> {
 // would help with, and capping it keeps each comparison at most kMaxSpellingBytes cells times
 // the distance budget, whatever the input.
 inline constexpr size_t kMaxSpellingBytes = 64;
+// The same cap for ytt's messages (go_spell_nearest), set higher: ytt suggests for any length,
+// and real data value keys and struct fields pass 64 bytes. Its budget is half the word, so a
+// comparison costs at most 256 * 257 cells; candidates whose length differs by more than the
+// budget cost nothing.
+inline constexpr size_t kMaxGoSpellingBytes = 256;
 
 // The edit distance of `a` and `b` (insertions, deletions, substitutions of bytes, and with
 // `transpositions` two adjacent bytes swapped as one edit: optimal string alignment) when it
@@ -193,7 +198,7 @@ std::string did_you_mean(std::string_view word, std::span<const std::string_view
 // starlark-go's spell.Nearest, as ytt's messages use it: the candidate at the smallest
 // Levenshtein distance (no transpositions) under half the word's length, the first of equals,
 // with '_' dropped and ASCII case folded on both sides; "" if none or the word is over
-// kMaxSpellingBytes.
+// kMaxGoSpellingBytes.
 std::string go_spell_nearest(std::string_view word, const std::vector<std::string>& candidates);
 
 // ---- Rendering -------------------------------------------------------------------------

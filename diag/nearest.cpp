@@ -111,7 +111,7 @@ std::string did_you_mean(std::string_view word, std::span<const std::string_view
 }
 
 std::string go_spell_nearest(std::string_view word, const std::vector<std::string>& candidates) {
-  if (word.size() > kMaxSpellingBytes) return "";
+  if (word.size() > kMaxGoSpellingBytes) return "";
   const std::string x = go_fold(word);
   std::string best;
   size_t best_distance = (x.size() + 1) / 2;  // up to half the word mistyped
