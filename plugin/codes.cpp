@@ -39,6 +39,7 @@ std::string describe_code(std::string_view code) {
       {"HK203", "required_without violated"},
       {"HK204", "a value fails the var's format"},
       {"HK205", "a oneof_required rule is violated"},
+      {"HK206", "a provided key the hint does not declare looks like a misspelt var"},
       {"HK210", "the values are not a mapping (or hold several documents)"},
       {"HK301", "tazuna.yaml is empty, has no spec, or a wrong kind or apiVersion"},
       {"HK302", "unknown key in tazuna.yaml (with did-you-mean)"},

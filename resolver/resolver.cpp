@@ -79,6 +79,7 @@ class Resolution {
       for (const yaml::MapItem& item : provided.items) {
         if (!item.value.is_null()) provided_.emplace(yaml::go_key_string(item.key), &item);
       }
+      find_misspellings(provided);
     }
   }
 
@@ -101,6 +102,7 @@ class Resolution {
       for (const yaml::MapItem& item : provided.items) {
         const std::string name = yaml::go_key_string(item.key);
         if (hint_.find(name)) continue;
+        warn_if_misspelt(item, name);
         out.items.push_back(item);
         out.items.back().key = yaml::make_string(name);  // as tazuna hands vars to helmfile
         out.items.back().key.span = item.key.span;
@@ -120,6 +122,34 @@ class Resolution {
   const yaml::MapItem* provided(std::string_view name) const {
     auto it = provided_.find(std::string(name));
     return it == provided_.end() ? nullptr : it->second;
+  }
+
+  // Provided keys the hint does not declare that are a plausible misspelling of a declared
+  // var nobody provided (`clustrName` for `clusterName`): the first such key per var.
+  void find_misspellings(const yaml::Node& values) {
+    const std::vector<std::string> names = hint_.var_names();
+    for (const yaml::MapItem& item : values.items) {
+      const std::string name = yaml::go_key_string(item.key);
+      if (hint_.find(name)) continue;
+      const std::optional<std::string> near = diag::nearest(name, names);
+      if (near && !provided(*near)) misspellings_.emplace(*near, &item);
+    }
+  }
+  const yaml::MapItem* misspelling_of(const std::string& var) const {
+    auto it = misspellings_.find(var);
+    return it == misspellings_.end() ? nullptr : it->second;
+  }
+  void warn_if_misspelt(const yaml::MapItem& item, const std::string& name) {
+    for (const auto& [var, meant] : misspellings_) {
+      if (meant != &item) continue;
+      auto& d = diags_.warning("HK206", item.key.span,
+                               in_quotes(name) +
+                                   " is provided but the hint does not declare it; did you mean " +
+                                   in_quotes(var) + "?",
+                               name);
+      if (const Var* v = hint_.find(var)) d.related.push_back({v->span, "declared here"});
+      return;
+    }
   }
 
   // Explanations: one per declared var (index = var index), then the pass-through vars.
@@ -163,7 +193,14 @@ class Resolution {
       auto& d = diags_.error("HK200", v.span,
                              "var " + in_quotes(v.name) + " is required but not provided", v.name);
       d.related.push_back({v.required_span, "required here"});
-      d.hints.push_back("provide a value for " + v.name);
+      if (const yaml::MapItem* meant = misspelling_of(v.name)) {
+        d.hints.push_back(in_quotes(yaml::go_key_string(meant->key)) +
+                          " is provided, which the hint does not declare: did you mean " +
+                          in_quotes(v.name) + "?");
+        d.related.push_back({meant->key.span, "probably meant here"});
+      } else {
+        d.hints.push_back("provide a value for " + v.name);
+      }
       return std::nullopt;
     }
     if (v.default_value) {
@@ -263,6 +300,7 @@ class Resolution {
   const Options& options_;
   std::vector<VarExplanation>* explain_;
   std::unordered_map<std::string, const yaml::MapItem*> provided_;
+  std::unordered_map<std::string, const yaml::MapItem*> misspellings_;  // var -> provided key
 };
 
 }  // namespace

@@ -132,6 +132,15 @@ void check_declarations(const Manifest& m, const hintfile::HintFile& hint, const
           "manifest " + in_quotes(m.name) + " does not declare required var " + in_quotes(v.name),
           v.name);
       d.related.push_back({v.span, "declared required here"});
+      // A declaration the hint does not know, spelt close to this var, was probably it.
+      for (const VarSource& s : m.vars) {
+        if (hint.find(s.name) || diag::nearest(s.name, names) != v.name) continue;
+        d.related.push_back({s.span, "probably meant here"});
+        d.hints.push_back(in_quotes(s.name) +
+                          " is declared, which the hint does not know: did you mean " +
+                          in_quotes(v.name) + "?");
+        break;
+      }
     }
   }
 }
