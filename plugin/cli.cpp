@@ -74,12 +74,16 @@ const char* kDescription =
 
 const char* kLintFooter =
     "Folders are searched recursively for tazuna.hint.yaml (.git and node_modules are\n"
-    "skipped); files are checked as given. Every problem of every file is reported.\n\n"
+    "skipped); files are checked as given, and - reads a hint file from standard input.\n"
+    "Every problem of every file is reported. Files named like a hint file that tazuna\n"
+    "never reads (tazuna.hint.yml, Tazuna.Hint.yaml, tazuna-hint.yaml) are warned of.\n"
+    "Finding no hint file at all is exit 2: a check that checked nothing is not a pass.\n\n"
     "Examples:\n"
     "  hintkit lint                       # every hint file under the current folder\n"
     "  hintkit lint deploy/ --format sarif > hintkit.sarif\n"
-    "  hintkit lint --format github       # annotations in a GitHub Actions log\n\n"
-    "Exit: 0 no errors, 1 errors found, 2 usage or I/O error.";
+    "  hintkit lint --format github       # annotations in a GitHub Actions log\n"
+    "  generate-hint | hintkit lint -     # a hint file on standard input\n\n"
+    "Exit: 0 no errors, 1 errors found, 2 usage or I/O error, or no hint file found.";
 
 const char* kResolveFooter =
     "A var is provided when its key is present with a non-null value. Declared vars are\n"
@@ -237,7 +241,7 @@ CommandLine::CommandLine() {
 
   lint_cmd = app.add_subcommand("lint", "Check tazuna.hint.yaml files for every schema problem");
   value(lint_cmd, "paths", lint.paths, ValueKind::kPath,
-        "Hint files or folders to search (default: .)");
+        "Hint files or folders to search (default: .); - reads stdin");
   value(lint_cmd, "--file,-f", lint_files, ValueKind::kPath,
         "A hint file or folder to check (repeatable; as the positional paths)");
   value(lint_cmd, "--config,-c", lint.config, ValueKind::kFile,

@@ -16,6 +16,7 @@ std::string describe_code(std::string_view code) {
        "tazuna's YAML-to-JSON conversion refuses the file (a null or uint64 key, .inf or .nan "
        "outside a text field)"},
       {"HK010", "a file could not be read"},
+      {"HK011", "a file named like a hint file that tazuna never reads (tazuna.hint.yml, Tazuna.Hint.yaml)"},
       {"HK100", "the hint file is empty, not a mapping, or has several documents"},
       {"HK101", "the hint file has no vars"},
       {"HK102", "unknown key (with did-you-mean); x- keys are allowed"},

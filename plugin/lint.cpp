@@ -1,5 +1,6 @@
 // `hintkit lint`: find hint files, check them in parallel, report every problem once.
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <ostream>
 
@@ -7,6 +8,7 @@
 #include "plugin/commands.h"
 #include "plugin/parallel.h"
 #include "plugin/terminal.h"
+#include "plugin/values_io.h"
 
 namespace hintkit::plugin {
 namespace {
@@ -18,9 +20,28 @@ bool skipped_dir(const fs::path& p) {
   return name == ".git" || name == "node_modules";
 }
 
+// A name plainly meant for a hint file that tazuna, which opens exactly tazuna.hint.yaml,
+// never reads: another case, `-` or `_` for a dot, `.yml`, `hints` (Tazuna.Hint.yaml,
+// tazuna-hint.yaml, tazuna_hint.yml, tazuna.hints.yaml).
+bool misnamed_hint(std::string_view name) {
+  if (name == hintfile::kFileName) return false;
+  std::string n;
+  for (char c : name) {
+    n += c == '-' || c == '_' ? '.' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  if (n.ends_with(".yml")) n.insert(n.size() - 2, "a");
+  return n == hintfile::kFileName || n == "tazuna.hints.yaml";
+}
+
+struct Found {
+  std::vector<std::string> files;     // hint files, and files given by name
+  std::vector<std::string> misnamed;  // misnamed hint files (found, or given by name)
+};
+
 // Hint files under `root` (recursively) or `root` itself when it is a file, sorted.
-diag::Result<std::vector<std::string>> discover(const std::vector<std::string>& roots) {
-  std::vector<std::string> files;
+diag::Result<Found> discover(const std::vector<std::string>& roots) {
+  Found found;
+  std::vector<std::string>& files = found.files;
   for (const std::string& root : roots) {
     std::error_code ec;
     fs::file_status st = fs::status(root, ec);
@@ -28,6 +49,7 @@ diag::Result<std::vector<std::string>> discover(const std::vector<std::string>& 
       return diag::Error{"cannot read " + root + ": no such file or folder", {}};
     if (!fs::is_directory(st)) {
       files.push_back(root);
+      if (misnamed_hint(fs::path(root).filename().string())) found.misnamed.push_back(root);
       continue;
     }
     fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec),
@@ -39,16 +61,27 @@ diag::Result<std::vector<std::string>> discover(const std::vector<std::string>& 
         if (skipped_dir(it->path())) it.disable_recursion_pending();
         continue;
       }
-      if (it->path().filename() == hintfile::kFileName) {
-        std::string p = it->path().string();
-        if (p.rfind("./", 0) == 0) p.erase(0, 2);
-        files.push_back(std::move(p));
-      }
+      const std::string name = it->path().filename().string();
+      if (name != hintfile::kFileName && !misnamed_hint(name)) continue;
+      std::string p = it->path().string();
+      if (p.rfind("./", 0) == 0) p.erase(0, 2);
+      (name == hintfile::kFileName ? files : found.misnamed).push_back(std::move(p));
     }
   }
-  std::sort(files.begin(), files.end());
-  files.erase(std::unique(files.begin(), files.end()), files.end());
-  return files;
+  for (std::vector<std::string>* list : {&files, &found.misnamed}) {
+    std::sort(list->begin(), list->end());
+    list->erase(std::unique(list->begin(), list->end()), list->end());
+  }
+  return found;
+}
+
+void report_misnamed(const std::vector<std::string>& misnamed, diag::Diagnostics& out) {
+  for (const std::string& path : misnamed) {
+    auto& d = out.warning("HK011", diag::Span{path, {}, {}},
+                          "tazuna reads only files named " + std::string(hintfile::kFileName) +
+                              ": it ignores " + fs::path(path).filename().string());
+    d.hints.push_back("rename it to " + std::string(hintfile::kFileName));
+  }
 }
 
 diag::Diagnostics lint_one(const std::string& path) {
@@ -76,10 +109,31 @@ int report_lint(Io io, const LintOptions& o, diag::Diagnostics& all, const std::
 }
 
 int run_lint(const LintOptions& o, Io io) {
-  auto found = discover(o.paths.empty() ? std::vector<std::string>{"."} : o.paths);
-  if (!found.ok()) return fail(io, "lint: " + found.error().message);
-  const std::vector<std::string>& files = *found;
+  // `-` is a hint file on standard input; the other paths are searched.
+  std::vector<std::string> roots;
+  bool from_stdin = false;
+  for (const std::string& p : o.paths) {
+    if (p == "-") {
+      from_stdin = true;
+    } else {
+      roots.push_back(p);
+    }
+  }
+  if (o.paths.empty()) roots.push_back(".");
+  Found found;
+  if (!roots.empty()) {
+    auto discovered = discover(roots);
+    if (!discovered.ok()) return fail(io, "lint: " + discovered.error().message);
+    found = std::move(discovered).value();
+  }
+  const std::vector<std::string>& files = found.files;
 
+  diag::Diagnostics all;
+  if (from_stdin) {
+    auto text = read_stdin(io.in);
+    if (!text.ok()) return fail(io, "lint: " + text.error().message);
+    (void)hintfile::parse(*text, "<stdin>", all);
+  }
   std::vector<diag::Diagnostics> results(files.size());
   Progress progress(io.err, progress_wanted(io), files.size(), "hint files");
   parallel_for(files.size(), o.jobs, [&](size_t i) {
@@ -88,11 +142,16 @@ int run_lint(const LintOptions& o, Io io) {
   });
   progress.finish();
 
-  diag::Diagnostics all;
   for (diag::Diagnostics& d : results) all.append(std::move(d));
-  const int rc = report_lint(io, o, all, count_of(files.size(), "hint file"));
-  if (files.empty()) {
-    io.err << "hintkit: no " << hintfile::kFileName << " found\n";
+  report_misnamed(found.misnamed, all);
+  const size_t checked = files.size() + (from_stdin ? 1 : 0);
+  const int rc = report_lint(io, o, all, count_of(checked, "hint file"));
+  if (checked == 0) {
+    // A check that found nothing to check must not pass: CI would stay green forever.
+    std::string where;
+    for (const std::string& r : roots) where += (where.empty() ? "" : ", ") + r;
+    return fail(io, "lint: no " + std::string(hintfile::kFileName) + " found in " + where +
+                        ": nothing was checked");
   }
   return rc;
 }

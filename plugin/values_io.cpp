@@ -6,24 +6,32 @@
 
 namespace hintkit::plugin {
 
+diag::Result<std::string> read_stdin(std::istream& in) {
+  std::string text;
+  // Bounded while reading: `< /dev/zero` stops at the input limit instead of filling memory.
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    const auto n = static_cast<size_t>(in.gcount());
+    if (text.size() + n > yaml::kMaxFileBytes) {
+      return diag::Error{"cannot read standard input: input is over the limit of " +
+                             std::to_string(yaml::kMaxFileBytes) + " bytes",
+                         {}};
+    }
+    text.append(buf, n);
+  }
+  if (in.bad()) return diag::Error{"cannot read standard input", {}};
+  return text;
+}
+
 diag::Result<yaml::Node> load_values(const std::string& path, std::istream& in,
                                      diag::Diagnostics& diags, bool show_values) {
   std::string text;
   std::string label = path;
   if (path == "-") {
     label = "<stdin>";
-    // Bounded while reading: `< /dev/zero` stops at the input limit instead of filling memory.
-    char buf[1 << 16];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-      const auto n = static_cast<size_t>(in.gcount());
-      if (text.size() + n > yaml::kMaxFileBytes) {
-        return diag::Error{"cannot read standard input: input is over the limit of " +
-                               std::to_string(yaml::kMaxFileBytes) + " bytes",
-                           {}};
-      }
-      text.append(buf, n);
-    }
-    if (in.bad()) return diag::Error{"cannot read standard input", {}};
+    auto read = read_stdin(in);
+    if (!read.ok()) return read.error();
+    text = std::move(read).value();
   } else {
     auto read = yaml::read_file(path);
     if (!read.ok()) return read.error();

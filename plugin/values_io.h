@@ -10,6 +10,9 @@
 
 namespace hintkit::plugin {
 
+// All of standard input, at most yaml::kMaxFileBytes.
+diag::Result<std::string> read_stdin(std::istream& in);
+
 // The single document of `path` (or stdin for "-"); an empty input is an empty map.
 // Syntax problems are diagnostics; unreadable input is an `Error`. Without `show_values` the
 // diagnostics name places, never the text of a value.
