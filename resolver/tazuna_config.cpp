@@ -59,6 +59,118 @@ constexpr std::array<std::string_view, 3> kFromValues = {"env", "static", "op"};
 constexpr std::array<std::string_view, 4> kOpKeys = {"key", "vault", "item", "field"};
 constexpr std::array<std::string_view, 2> kOpKeyValues = {"id", "label"};
 
+// api/v1's Tazuna as sigs.k8s.io/yaml's conversion sees it (yaml::GoType): which values are
+// bound for Go strings, where numbers and bools become text and .inf is "+Inf", and which for
+// anything else, where .inf refuses the file. Struct fields of api/v1 without json tags (the
+// ORAS types) match case-insensitively, as encoding/json matches them.
+const yaml::GoType& tazuna_go_type() {
+  using yaml::GoType;
+  using K = GoType::Kind;
+  const GoType* text = GoType::string();
+  const GoType* other = GoType::other();
+  static const GoType texts{.kind = K::kSlice, .fields = {}, .elem = text};
+  static const GoType text_map{.kind = K::kMap, .fields = {}, .elem = text};
+  static const GoType op{.kind = K::kStruct,
+                         .fields = {{"key", text}, {"vault", text}, {"item", text}, {"field", text}},
+                         .elem = nullptr};
+  static const GoType var{.kind = K::kStruct,
+                          .fields = {{"from", text},
+                                     {"op", &op},
+                                     {"static", text},
+                                     {"staticSlice", &texts},
+                                     {"staticMap", &text_map},
+                                     {"env", text}},
+                          .elem = nullptr};
+  static const GoType vars{.kind = K::kMap, .fields = {}, .elem = &var};
+  static const GoType helmfile{.kind = K::kStruct,
+                               .fields = {{"includeCRDs", other},
+                                          {"vars", &vars},
+                                          {"defaultNamespace", text},
+                                          {"extraValueFiles", &texts},
+                                          {"wait", other},
+                                          {"timeoutSeconds", other},
+                                          {"kubeVersion", text}},
+                               .elem = nullptr};
+  static const GoType kustomize{
+      .kind = K::kStruct, .fields = {{"defaultNamespace", text}}, .elem = nullptr};
+  static const GoType no_fields{.kind = K::kStruct, .fields = {}, .elem = nullptr};
+  static const GoType auth{.kind = K::kStruct,
+                           .fields = {{"Username", text}, {"Password", text}},
+                           .elem = nullptr};
+  static const GoType delegate{
+      .kind = K::kStruct,
+      .fields = {{"Type", text}, {"Helmfile", &helmfile}, {"Kustomize", &kustomize}},
+      .elem = nullptr};
+  static const GoType oras{.kind = K::kStruct,
+                           .fields = {{"Reference", text},
+                                      {"Target", text},
+                                      {"PlainHTTP", other},
+                                      {"InsecureSkipVerify", other},
+                                      {"Auth", &auth},
+                                      {"Delegate", &delegate}},
+                           .elem = nullptr};
+  static const GoType resource{.kind = K::kStruct,
+                               .fields = {{"apiVersion", text}, {"kind", text}},
+                               .elem = nullptr};
+  static const GoType wait_until{.kind = K::kStruct,
+                                 .fields = {{"resource", &resource},
+                                            {"namespace", text},
+                                            {"name", text},
+                                            {"condition", text}},
+                                 .elem = nullptr};
+  static const GoType exist{.kind = K::kStruct,
+                            .fields = {{"resource", &resource},
+                                       {"namespace", text},
+                                       {"name", text},
+                                       {"shouldExist", other}},
+                            .elem = nullptr};
+  static const GoType test{.kind = K::kStruct,
+                           .fields = {{"type", text},
+                                      {"minConsecutiveSuccessCount", other},
+                                      {"minConsecutiveFailureCount", other},
+                                      {"timeoutSeconds", other},
+                                      {"intervalSeconds", other},
+                                      {"waitUntil", &wait_until},
+                                      {"existNonExist", &exist}},
+                           .elem = nullptr};
+  static const GoType tests{.kind = K::kSlice, .fields = {}, .elem = &test};
+  static const GoType include{.kind = K::kStruct, .fields = {{"path", text}}, .elem = nullptr};
+  static const GoType includes{.kind = K::kSlice, .fields = {}, .elem = &include};
+  static const GoType manifest{.kind = K::kStruct,
+                               .fields = {{"name", text},
+                                          {"description", text},
+                                          {"includes", &includes},
+                                          {"path", text},
+                                          {"type", text},
+                                          {"tags", &texts},
+                                          {"kustomize", &kustomize},
+                                          {"genesisSecret", &no_fields},
+                                          {"helmfile", &helmfile},
+                                          {"oras", &oras},
+                                          {"dependsOn", &texts},
+                                          {"tests", &tests}},
+                               .elem = nullptr};
+  static const GoType manifests{.kind = K::kSlice, .fields = {}, .elem = &manifest};
+  static const GoType environment{
+      .kind = K::kStruct,
+      .fields = {{"context_matches", &texts}, {"context_match_mode", text}},
+      .elem = nullptr};
+  static const GoType environments{.kind = K::kMap, .fields = {}, .elem = &environment};
+  static const GoType spec{.kind = K::kStruct,
+                           .fields = {{"minimumSupportedTazunaVersion", text},
+                                      {"context_matches", &texts},
+                                      {"context_match_mode", text},
+                                      {"environments", &environments},
+                                      {"manifests", &manifests},
+                                      {"tests", &tests}},
+                           .elem = nullptr};
+  static const GoType tazuna{
+      .kind = K::kStruct,
+      .fields = {{"apiVersion", text}, {"kind", text}, {"spec", &spec}},
+      .elem = nullptr};
+  return tazuna;
+}
+
 class Reader {
  public:
   // `included`: the file is an include target, where `includes` may not appear again.
@@ -88,6 +200,7 @@ class Reader {
   }
 
   void read(const yaml::Node& root, Config& out) {
+    yaml::check_go_json(root, tazuna_go_type(), "tazuna.yaml", diags_);
     if (!want(root, yaml::Kind::kMap, "tazuna.yaml", "a mapping")) return;
     const yaml::MapItem* spec = nullptr;
     for (const yaml::MapItem& item : root.items) {
