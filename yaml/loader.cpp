@@ -1495,8 +1495,12 @@ YamlCppError classify_yaml_cpp_error(const std::string& msg) {
   if (!out.empty() && out.back() == '.') out.pop_back();
   if (!out.empty() && out[0] >= 'A' && out[0] <= 'Z')
     out[0] = static_cast<char>(out[0] - 'A' + 'a');
-  // "unknown escape character: q", "invalid unicode: 55296"
-  if (out.compare(0, 24, "unknown escape character") == 0) return {ErrorKind::kUnknownEscape, out};
+  // "unknown escape character: q", "invalid unicode: 55296": our words, which quote nothing of
+  // the text (a value's characters stay out of messages)
+  if (out.compare(0, 24, "unknown escape character") == 0) {
+    return {ErrorKind::kUnknownEscape,
+            std::string(internal::syntax_error_text(ErrorKind::kUnknownEscape))};
+  }
   if (out.compare(0, 16, "invalid unicode:") == 0) {
     return {ErrorKind::kBadUnicodeEscape,
             std::string(internal::syntax_error_text(ErrorKind::kBadUnicodeEscape))};
@@ -1719,6 +1723,8 @@ std::string_view syntax_error_text(ErrorKind kind) {
   switch (kind) {
     case ErrorKind::kUnterminatedQuote:
       return "unterminated quoted string";
+    case ErrorKind::kUnknownEscape:
+      return "unknown escape in a double-quoted string";
     case ErrorKind::kBadAnchorOrAlias:
       return "an anchor or alias name is letters, digits, '_' and '-'";
     case ErrorKind::kDocumentMarkerInQuote:

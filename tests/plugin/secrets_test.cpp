@@ -101,6 +101,16 @@ TEST_F(Secrets, ValueFilesThatDoNotReadNameThePlaceNotTheText) {
     r = run(args);
     EXPECT_TRUE(has(r.err, "cannot read \"hunter2-SECRET\" as !!int")) << r.err;
   }
+  // An unknown escape said only "syntax error: " (no words for it); now it says what and
+  // where, never the escaped character or the text around it.
+  for (const char* text : {"port: \"abc\\qSECRET\"\n", "port: [x, \"abc\\qSECRET\", {b: c]\n"}) {
+    SCOPED_TRACE(text);
+    write("values.yaml", text);
+    RunResult r = run({"resolve", "--dir", "app", "--values", "values.yaml"});
+    EXPECT_EQ(r.rc, 1);
+    EXPECT_TRUE(has(r.err, "syntax error: unknown escape in a double-quoted string")) << r.err;
+    EXPECT_FALSE(has(r.err, kSecret)) << r.err;
+  }
 }
 
 TEST_F(Secrets, HookJsonErrorsNameThePlaceNotTheText) {
