@@ -249,16 +249,14 @@ void check_config(const Document& doc, const OpenText& open, diag::Diagnostics& 
   }
 }
 
-// ytt: the folder's YAML and Starlark files checked together as `hintkit values -f FILE...
-// --data-values-inspect` would, read by the engine itself with the CLI's rules (size limit,
+// The inputs of a ytt document's folder: its YAML and Starlark files, as `hintkit values -f
+// FILE...` would take them, read by the engine itself with the CLI's rules (size limit,
 // symlinks refused), regular files only, open documents as edited (in memory: nothing is
-// written anywhere). Errors name `file:line`, which places them.
-json check_ytt(const Document& doc, const OpenText& open) {
-  json out = json::array();
-  if (!fs::path(doc.path).is_absolute()) return out;  // a URI without a folder to check
+// written anywhere). None for a URI without a folder.
+std::optional<schema::Options> folder_inputs(const Document& doc, const OpenText& open) {
+  if (!fs::path(doc.path).is_absolute()) return std::nullopt;
   const std::string dir = fs::path(doc.path).parent_path().string();
   schema::Options options;
-  options.inspect = true;
   options.regular_files_only = true;
   std::vector<std::string> names;
   std::error_code ec;
@@ -282,6 +280,17 @@ json check_ytt(const Document& doc, const OpenText& open) {
     options.files.push_back(path);
     if (const std::string* text = open(path)) options.unsaved_texts[path] = *text;
   }
+  return options;
+}
+
+// ytt: the folder's files checked together as `hintkit values -f FILE...
+// --data-values-inspect` would. Errors name `file:line`, which places them.
+json check_ytt(const Document& doc, const OpenText& open) {
+  json out = json::array();
+  std::optional<schema::Options> inputs = folder_inputs(doc, open);
+  if (!inputs) return out;  // a URI without a folder to check
+  schema::Options& options = *inputs;
+  options.inspect = true;
   schema::Outcome outcome = schema::run(options);
   if (outcome.exit_code == 0) return out;
   std::string message = outcome.err;
@@ -344,35 +353,260 @@ std::optional<std::string> format_hover(std::string_view line) {
   return "format `" + name + "`: " + std::string(formats::syntax(*f));
 }
 
-std::optional<std::string> ytt_hover(const Document& doc, int line0) {
+// --- ytt hover: a data value's schema ------------------------------------------------------
+// The key under the cursor, in a data values or schema document, is looked up by its path
+// from the document's root in the schema the engine builds for the folder (as `hintkit values
+// --data-values-schema-inspect -o openapi-v3` prints it: type, default, nullable,
+// description), never in the document itself: a values file's `replicas: 20` is a value, the
+// schema's default may be 2. Validations are not in ytt's OpenAPI output: they are read from
+// the `@schema/validation` annotations on the same path in the folder's schema documents.
+
+struct PathStep {
+  bool item = false;  // an array's items; else the map key `key`
+  std::string key;
+};
+using KeyPath = std::vector<PathStep>;
+
+bool annotated(const std::vector<yaml::Annotation>& anns, std::string_view name) {
+  return std::any_of(anns.begin(), anns.end(), [&](const auto& a) { return a.name == name; });
+}
+
+bool is_schema_doc(const yaml::Document& d) { return annotated(d.annotations, "data/values-schema"); }
+bool is_values_doc(const yaml::Document& d) {
+  return is_schema_doc(d) || annotated(d.annotations, "data/values");
+}
+
+// The map item whose key is on line `line1` of a data values or schema document of `docs`.
+struct Hovered {
+  KeyPath path;
+  const yaml::MapItem* item = nullptr;
+  bool in_schema = false;
+};
+std::optional<Hovered> key_on_line(const std::vector<yaml::Document>& docs, int line1) {
+  Hovered h;
+  KeyPath path;
+  std::function<bool(const yaml::Node&)> walk = [&](const yaml::Node& n) {
+    for (const yaml::MapItem& it : n.items) {
+      path.push_back({false, it.key.text});
+      if (it.key.span.begin.line == line1) {
+        h.path = path;
+        h.item = &it;
+        return true;
+      }
+      if (walk(it.value)) return true;
+      path.pop_back();
+    }
+    for (const yaml::Node& e : n.elements) {
+      path.push_back({true, ""});
+      if (walk(e)) return true;
+      path.pop_back();
+    }
+    return false;
+  };
+  for (const yaml::Document& d : docs) {
+    if (!is_values_doc(d)) continue;
+    path.clear();
+    if (walk(d.root)) {
+      h.in_schema = is_schema_doc(d);
+      return h;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string path_text(const KeyPath& path) {
+  std::string s;
+  for (const PathStep& p : path) s += p.item ? "[]" : (s.empty() ? "" : ".") + p.key;
+  return s;
+}
+
+const yaml::Node* map_get(const yaml::Node& n, std::string_view key) {
+  for (const yaml::MapItem& it : n.items) {
+    if (it.key.text == key) return &it.value;
+  }
+  return nullptr;
+}
+
+// The node at `path` under a schema node of the OpenAPI document (`properties` of objects,
+// `items` of arrays). Stops early at an `any` node (no type: it takes anything below it).
+const yaml::Node* openapi_at(const yaml::Node& root, const KeyPath& path, bool& under_any) {
+  const yaml::Node* n = &root;
+  under_any = false;
+  for (const PathStep& p : path) {
+    if (!map_get(*n, "type")) {
+      under_any = true;
+      return n;
+    }
+    const yaml::Node* next = nullptr;
+    if (p.item) {
+      next = map_get(*n, "items");
+    } else if (const yaml::Node* props = map_get(*n, "properties")) {
+      next = map_get(*props, p.key);
+    }
+    if (!next) return nullptr;
+    n = next;
+  }
+  return n;
+}
+
+// ytt's type names for OpenAPI's.
+std::string ytt_type(const yaml::Node& schema_node) {
+  const yaml::Node* t = map_get(schema_node, "type");
+  if (!t) return "any";
+  const std::string& s = t->text;
+  if (s == "integer") return "int";
+  if (s == "number") return "float";
+  if (s == "boolean") return "bool";
+  if (s == "object") return "map";
+  return s;  // string, array
+}
+
+// The rules of `#@schema/validation` arguments, one per top-level argument: a named rule as
+// written (`min=1`), a custom rule `("description", check)` by its description. A plain scan,
+// linear in the text (quotes and brackets tracked so commas inside them do not split).
+std::vector<std::string> validation_rules(std::string_view args) {
+  std::vector<std::string> parts;
+  int depth = 0;
+  char quote = 0;
+  size_t start = 0;
+  auto flush = [&](size_t end) {
+    std::string_view part = skip_spaces(args.substr(start, end - start));
+    while (!part.empty() && is_space(part.back())) part.remove_suffix(1);
+    if (!part.empty()) parts.emplace_back(part);
+  };
+  for (size_t i = 0; i < args.size(); ++i) {
+    const char c = args[i];
+    if (quote) {
+      if (c == '\\') ++i;
+      else if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      depth = std::max(depth - 1, 0);
+    } else if (c == ',' && depth == 0) {
+      flush(i);
+      start = i + 1;
+    }
+  }
+  flush(args.size());
+  std::vector<std::string> rules;
+  for (const std::string& part : parts) {
+    std::string_view rest = part;
+    if (rest.starts_with('(')) {
+      rest = skip_spaces(rest.substr(1));
+      if (!rest.empty() && (rest.front() == '"' || rest.front() == '\'')) {
+        const char q = rest.front();
+        size_t end = 1;
+        while (end < rest.size() && rest[end] != q) end += rest[end] == '\\' ? 2 : 1;
+        if (end < rest.size()) {
+          rules.push_back(std::string(rest.substr(1, end - 1)));
+          continue;
+        }
+      }
+    }
+    rules.push_back("`" + part + "`");
+  }
+  return rules;
+}
+
+// Where the folder's schema documents declare `path`, with the validations they put on it.
+struct SchemaSource {
+  std::vector<std::string> places;  // "schema.yaml:5"
+  std::vector<std::string> rules;
+  bool any_schema = false;          // some file of the folder has a schema document
+};
+SchemaSource schema_source(const schema::Options& inputs, const KeyPath& path) {
+  SchemaSource out;
+  for (const std::string& file : inputs.files) {
+    auto unsaved = inputs.unsaved_texts.find(file);
+    diag::Result<std::string> read = unsaved != inputs.unsaved_texts.end()
+                                         ? diag::Result<std::string>(unsaved->second)
+                                         : read_workspace_file(file);
+    if (!read.ok() || read->find("data/values-schema") == std::string::npos) continue;
+    diag::Diagnostics diags;
+    for (const yaml::Document& d : yaml::load(*read, file, diags)) {
+      if (!is_schema_doc(d)) continue;
+      out.any_schema = true;
+      std::function<void(const yaml::Node&, size_t)> walk = [&](const yaml::Node& n, size_t at) {
+        const PathStep& step = path[at];
+        if (step.item) {
+          for (const yaml::Node& e : n.elements) {
+            if (at + 1 < path.size()) walk(e, at + 1);
+          }
+          return;
+        }
+        for (const yaml::MapItem& it : n.items) {
+          if (it.key.text != step.key) continue;
+          if (at + 1 < path.size()) {
+            walk(it.value, at + 1);
+            continue;
+          }
+          out.places.push_back(base_name(file) + ":" + std::to_string(it.key.span.begin.line));
+          for (const yaml::Annotation& a : it.annotations) {
+            if (a.name != "schema/validation") continue;
+            for (std::string& r : validation_rules(a.args)) out.rules.push_back(std::move(r));
+          }
+        }
+      };
+      if (!path.empty()) walk(d.root, 0);
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> ytt_hover(const Document& doc, int line0, const OpenText& open) {
   diag::Diagnostics diags;
   auto docs = yaml::load(doc.text, doc.path, diags);
-  const yaml::MapItem* found = nullptr;
-  std::function<void(const yaml::Node&)> walk = [&](const yaml::Node& n) {
-    for (const yaml::MapItem& it : n.items) {
-      if (it.key.span.begin.line == line0 + 1) found = &it;
-      walk(it.value);
+  std::optional<Hovered> hovered = key_on_line(docs, line0 + 1);
+  if (!hovered) return std::nullopt;
+  std::optional<schema::Options> inputs = folder_inputs(doc, open);
+  if (!inputs) return std::nullopt;
+  const std::string name = "**" + hovered->item->key.text + "**";
+  SchemaSource source = schema_source(*inputs, hovered->path);
+  if (!source.any_schema) return std::nullopt;  // no schema in the folder: nothing to say
+  inputs->schema_inspect = true;
+  inputs->output_openapi = true;
+  schema::Outcome outcome = schema::run(*inputs);
+  if (outcome.exit_code != 0) {
+    return name + ": the folder's schema does not load (see its diagnostics)";
+  }
+  diag::Diagnostics openapi_diags;
+  auto openapi = yaml::load(outcome.out, "openapi", openapi_diags);
+  const yaml::Node* root = nullptr;
+  if (!openapi.empty()) {
+    const yaml::Node* components = map_get(openapi.front().root, "components");
+    const yaml::Node* schemas = components ? map_get(*components, "schemas") : nullptr;
+    root = schemas ? map_get(*schemas, "dataValues") : nullptr;
+  }
+  bool under_any = false;
+  const yaml::Node* node = root ? openapi_at(*root, hovered->path, under_any) : nullptr;
+  if (!node) return name + ": not declared in the folder's schema";
+  if (under_any) return name + ": inside a value of type `any` in the schema";
+  std::string s = name + ": `" + ytt_type(*node) + "`";
+  const yaml::Node* nullable = map_get(*node, "nullable");
+  if (map_get(*node, "type") && nullable && nullable->kind == yaml::Kind::kBool &&
+      nullable->bool_value) {
+    s += " (nullable)";
+  }
+  s += "\n\n";
+  if (const yaml::Node* desc = map_get(*node, "description")) s += desc->text + "\n\n";
+  if (const yaml::Node* def = map_get(*node, "default")) {
+    s += "default: `" + yaml::emit_json(*def) + "`\n\n";
+  }
+  if (!source.rules.empty()) {
+    s += "validations:\n";
+    for (const std::string& r : source.rules) s += "- " + r + "\n";
+    s += "\n";
+  }
+  if (!source.places.empty()) {
+    s += "schema: ";
+    for (size_t i = 0; i < source.places.size(); ++i) {
+      s += (i ? ", `" : "`") + source.places[i] + "`";
     }
-    for (const yaml::Node& e : n.elements) walk(e);
-  };
-  for (const yaml::Document& d : docs) walk(d.root);
-  if (!found) return std::nullopt;
-  std::string type(yaml::to_string(found->value.kind));
-  bool nullable = false, any = false;
-  std::string validations, description;
-  for (const yaml::Annotation& a : found->annotations) {
-    if (a.name == "schema/nullable") nullable = true;
-    if (a.name == "schema/type" && a.args.find("any=True") != std::string::npos) any = true;
-    if (a.name == "schema/validation") validations += "\n- `" + a.args + "`";
-    if (a.name == "schema/desc") description = a.args;
+    s += " (`" + path_text(hovered->path) + "`)\n";
   }
-  std::string s = "**" + found->key.text + "**: `" + (any ? "any" : type) + "`" +
-                  (nullable ? " (nullable, default null)" : "") + "\n\n";
-  if (!description.empty()) s += description + "\n\n";
-  if (!nullable && found->value.kind != yaml::Kind::kMap) {
-    s += "default: `" + yaml::emit_json(found->value) + "`\n\n";
-  }
-  if (!validations.empty()) s += "validations:" + validations + "\n";
   return s;
 }
 
@@ -654,7 +888,7 @@ json hover(const Document& doc, int line, int character, const OpenText& open) {
     return nullptr;
   }
   if (doc.kind == DocKind::kYtt) {
-    if (auto h = ytt_hover(doc, line)) return markdown(*h);
+    if (auto h = ytt_hover(doc, line, open)) return markdown(*h);
   }
   return nullptr;
 }

@@ -195,6 +195,26 @@ local ok, err = pcall(function()
   end
   check(labels["hostname"] and labels["semver"] and labels["cidr"], "format completion")
 
+  -- Hover on a ytt data value shows the schema's node: `port: 5433` in the values file has the
+  -- schema's default 5432 and type.
+  vim.cmd("edit " .. root .. "/examples/ytt/values.yaml")
+  local ytt_values = vim.api.nvim_get_current_buf()
+  check(vim.deep_equal(attached(ytt_values), { client_id }), "the ytt values buffer is attached")
+  local port_line
+  for i, l in ipairs(vim.api.nvim_buf_get_lines(ytt_values, 0, -1, false)) do
+    if l:match("^  port: 5433") then port_line = i - 1 end
+  end
+  hover = vim.lsp.buf_request_sync(ytt_values, "textDocument/hover", {
+    textDocument = { uri = vim.uri_from_bufnr(ytt_values) },
+    position = { line = port_line, character = 3 },
+  }, 10000)
+  text = ""
+  for _, r in pairs(hover or {}) do
+    if r.result then text = r.result.contents.value end
+  end
+  check(text:find("`int`", 1, true) and text:find("default: `5432`", 1, true)
+        and not text:find("5433", 1, true), "ytt hover comes from the schema: " .. text)
+
   vim.lsp.stop_client(client_id)
 end)
 check(ok, "no Lua error: " .. tostring(err))

@@ -331,6 +331,49 @@ r = c.request("textDocument/hover", {"textDocument": {"uri": uri(schema)},
 value = r["result"]["contents"]["value"] if r and r["result"] else ""
 check("nullable" in value, f"ytt nullable hover: {value}")
 
+# Hover on a data value shows the schema's node (merged by the engine from the folder's schema
+# files), not the value: `replicas: 20` in a values file has the schema's default 2.
+hdir = os.path.join(tmp, "ytt-hover")
+os.makedirs(hdir)
+open(os.path.join(hdir, "schema.yaml"), "w").write(
+    "#@data/values-schema\n---\n#@schema/desc \"How many pods\"\n"
+    "#@schema/validation min=1, max=10\nreplicas: 2\n#@schema/nullable\nhost: \"\"\n"
+    "ports:\n- name: http\n  #@schema/validation (\"a port, 1 to 65535\", lambda v: v > 0 and v < 65536)\n"
+    "  port: 80\n#@schema/type any=True\nextra: {}\n")
+open(os.path.join(hdir, "schema2.yaml"), "w").write(
+    "#@ load(\"@ytt:overlay\", \"overlay\")\n#@data/values-schema\n#@overlay/match-child-defaults missing_ok=True\n---\n"
+    "#@schema/default \"web-\" + \"1\"\nname: \"\"\n")
+hvalues = os.path.join(hdir, "values.yaml")
+htext = ("#@data/values\n---\nreplicas: 20\nhost: example.com\nports:\n- name: https\n  port: 443\n"
+         "name: x\nhostt: 1\nextra:\n  anything: 1\n")
+c.open(hvalues, htext)
+def hover_at(path, line, character=1):
+    r = c.request("textDocument/hover", {"textDocument": {"uri": uri(path)},
+                                         "position": {"line": line, "character": character}})
+    return r["result"]["contents"]["value"] if r and r["result"] else None
+v = hover_at(hvalues, 2)
+check(v and "`int`" in v and "default: `2`" in v and "20" not in v and "How many pods" in v
+      and "`min=1`" in v and "`max=10`" in v and "schema.yaml:5" in v,
+      f"values hover: the schema's type, default, description, rules: {v}")
+v = hover_at(hvalues, 3)
+check(v and "`string` (nullable)" in v and "default: `null`" in v, f"nullable from the schema: {v}")
+v = hover_at(hvalues, 6, 3)
+check(v and "`int`" in v and "default: `80`" in v and "a port, 1 to 65535" in v,
+      f"array item's key: type, default and custom rule description: {v}")
+v = hover_at(hvalues, 7)
+check(v and "default: `\"web-1\"`" in v and "schema2.yaml:6" in v,
+      f"a default computed in a second schema file: {v}")
+v = hover_at(hvalues, 8)
+check(v and "not declared" in v, f"a key the schema lacks: {v}")
+v = hover_at(hvalues, 9)
+check(v and "`any`" in v, f"any type: {v}")
+v = hover_at(hvalues, 10, 3)
+check(v and "`any`" in v, f"below an any value: {v}")
+nodir = os.path.join(tmp, "ytt-noschema")
+os.makedirs(nodir)
+c.open(os.path.join(nodir, "values.yaml"), "#@data/values\n---\nreplicas: 20\n")
+check(hover_at(os.path.join(nodir, "values.yaml"), 2) is None, "no schema in the folder: no hover")
+
 # --- debounce and memory -------------------------------------------------------------------
 before = c.request("hintkit/stats")["result"]["checks"]
 for i in range(100):
