@@ -283,8 +283,174 @@ std::optional<schema::Options> folder_inputs(const Document& doc, const OpenText
   return options;
 }
 
+// --- ytt errors as diagnostics ---------------------------------------------------------------
+
+// A related location per line of an error's text at most: ytt's context lines (stages, files,
+// documents, map items, stack frames) are few, but a template can make a text of any length,
+// and a client shows every related location.
+constexpr size_t kMaxRelated = 50;
+
+// The range of line `line1` (1-based, clamped) from its first non-blank character to its end.
+json line_range(const LineIndex& index, int line1) {
+  const int line = std::clamp(line1, 1, index.line_count());
+  std::string_view l = index.line(line - 1);
+  size_t first = l.find_first_not_of(" \t");
+  if (first == std::string_view::npos) first = 0;
+  return {
+      {"start",
+       {{"line", line - 1}, {"character", index.utf16_column(line, static_cast<int>(first) + 1)}}},
+      {"end",
+       {{"line", line - 1},
+        {"character", index.utf16_column(line, static_cast<int>(l.size()) + 1)}}}};
+}
+
+// The texts of the files one ytt error names, each read (and indexed) once however many of
+// its lines point into it.
+class ErrorFiles {
+ public:
+  ErrorFiles(const Document& doc, const OpenText& open) : doc_(doc), open_(open) {}
+  const LineIndex& index(const std::string& path) {
+    auto it = files_.find(path);
+    if (it == files_.end()) {
+      auto text = path == doc_.path ? diag::Result<std::string>(doc_.text) : text_of(path, open_);
+      it = files_.emplace(path, std::make_unique<Indexed>(text.ok() ? *text : "")).first;
+    }
+    return it->second->index;
+  }
+  json location(const std::string& path, int line) {
+    return {{"uri", uri_of_path(path)}, {"range", line_range(index(path), line)}};
+  }
+
+ private:
+  struct Indexed {
+    explicit Indexed(std::string t) : text(std::move(t)), index(text) {}
+    std::string text;
+    LineIndex index;  // views `text`: Indexed is never moved (held by unique_ptr)
+  };
+  const Document& doc_;
+  const OpenText& open_;
+  std::map<std::string, std::unique_ptr<Indexed>> files_;
+};
+
+// The engine names the folder's files as ytt does, by base name (each is an `-f` file).
+std::string folder_path(const std::string& name, const Document& doc) {
+  return (fs::path(doc.path).parent_path() / name).string();
+}
+
+json ytt_problem(const schema::Problem& p, const Document& doc, ErrorFiles& files) {
+  const bool known = !p.place.file.empty() && p.place.line > 0;
+  const bool here = known && folder_path(p.place.file, doc) == doc.path;
+  std::string message = p.message;
+  json related = json::array();
+  if (!here && known) {
+    message = p.place.file + ":" + std::to_string(p.place.line) + ": " + message;
+    related.push_back({{"location", files.location(folder_path(p.place.file, doc), p.place.line)},
+                       {"message", "the problem"}});
+  }
+  for (const auto& [place, what] : p.related) {
+    if (place.file.empty() || place.line <= 0 || related.size() >= kMaxRelated) continue;
+    related.push_back({{"location", files.location(folder_path(place.file, doc), place.line)},
+                       {"message", what}});
+  }
+  json out = {{"range", line_range(files.index(doc.path), here ? p.place.line : 1)},
+              {"severity", 1},
+              {"code", "ytt"},
+              {"source", "hintkit values"},
+              {"message", message}};
+  if (!related.empty()) out["relatedInformation"] = related;
+  return out;
+}
+
+// The first `NAME:LINE` in `line` whose NAME is one of `names` (the base names of the run's
+// inputs, which is how ytt's text names them), if any. NAME runs back from the colon to a
+// space, a quote or a bracket; one scan of the line.
+std::optional<schema::ErrorPlace> place_in(std::string_view line,
+                                           const std::vector<std::string>& names) {
+  // NAME holds no ':' here, so it starts after the previous colon at the earliest: each
+  // character is walked back over once.
+  size_t after_previous = 0;
+  for (size_t colon = line.find(':'); colon != std::string_view::npos;
+       after_previous = colon + 1, colon = line.find(':', colon + 1)) {
+    auto n = leading_number(line.substr(colon + 1));
+    if (!n) continue;
+    size_t begin = colon;
+    while (begin > after_previous && !is_space(line[begin - 1]) &&
+           std::string_view("'\"([").find(line[begin - 1]) == std::string_view::npos) {
+      --begin;
+    }
+    std::string_view name = line.substr(begin, colon - begin);
+    if (std::find(names.begin(), names.end(), name) != names.end()) {
+      return schema::ErrorPlace{std::string(name), *n};
+    }
+  }
+  return std::nullopt;
+}
+
+// ytt's error text without parts the engine holds (a template's Starlark error, an overlay
+// that matched nothing, a YAML syntax error): one diagnostic. Its message is the error's own
+// line, the first that is neither a context line (ending in `:`, as `Overlaying data values
+// (...):` and `Map item (key 'x') on line values.yaml:5:`) nor an excerpt (`3 | text`); it is
+// placed at the last place the text names in this document (the innermost context, or the
+// excerpt); every other line is related information, at the place it names if it names one.
+json ytt_text_diagnostic(const std::string& err, const Document& doc,
+                         const std::vector<std::string>& files, ErrorFiles& texts) {
+  std::vector<std::string> names;
+  for (const std::string& f : files) names.push_back(base_name(f));
+  const std::string doc_name = base_name(doc.path);
+  std::string text = err;
+  if (text.starts_with("Error: ")) text = text.substr(7);
+  std::string message;
+  int line = 0;
+  std::vector<std::pair<std::optional<schema::ErrorPlace>, std::string>> rest;
+  for (size_t pos = 0; pos < text.size();) {
+    size_t eol = text.find('\n', pos);
+    if (eol == std::string::npos) eol = text.size();
+    std::string_view l = skip_spaces(std::string_view(text).substr(pos, eol - pos));
+    pos = eol + 1;
+    while (!l.empty() && is_space(l.back())) l.remove_suffix(1);
+    if (l.empty() || l.find_first_not_of("=|") == std::string_view::npos) continue;
+    std::optional<schema::ErrorPlace> place = place_in(l, names);
+    if (place && place->file == doc_name) line = place->line;
+    size_t digits = 0;
+    while (digits < l.size() && std::isdigit(static_cast<unsigned char>(l[digits]))) ++digits;
+    const bool excerpt = l.starts_with("| ") || l.substr(digits, 2) == " |" ||
+                         (place && l.find(" | ") != std::string_view::npos);
+    if (message.empty() && !excerpt && !l.ends_with(':')) {
+      if (l.starts_with("- ")) l.remove_prefix(2);
+      message = std::string(l);
+      continue;
+    }
+    if (l.ends_with(':')) l.remove_suffix(1);  // a context line: what it introduces is here
+    if (rest.size() < kMaxRelated) rest.push_back({place, std::string(l)});
+  }
+  // The YAML parser's errors name the template and go-yaml's line: `Unmarshaling YAML
+  // template 'PATH': yaml: line 3: ...`.
+  const std::string yaml_at = "'" + doc_name + "': yaml: line ";
+  if (const size_t at = text.find(yaml_at); line == 0 && at != std::string::npos) {
+    line = leading_number(std::string_view(text).substr(at + yaml_at.size())).value_or(0);
+  }
+  if (message.empty()) {
+    message = rest.empty() ? text : rest.back().second;
+    if (!rest.empty()) rest.pop_back();
+  }
+  if (line == 0) line = ytt_error_line(text, doc_name);
+  json related = json::array();
+  for (const auto& [place, what] : rest) {
+    json at = place ? texts.location(folder_path(place->file, doc), place->line)
+                    : texts.location(doc.path, line);
+    related.push_back({{"location", at}, {"message", what}});
+  }
+  json out = {{"range", line_range(texts.index(doc.path), line)},
+              {"severity", 1},
+              {"code", "ytt"},
+              {"source", "hintkit values"},
+              {"message", message}};
+  if (!related.empty()) out["relatedInformation"] = related;
+  return out;
+}
+
 // ytt: the folder's files checked together as `hintkit values -f FILE...
-// --data-values-inspect` would. Errors name `file:line`, which places them.
+// --data-values-inspect` would: one diagnostic per problem, at its own line.
 json check_ytt(const Document& doc, const OpenText& open) {
   json out = json::array();
   std::optional<schema::Options> inputs = folder_inputs(doc, open);
@@ -293,20 +459,9 @@ json check_ytt(const Document& doc, const OpenText& open) {
   options.inspect = true;
   schema::Outcome outcome = schema::run(options);
   if (outcome.exit_code == 0) return out;
-  std::string message = outcome.err;
-  if (message.rfind("Error: ", 0) == 0) message = message.substr(7);
-  while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
-  const int line =
-      std::clamp(ytt_error_line(message, base_name(doc.path)), 1, LineIndex(doc.text).line_count());
-  diag::Span span{.file = doc.path, .begin = {line, 1}, .end = {line, 1}};
-  LineIndex index(doc.text);
-  const int width = static_cast<int>(index.line(line - 1).size());
-  span.end = {line, width + 1};
-  out.push_back({{"range", range_of(span, doc.text)},
-                 {"severity", 1},
-                 {"code", "ytt"},
-                 {"source", "hintkit values"},
-                 {"message", message}});
+  ErrorFiles files(doc, open);
+  for (const schema::Problem& p : outcome.problems) out.push_back(ytt_problem(p, doc, files));
+  if (out.empty()) out.push_back(ytt_text_diagnostic(outcome.err, doc, options.files, files));
   return out;
 }
 
@@ -371,7 +526,9 @@ bool annotated(const std::vector<yaml::Annotation>& anns, std::string_view name)
   return std::any_of(anns.begin(), anns.end(), [&](const auto& a) { return a.name == name; });
 }
 
-bool is_schema_doc(const yaml::Document& d) { return annotated(d.annotations, "data/values-schema"); }
+bool is_schema_doc(const yaml::Document& d) {
+  return annotated(d.annotations, "data/values-schema");
+}
 bool is_values_doc(const yaml::Document& d) {
   return is_schema_doc(d) || annotated(d.annotations, "data/values");
 }
@@ -477,8 +634,10 @@ std::vector<std::string> validation_rules(std::string_view args) {
   for (size_t i = 0; i < args.size(); ++i) {
     const char c = args[i];
     if (quote) {
-      if (c == '\\') ++i;
-      else if (c == quote) quote = 0;
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
     } else if (c == '"' || c == '\'') {
       quote = c;
     } else if (c == '(' || c == '[' || c == '{') {
@@ -515,7 +674,7 @@ std::vector<std::string> validation_rules(std::string_view args) {
 struct SchemaSource {
   std::vector<std::string> places;  // "schema.yaml:5"
   std::vector<std::string> rules;
-  bool any_schema = false;          // some file of the folder has a schema document
+  bool any_schema = false;  // some file of the folder has a schema document
 };
 SchemaSource schema_source(const schema::Options& inputs, const KeyPath& path) {
   SchemaSource out;

@@ -211,6 +211,7 @@ class Engine {
       }
       out.exit_code = e.exit_code;
       out.out = printed_files_;
+      out.problems = std::move(e.problems);
       e.text = multi_line_error(e.text);
       out.err = err_ + "Error: " + e.text + (e.text.empty() || e.text.back() != '\n' ? "\n" : "");
     }
@@ -608,7 +609,8 @@ class Engine {
           }
           SchemaError e{.summary = "One or more data values were invalid"};
           for (const auto& p : problems) e.failures.push_back(assertion_of(p));
-          throw YttError{stage + " " + render(files_, e) + "\n"};  // ytt's newline
+          // ytt's newline after the text
+          throw YttError{stage + " " + render(files_, e) + "\n", 1, {}, problems_of(files_, e)};
         }
       }
     }
@@ -620,14 +622,17 @@ class Engine {
   void validate() {
     static const std::vector<Ann> kNoAnns;
     std::string failures;
+    std::vector<Problem> problems;
     try {
       failures = validate_values(values_, type_.get(), root_anns_ ? *root_anns_ : kNoAnns,
-                                 root_span_, thread_, files_);
+                                 root_span_, thread_, files_, &problems);
     } catch (YttError& e) {
       e.text = "Validating final data values:\n" + e.text;
       throw;
     }
-    if (!failures.empty()) throw YttError{"Validating final data values:\n" + failures};
+    if (!failures.empty()) {
+      throw YttError{"Validating final data values:\n" + failures, 1, {}, std::move(problems)};
+    }
   }
 
   // ytt prints the values as one document, and its printer skips an empty one (null, `{}`).

@@ -210,7 +210,51 @@ std::string render(const Files& files, const SchemaError& e) {
 void throw_schema(const Files& files, const SchemaError& e) {
   // ytt prints a newline after the message; ours is added only when the text lacks one.
   std::string text = render(files, e);
-  throw YttError{" " + text + "\n", 1, std::move(text)};
+  throw YttError{" " + text + "\n", 1, std::move(text), problems_of(files, e)};
+}
+
+ErrorPlace place_of(const Files& files, const diag::Span& s) {
+  if (s.begin.line <= 0 || memory_line(s) || is_no_position(s)) return {};
+  const SourceFile* f = files.find(s.file);
+  if (f && (!f->label.empty() || f->path.starts_with('\x01'))) return {};  // not a file
+  return {s.file.str(), s.begin.line};
+}
+
+std::vector<Problem> problems_of(const Files& files, const SchemaError& e) {
+  std::vector<Problem> out;
+  for (const SchemaAssertion& f : e.failures) {
+    // One line: the summary, the line the block shows, its description, then what was found
+    // and what was expected.
+    std::string message = e.summary;
+    if (const ErrorPlace at = place_of(files, f.position); at.line > 0) {
+      std::string source = files.line(f.position.file, at.line);
+      const size_t first = source.find_first_not_of(" \t");
+      source = first == std::string::npos ? "" : source.substr(first);
+      if (!source.empty()) message += " (" + source + ")";
+    }
+    auto add = [&](const std::string& part) {
+      if (part.empty()) return;
+      message += (message.empty() ? "" : ": ") + part;
+    };
+    add(f.description);
+    std::string found_expected;
+    if (!f.found.empty()) found_expected = "found " + f.found;
+    if (!f.expected.empty()) {
+      found_expected +=
+          (found_expected.empty() ? "" : ", ") + std::string("expected ") + f.expected;
+    }
+    add(found_expected);
+    for (const std::string& h : f.hints) message += " (hint: " + h + ")";
+    Problem p{place_of(files, f.position), message};
+    for (const diag::Span& a : f.ann_positions) {
+      if (ErrorPlace at = place_of(files, a); at.line > 0) p.related.push_back({at, "annotation"});
+    }
+    if (ErrorPlace by = place_of(files, f.by); by.line > 0) {
+      p.related.push_back({by, "expected type declared here"});
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
 }
 
 SchemaAssertion assertion_of(const TypeProblem& p, const diag::Span* at, std::string_view at_word) {
@@ -226,6 +270,7 @@ SchemaAssertion assertion_of(const TypeProblem& p, const diag::Span* at, std::st
   a.expected =
       (named ? p.expected : "") + " (" + (p.unknown_key ? "from " : "by ") + pos_text(p.by) + ")";
   if (!p.hint.empty()) a.hints.push_back(p.hint);
+  a.by = p.by;
   return a;
 }
 

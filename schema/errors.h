@@ -19,6 +19,7 @@ struct SchemaAssertion {
   std::string found = {};
   std::string expected = {};
   std::vector<std::string> hints = {};
+  diag::Span by = {};  // where the expected type is declared, when known
 };
 
 // A whole schema error (ytt's `schemaError`): a summary with its underline, the blocks, and
@@ -56,6 +57,11 @@ std::string compact_position(const Files& files, const diag::Span& s);
 
 // The error's text exactly as ytt prints it (the one place schema errors are rendered).
 std::string render(const Files& files, const SchemaError& e);
+// A span as a Problem's place: the input's path and line; empty for a place that is no file
+// (a flag's text, a value in memory, an unknown line).
+ErrorPlace place_of(const Files& files, const diag::Span& s);
+// The error's blocks as problems, one per block at the node it shows (Outcome::problems).
+std::vector<Problem> problems_of(const Files& files, const SchemaError& e);
 // Stops the run with `e` (after the stage's "...: ").
 [[noreturn]] void throw_schema(const Files& files, const SchemaError& e);
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "diag/diag.h"
+#include "schema/schema.h"
 #include "starlark/starlark.h"
 #include "types/types.h"
 #include "yaml/yaml.h"
@@ -30,6 +31,8 @@ struct YttError {
   // The error's own message as ytt's err.Error() gives it, before any layout, when an
   // enclosing error quotes it (a schema error under @schema/nullable); empty: `text`.
   std::string raw = {};
+  // The same error cut into problems at their places (Outcome::problems), when it has parts.
+  std::vector<Problem> problems = {};
 };
 
 // Something of ytt's that hintkit does not do (library modules, text templates, ...): the run

@@ -78,11 +78,31 @@ struct Options {
   bool regular_files_only = false;
 };
 
+// A place an error names: the input file's name as ytt's texts give it (an `-f` file's base
+// name, a file of an `-f` folder by its path inside that folder) and the 1-based line.
+// Unknown parts are empty / 0 (a value from a flag, from library.with_data_values).
+struct ErrorPlace {
+  std::string file;
+  int line = 0;
+};
+
+// One problem of a failed run at its own place, for hosts that show problems where they are
+// (the language server). Filled for the errors whose parts the engine holds: type errors of
+// data values and of schemas (one per block of ytt's error) and validation failures (one per
+// failing value); for any other error `Outcome::problems` is empty and `err` is all there is.
+struct Problem {
+  ErrorPlace place;
+  std::string message;  // one line
+  // Other places the error names, each with what it is (`type declared here`).
+  std::vector<std::pair<ErrorPlace, std::string>> related = {};
+};
+
 struct Outcome {
   int exit_code = 0;
   std::string out;                 // stdout bytes
   std::string err;                 // stderr text after the program name, e.g. "Error: ..."
   std::shared_ptr<void> retained;  // with Options::free_at_end false: everything the run built
+  std::vector<Problem> problems;   // the error's problems at their places (see Problem)
 };
 
 Outcome run(const Options& options);

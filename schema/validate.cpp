@@ -344,11 +344,23 @@ class Validator {
         out_ += "      found: " + *f.found + "\n";  // as ytt: only a non-empty result
     }
     out_ += "\n";
+    // The same as one problem at the value, its rules where they are declared.
+    Problem p{place_of(files_, from), name};
+    for (size_t i = 0; i < fails.size(); ++i) {
+      const Failure& f = fails[i];
+      p.message += (i ? "; must be: " : " must be: ") + f.must_be;
+      if (f.found && !f.found->empty()) p.message += " (found: " + *f.found + ")";
+      if (ErrorPlace by = place_of(files_, f.by); by.line > 0) {
+        p.related.push_back({by, "rule: " + f.must_be});
+      }
+    }
+    problems_.push_back(std::move(p));
   }
 
   std::string label(const diag::Span& s) { return compact_position(files_, s); }
 
   std::string out_;
+  std::vector<Problem> problems_;
 
  private:
   struct Step {
@@ -477,7 +489,8 @@ std::optional<std::string> validation_args_problem(const Ann& a) {
 }
 
 std::string validate_values(const DPtr& values, const SType* type, const std::vector<Ann>& doc_anns,
-                            const diag::Span& doc_span, sl::Thread& thread, const Files& files) {
+                            const diag::Span& doc_span, sl::Thread& thread, const Files& files,
+                            std::vector<Problem>* problems) {
   for (const auto& a : doc_anns) {
     if (a.name == "assert/validate") {
       if (auto problem = validation_args_problem(a)) {
@@ -490,6 +503,7 @@ std::string validate_values(const DPtr& values, const SType* type, const std::ve
   Validator v(thread, files);
   v.walk(values, type, doc_span, nullptr, values, &doc_anns);
   if (v.out_.empty()) return {};
+  if (problems) *problems = std::move(v.problems_);
   return v.out_ + "\n";
 }
 

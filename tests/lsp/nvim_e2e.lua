@@ -215,6 +215,28 @@ local ok, err = pcall(function()
   check(text:find("`int`", 1, true) and text:find("default: `5432`", 1, true)
         and not text:find("5433", 1, true), "ytt hover comes from the schema: " .. text)
 
+  -- ytt problems: one diagnostic per value at its own line, a one-line message, the schema's
+  -- place of the type as related information.
+  local ydir = vim.fn.tempname()
+  vim.fn.mkdir(ydir, "p")
+  vim.fn.writefile({ "#@data/values-schema", "---", "replicas: 2", "name: web" }, ydir .. "/schema.yaml")
+  vim.fn.writefile({ "#@data/values", "---", "replicas: many", "name: 3" }, ydir .. "/values.yaml")
+  vim.cmd("edit " .. ydir .. "/values.yaml")
+  local ybuf = vim.api.nvim_get_current_buf()
+  vim.wait(15000, function() return #vim.diagnostic.get(ybuf) >= 2 end, 50)
+  local ydiags = vim.diagnostic.get(ybuf)
+  table.sort(ydiags, function(a, b) return a.lnum < b.lnum end)
+  check(#ydiags == 2 and ydiags[1].lnum == 2 and ydiags[2].lnum == 3,
+        "two ytt diagnostics at their lines: " .. vim.inspect(ydiags))
+  if #ydiags == 2 then
+    local related = ydiags[1].user_data.lsp.relatedInformation or {}
+    check(not ydiags[1].message:find("\n") and ydiags[1].message:find("found string", 1, true)
+          and #related == 1 and related[1].location.uri == vim.uri_from_fname(ydir .. "/schema.yaml")
+          and related[1].location.range.start.line == 2,
+          "one-line message, related to the schema's line: " .. vim.inspect(ydiags[1]))
+  end
+  vim.fn.delete(ydir, "rf")
+
   vim.lsp.stop_client(client_id)
 end)
 check(ok, "no Lua error: " .. tostring(err))

@@ -435,6 +435,13 @@ c.open(long_values, long_text)
 diags = c.diagnostics(uri(long_values), lambda ds: len(ds) > 0)
 check(diags and diags[0]["code"] == "ytt" and len(diags[0]["message"]) > 0,
       f"ytt error with a 100,000-character line: {diags and diags[0]['range']}")
+# Its place is read from the text in one scan: 40,000 `name:1` look-alikes on one line.
+colons = "#@data/values\n---\n#@ " + "long.yaml:1" * 40000 + "(\nreplicas: 2\n"
+c.notify("textDocument/didChange", {"textDocument": {"uri": uri(long_values), "version": 2},
+                                    "contentChanges": [{"text": colons}]})
+started = time.time()
+diags = c.diagnostics(uri(long_values), lambda ds: len(ds) > 0 and ds[0]["range"]["start"]["line"] == 2)
+check(diags and time.time() - started < 5, f"ytt error on 40,000 places in a line: {time.time() - started:.1f} s")
 c.notify("textDocument/didClose", {"textDocument": {"uri": uri(long_values)}})
 alive("a ytt error with a long line")
 
@@ -588,7 +595,9 @@ cli = subprocess.run([HINTKIT, "values", "-f", os.path.join(ylink, "schema.yaml"
 c.open(os.path.join(ylink, "values.yaml"))
 diags = c.diagnostics(uri(os.path.join(ylink, "values.yaml")), lambda ds: len(ds) > 0)
 check(cli.returncode != 0 and "symlink" in cli.stderr and diags
-      and "Checking symlink file" in diags[0]["message"], f"symlinked input refused: {diags}")
+      and diags[0]["message"].startswith("Expected symlink file") and "to be allowed" in diags[0]["message"]
+      and any(r["message"].startswith("Checking symlink file")
+              for r in diags[0].get("relatedInformation", [])), f"symlinked input refused: {diags}")
 
 # A FIFO beside, held open by a writer that never writes, and a 300 MB file: refused, not read.
 yfifo = ytt_dir("ytt-fifo", {"values.yaml": bad_values})
@@ -611,6 +620,94 @@ diags = c.diagnostics(uri(os.path.join(ynew, "new.yaml")), lambda ds: len(ds) > 
 check(diags and diags[0]["range"]["start"]["line"] == 2 and "replicas" in diags[0]["message"],
       f"unsaved new ytt document: {diags}")
 alive("ytt checks")
+
+# --- ytt problems: one diagnostic each, at its own line, one-line message, related places ----
+def one_line(ds):
+    return all("\n" not in d["message"] and d["code"] == "ytt" for d in ds)
+
+def related(d):
+    return [(os.path.basename(path_of(r["location"]["uri"])), r["location"]["range"]["start"]["line"],
+             r["message"]) for r in d.get("relatedInformation", [])]
+
+def path_of(u):
+    return u[len("file://"):]
+
+yschema = ("#@data/values-schema\n---\n#@schema/validation min=1, max=10\nreplicas: 2\n"
+           "#@schema/validation (\"a short name\", lambda v: len(v) < 5)\nname: web\n")
+# Type errors of two values: two diagnostics, each related to the schema line of its type.
+yp = ytt_dir("ytt-problems", {"schema.yaml": yschema})
+ytypes = os.path.join(yp, "values.yaml")
+c.open(ytypes, "#@data/values\n---\nreplicas: many\nname: 3\n")
+diags = c.diagnostics(uri(ytypes), lambda ds: len(ds) > 0) or []
+lines = sorted(d["range"]["start"]["line"] for d in diags)
+check(lines == [2, 3] and one_line(diags), f"two type errors at their lines: {diags}")
+by_line = {d["range"]["start"]["line"]: d for d in diags}
+if lines == [2, 3]:
+    check("found string" in by_line[2]["message"] and "expected integer" in by_line[2]["message"]
+          and "replicas: many" in by_line[2]["message"]
+          and related(by_line[2]) == [("schema.yaml", 3, "expected type declared here")],
+          f"a type error's message and related place: {by_line[2]}")
+    check(related(by_line[3]) == [("schema.yaml", 5, "expected type declared here")],
+          f"second type error's related place: {related(by_line[3])}")
+    check(by_line[2]["range"]["start"]["character"] == 0 and by_line[2]["range"]["end"]["character"] == 14,
+          f"the range is the line's text: {by_line[2]['range']}")
+# Validation failures of two values: one diagnostic per value, related to the rules.
+c.notify("textDocument/didChange", {"textDocument": {"uri": uri(ytypes), "version": 2},
+                                    "contentChanges": [{"text": "#@data/values\n---\nname: abcdef\nreplicas: 20\n"}]})
+diags = c.diagnostics(uri(ytypes), lambda ds: len(ds) == 2 and "must be" in ds[0]["message"]) or []
+by_line = {d["range"]["start"]["line"]: d for d in diags}
+check(sorted(by_line) == [2, 3] and one_line(diags), f"two validation failures at their lines: {diags}")
+if sorted(by_line) == [2, 3]:
+    check(by_line[3]["message"] == "replicas must be: a value <= 10 (found: value > 10)"
+          and related(by_line[3]) == [("schema.yaml", 2, "rule: a value <= 10")],
+          f"validation message and rule place: {by_line[3]}")
+    check(by_line[2]["message"].startswith("name must be: a short name")
+          and related(by_line[2]) == [("schema.yaml", 4, "rule: a short name")],
+          f"custom rule: {by_line[2]}")
+# An overlay that matches nothing (no structure in the engine): placed at the innermost line
+# the text names, the error's own line as message, the context lines as related places.
+c.notify("textDocument/didChange", {"textDocument": {"uri": uri(ytypes), "version": 3},
+                                    "contentChanges": [{"text": "#@data/values\n---\nreplicas: 2\nnmae: x\n"}]})
+diags = c.diagnostics(uri(ytypes), lambda ds: len(ds) == 1 and "matched" in ds[0]["message"]) or []
+check(len(diags) == 1 and diags[0]["range"]["start"]["line"] == 3 and one_line(diags)
+      and diags[0]["message"] == "Expected number of matched nodes to be 1, but was 0",
+      f"overlay error at the unknown key's line: {diags}")
+if diags:
+    rel = related(diags[0])
+    check(rel == [("values.yaml", 3, "Overlaying data values (in following order: values.yaml)"),
+                  ("values.yaml", 1, "Document on line values.yaml:2"),
+                  ("values.yaml", 3, "Map item (key 'nmae') on line values.yaml:4")],
+          f"overlay context as related places: {rel}")
+# A Starlark error in a template: the error's line, at the excerpt's line.
+c.notify("textDocument/didChange", {"textDocument": {"uri": uri(ytypes), "version": 4},
+                                    "contentChanges": [{"text": "#@data/values\n---\nname: x\nreplicas: #@ 1 +\n"}]})
+diags = c.diagnostics(uri(ytypes), lambda ds: len(ds) == 1 and "want" in ds[0]["message"]) or []
+check(len(diags) == 1 and diags[0]["range"]["start"]["line"] == 3
+      and diags[0]["message"] == "got ')', want primary expression", f"Starlark error: {diags}")
+# A YAML syntax error: go-yaml's line.
+c.notify("textDocument/didChange", {"textDocument": {"uri": uri(ytypes), "version": 5},
+                                    "contentChanges": [{"text": "#@data/values\n---\nname: x\nreplicas: [1\n"}]})
+diags = c.diagnostics(uri(ytypes), lambda ds: len(ds) == 1 and "yaml" in ds[0]["message"]) or []
+check(len(diags) == 1 and diags[0]["range"]["start"]["line"] == 3 and one_line(diags)
+      and "did not find expected" in diags[0]["message"], f"YAML error at go-yaml's line: {diags}")
+# A problem in another file of the folder: on this document's first line, saying where, with
+# that place related; on the schema file itself at its own line.
+c.notify("textDocument/didChange", {"textDocument": {"uri": uri(ytypes), "version": 6},
+                                    "contentChanges": [{"text": "#@data/values\n---\nreplicas: 3\n"}]})
+bad_schema = os.path.join(yp, "schema.yaml")
+c.open(bad_schema, "#@data/values-schema\n---\n#@schema/default \"x\"\nreplicas: 2\n")
+diags = c.diagnostics(uri(bad_schema), lambda ds: len(ds) > 0) or []
+check(len(diags) == 1 and diags[0]["range"]["start"]["line"] == 3 and one_line(diags)
+      and diags[0]["message"].startswith("Invalid schema - @schema/default is wrong type (replicas: 2)")
+      and related(diags[0]) == [("schema.yaml", 2, "annotation"), ("schema.yaml", 3, "expected type declared here")],
+      f"an invalid schema on the schema file: {diags}")
+c.notify("textDocument/didSave", {"textDocument": {"uri": uri(ytypes)}})
+diags = c.diagnostics(uri(ytypes), lambda ds: len(ds) > 0 and "Invalid schema" in ds[0]["message"]) or []
+check(len(diags) == 1 and diags[0]["range"]["start"]["line"] == 0
+      and diags[0]["message"].startswith("schema.yaml:4: Invalid schema")
+      and related(diags[0])[0] == ("schema.yaml", 3, "the problem"),
+      f"the schema's problem seen from the values file: {diags}")
+alive("ytt problems")
 
 r = c.request("shutdown")
 check(r and r["result"] is None, "shutdown")
