@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks document overlays on template output against ytt v0.48.0 (issue 11 item 1).
+# Benchmarks document overlays on template output against ytt v0.48.0.
 #
 # For each N in ${SIZES:-1000 4000}: writes N output documents and a file of overlays with
 # bench/gen_overlay_workload.py, runs `values -f base.yml -f overlay.yml` through hintkit and

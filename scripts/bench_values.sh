@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks `hintkit values` against ytt v0.48.0 on the shared schema workload (issue 5).
+# Benchmarks `hintkit values` against ytt v0.48.0 on the shared schema workload.
 #
 # For each N in ${SIZES:-100 400 1600 6400}: generates the workload with
 # ../shared/bench/gen-schema-workload.py, runs

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Hostile inputs end to end (issue 9's audit list): builds each input in a temporary folder,
+"""Hostile inputs end to end: builds each input in a temporary folder,
 runs the binary on it under `/usr/bin/time -v`, `timeout 10` and `ulimit -v`, and checks that
 it ends with exit 1 or 2 (or the exit a well-formed input deserves), a clear diagnostic, no
 crash or sanitizer report, within the time and memory budget.
@@ -239,7 +239,7 @@ def cases():
                                  star("v = " + dexpr).decode()).encode()}, ytt=True, ok_rc=(0, 1, 2)))
     c.append(Case("recursion 100,000 calls deep", "starlark-deep", ["values", "-f", "t.yml"],
                   {"t.yml": b"#@ def f(n):\n#@   return f(n + 1)\n#@ end\n---\nv: #@ f(0)\n"}))
-    # cycles a program makes and drops: freed as it runs (issue 9: function-local cycles)
+    # cycles a program makes and drops: freed as it runs (function-local cycles)
     for label, body in [("list", "a = [i]\n  a.append(a)"), ("dict", "a = {'i': i}\n  a['self'] = a"),
                         ("two locals", "a = [i]\n  b = {'a': a}\n  a.append(b)"),
                         ("closure", "a = [i]\n  g = lambda: a\n  a.append(g)")]:

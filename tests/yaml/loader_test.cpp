@@ -575,7 +575,7 @@ namespace {
 
 // A block scalar whose header is the last thing in the input has no line after it; its span
 // (and the empty value after it) must stay inside the input. This read past the end of the
-// line table on yaml-cpp's path (issue 9).
+// line table on yaml-cpp's path.
 TEST(YamlLoad, BlockScalarKeyAtTheEndOfTheInputStaysInside) {
   struct Case {
     std::string_view input;
