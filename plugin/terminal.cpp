@@ -84,9 +84,15 @@ void Progress::report() {
 }
 
 void Progress::draw() {
-  out_ << "\rchecked " << done_.load(std::memory_order_relaxed) << '/' << total_ << ' ' << noun_
-       << std::flush;
+  drawn_done_ = done_.load(std::memory_order_relaxed);
+  out_ << "\rchecked " << drawn_done_ << '/' << total_ << ' ' << noun_ << std::flush;
   drawn_ = true;
+  wake_.notify_all();  // a wait_drawn() caller
+}
+
+bool Progress::wait_drawn(size_t done, std::chrono::milliseconds limit) {
+  std::unique_lock lock(mu_);
+  return wake_.wait_for(lock, limit, [&] { return drawn_ && drawn_done_ >= done; });
 }
 
 void Progress::finish() {

@@ -51,6 +51,9 @@ class Progress {
 
   void tick() { done_.fetch_add(1, std::memory_order_relaxed); }
   void finish();
+  // Blocks until a line showing at least `done` has been drawn, or `limit` passed; true if
+  // drawn. For tests: they wait for the event instead of sleeping and hoping.
+  bool wait_drawn(size_t done, std::chrono::milliseconds limit);
 
  private:
   void report();
@@ -65,6 +68,7 @@ class Progress {
   std::condition_variable wake_;
   bool stop_ = false;
   bool drawn_ = false;
+  size_t drawn_done_ = 0;  // the count the last line showed
   std::thread reporter_;
 };
 
