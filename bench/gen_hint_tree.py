@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes a deterministic tree of N helmfile folders, each with a helmfile.yaml, a
-tazuna.hint.yaml of VARS vars (mixed types, formats, conditions, a rule) and a values.yaml
+"""Writes a deterministic tree of N helmfile folders, each with a helmfile.yaml.gotmpl (a
+template of three releases, about 130 lines, that reads every var through Values,
+StateValues, with, range, if, index and a define), a tazuna.hint.yaml of VARS vars (mixed types, formats, conditions, a rule) and a values.yaml
 that satisfies it, plus OUTDIR/tazuna.yaml declaring every folder as a helmfile manifest whose
 vars come from static sources (and one env var, HINTKIT_BENCH_CLUSTER, per manifest). With
 INCLUDES > 0 the manifests are spread over INCLUDES files under OUTDIR/included/ that
@@ -76,6 +77,46 @@ def declarations(n_vars, i):
     return lines
 
 
+def helmfile(n_vars, i):
+    """A realistic helmfile template that uses every var of hint(n_vars) and nothing else."""
+    out = ['{{- define "labels" }}', f"app.kubernetes.io/name: app{i:05d}",
+           'app.kubernetes.io/managed-by: tazuna', '{{- end }}',
+           "repositories:", "  - name: charts", "    url: https://charts.example.com",
+           "releases:"]
+    for r, release in enumerate(["api", "worker", "web"]):
+        out += [f"  - name: app{i:05d}-{release}", f"    namespace: team{i // 100:03d}",
+                f"    chart: charts/{release}", f"    version: 1.{r}.{i % 10}",
+                "    labels:", '      {{- template "labels" . }}', "    values:",
+                f"      - cluster: {{{{ .StateValues.var0 | quote }}}}",
+                f"        release: {release}", "        resources:",
+                "          requests: {cpu: 100m, memory: 128Mi}",
+                "          limits: {cpu: 500m, memory: 512Mi}",
+                "        service:", "          type: ClusterIP", "          ports:",
+                "            - {name: http, port: 80, targetPort: 8080}",
+                "        probes:", "          liveness: {path: /healthz, port: 8080}",
+                "          readiness: {path: /ready, port: 8080, periodSeconds: 5}",
+                "        podAnnotations:", f"          checksum/config: \"{i:08x}{r:08x}\"",
+                "        env:", "          - {name: LOG_LEVEL, value: info}",
+                f"          - {{name: RELEASE, value: {release}}}"]
+        for v in range(n_vars):
+            if v % 3 != r and v != 0:
+                continue
+            kind = v % 5
+            if kind in (0, 4):
+                out.append(f"        key{v}: {{{{ .Values.var{v} | default \"x\" | quote }}}}")
+            elif kind == 1:
+                out += [f"        {{{{- if .Values.var{v} }}}}",
+                        f"        endpoint{v}: {{{{ index .Values \"var{v}\" | quote }}}}",
+                        "        {{- end }}"]
+            elif kind == 2:
+                out += [f"        list{v}:", f"        {{{{- range $k, $z := .StateValues.var{v} }}}}",
+                        "          - {{ $z | quote }}", "        {{- end }}"]
+            else:
+                out += ["        {{- with .Values }}", f"        map{v}: {{{{ .var{v} | toYaml | nindent 10 }}}}",
+                        "        {{- end }}"]
+    return "\n".join(out) + "\n"
+
+
 def main():
     n, out = int(sys.argv[1]), sys.argv[2]
     n_vars = int(sys.argv[3]) if len(sys.argv) > 3 else 20
@@ -91,8 +132,8 @@ def main():
         (parts[i * includes // n] if includes else config).extend(manifest)
         d = os.path.join(out, rel)
         os.makedirs(d, exist_ok=True)
-        with open(os.path.join(d, "helmfile.yaml"), "w") as f:
-            f.write("releases: []\n")
+        with open(os.path.join(d, "helmfile.yaml.gotmpl"), "w") as f:
+            f.write(helmfile(n_vars, i))
         with open(os.path.join(d, "tazuna.hint.yaml"), "w") as f:
             f.write(text)
         with open(os.path.join(d, "values.yaml"), "w") as f:

@@ -71,14 +71,15 @@ struct Node {
 };
 using NodePtr = std::unique_ptr<Node>;
 
+// Text and comments view the TreeSet's copy of the parsed text (they live as long as it).
 struct TextNode : Node {
-  TextNode(size_t p, std::string t) : Node(NodeType::kText, p), text(std::move(t)) {}
-  std::string text;
+  TextNode(size_t p, std::string_view t) : Node(NodeType::kText, p), text(t) {}
+  std::string_view text;
 };
 
 struct CommentNode : Node {
-  CommentNode(size_t p, std::string t) : Node(NodeType::kComment, p), text(std::move(t)) {}
-  std::string text;  // with its /* */
+  CommentNode(size_t p, std::string_view t) : Node(NodeType::kComment, p), text(t) {}
+  std::string_view text;  // with its /* */
 };
 
 struct ListNode : Node {
@@ -199,16 +200,17 @@ class TreeSet {
   std::map<std::string, Tree> trees;
   std::string main;  // the main tree's name
 
-  // 1-based line and column (counted in code points) of a byte offset of the text.
+  // 1-based line and column (counted in code points) of a byte offset of the text. The line
+  // table is made on the first call (most texts never need one): not for concurrent callers.
   diag::Position position(size_t offset) const;
-  std::string_view text() const { return text_; }
+  std::string_view text() const { return text_ ? std::string_view(*text_) : std::string_view(); }
 
   // Internal, set by parse().
   void set_text(std::string_view text);
 
  private:
-  std::string text_;
-  std::vector<size_t> line_starts_;
+  std::unique_ptr<std::string> text_;        // its address stays put when the set is moved
+  mutable std::vector<size_t> line_starts_;  // empty until position() needs it
 };
 
 struct ParseError {

@@ -25,7 +25,12 @@ bool has_right_trim_marker(std::string_view s) {
   return s.size() >= 2 && is_space_char(s[0]) && s[1] == '-';
 }
 
-bool is_alpha_numeric(uint32_t r) { return r == '_' || runes::is_letter(r) || runes::is_digit(r); }
+bool is_alpha_numeric(uint32_t r) {
+  if (r < 0x80) {
+    return r == '_' || (r >= '0' && r <= '9') || ((r | 0x20) >= 'a' && (r | 0x20) <= 'z');
+  }
+  return runes::is_letter(r) || runes::is_digit(r);
+}
 
 // "U+0001", "U+00E9 'é'": Go's %#U.
 std::string sharp_u(uint32_t r) {
@@ -57,12 +62,15 @@ std::string sharp_u(uint32_t r) {
 
 class Lexer {
  public:
-  Lexer(std::string_view input, const LexOptions& options) : in_(input), options_(options) {}
+  Lexer(std::string_view input, const LexOptions& options, Lexed& out)
+      : in_(input), options_(options), items_(out.items), message_(out.message) {
+    // About one item per 12 bytes of a helmfile template.
+    items_.reserve(input.size() / 12 + 4);
+  }
 
-  std::vector<Item> run() {
+  void run() {
     St st = St::kText;
     while (st != St::kDone) st = step(st);
-    return std::move(items_);
   }
 
  private:
@@ -121,6 +129,12 @@ class Lexer {
       width_ = 0;
       return kEof;
     }
+    const unsigned char c = static_cast<unsigned char>(in_[pos_]);
+    if (c < 0x80) {
+      width_ = 1;
+      ++pos_;
+      return c;
+    }
     runes::Rune r = runes::decode(in_, pos_);
     width_ = r.width;
     pos_ += r.width;
@@ -144,12 +158,13 @@ class Lexer {
     }
   }
   void emit(ItemType t) {
-    items_.push_back(Item{t, start_, std::string(in_.substr(start_, pos_ - start_)), 0});
+    items_.push_back(Item{t, start_, in_.substr(start_, pos_ - start_)});
     start_ = pos_;
   }
   void ignore() { start_ = pos_; }
   St errorf(std::string message) {
-    items_.push_back(Item{ItemType::kError, start_, std::move(message), 0});
+    message_ = std::move(message);  // the lexer stops at its first error
+    items_.push_back(Item{ItemType::kError, start_, message_});
     return St::kDone;
   }
   std::string_view rest() const { return in_.substr(std::min(pos_, in_.size())); }
@@ -496,7 +511,8 @@ class Lexer {
 
   std::string_view in_;
   LexOptions options_;
-  std::vector<Item> items_;
+  std::vector<Item>& items_;
+  std::string& message_;
   size_t start_ = 0;
   size_t pos_ = 0;
   size_t width_ = 0;
@@ -574,30 +590,19 @@ std::string go_quote(std::string_view s) {
 
 std::string to_string(const Item& item) {
   if (item.type == ItemType::kEOF) return "EOF";
-  if (item.type == ItemType::kError) return item.val;
-  if (item.type > ItemType::kKeyword) return "<" + item.val + ">";
+  if (item.type == ItemType::kError) return std::string(item.val);
+  if (item.type > ItemType::kKeyword) return "<" + std::string(item.val) + ">";
   if (item.val.size() > 10) {
     // Go's %.10q: the first ten code points, quoted, then "...".
     size_t cut = 0;
     for (int n = 0; n < 10 && cut < item.val.size(); ++n) cut += runes::decode(item.val, cut).width;
-    return go_quote(std::string_view(item.val).substr(0, cut)) + "...";
+    return go_quote(item.val.substr(0, cut)) + "...";
   }
   return go_quote(item.val);
 }
 
-std::vector<Item> lex(std::string_view input, const LexOptions& options) {
-  std::vector<Item> items = Lexer(input, options).run();
-  int line = 1;
-  size_t at = 0;
-  for (Item& it : items) {
-    const size_t to = std::min(it.pos, input.size());
-    if (to > at) {
-      line += static_cast<int>(std::count(input.begin() + at, input.begin() + to, '\n'));
-      at = to;
-    }
-    it.line = line;
-  }
-  return items;
+void lex(std::string_view input, const LexOptions& options, Lexed& out) {
+  Lexer(input, options, out).run();
 }
 
 }  // namespace hintkit::gotmpl

@@ -51,8 +51,7 @@ enum class ItemType {
 struct Item {
   ItemType type = ItemType::kEOF;
   size_t pos = 0;
-  std::string val;  // the text, or the error message
-  int line = 1;     // line of the item's start (Go's startLine)
+  std::string_view val;  // the text (a view into the input), or the error message
 };
 
 // Go's item.String(): EOF, the error text, <keyword>, or the quoted value (cut at 10).
@@ -64,7 +63,12 @@ struct LexOptions {
   bool continue_ok = true;  // no function named "continue"
 };
 
-std::vector<Item> lex(std::string_view input, const LexOptions& options);
+// The items, and the message the error item's `val` views (lexing stops at the first error).
+struct Lexed {
+  std::vector<Item> items;
+  std::string message;
+};
+void lex(std::string_view input, const LexOptions& options, Lexed& out);
 
 bool is_space_char(char c);  // Go's isSpace: space, tab, CR, LF
 

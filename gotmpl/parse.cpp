@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 
 #include "gotmpl/gotmpl.h"
@@ -328,8 +329,8 @@ constexpr size_t kHere = static_cast<size_t>(-1);
 
 class Parser {
  public:
-  Parser(std::vector<Item> items, const Options& options, TreeSet& set)
-      : items_(std::move(items)), options_(options), set_(set) {}
+  Parser(const Lexed& lexed, const Options& options, TreeSet& set)
+      : items_(lexed.items), options_(options), set_(set) {}
 
   void parse_main(const std::string& name) {
     Tree t;
@@ -360,16 +361,17 @@ class Parser {
 
  private:
   // The parser's own markers for {{end}} and {{else}}: Go's unexported nodeEnd / nodeElse.
+  // They carry node types outside NodeType's values; they never leave the parser.
+  static constexpr NodeType kEndMarker = static_cast<NodeType>(-1);
+  static constexpr NodeType kElseMarker = static_cast<NodeType>(-2);
   struct EndNode : Node {
-    explicit EndNode(size_t p) : Node(NodeType::kList, p) {}
+    explicit EndNode(size_t p) : Node(kEndMarker, p) {}
   };
   struct ElseNode : Node {
-    explicit ElseNode(size_t p) : Node(NodeType::kList, p) {}
+    explicit ElseNode(size_t p) : Node(kElseMarker, p) {}
   };
-  static bool is_end(const NodePtr& n) { return dynamic_cast<const EndNode*>(n.get()) != nullptr; }
-  static bool is_else(const NodePtr& n) {
-    return dynamic_cast<const ElseNode*>(n.get()) != nullptr;
-  }
+  static bool is_end(const NodePtr& n) { return n->type == kEndMarker; }
+  static bool is_else(const NodePtr& n) { return n->type == kElseMarker; }
   static std::string end_or_else(const NodePtr& n) { return is_end(n) ? "{{end}}" : "{{else}}"; }
 
   // ---- tokens ----
@@ -402,11 +404,12 @@ class Parser {
   [[noreturn]] void unexpected(const Item& token, std::string_view context) {
     if (token.type == ItemType::kError) {
       std::string extra;
-      if (action_line_ != 0 && action_line_ != token.line) {
-        extra = " in action started at " + set_.main + ":" + std::to_string(action_line_);
+      const int action_line = action_pos_ == kHere ? 0 : set_.position(action_pos_).line;
+      if (action_line != 0 && action_line != set_.position(token.pos).line) {
+        extra = " in action started at " + set_.main + ":" + std::to_string(action_line);
         if (token.val.ends_with(" action")) extra = extra.substr(std::string(" in action").size());
       }
-      errorf(token.val + extra, token.pos);
+      errorf(std::string(token.val) + extra, token.pos);
     }
     errorf("unexpected " + to_string(token) + " in " + std::string(context), token.pos);
   }
@@ -442,7 +445,7 @@ class Parser {
         }
         return true;
       case NodeType::kText: {
-        const std::string& s = static_cast<const TextNode*>(n)->text;
+        const std::string_view s = static_cast<const TextNode*>(n)->text;
         return std::all_of(s.begin(), s.end(), [](char c) {
           return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
         });
@@ -475,7 +478,7 @@ class Parser {
 
   // {{define "name"}} ... {{end}}: a tree of its own, with its own variables.
   void parse_definition() {
-    const std::vector<std::string> saved_vars = vars_;
+    const std::vector<std::string_view> saved_vars = vars_;
     const int saved_range = range_depth_;
     start_tree();
     const Item& name = next_non_space();
@@ -515,9 +518,9 @@ class Parser {
       case ItemType::kText:
         return std::make_unique<TextNode>(token.pos, token.val);
       case ItemType::kLeftDelim: {
-        action_line_ = token.line;
+        action_pos_ = token.pos;
         NodePtr n = action();
-        action_line_ = 0;
+        action_pos_ = kHere;
         return n;
       }
       case ItemType::kComment:
@@ -625,7 +628,7 @@ class Parser {
     std::string name = parse_template_name(token, "block clause");
     std::unique_ptr<PipeNode> pipe = pipeline("block clause", ItemType::kRightDelim);
     // The block's body is a tree of its own (with its own variables), defined here.
-    const std::vector<std::string> saved_vars = vars_;
+    const std::vector<std::string_view> saved_vars = vars_;
     const int saved_range = range_depth_;
     start_tree();
     Tree t;
@@ -652,11 +655,11 @@ class Parser {
         pipe->is_assign = nx.type == ItemType::kAssign;
         next_non_space();
         pipe->decl.push_back(new_variable(v.pos, v.val));
-        vars_.push_back(v.val);
+        vars_.emplace_back(v.val);
       } else if (nx.type == ItemType::kChar && nx.val == ",") {
         next_non_space();
         pipe->decl.push_back(new_variable(v.pos, v.val));
-        vars_.push_back(v.val);
+        vars_.emplace_back(v.val);
         if (context == "range" && pipe->decl.size() < 2) {
           switch (peek_non_space().type) {
             case ItemType::kVariable:
@@ -745,7 +748,7 @@ class Parser {
       std::vector<size_t> field_pos;
       while (peek().type == ItemType::kField) {
         const Item& f = next();
-        fields.push_back(f.val.substr(1));
+        fields.emplace_back(f.val.substr(1));
         field_pos.push_back(f.pos);
       }
       switch (node->type) {
@@ -787,7 +790,7 @@ class Parser {
         if (options_.is_function && !options_.is_function(token.val)) {
           errorf("function " + go_quote(token.val) + " not defined", token.pos);
         }
-        return std::make_unique<IdentifierNode>(token.pos, token.val);
+        return std::make_unique<IdentifierNode>(token.pos, std::string(token.val));
       case ItemType::kDot:
         return std::make_unique<DotNode>(token.pos);
       case ItemType::kNil:
@@ -796,7 +799,7 @@ class Parser {
         return use_var(token.pos, token.val);
       case ItemType::kField: {
         auto f = std::make_unique<FieldNode>(token.pos);
-        f->ident.push_back(token.val.substr(1));
+        f->ident.emplace_back(token.val.substr(1));
         f->ident_pos.push_back(token.pos);
         return f;
       }
@@ -812,7 +815,7 @@ class Parser {
       case ItemType::kRawString: {
         auto s = unquote(token.val);
         if (!s) errorf("invalid syntax");
-        return std::make_unique<StringNode>(token.pos, token.val, std::move(*s));
+        return std::make_unique<StringNode>(token.pos, std::string(token.val), std::move(*s));
       }
       default:
         backup();
@@ -820,14 +823,14 @@ class Parser {
     }
   }
 
-  std::unique_ptr<VariableNode> new_variable(size_t pos, const std::string& name) {
+  std::unique_ptr<VariableNode> new_variable(size_t pos, std::string_view name) {
     auto v = std::make_unique<VariableNode>(pos);
-    v->ident.push_back(name);
+    v->ident.emplace_back(name);
     v->ident_pos.push_back(pos);
     return v;
   }
 
-  NodePtr use_var(size_t pos, const std::string& name) {
+  NodePtr use_var(size_t pos, std::string_view name) {
     if (std::find(vars_.begin(), vars_.end(), name) == vars_.end()) {
       errorf("undefined variable " + go_quote(name), pos);
     }
@@ -835,8 +838,8 @@ class Parser {
   }
 
   NodePtr new_number(const Item& token) {
-    auto n = std::make_unique<NumberNode>(token.pos, token.val);
-    const std::string& text = token.val;
+    auto n = std::make_unique<NumberNode>(token.pos, std::string(token.val));
+    const std::string& text = n->text;
     if (token.type == ItemType::kCharConstant) {
       std::string_view s = std::string_view(text).substr(1);
       uint32_t v;
@@ -935,14 +938,14 @@ class Parser {
     }
   }
 
-  std::vector<Item> items_;
+  const std::vector<Item>& items_;
   const Options& options_;
   TreeSet& set_;
   size_t i_ = 0;
   size_t furthest_ = 0;
-  std::vector<std::string> vars_;
+  std::vector<std::string_view> vars_;  // views of the text, and "$"
   int range_depth_ = 0;
-  int action_line_ = 0;
+  size_t action_pos_ = kHere;  // the {{ of the action being parsed
   int depth_ = 0;
 };
 
@@ -960,21 +963,28 @@ bool is_builtin(std::string_view name) {
 }
 
 void TreeSet::set_text(std::string_view text) {
-  text_ = std::string(text);
-  line_starts_ = {0};
-  for (size_t i = 0; i < text_.size(); ++i) {
-    if (text_[i] == '\n') line_starts_.push_back(i + 1);
-  }
+  text_ = std::make_unique<std::string>(text);
+  line_starts_.clear();
 }
 
 diag::Position TreeSet::position(size_t offset) const {
-  offset = std::min(offset, text_.size());
+  const std::string_view t = text();
+  if (line_starts_.empty()) {
+    line_starts_.push_back(0);
+    const char* begin = t.data();
+    const char* end = begin + t.size();
+    for (const char* p = begin; (p = static_cast<const char*>(std::memchr(p, '\n', end - p)));) {
+      ++p;
+      line_starts_.push_back(static_cast<size_t>(p - begin));
+    }
+  }
+  offset = std::min(offset, t.size());
   auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
   const size_t line = static_cast<size_t>(it - line_starts_.begin());
   const size_t start = line_starts_[line - 1];
   int column = 1;
   for (size_t i = start; i < offset; ++i) {
-    if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) ++column;
+    if ((static_cast<unsigned char>(t[i]) & 0xC0) != 0x80) ++column;
   }
   return {static_cast<int>(line), column};
 }
@@ -988,7 +998,9 @@ diag::Result<TreeSet, ParseError> parse(std::string_view text, std::string_view 
   lo.emit_comments = options.keep_comments;
   lo.break_ok = !has_function(options, "break");
   lo.continue_ok = !has_function(options, "continue");
-  Parser parser(lex(text, lo), options, set);
+  Lexed lexed;
+  lex(set.text(), lo, lexed);
+  Parser parser(lexed, options, set);
   try {
     parser.parse_main(set.main);
   } catch (const Stop& stop) {

@@ -23,11 +23,17 @@ void write(std::string& out, const Node& n, bool quote_text) {
   switch (n.type) {
     case NodeType::kText: {
       const auto& t = static_cast<const TextNode&>(n);
-      out += quote_text ? go_quote(t.text) : t.text;
+      if (quote_text) {
+        out += go_quote(t.text);
+      } else {
+        out += t.text;
+      }
       return;
     }
     case NodeType::kComment:
-      out += "{{" + static_cast<const CommentNode&>(n).text + "}}";
+      out += "{{";
+      out += static_cast<const CommentNode&>(n).text;
+      out += "}}";
       return;
     case NodeType::kList:
       for (const NodePtr& c : static_cast<const ListNode&>(n).nodes) write(out, *c, quote_text);

@@ -62,6 +62,12 @@ std::string describe_code(std::string_view code) {
       {"HK321", "a required hint var has no declaration in the manifest"},
       {"HK322", "a declaration's shape cannot fit the hint type"},
       {"HK323", "tazuna's YAML 1.1 reading changes a scalar (static: 0755 -> \"493\"): quote it"},
+      {"HK401", "a helmfile template does not parse, or calls an unknown function"},
+      {"HK402", "a template references a var the hint does not declare (with did-you-mean)"},
+      {"HK403", "a template reads a field below a string or slice var"},
+      {"HK404", "a template ranges over a string var"},
+      {"HK405", "a declared var that no template uses"},
+      {"HK406", "a template reads a field the data lacks (.Valuess, .Environment.X)"},
   };
   for (const auto& [c, text] : kCodes) {
     if (c == code) return std::string(text);

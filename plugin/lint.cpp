@@ -9,6 +9,7 @@
 #include "plugin/parallel.h"
 #include "plugin/terminal.h"
 #include "plugin/values_io.h"
+#include "tmplcheck/tmplcheck.h"
 
 namespace hintkit::plugin {
 namespace {
@@ -84,11 +85,19 @@ void report_misnamed(const std::vector<std::string>& misnamed, diag::Diagnostics
   }
 }
 
+// The hint, then the helmfile of its folder (if the folder has one) against it: tazuna's or
+// helmfile's renderer may read it, so both function maps are accepted. A hint with errors is
+// not a list of vars to check templates against.
 diag::Diagnostics lint_one(const std::string& path) {
   diag::Diagnostics diags;
   auto hint = hintfile::load_file(path, diags);
   if (!hint.ok()) {
     diags.error("HK010", diag::Span{path, {}, {}}, hint.error().message);
+  } else if (!diags.has_errors()) {
+    const std::string folder = fs::path(path).parent_path().string();
+    const std::string helmfile = tmplcheck::helmfile_of(folder.empty() ? "." : folder);
+    if (!helmfile.empty())
+      tmplcheck::check_manifest(helmfile, *hint, tmplcheck::Flavor::kAny, diags);
   }
   diags.sort_and_dedupe();
   return diags;

@@ -17,6 +17,7 @@
 #include "plugin/values_io.h"
 #include "resolver/resolver.h"
 #include "resolver/tazuna.h"
+#include "tmplcheck/tmplcheck.h"
 
 namespace hintkit::plugin {
 namespace {
@@ -313,6 +314,13 @@ int run_lint_config(const LintOptions& o, Io io) {
     auto hint = hint_of(*config, m, results[i]);
     if (hint && !results[i].has_errors()) {
       resolver::check_declarations(m, *hint, *config, results[i]);
+      // The helmfile tazuna renders with these vars, against the hint.
+      const fs::path p =
+          fs::path(m.path).is_absolute() ? fs::path(m.path) : fs::path(config->dir) / m.path;
+      const std::string helmfile = tmplcheck::helmfile_of(p.lexically_normal().string());
+      if (!helmfile.empty()) {
+        tmplcheck::check_manifest(helmfile, *hint, tmplcheck::Flavor::kTazuna, results[i]);
+      }
     }
   });
   for (auto& r : results) diags.append(std::move(r));

@@ -17,7 +17,7 @@ std::set<std::string> emitted_codes() {
   std::set<std::string> used;
   const std::regex code("\"(HK[0-9]{3})\"");
   for (const char* module :
-       {"diag", "yaml", "types", "formats", "hintfile", "resolver", "plugin"}) {
+       {"diag", "yaml", "types", "formats", "hintfile", "resolver", "tmplcheck", "plugin"}) {
     for (const auto& e : fs::directory_iterator(fs::path(HINTKIT_SOURCE_DIR) / module)) {
       if (e.path().extension() != ".cpp" || e.path().filename() == "codes.cpp") continue;
       const std::string text = hintkit::testing::slurp(e.path());
