@@ -9,6 +9,7 @@
 #include "lsp/positions.h"
 #include "resolver/tazuna.h"
 #include "schema/schema.h"
+#include "tmplcheck/tmplcheck.h"
 #include "yaml/yaml.h"
 
 namespace hintkit::lsp {
@@ -146,7 +147,8 @@ std::optional<std::string> suggestion(const diag::Diagnostic& d) {
 
 struct QuickFix {
   std::string title;
-  std::string new_text;  // replaces the diagnostic's range
+  std::string new_text;  // replaces `range`, else the diagnostic's range
+  std::optional<diag::Span> range;
 };
 
 // The source text of a span on one line, if it is on one line of `text`.
@@ -175,14 +177,33 @@ std::optional<QuickFix> quote_default(const diag::Diagnostic& d, const Document&
     auto source = span_text(d.span, doc.text);
     if (!source || *source != value) continue;
     const std::string quoted = "\"" + std::string(value) + "\"";
-    return QuickFix{"Quote the default: " + quoted, quoted};
+    return QuickFix{"Quote the default: " + quoted, quoted, std::nullopt};
   }
   return std::nullopt;
 }
 
+// What a did-you-mean replaces: the diagnostic's span, or only the misspelt name when the span
+// holds more than the name and the name (the diagnostic's path) appears in it once: a
+// template's HK402 spans `.clsuterName` or `"ingresHost"`, and the fix keeps the dot and the
+// quotes.
+std::optional<diag::Span> name_in_span(const diag::Diagnostic& d, const Document& doc) {
+  auto source = span_text(d.span, doc.text);
+  if (!source || d.path.empty() || *source == d.path) return std::nullopt;
+  const size_t at = source->find(d.path);
+  if (at == std::string_view::npos || source->find(d.path, at + 1) != std::string_view::npos) {
+    return std::nullopt;
+  }
+  diag::Span name = d.span;
+  name.begin.column += static_cast<int>(at);
+  name.end.column = name.begin.column + static_cast<int>(d.path.size());
+  return name;
+}
+
 // The fix a diagnostic's own words offer: a did-you-mean's name, or HK114's quoting.
 std::optional<QuickFix> quick_fix(const diag::Diagnostic& d, const Document& doc) {
-  if (auto s = suggestion(d)) return QuickFix{"Replace with \"" + *s + "\"", *s};
+  if (auto s = suggestion(d)) {
+    return QuickFix{"Replace with \"" + *s + "\"", *s, name_in_span(d, doc)};
+  }
   return quote_default(d, doc);
 }
 
@@ -196,6 +217,7 @@ json to_lsp(const diag::Diagnostic& d, const Document& doc, const OpenText& open
   out["message"] = message;
   if (auto fix = quick_fix(d, doc)) {
     out["data"] = {{"replacement", fix->new_text}, {"title", fix->title}};
+    if (fix->range) out["data"]["range"] = range_of(*fix->range, doc.text);
   }
   json related = json::array();
   for (const diag::Related& r : d.related) {
@@ -233,6 +255,41 @@ diag::Result<std::optional<hintfile::HintFile>> hint_for_dir(const std::string& 
   auto text = text_of(path, open);
   if (!text.ok()) return text.error();
   return std::optional<hintfile::HintFile>(hintfile::parse(*text, path, diags));
+}
+
+// The hint a helmfile document is checked against: the one in its folder, when the document is
+// the helmfile tazuna renders there (no earlier name of resolver::kHelmfileNames exists, on
+// disk or open) and the hint has no errors (as `lint`: such a hint is not a list of vars to
+// check a template against; its own diagnostics are on its file).
+std::optional<hintfile::HintFile> hint_of_template(const Document& doc, const OpenText& open) {
+  if (doc.kind != DocKind::kHelmfile || !fs::path(doc.path).is_absolute()) return std::nullopt;
+  const fs::path dir = fs::path(doc.path).parent_path();
+  const std::string name = base_name(doc.path);
+  for (std::string_view earlier : resolver::kHelmfileNames) {
+    if (earlier == name) break;
+    const std::string other = (dir / earlier).string();
+    std::error_code ec;
+    if (open(other) || fs::exists(other, ec)) return std::nullopt;
+  }
+  diag::Diagnostics hint_diags;
+  auto hint = hint_for_dir(dir.string(), open, hint_diags);
+  if (!hint.ok() || !*hint || hint_diags.has_errors()) return std::nullopt;
+  return std::move(**hint);
+}
+
+// A helmfile against its folder's hint, as `lint` of that folder checks it (either renderer's
+// functions and data: Flavor::kAny). Unused vars (HK405) are the hint's, not shown here.
+void check_helmfile(const Document& doc, const OpenText& open, diag::Diagnostics& diags) {
+  std::optional<hintfile::HintFile> hint = hint_of_template(doc, open);
+  if (!hint) return;
+  if (doc.text.size() > tmplcheck::kMaxTemplateBytes) {
+    diags.error("HK010", diag::Span{doc.path, {1, 1}, {1, 1}},
+                "template larger than " + std::to_string(tmplcheck::kMaxTemplateBytes) +
+                    " bytes: not checked");
+    return;
+  }
+  tmplcheck::Usage usage;
+  tmplcheck::check_template(doc.text, doc.path, *hint, tmplcheck::Flavor::kAny, usage, diags);
 }
 
 void check_config(const Document& doc, const OpenText& open, diag::Diagnostics& diags) {
@@ -906,10 +963,79 @@ json complete_config(const Document& doc, int line0, int character, const OpenTe
   return out;
 }
 
+// --- helmfile templates --------------------------------------------------------------------
+
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// `before` (the text up to a var's name) ends with a reference to the vars map that names a var
+// next: `.Values.`, `.StateValues.`, `.Environment.Values.` (helmfile's environment values hold
+// the state values, as tmplcheck's Flavor::kAny reads them), or the same with ` "` (`index
+// .Values "`). The map starts a field chain (`$.Values`, `(.Values`): `.Other.Values.` is not it.
+bool names_a_var(std::string_view before) {
+  auto starts_chain = [](std::string_view head) { return head.empty() || !ident_char(head.back()); };
+  for (std::string_view map : {".Values", ".StateValues"}) {
+    for (std::string_view sep : {".", " \""}) {
+      const std::string lead = std::string(map) + std::string(sep);
+      if (!before.ends_with(lead)) continue;
+      std::string_view head = before.substr(0, before.size() - lead.size());
+      if (starts_chain(head)) return true;
+      constexpr std::string_view kEnv = ".Environment";
+      if (map == ".Values" && head.ends_with(kEnv)) {
+        head.remove_suffix(kEnv.size());
+        if (starts_chain(head)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+// The byte offset of the cursor in its line (`line0` is in range).
+size_t cursor_byte(const LineIndex& index, int line0, int character) {
+  return index.offset(line0, character) - index.offset(line0, 0);
+}
+
+// The var named under the cursor (`.Values.NAME`, `index .Values "NAME"`), if any.
+std::optional<std::string> var_under_cursor(std::string_view line, size_t at) {
+  auto name_char = [](char c) { return ident_char(c) || c == '-'; };
+  size_t begin = std::min(at, line.size()), end = begin;
+  while (begin > 0 && name_char(line[begin - 1])) --begin;
+  while (end < line.size() && name_char(line[end])) ++end;
+  if (begin == end || !names_a_var(line.substr(0, begin))) return std::nullopt;
+  return std::string(line.substr(begin, end - begin));
+}
+
+json hover_helmfile(const Document& doc, int line0, int character, const OpenText& open) {
+  LineIndex index(doc.text);
+  auto name = var_under_cursor(index.line(line0), cursor_byte(index, line0, character));
+  if (!name) return nullptr;
+  std::optional<hintfile::HintFile> hint = hint_of_template(doc, open);
+  if (!hint) return nullptr;
+  const hintfile::Var* v = hint->find(*name);
+  if (!v) return markdown("**" + *name + "**: not declared by the hint");
+  return markdown(describe_var(*v));
+}
+
+json complete_helmfile(const Document& doc, int line0, int character, const OpenText& open) {
+  LineIndex index(doc.text);
+  std::string_view before = index.line(line0).substr(0, cursor_byte(index, line0, character));
+  while (!before.empty() && ident_char(before.back())) before.remove_suffix(1);
+  if (!names_a_var(before)) return json::array();
+  std::optional<hintfile::HintFile> hint = hint_of_template(doc, open);
+  if (!hint) return json::array();
+  json out = json::array();
+  for (const hintfile::Var& v : hint->vars) {
+    json item = {{"label", v.name}, {"kind", kVariable}, {"documentation", describe_var(v)}};
+    if (v.type) item["detail"] = std::string(hintfile::to_string(*v.type));
+    out.push_back(item);
+  }
+  return out;
+}
+
 diag::Diagnostics checked(const Document& doc, const OpenText& open) {
   diag::Diagnostics diags;
   if (doc.kind == DocKind::kHint) hintfile::parse(doc.text, doc.path, diags);
   if (doc.kind == DocKind::kConfig) check_config(doc, open, diags);
+  if (doc.kind == DocKind::kHelmfile) check_helmfile(doc, open, diags);
   return diags;
 }
 
@@ -1003,6 +1129,9 @@ DocKind classify(const std::string& path, const std::string& text) {
   const std::string name = base_name(path);
   if (name == hintfile::kFileName) return DocKind::kHint;
   if (name == kConfigName) return DocKind::kConfig;
+  for (std::string_view helmfile : resolver::kHelmfileNames) {
+    if (name == helmfile) return DocKind::kHelmfile;
+  }
   if ((ends_with(name, ".yml") || ends_with(name, ".yaml")) &&
       (text.find("#@data/values") != std::string::npos ||
        text.find("#@schema/") != std::string::npos)) {
@@ -1049,6 +1178,7 @@ json hover(const Document& doc, int line, int character, const OpenText& open) {
   if (doc.kind == DocKind::kYtt) {
     if (auto h = ytt_hover(doc, line, open)) return markdown(*h);
   }
+  if (doc.kind == DocKind::kHelmfile) return hover_helmfile(doc, line, character, open);
   return nullptr;
 }
 
@@ -1057,19 +1187,24 @@ json completion(const Document& doc, int line, int character, const OpenText& op
   if (line < 0 || line >= LineIndex(doc.text).line_count()) return json::array();
   if (doc.kind == DocKind::kHint) return complete_hint(doc, line, character);
   if (doc.kind == DocKind::kConfig) return complete_config(doc, line, character, open);
+  if (doc.kind == DocKind::kHelmfile) return complete_helmfile(doc, line, character, open);
   return json::array();
 }
 
 json code_actions(const Document& doc, const Range& range, const OpenText& open) {
   json out = json::array();
-  if (doc.kind != DocKind::kHint && doc.kind != DocKind::kConfig) return out;
+  if (doc.kind != DocKind::kHint && doc.kind != DocKind::kConfig &&
+      doc.kind != DocKind::kHelmfile) {
+    return out;
+  }
   diag::Diagnostics diags = checked(doc, open);
   json published = publishable(diags, doc, open);
   for (const json& d : published) {
     if (!d.contains("data") || !on_lines_of(d["range"], range)) continue;
     const std::string replacement = d["data"]["replacement"];
+    const json& replaced = d["data"].contains("range") ? d["data"]["range"] : d["range"];
     json edit = {
-        {"changes", {{doc.uri, json::array({{{"range", d["range"]}, {"newText", replacement}}})}}}};
+        {"changes", {{doc.uri, json::array({{{"range", replaced}, {"newText", replacement}}})}}}};
     out.push_back({{"title", d["data"]["title"]},
                    {"kind", "quickfix"},
                    {"diagnostics", json::array({d})},

@@ -1,6 +1,6 @@
 // Internal: what each kind of document gets: diagnostics, hover, completion, code actions.
-// Documents are classified by name (`tazuna.hint.yaml`, `tazuna.yaml`) or, for ytt, by
-// holding `#@data/values...` annotations. Every function is pure over the open documents
+// Documents are classified by name (`tazuna.hint.yaml`, `tazuna.yaml`, the helmfile names
+// tazuna renders) or, for ytt, by holding `#@data/values...` annotations. Every function is pure over the open documents
 // (and the files on disk they refer to), so the server can call it from a timer.
 #pragma once
 
@@ -12,7 +12,9 @@
 
 namespace hintkit::lsp {
 
-enum class DocKind { kHint, kConfig, kYtt, kOther };
+// kHelmfile: a helmfile tazuna may render with the vars of the hint in its folder
+// (resolver::kHelmfileNames), checked as a template against that hint.
+enum class DocKind { kHint, kConfig, kYtt, kHelmfile, kOther };
 
 struct Document {
   std::string uri;

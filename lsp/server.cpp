@@ -212,7 +212,7 @@ class Server {
                      {{"textDocumentSync",
                        {{"openClose", true}, {"change", 1}, {"save", {{"includeText", false}}}}},
                       {"hoverProvider", true},
-                      {"completionProvider", {{"triggerCharacters", {" ", ":", "[", ","}}}},
+                      {"completionProvider", {{"triggerCharacters", {" ", ":", "[", ",", ".", "\""}}}},
                       {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}}}},
                     {"serverInfo", {{"name", "hintkit"}, {"version", HINTKIT_VERSION}}}});
     }
@@ -292,7 +292,7 @@ class Server {
     }
     if (method == "workspace/didChangeWatchedFiles") {  // a hint changed on disk
       for (auto& [uri, doc] : docs_) {
-        if (doc.kind == DocKind::kConfig) schedule(uri, 0);
+        if (doc.kind == DocKind::kConfig || doc.kind == DocKind::kHelmfile) schedule(uri, 0);
       }
       return;
     }
@@ -336,10 +336,12 @@ class Server {
     send({{"jsonrpc", "2.0"},
           {"method", "textDocument/publishDiagnostics"},
           {"params", {{"uri", uri}, {"version", doc.version}, {"diagnostics", diags}}}});
-    // tazuna.yaml is checked against the hints next to its helmfiles: refresh open configs.
+    // tazuna.yaml and the helmfile templates are checked against the hints: refresh them.
     if (doc.kind == DocKind::kHint) {
       for (auto& [other_uri, other] : docs_) {
-        if (other.kind == DocKind::kConfig) schedule(other_uri, 0);
+        if (other.kind == DocKind::kConfig || other.kind == DocKind::kHelmfile) {
+          schedule(other_uri, 0);
+        }
       }
     }
   }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <nlohmann/json.hpp>
 
 namespace hintkit::lsp {
 namespace {
@@ -87,6 +88,43 @@ TEST(PathOfUri, BadEscapesAreCharactersNotErrors) {
     EXPECT_EQ(path_of_uri(c.uri), c.want);
   }
   EXPECT_EQ(path_of_uri(uri_of_path("/a b/%zz/é")), "/a b/%zz/é");
+}
+
+
+TEST(Classify, HelmfilesByTheNamesTazunaRenders) {
+  for (const char* name : {"helmfile.yaml.gotmpl", "helmfile.yaml", "helmfile.yml.gotmpl",
+                           "helmfile.yml"}) {
+    EXPECT_EQ(classify(std::string("/w/app/") + name, ""), DocKind::kHelmfile) << name;
+  }
+  EXPECT_EQ(classify("/w/app/helmfile.gotmpl", ""), DocKind::kOther);
+  EXPECT_EQ(classify("/w/app/Helmfile.yaml", ""), DocKind::kOther);
+}
+
+// A helmfile checked against the hint open beside it (not on disk): HK402 at `.clsuterName`
+// with a fix that replaces only the name; completion after `.Values.` offers the hint's vars.
+TEST(Helmfile, DiagnosticsFixesAndCompletionFromTheOpenHint) {
+  const std::string hint = "vars:\n  clusterName:\n    type: string\n";
+  Document doc;
+  doc.path = "/nonexistent-hintkit-dir/helmfile.yaml";
+  doc.uri = uri_of_path(doc.path);
+  doc.text = "x: {{ .Values.clsuterName }}\n";
+  doc.kind = classify(doc.path, doc.text);
+  OpenText open = [&](const std::string& path) -> const std::string* {
+    return path == "/nonexistent-hintkit-dir/tazuna.hint.yaml" ? &hint : nullptr;
+  };
+  nlohmann::json diags = diagnostics(doc, open);
+  ASSERT_EQ(diags.size(), 1u) << diags.dump();
+  EXPECT_EQ(diags[0]["code"], "HK402");
+  EXPECT_EQ(diags[0]["range"]["start"]["character"], 13);
+  EXPECT_EQ(diags[0]["data"]["range"]["start"]["character"], 14);
+  EXPECT_EQ(diags[0]["data"]["replacement"], "clusterName");
+  doc.text += "y: {{ .Values. }}\n";  // as typed: does not parse yet
+  nlohmann::json items = completion(doc, 1, 14, open);
+  ASSERT_EQ(items.size(), 1u) << items.dump();
+  EXPECT_EQ(items[0]["label"], "clusterName");
+  EXPECT_TRUE(completion(doc, 0, 3, open).empty());
+  OpenText nothing_open = [](const std::string&) -> const std::string* { return nullptr; };
+  EXPECT_TRUE(diagnostics(doc, nothing_open).empty());  // no hint in the folder: nothing to check
 }
 
 }  // namespace

@@ -3,8 +3,8 @@
 
 Framing (split and joined messages, a header block without Content-Length), malformed JSON,
 unknown methods, cancellation, requests before initialize and after shutdown, exit codes;
-diagnostics with ranges, codes and related locations for hint files, tazuna.yaml (refreshed
-when the hint changes) and ytt files; hover, completion and code actions; an edit storm runs
+diagnostics with ranges, codes and related locations for hint files, tazuna.yaml and helmfile
+templates (both refreshed when the hint changes) and ytt files; hover, completion and code actions; an edit storm runs
 few checks (debounce); memory stays flat over 10,000 edits.
 
 usage: protocol_test.py HINTKIT REPO_ROOT   (prints "N passed, M failed")
@@ -373,6 +373,95 @@ nodir = os.path.join(tmp, "ytt-noschema")
 os.makedirs(nodir)
 c.open(os.path.join(nodir, "values.yaml"), "#@data/values\n---\nreplicas: 20\n")
 check(hover_at(os.path.join(nodir, "values.yaml"), 2) is None, "no schema in the folder: no hover")
+
+# --- helmfile templates -------------------------------------------------------------------
+# A helmfile next to a hint is checked against it as `lint` of the folder does: an undeclared
+# var at its place with did-you-mean and a quick fix that keeps the dot and the quotes; the
+# diagnostics follow the (unsaved) hint; hover and completion on `.Values.`.
+hf_dir = os.path.join(tmp, "helmfile-tmpl")
+os.makedirs(hf_dir)
+hf_hint = os.path.join(hf_dir, "tazuna.hint.yaml")
+hf_hint_text = ("vars:\n  clusterName:\n    type: string\n    required: true\n"
+                "    description: the cluster\n  ingressHost:\n    type: string\n    format: hostname\n")
+open(hf_hint, "w").write(hf_hint_text)
+hf = os.path.join(hf_dir, "helmfile.yaml.gotmpl")
+hf_text = ("releases:\n- name: app\n  values:\n  - cluster: {{ .Values.clsuterName }}\n"
+           "    host: {{ index .StateValues \"ingresHost\" }}\n"
+           "    env: {{ .Environment.Values.clusterName }}-{{ .Environment.Name }}\n")
+open(hf, "w").write(hf_text)
+c.open(hf, hf_text)
+diags = c.diagnostics(uri(hf), lambda ds: len(ds) > 0) or []
+hf_lines = hf_text.splitlines()
+def at(d):
+    r = d["range"]
+    return (r["start"]["line"], hf_lines[r["start"]["line"]][r["start"]["character"]:r["end"]["character"]])
+lint = subprocess.run([HINTKIT, "lint", hf_hint, "--format", "json"], capture_output=True, text=True)
+lint_places = sorted((d["code"], d["span"]["begin"]["line"] - 1, d["span"]["begin"]["column"] - 1)
+                     for d in json.loads(lint.stdout)["diagnostics"] if d["span"]["file"].endswith(".gotmpl"))
+check(sorted((d["code"], d["range"]["start"]["line"], d["range"]["start"]["character"]) for d in diags)
+      == lint_places and len(diags) == 2, f"the template's diagnostics are lint's: {diags} vs {lint_places}")
+hf_diags = diags
+check(sorted((d["code"],) + at(d) for d in diags)
+      == [("HK402", 3, ".clsuterName"), ("HK402", 4, '"ingresHost"')]
+      and all('did you mean' in d["message"] for d in diags), f"HK402 at the references: {diags}")
+wants = {3: ".Values.clusterName }}", 4: 'index .StateValues "ingressHost" }}'}
+for line, want in wants.items():
+    p = {"line": line, "character": 0}
+    r = c.request("textDocument/codeAction", {"textDocument": {"uri": uri(hf)}, "range": {"start": p, "end": p},
+                                               "context": {"diagnostics": []}})
+    acts = r["result"] if r else []
+    check(len(acts) == 1 and acts[0]["diagnostics"][0]["code"] == "HK402", f"quick fix on line {line}: {acts}")
+    if acts:
+        e = acts[0]["edit"]["changes"][uri(hf)][0]
+        l = hf_lines[line]
+        fixed = l[:e["range"]["start"]["character"]] + e["newText"] + l[e["range"]["end"]["character"]:]
+        check(fixed.endswith(want), f"the fix names the declared var: {fixed!r}")
+# The hint changes (unsaved): the template's diagnostics follow it.
+c.open(hf_hint, hf_hint_text.replace("clusterName", "clsuterName"))
+diags = c.diagnostics(uri(hf), lambda ds: [at(d) for d in ds] != [at(d) for d in hf_diags]) or []
+check(sorted(at(d) for d in diags) == [(4, '"ingresHost"'), (5, ".clusterName")],
+      f"refreshed when the hint changes: {diags}")
+c.notify("textDocument/didChange", {"textDocument": {"uri": uri(hf_hint), "version": 2},
+                                    "contentChanges": [{"text": hf_hint_text}]})
+diags = c.diagnostics(uri(hf), lambda ds: len(ds) == 2) or []
+check(len(diags) == 2, f"and back: {diags}")
+# A hint with errors is not a list of vars: no template diagnostics (as lint).
+c.notify("textDocument/didChange", {"textDocument": {"uri": uri(hf_hint), "version": 3},
+                                    "contentChanges": [{"text": "vars:\n  clusterName:\n    type: strin\n"}]})
+check(c.diagnostics(uri(hf), lambda ds: len(ds) == 0) == [], "a broken hint: no template diagnostics")
+c.notify("textDocument/didChange", {"textDocument": {"uri": uri(hf_hint), "version": 4},
+                                    "contentChanges": [{"text": hf_hint_text}]})
+c.diagnostics(uri(hf), lambda ds: len(ds) == 2)
+col = hf_lines[3].index("clsuterName")
+v = hover_at(hf, 3, col + 2)
+check(v and "not declared" in v, f"hover on an undeclared var: {v}")
+c.notify("textDocument/didChange", {"textDocument": {"uri": uri(hf), "version": 2},
+                                    "contentChanges": [{"text": hf_text.replace("clsuterName", "clusterName")}]})
+c.diagnostics(uri(hf), lambda ds: len(ds) == 1)
+v = hover_at(hf, 3, col + 2)
+check(v and "**clusterName**: `string`" in v and "required" in v and "the cluster" in v, f"hover on .Values.x: {v}")
+v = hover_at(hf, 4, hf_lines[4].index("ingresHost") + 1)
+check(v and "not declared" in v and "ingresHost" in v, f"hover on index .StateValues \"x\": {v}")
+v = hover_at(hf, 5, hf_lines[5].index("clusterName"))
+check(v and "**clusterName**" in v, f"hover on .Environment.Values.x (helmfile's state values): {v}")
+check(hover_at(hf, 5, hf_lines[5].rindex("Name }}") + 1) is None, "no hover on .Environment.Name")
+def hf_labels(line, character):
+    r = c.request("textDocument/completion", {"textDocument": {"uri": uri(hf)},
+                                              "position": {"line": line, "character": character}})
+    return sorted(i["label"] for i in r["result"]) if r else None
+c.notify("textDocument/didChange", {"textDocument": {"uri": uri(hf), "version": 3},
+                                    "contentChanges": [{"text": "a: {{ .StateValues.cl }}\nb: {{ $.Values. }}\nc: {{ .Environment.Values. }}\nd: {{ .Foo.Values. }}\n"}]})
+check(hf_labels(0, len("a: {{ .StateValues.cl")) == ["clusterName", "ingressHost"], f"completion after .StateValues.: {hf_labels(0, 21)}")
+check(hf_labels(1, len("b: {{ $.Values.")) == ["clusterName", "ingressHost"], "completion after $.Values.")
+check(hf_labels(2, len("c: {{ .Environment.Values.")) == ["clusterName", "ingressHost"],
+      "completion after .Environment.Values.")
+check(hf_labels(3, len("d: {{ .Foo.Values.")) == [], "no completion after .Foo.Values.")
+# tazuna renders the first helmfile name present: a helmfile.yaml beside the .gotmpl is not checked.
+plain = os.path.join(hf_dir, "helmfile.yaml")
+c.open(plain, "x: {{ .Values.nope }}\n")
+check(c.diagnostics(uri(plain)) == [], "a helmfile tazuna does not render: no diagnostics")
+for p_ in (hf, plain, hf_hint):
+    c.notify("textDocument/didClose", {"textDocument": {"uri": uri(p_)}})
 
 # --- debounce and memory -------------------------------------------------------------------
 before = c.request("hintkit/stats")["result"]["checks"]
