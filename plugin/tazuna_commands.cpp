@@ -315,11 +315,8 @@ int run_lint_config(const LintOptions& o, Io io) {
     if (hint && !results[i].has_errors()) {
       resolver::check_declarations(m, *hint, *config, results[i]);
       // The helmfile tazuna renders with these vars, against the hint.
-      const fs::path p =
-          fs::path(m.path).is_absolute() ? fs::path(m.path) : fs::path(config->dir) / m.path;
-      const std::string helmfile = tmplcheck::helmfile_of(p.lexically_normal().string());
-      if (!helmfile.empty()) {
-        tmplcheck::check_manifest(helmfile, *hint, tmplcheck::Flavor::kTazuna, results[i]);
+      if (!m.helmfile.empty()) {
+        tmplcheck::check_manifest(m.helmfile, *hint, tmplcheck::Flavor::kTazuna, results[i]);
       }
     }
   });

@@ -82,6 +82,10 @@ struct Manifest {
   diag::Span path_span;
   // Empty for manifests of the root file; else "infra.yaml, included from tazuna.yaml:7:11".
   std::string origin;
+  // The helmfile tazuna renders for a type: helmfile manifest, found once by load_config: the
+  // path itself when it is a file, else the first of kHelmfileNames in the folder (joined with
+  // the config's folder, normalised); "" when there is none (HK313, HK314).
+  std::string helmfile;
   // The manifest has helmfile vars: type helmfile, or an ORAS artifact delegating to helmfile.
   bool has_vars() const { return type == "helmfile" || oras_helmfile; }
   // "manifest \"api\"" plus " (in infra.yaml, included from tazuna.yaml:7:11)" when included.
@@ -114,6 +118,9 @@ diag::Result<Config> load_config(const std::string& path, diag::Diagnostics& dia
 // The helmfile file names tazuna looks for in a folder, in its order.
 inline constexpr std::string_view kHelmfileNames[] = {"helmfile.yaml.gotmpl", "helmfile.yaml",
                                                       "helmfile.yml.gotmpl", "helmfile.yml"};
+// The helmfile tazuna renders for a manifest path: the path itself when it is a file, else the
+// first of kHelmfileNames in the folder; "" when there is none.
+std::string helmfile_in(std::string_view path);
 
 // The folder whose `tazuna.hint.yaml` belongs to `m`: `path` itself when it is a folder, the
 // file's folder when it is a helmfile file (the documented placement).

@@ -693,37 +693,52 @@ void check_unique_names(const std::vector<Manifest>& manifests, diag::Diagnostic
   }
 }
 
-// tazuna fails on a helmfile path that does not exist or a folder without a helmfile.
-void check_helmfile_paths(const Config& config, diag::Diagnostics& diags) {
+// tazuna fails on a helmfile path that does not exist or a folder without a helmfile; each
+// manifest that has one learns which file it is.
+void find_helmfiles(Config& config, diag::Diagnostics& diags) {
   namespace fs = std::filesystem;
-  for (const Manifest& m : config.manifests) {
+  for (Manifest& m : config.manifests) {
     if (m.type != "helmfile" || m.path.empty()) continue;
     const fs::path p =
-        fs::path(m.path).is_absolute() ? fs::path(m.path) : fs::path(config.dir) / m.path;
+        (fs::path(m.path).is_absolute() ? fs::path(m.path) : fs::path(config.dir) / m.path)
+            .lexically_normal();
+    m.helmfile = helmfile_in(p.string());
+    if (!m.helmfile.empty()) continue;
     std::error_code ec;
-    const fs::file_status st = fs::status(p, ec);
-    if (!fs::exists(st)) {
+    if (!fs::exists(p, ec)) {
       auto& d = diags.error("HK313", m.path_span,
                             m.label() + ": helmfile path " + in_quotes(m.path) +
-                                " does not exist (" + p.lexically_normal().string() + ")",
+                                " does not exist (" + p.string() + ")",
                             "path");
       d.hints.push_back("path is relative to the folder of " + config.file);
       continue;
     }
-    if (!fs::is_directory(st)) continue;
-    bool found = false;
-    for (std::string_view name : kHelmfileNames) found = found || fs::exists(p / name, ec);
-    if (!found) {
-      diags.error("HK314", m.path_span,
-                  m.label() + ": folder " + in_quotes(m.path) +
-                      " has no helmfile (looked for helmfile.yaml.gotmpl, helmfile.yaml, "
-                      "helmfile.yml.gotmpl, helmfile.yml)",
-                  "path");
-    }
+    diags.error("HK314", m.path_span,
+                m.label() + ": folder " + in_quotes(m.path) +
+                    " has no helmfile (looked for helmfile.yaml.gotmpl, helmfile.yaml, "
+                    "helmfile.yml.gotmpl, helmfile.yml)",
+                "path");
   }
 }
 
 }  // namespace
+
+std::string helmfile_in(std::string_view path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path p(path);
+  const fs::file_status st = fs::status(p, ec);
+  if (!fs::exists(st)) return "";
+  if (!fs::is_directory(st)) return std::string(path);
+  for (std::string_view name : kHelmfileNames) {
+    if (fs::exists(p / name, ec)) {
+      std::string out = (p / name).string();
+      if (out.rfind("./", 0) == 0) out.erase(0, 2);
+      return out;
+    }
+  }
+  return "";
+}
 
 std::string Manifest::label() const {
   return "manifest " + in_quotes(name) + (origin.empty() ? "" : " (in " + origin + ")");
@@ -793,7 +808,7 @@ diag::Result<Config> load_config(const std::string& path, diag::Diagnostics& dia
   }
   root.manifests = std::move(expanded);
   check_unique_names(root.manifests, diags);
-  check_helmfile_paths(root, diags);
+  find_helmfiles(root, diags);
   return root;
 }
 

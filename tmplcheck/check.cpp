@@ -444,20 +444,7 @@ class Checker {
 
 }  // namespace
 
-std::string helmfile_of(std::string_view path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path p(path);
-  if (!fs::is_directory(p, ec)) return fs::exists(p, ec) ? std::string(path) : "";
-  for (std::string_view name : resolver::kHelmfileNames) {
-    if (fs::exists(p / name, ec)) {
-      std::string out = (p / name).string();
-      if (out.rfind("./", 0) == 0) out.erase(0, 2);
-      return out;
-    }
-  }
-  return "";
-}
+std::string helmfile_of(std::string_view path) { return resolver::helmfile_in(path); }
 
 void check_template(std::string_view text, std::string_view file, const hintfile::HintFile& hint,
                     Flavor flavor, Usage& usage, diag::Diagnostics& diags) {

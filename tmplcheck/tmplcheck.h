@@ -54,8 +54,8 @@ struct Usage {
   bool whole = false;  // the vars map was handed on whole (or a template did not parse)
 };
 
-// The helmfile tazuna renders for a manifest path: the path itself when it is a file, else the
-// first of resolver::kHelmfileNames in the folder; "" when there is none.
+// The helmfile tazuna renders for a manifest path (resolver::helmfile_in, which load_config
+// already ran for every manifest of a tazuna.yaml: Manifest::helmfile).
 std::string helmfile_of(std::string_view path);
 
 // Checks one template text named `file` (for positions); adds what it uses to `usage`.
