@@ -292,6 +292,31 @@ void check_helmfile(const Document& doc, const OpenText& open, diag::Diagnostics
   tmplcheck::check_template(doc.text, doc.path, *hint, tmplcheck::Flavor::kAny, usage, diags);
 }
 
+// A hint's vars that the helmfile of its folder never uses (HK405), as `lint` of the hint
+// reports them: the helmfile tazuna renders there (the first of resolver::kHelmfileNames, open
+// text over the disk, read from disk as tmplcheck reads templates but regular files only). Its
+// own HK4xx are the helmfile's, published on that document when it is open.
+void check_unused(const Document& doc, const hintfile::HintFile& hint, const OpenText& open,
+                  diag::Diagnostics& diags) {
+  if (!fs::path(doc.path).is_absolute()) return;
+  const fs::path dir = fs::path(doc.path).parent_path();
+  for (std::string_view name : resolver::kHelmfileNames) {
+    const std::string path = (dir / name).string();
+    std::error_code ec;
+    const std::string* text = open(path);
+    if (!text && !fs::exists(path, ec)) continue;
+    auto read = text ? diag::Result<std::string>(*text)
+                     : yaml::read_file(path, tmplcheck::kMaxTemplateBytes,
+                                       yaml::FileKinds::kRegularOnly);
+    if (!read.ok() || read->size() > tmplcheck::kMaxTemplateBytes) return;  // nothing known
+    diag::Diagnostics template_diags;
+    tmplcheck::Usage usage;
+    tmplcheck::check_template(*read, path, hint, tmplcheck::Flavor::kAny, usage, template_diags);
+    tmplcheck::report_unused(hint, usage, path, diags);
+    return;
+  }
+}
+
 void check_config(const Document& doc, const OpenText& open, diag::Diagnostics& diags) {
   resolver::Config config = resolver::parse_config(doc.text, doc.path, diags);
   for (const resolver::Manifest& m : config.manifests) {
@@ -1033,7 +1058,10 @@ json complete_helmfile(const Document& doc, int line0, int character, const Open
 
 diag::Diagnostics checked(const Document& doc, const OpenText& open) {
   diag::Diagnostics diags;
-  if (doc.kind == DocKind::kHint) hintfile::parse(doc.text, doc.path, diags);
+  if (doc.kind == DocKind::kHint) {
+    hintfile::HintFile hint = hintfile::parse(doc.text, doc.path, diags);
+    if (!diags.has_errors()) check_unused(doc, hint, open, diags);
+  }
   if (doc.kind == DocKind::kConfig) check_config(doc, open, diags);
   if (doc.kind == DocKind::kHelmfile) check_helmfile(doc, open, diags);
   return diags;

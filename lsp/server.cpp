@@ -261,6 +261,7 @@ class Server {
       doc.kind = classify(doc.path, doc.text);
       const std::string uri = doc.uri;
       docs_[uri] = std::move(doc);
+      refresh_hints_of(uri, 0);
       return schedule(uri, 0);
     }
     if (method == "textDocument/didChange") {
@@ -276,9 +277,11 @@ class Server {
       doc.text = std::move(text);
       doc.version = version;
       doc.kind = classify(doc.path, doc.text);
+      refresh_hints_of(doc.uri, options_.debounce_ms);
       return schedule(doc.uri, options_.debounce_ms);
     }
     if (method == "textDocument/didSave") {
+      refresh_hints_of(uri_of(params), 0);
       return schedule(uri_of(params), 0);
     }
     if (method == "textDocument/didClose") {
@@ -307,6 +310,21 @@ class Server {
       }
       return nullptr;
     };
+  }
+
+  // A hint reports the vars its folder's helmfile never uses: an edit of an open helmfile
+  // re-checks the open hints of its folder. Done here, on the edit, not in check(): a hint's
+  // check re-schedules the helmfiles, and the other way round would never stop.
+  void refresh_hints_of(const std::string& uri, int delay_ms) {
+    auto it = docs_.find(uri);
+    if (it == docs_.end() || it->second.kind != DocKind::kHelmfile) return;
+    const std::string dir = it->second.path.substr(0, it->second.path.rfind('/') + 1);
+    for (auto& [other_uri, other] : docs_) {
+      if (other.kind == DocKind::kHint && !dir.empty() && other.path.rfind(dir, 0) == 0 &&
+          other.path.find('/', dir.size()) == std::string::npos) {
+        schedule(other_uri, delay_ms);
+      }
+    }
   }
 
   // Timers exist only for open documents: a save or a refresh of any other URI is ignored,

@@ -456,6 +456,33 @@ check(hf_labels(1, len("b: {{ $.Values.")) == ["clusterName", "ingressHost"], "c
 check(hf_labels(2, len("c: {{ .Environment.Values.")) == ["clusterName", "ingressHost"],
       "completion after .Environment.Values.")
 check(hf_labels(3, len("d: {{ .Foo.Values.")) == [], "no completion after .Foo.Values.")
+# The hint reports the vars the helmfile never uses (HK405, as lint of the hint), following the
+# helmfile as edited; a helmfile that does not parse uses what it likes: no HK405.
+c.notify("textDocument/didChange", {"textDocument": {"uri": uri(hf), "version": 4},
+                                    "contentChanges": [{"text": "a: {{ .Values.clusterName }}\n"}]})
+hint_diags = c.diagnostics(uri(hf_hint), lambda ds: [d["code"] for d in ds] == ["HK405"]) or []
+check([(d["code"], d["range"]["start"]["line"], d["severity"]) for d in hint_diags] == [("HK405", 5, 2)]
+      and "ingressHost" in hint_diags[0]["message"], f"HK405 on the hint for the unused var: {hint_diags}")
+open(hf, "w").write("a: {{ .Values.clusterName }}\n")
+lint = subprocess.run([HINTKIT, "lint", hf_hint, "--format", "json"], capture_output=True, text=True)
+check([(d["code"], d["span"]["begin"]["line"]) for d in json.loads(lint.stdout)["diagnostics"]] == [("HK405", 6)],
+      f"as lint of the hint: {lint.stdout}")
+c.notify("textDocument/didChange", {"textDocument": {"uri": uri(hf), "version": 5},
+                                    "contentChanges": [{"text": "a: {{ .Values.clusterName }}{{ .Values.ingressHost }}\n"}]})
+check(c.diagnostics(uri(hf_hint), lambda ds: ds == []) == [], "the helmfile uses it: HK405 gone")
+def hint_published(timeout):
+    return c.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                  and m["params"]["uri"] == uri(hf_hint), timeout=timeout)
+while hint_published(0.3):  # earlier publications of the hint
+    pass
+c.notify("textDocument/didChange", {"textDocument": {"uri": uri(hf), "version": 6},
+                                    "contentChanges": [{"text": "a: {{ .Values.clusterName \n"}]})
+c.diagnostics(uri(hf), lambda ds: [d["code"] for d in ds] == ["HK401"])
+stats = c.request("hintkit/stats")["result"]["checks"]
+time.sleep(0.4)
+check(c.request("hintkit/stats")["result"]["checks"] == stats, "no check loop between a hint and its helmfile")
+m = hint_published(5)
+check(m and m["params"]["diagnostics"] == [], f"a helmfile that does not parse: no HK405: {m}")
 # tazuna renders the first helmfile name present: a helmfile.yaml beside the .gotmpl is not checked.
 plain = os.path.join(hf_dir, "helmfile.yaml")
 c.open(plain, "x: {{ .Values.nope }}\n")
