@@ -739,9 +739,30 @@ class Parser {
     return cmd;
   }
 
+  // Appends the fields that follow to a field's or variable's own list (Go's operand makes a
+  // new node of the chain's text; the result is the same). Done in place: `.Values.x`, the most
+  // common operand of a helmfile, then costs no temporary lists.
+  template <typename N>
+  NodePtr extend(NodePtr node) {
+    auto* n = static_cast<N*>(node.get());
+    n->pos = peek().pos;  // Go: the new node takes the chain's position
+    while (peek().type == ItemType::kField) {
+      const Item& f = next();
+      n->ident.emplace_back(f.val.substr(1));
+      n->ident_pos.push_back(f.pos);
+    }
+    return node;
+  }
+
   NodePtr operand() {
     NodePtr node = term();
     if (!node) return nullptr;
+    if (peek().type == ItemType::kField && node->type == NodeType::kField) {
+      return extend<FieldNode>(std::move(node));
+    }
+    if (peek().type == ItemType::kField && node->type == NodeType::kVariable) {
+      return extend<VariableNode>(std::move(node));
+    }
     if (peek().type == ItemType::kField) {
       const size_t chain_pos = peek().pos;
       std::vector<std::string> fields;
@@ -799,6 +820,9 @@ class Parser {
         return use_var(token.pos, token.val);
       case ItemType::kField: {
         auto f = std::make_unique<FieldNode>(token.pos);
+        // Room for `.Values.x` in one allocation each.
+        f->ident.reserve(2);
+        f->ident_pos.reserve(2);
         f->ident.emplace_back(token.val.substr(1));
         f->ident_pos.push_back(token.pos);
         return f;
