@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "tests/support/golden.h"
+#include "tests/support/run_binary.h"
 
 namespace {
 

@@ -26,6 +26,15 @@ inline std::string slurp(const std::filesystem::path& p) {
   return ss.str();
 }
 
+// The white-space-separated words of a `cmd` or `env` file.
+inline std::vector<std::string> words(const std::string& text) {
+  std::istringstream ss(text);
+  std::vector<std::string> out;
+  std::string w;
+  while (ss >> w) out.push_back(w);
+  return out;
+}
+
 inline std::string shell_quote(const std::string& s) {
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
