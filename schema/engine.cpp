@@ -327,7 +327,7 @@ class Engine {
       return inspect_output(*values_);
     }
     if (format_ == "pos") throw Unsupported{"-o pos"};
-    files_.data_values = to_struct_value(values_);
+    files_.data_values = values_;
     return render_templates();
   }
 
@@ -1217,7 +1217,7 @@ class Engine {
       lib->merge_values({});
       if (!lib->skip_validation_) lib->validate();
       lib->refuse_repeated_keys();
-      lib->files_.data_values = to_struct_value(lib->values_);
+      lib->files_.data_values = lib->values_;
       then(*lib);
       return std::nullopt;
     } catch (const Unsupported& u) {

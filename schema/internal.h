@@ -326,6 +326,24 @@ struct LibraryTreeCache {
 // Everything the templates share: the input files, module cache, data.values.
 class Files {
  public:
+  // Marks `path` as running for the scope's lifetime (`running`, `running_data_values`).
+  class Running {
+   public:
+    Running(Files& files, const std::string& path) : files_(files) {
+      files_.running.push_back(path);
+      files_.running_data_values.emplace_back();
+    }
+    ~Running() {
+      files_.running.pop_back();
+      files_.running_data_values.pop_back();
+    }
+    Running(const Running&) = delete;
+    Running& operator=(const Running&) = delete;
+
+   private:
+    Files& files_;
+  };
+
   std::vector<SourceFile> files;
   // Folders of the file set named `_ytt_lib` (their files are left out): load() and
   // data.list meet them as private libraries.
@@ -350,8 +368,11 @@ class Files {
   mutable TextScan assert_validate_scan;
   const SourceFile* find(std::string_view path) const;
   std::string line(std::string_view path, int line) const;
-  // Set once data values are final (templates rendered afterwards can read them).
-  std::optional<sl::Value> data_values;
+  // Set once data values are final (templates rendered afterwards can read them). As ytt's
+  // NewDataModule does for each file it evaluates, every evaluation reads them as its own
+  // Starlark value (`running_data_values`): freezing one module's globals, or appending to a
+  // list in one, does not reach another.
+  DPtr data_values;
   // The globals of each file's latest evaluation (how an evaluation hands its module to load();
   // not a cache: ytt evaluates a library file on every load).
   std::map<std::string, sl::Module> module_cache;
@@ -363,6 +384,9 @@ class Files {
   // The files whose top level is running, innermost last: `load()` resolves paths from the
   // folder of the last one (load statements run only at a file's top level).
   std::vector<std::string> running;
+  // data.values of each running evaluation (parallel to `running`), made on its first
+  // `load("@ytt:data", ...)`: loads of the module within one evaluation share it.
+  std::vector<std::optional<sl::Value>> running_data_values;
   // Set by a Starlark builtin that met an unsupported feature; its error then becomes
   // Unsupported (a builtin cannot throw through the interpreter).
   std::string unsupported;

@@ -32,9 +32,10 @@ sl::Result<sl::Module> exec_starlark(Files& files, sl::Thread& thread, const Sou
     known = files.star_programs.emplace(f.path, *prog).first;
   }
   const sl::Program prog = known->second;
-  files.running.push_back(f.path);
-  auto res = thread.exec(prog);
-  files.running.pop_back();
+  auto res = [&] {
+    Files::Running running(files, f.path);
+    return thread.exec(prog);
+  }();
   if (!res.ok()) return wrap(res.error());
   files.module_cache[f.path] = *res;
   return *res;

@@ -2023,9 +2023,10 @@ std::shared_ptr<TemplateRuntime> run_compiled(Files& files, const SourceFile& fi
         if (!r.ok()) return sl::fail_error("template.replace: " + r.error().message);
         return r;
       });
-  files.running.push_back(file.path);
-  auto res = thread.exec(*prog, rt->builtins(rt));
-  files.running.pop_back();
+  auto res = [&] {
+    Files::Running running(files, file.path);
+    return thread.exec(*prog, rt->builtins(rt));
+  }();
   rt->drop_open_contexts();
   if (!res.ok()) {
     throw TemplateError{starlark_error_text(files, res.error()), false,

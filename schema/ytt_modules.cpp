@@ -300,7 +300,17 @@ class RootedAt {
 // data.read / data.list see the file set from the folder of the file that loaded the module.
 sl::Value data_module(Files& files, const std::string& folder) {
   const std::string root = files.library_root;
-  sl::Value values = files.data_values ? *files.data_values : new_struct({});
+  auto own_values = [&files] {
+    return files.data_values ? to_struct_value(files.data_values) : new_struct({});
+  };
+  sl::Value values;
+  if (files.running_data_values.empty()) {
+    values = own_values();
+  } else {
+    std::optional<sl::Value>& mine = files.running_data_values.back();
+    if (!mine) mine = own_values();
+    values = *mine;
+  }
   auto read = sl::make_builtin(
       "data.read", [&files, folder, root](const sl::Call& c) -> sl::Result<sl::Value> {
         RootedAt rooted(files, root);

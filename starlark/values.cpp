@@ -285,6 +285,10 @@ void freeze_one(const Value& v, std::vector<Value>& work) {
       return;
     }
     case Kind::kStruct: {
+      // ytt's StarlarkStruct.Freeze does nothing (a TODO in ytt v0.48.0): a list inside
+      // data.values or a struct.make value stays mutable when its module's globals freeze.
+      // Only modules (starlarkstruct.Module) freeze their members.
+      if (is_ytt_struct(v)) return;
       auto* s = static_cast<StructObj*>(v.object());
       if (s->frozen) return;
       s->frozen = true;
