@@ -10,13 +10,17 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
+#include "yaml/fast_parser.h"
 #include "yaml/internal.h"
 
 namespace hintkit::yaml::internal {
 namespace {
+
+enum class ScalarStyle : uint8_t { kPlain, kSingle, kDouble, kLiteral, kFolded };
 
 enum class Tok : uint8_t {
   kStreamStart,
@@ -43,6 +47,7 @@ enum class Tok : uint8_t {
 };
 
 struct Token {
+  Token(Tok t, size_t at) : type(t), offset(at) {}
   Tok type;
   size_t offset;
   size_t length = 0;  // anchors and aliases: the name's bytes after `&` or `*`
@@ -57,6 +62,21 @@ struct Token {
   bool flow_colon = false;
   std::string_view handle = {};  // a named tag's `!name!`; a %TAG directive's handle
   bool version_1_1 = false;      // a %YAML directive naming 1.1, the one go-yaml takes
+  // Where the token starts, as the tree wants it: 0-based line, and the offset its line starts at.
+  int line = 0;
+  size_t line_start = 0;
+  // Scalars: how it is written, and its value: `text` when `owned`, else the source's bytes
+  // [value_at, value_at + value_len) (most scalars are slices of the source).
+  ScalarStyle style = ScalarStyle::kPlain;
+  bool owned = false;
+  size_t value_at = 0;
+  size_t value_len = 0;
+  std::string text;
+  // Tags: the handle as go-yaml's parser resolves it ("" for verbatim tags and `!`) and the
+  // suffix (in `text`).
+  std::string tag_handle;
+  // A %TAG directive: its prefix (in `text`); whether it holds %-escapes (not decoded here).
+  bool uri_escapes = false;
 };
 
 // What go-yaml's scanner reads of a directive line: its words when it cannot (empty when it
@@ -73,6 +93,7 @@ struct Mark {
   size_t index = 0;
   int line = 0;
   int column = 0;
+  size_t line_start = 0;  // the offset of the line's first byte
 };
 
 struct SimpleKey {
@@ -116,7 +137,7 @@ class Scanner {
       indent_ = -1;
       keys_.push_back({});
       allowed_ = true;
-      queue_.push_back({Tok::kStreamStart, 0});
+      queue_.push_back(make(Tok::kStreamStart, m_));
     }
     fetch_more_tokens();
     return queue_.front();
@@ -129,9 +150,7 @@ class Scanner {
     return false;
   }
   void skip(size_t parser_stop) {
-    Token t = queue_.front();
-    queue_.pop_front();
-    ++tokens_parsed_;
+    const Token& t = queue_.front();
     if (t.flow_colon) throw Stop{ErrorKind::kUnsupportedFlowColon, t.offset};
     // The parser takes this token now: if yaml-cpp's path could not, the parser's error
     // comes before anything the scanner finds later.
@@ -139,7 +158,14 @@ class Scanner {
         t.type != Tok::kBlockEnd && t.type != Tok::kStreamEnd && t.offset >= parser_stop) {
       throw Stop{ErrorKind::kNone, t.offset, false, true};
     }
+    queue_.pop_front();
+    ++tokens_parsed_;
   }
+  // A scalar token's value.
+  std::string_view value(const Token& t) const {
+    return t.owned ? std::string_view(t.text) : s_.substr(t.value_at, t.value_len);
+  }
+  std::string_view source() const { return s_; }
 
  private:
   // ---- characters ---------------------------------------------------------------------
@@ -216,16 +242,36 @@ class Scanner {
     m_.index += cur() == '\r' && w == 2 ? 2 : 1;
     m_.offset += w;
     m_.column = 0;
+    m_.line_start = m_.offset;
     ++m_.line;
+  }
+  // go-yaml's readLine: the line break appended to `out` as a scalar holds it (CR LF, CR, LF
+  // and NEL as LF, LS and PS as themselves), then skipped.
+  void read_line(std::string& out) {
+    size_t w = break_at(m_.offset);
+    if (w == 0) return;
+    if (w == 3) {
+      out.append(s_.substr(m_.offset, 3));
+    } else {
+      out += '\n';
+    }
+    skip_line();
   }
 
   // ---- the token queue ----------------------------------------------------------------
 
   void insert(size_t number, Token t) {  // number: counted from the first token ever
-    queue_.insert(queue_.begin() + static_cast<std::ptrdiff_t>(number - tokens_parsed_), t);
+    queue_.insert(queue_.begin() + static_cast<std::ptrdiff_t>(number - tokens_parsed_),
+                  std::move(t));
   }
-  void append(Tok type, size_t offset) {
-    queue_.push_back({type, offset});
+  static Token make(Tok type, const Mark& at) {
+    Token t{type, at.offset};
+    t.line = at.line;
+    t.line_start = at.line_start;
+    return t;
+  }
+  void append(Tok type, const Mark& at) {
+    queue_.push_back(make(type, at));
     last_ = type;
   }
 
@@ -273,11 +319,11 @@ class Scanner {
     k.possible = false;
   }
 
-  void roll_indent(int column, long number, Tok type, size_t offset) {
+  void roll_indent(int column, long number, Tok type, const Mark& at) {
     if (flow_level_ > 0 || indent_ >= column) return;
     indents_.push_back(indent_);
     indent_ = column;
-    Token t{type, offset};
+    Token t = make(type, at);
     if (number < 0) {
       queue_.push_back(t);
     } else {
@@ -287,7 +333,7 @@ class Scanner {
   void unroll_indent(int column) {
     if (flow_level_ > 0) return;
     while (indent_ > column) {
-      append(Tok::kBlockEnd, m_.offset);
+      append(Tok::kBlockEnd, m_);
       indent_ = indents_.back();
       indents_.pop_back();
     }
@@ -308,8 +354,11 @@ class Scanner {
       unroll_indent(-1);
       remove_simple_key();
       allowed_ = false;
+      const Mark at = m_;
       Directive d = read_directive();
       if (!d.problem.empty()) throw Stop{ErrorKind::kBadDirective, d.token.offset};
+      d.token.line = at.line;
+      d.token.line_start = at.line_start;
       last_ = d.token.type;
       queue_.push_back(d.token);
       return;
@@ -318,7 +367,7 @@ class Scanner {
       unroll_indent(-1);
       remove_simple_key();
       allowed_ = false;
-      append(c == '-' ? Tok::kDocumentStart : Tok::kDocumentEnd, m_.offset);
+      append(c == '-' ? Tok::kDocumentStart : Tok::kDocumentEnd, m_);
       skip();
       skip();
       skip();
@@ -331,7 +380,7 @@ class Scanner {
         ++flow_level_;
         keys_.push_back({});
         allowed_ = true;
-        append(c == '[' ? Tok::kFlowSeqStart : Tok::kFlowMapStart, m_.offset);
+        append(c == '[' ? Tok::kFlowSeqStart : Tok::kFlowMapStart, m_);
         skip();
         return;
       case ']':
@@ -342,13 +391,13 @@ class Scanner {
           keys_.pop_back();
         }
         allowed_ = false;
-        append(c == ']' ? Tok::kFlowSeqEnd : Tok::kFlowMapEnd, m_.offset);
+        append(c == ']' ? Tok::kFlowSeqEnd : Tok::kFlowMapEnd, m_);
         skip();
         return;
       case ',':
         remove_simple_key();
         allowed_ = true;
-        append(Tok::kFlowEntry, m_.offset);
+        append(Tok::kFlowEntry, m_);
         skip();
         return;
       default:
@@ -357,11 +406,11 @@ class Scanner {
     if (c == '-' && is_blankz(1)) {
       if (flow_level_ == 0) {
         if (!allowed_) throw unnamed(ErrorKind::kUnexpectedDash, m_.offset);
-        roll_indent(m_.column, -1, Tok::kBlockSeqStart, m_.offset);
+        roll_indent(m_.column, -1, Tok::kBlockSeqStart, m_);
       }
       remove_simple_key();
       allowed_ = true;
-      append(Tok::kBlockEntry, m_.offset);
+      append(Tok::kBlockEntry, m_);
       skip();
       return;
     }
@@ -370,10 +419,10 @@ class Scanner {
       if (key_line_is_empty()) {
         throw Stop{ErrorKind::kUnsupportedEmptyExplicitKey, m_.offset};
       }
-      if (flow_level_ == 0) roll_indent(m_.column, -1, Tok::kBlockMapStart, m_.offset);
+      if (flow_level_ == 0) roll_indent(m_.column, -1, Tok::kBlockMapStart, m_);
       remove_simple_key();
       allowed_ = flow_level_ == 0;
-      append(Tok::kKey, m_.offset);
+      append(Tok::kKey, m_);
       skip();
       return;
     }
@@ -385,6 +434,7 @@ class Scanner {
       if (c == '&') note_property_key();
       save_simple_key();
       allowed_ = false;
+      const Mark at = m_;
       size_t start = m_.offset;
       skip();
       size_t n = 0;
@@ -395,40 +445,41 @@ class Scanner {
         throw Stop{ErrorKind::kBadAnchorOrAlias, start};
       }
       last_ = c == '&' ? Tok::kAnchor : Tok::kAlias;
-      queue_.push_back(
-          {last_, start, m_.offset - start - 1, !is_blankz() && e != ',' && e != ']' && e != '}'});
+      Token t = make(last_, at);
+      t.length = m_.offset - start - 1;
+      t.split = !is_blankz() && e != ',' && e != ']' && e != '}';
+      queue_.push_back(std::move(t));
       return;
     }
     if (c == '!') {
       note_property_key();
       save_simple_key();
       allowed_ = false;
-      size_t start = m_.offset;
-      scan_tag();
+      Token t = make(Tok::kTag, m_);
+      scan_tag(t);
       // `!name!suffix`: a named handle, which only a %TAG directive of its document defines.
-      size_t second = s_.find('!', start + 1);
-      bool named = byte(start + 1) != '<' && byte(start + 1) != '!' &&
-                   second != std::string_view::npos && second < m_.offset;
+      t.named_handle = t.tag_handle.size() > 2;
+      if (t.named_handle) t.handle = slice(t.offset, t.tag_handle.size());
       last_ = Tok::kTag;
-      Token t{Tok::kTag, start, 0, false, named};
-      if (named) t.handle = slice(start, second - start + 1);
-      queue_.push_back(t);
+      queue_.push_back(std::move(t));
       return;
     }
     if ((c == '|' || c == '>') && flow_level_ == 0) {
       remove_simple_key();
       allowed_ = true;
-      size_t start = m_.offset;
-      scan_block_scalar();
-      append(Tok::kScalar, start);
+      Token t = make(Tok::kScalar, m_);
+      scan_block_scalar(t, c == '|');
+      last_ = Tok::kScalar;
+      queue_.push_back(std::move(t));
       return;
     }
     if (c == '\'' || c == '"') {
       save_simple_key();
       allowed_ = false;
-      size_t start = m_.offset;
-      scan_quoted(c == '\'');
-      append(Tok::kScalar, start);
+      Token t = make(Tok::kScalar, m_);
+      scan_quoted(t, c == '\'');
+      last_ = Tok::kScalar;
+      queue_.push_back(std::move(t));
       return;
     }
     static constexpr std::string_view kNotPlainStart = "-?:,[]{}#&*!|>'\"%@`";
@@ -442,9 +493,10 @@ class Scanner {
     if (!plain) throw unnamed(ErrorKind::kUnknownToken, m_.offset);
     save_simple_key();
     allowed_ = false;
-    size_t start = m_.offset;
-    scan_plain();
-    append(Tok::kScalar, start);
+    Token t = make(Tok::kScalar, m_);
+    scan_plain(t);
+    last_ = Tok::kScalar;
+    queue_.push_back(std::move(t));
   }
 
   // A directive, from its `%` at the start of a line through the line's break: a name (go-yaml's
@@ -499,6 +551,7 @@ class Scanner {
       while (is_blank()) skip();
       static constexpr std::string_view kUriMarks = ";/?:@&=+$,.!~*'()[]";
       bool any = false;
+      const size_t prefix_at = m_.offset;
       while (is_alpha(cur()) ||
              kUriMarks.find(static_cast<char>(cur())) != std::string_view::npos || cur() == '%') {
         any = true;
@@ -528,6 +581,8 @@ class Scanner {
         }
       }
       if (!any) return problem("did not find expected tag URI");
+      d.token.text = std::string(slice(prefix_at, m_.offset - prefix_at));
+      d.token.uri_escapes = d.token.text.find('%') != std::string::npos;
       if (!is_blankz()) return problem("did not find expected whitespace or line break");
     } else {
       return problem("found unknown directive name");
@@ -551,32 +606,31 @@ class Scanner {
     unroll_indent(-1);
     remove_simple_key();
     allowed_ = false;
-    append(Tok::kStreamEnd, m_.offset);
+    append(Tok::kStreamEnd, m_);
   }
 
   void fetch_value() {
     const Tok previous = last_;
     SimpleKey& k = keys_.back();
     if (k.possible) {
-      insert(k.token_number, {Tok::kKey, k.mark.offset});
+      insert(k.token_number, make(Tok::kKey, k.mark));
       if (!property_keys_.empty() && property_keys_.back() == k.mark.offset) {
         property_keys_.pop_back();  // a key after all
       }
-      roll_indent(k.mark.column, static_cast<long>(k.token_number), Tok::kBlockMapStart,
-                  k.mark.offset);
+      roll_indent(k.mark.column, static_cast<long>(k.token_number), Tok::kBlockMapStart, k.mark);
       keys_.back().possible = false;
       allowed_ = false;
     } else {
       if (flow_level_ == 0) {
         if (!allowed_) throw unnamed(ErrorKind::kUnexpectedColon, m_.offset);
-        roll_indent(m_.column, -1, Tok::kBlockMapStart, m_.offset);
+        roll_indent(m_.column, -1, Tok::kBlockMapStart, m_);
       }
       allowed_ = flow_level_ == 0;
     }
     // After `?`, an anchor or a tag, go-yaml's parser takes this ':' as ending an empty key;
     // yaml-cpp reads a ':' with text after it as the start of a plain scalar there.
     unsigned char after = ahead(1);
-    append(Tok::kValue, m_.offset);
+    append(Tok::kValue, m_);
     queue_.back().flow_colon =
         flow_level_ > 0 && !is_blankz(1) && after != ',' && after != '[' && after != ']' &&
         after != '{' && after != '}' &&
@@ -598,20 +652,52 @@ class Scanner {
 
   // ---- scalars, tags ------------------------------------------------------------------
 
-  void scan_plain() {
+  // go-yaml's scan_plain_scalar. The value is a slice of the source until a line break is
+  // folded into it; from then on it is built in `t.text`.
+  void scan_plain(Token& t) {
     const int indent = indent_ + 1;
+    const size_t start = m_.offset;
+    size_t end = start;  // past the last character taken
     bool leading_blanks = false;
+    bool copying = false;
+    std::string& out = t.text;
+    std::string leading_break, trailing_breaks;
+    size_t ws_from = 0, ws_to = 0;  // blanks after the last character, before any break
     while (true) {
       if (marker_here() || cur() == '#') break;
       while (!is_blankz()) {
         unsigned char c = cur();
         if ((c == ':' && is_blankz(1)) ||
             (flow_level_ > 0 &&
-             std::string_view(",?[]{}").find(static_cast<char>(c)) != std::string_view::npos)) {
+             (c == ',' || c == '?' || c == '[' || c == ']' || c == '{' || c == '}'))) {
           break;
         }
-        leading_blanks = false;
+        if (leading_blanks) {
+          if (!copying) {
+            out.assign(s_.data() + start, end - start);
+            copying = true;
+          }
+          if (leading_break[0] == '\n') {
+            if (trailing_breaks.empty()) {
+              out += ' ';
+            } else {
+              out += trailing_breaks;
+            }
+          } else {
+            out += leading_break;
+            out += trailing_breaks;
+          }
+          trailing_breaks.clear();
+          leading_break.clear();
+          leading_blanks = false;
+        } else if (ws_to > ws_from && copying) {
+          out.append(s_.data() + ws_from, ws_to - ws_from);
+        }
+        ws_from = ws_to = 0;
+        const size_t w = width(c);
+        if (copying) out.append(s_.data() + m_.offset, std::min(w, s_.size() - m_.offset));
         skip();
+        end = m_.offset;
       }
       if (!(is_blank() || is_break())) break;
       while (is_blank() || is_break()) {
@@ -619,55 +705,140 @@ class Scanner {
           if (leading_blanks && m_.column < indent && cur() == '\t') {
             throw Stop{ErrorKind::kTabInIndentation, m_.offset};
           }
+          if (!leading_blanks) {
+            if (ws_to == 0) ws_from = m_.offset;
+            ws_to = m_.offset + 1;
+          }
           skip();
-        } else {
-          skip_line();
+        } else if (!leading_blanks) {
+          ws_from = ws_to = 0;
+          read_line(leading_break);
           leading_blanks = true;
+        } else {
+          read_line(trailing_breaks);
         }
       }
       if (flow_level_ == 0 && m_.column < indent) break;
     }
     if (leading_blanks) allowed_ = true;
+    t.style = ScalarStyle::kPlain;
+    if (copying) {
+      t.owned = true;
+    } else {
+      t.value_at = start;
+      t.value_len = end - start;
+    }
   }
 
-  void scan_quoted(bool single) {
+  // go-yaml's scan_flow_scalar: a slice of the source until an escape, a `''` or a line break
+  // needs the value built in `t.text`.
+  void scan_quoted(Token& t, bool single) {
+    const unsigned char quote = single ? '\'' : '"';
     skip();
+    const size_t body = m_.offset;
+    bool copying = false;
+    std::string& out = t.text;
+    auto start_copy = [&](size_t upto) {
+      if (copying) return;
+      out.assign(s_.data() + body, upto - body);
+      copying = true;
+    };
+    std::string leading_break, trailing_breaks;
     while (true) {
       if (marker_here()) throw unnamed(ErrorKind::kDocumentMarkerInQuote, m_.offset);
       if (at_end()) throw Stop{ErrorKind::kUnterminatedQuote, s_.size()};
+      bool leading_blanks = false;
       while (!is_blankz()) {
         unsigned char c = cur();
         if (single && c == '\'' && ahead(1) == '\'') {
+          start_copy(m_.offset);
+          out += '\'';
           skip();
           skip();
-        } else if (c == (single ? '\'' : '"')) {
+        } else if (c == quote) {
           break;
         } else if (!single && c == '\\' && is_break(1)) {
+          start_copy(m_.offset);
           skip();
           skip_line();
+          leading_blanks = true;
           break;
         } else if (!single && c == '\\') {
-          skip_escape();
+          start_copy(m_.offset);
+          read_escape(out);
         } else {
+          const size_t w = width(c);
+          if (copying) out.append(s_.data() + m_.offset, std::min(w, s_.size() - m_.offset));
           skip();
         }
       }
-      if (cur() == (single ? '\'' : '"')) break;
+      if (cur() == quote) break;
+      size_t ws_from = 0, ws_to = 0;
       while (is_blank() || is_break()) {
         if (is_blank()) {
+          if (!leading_blanks) {
+            if (ws_to == 0) ws_from = m_.offset;
+            ws_to = m_.offset + 1;
+          }
           skip();
+        } else if (!leading_blanks) {
+          start_copy(ws_to > 0 ? ws_from : m_.offset);
+          ws_from = ws_to = 0;
+          read_line(leading_break);
+          leading_blanks = true;
         } else {
-          skip_line();
+          read_line(trailing_breaks);
         }
       }
+      if (leading_blanks) {
+        if (!leading_break.empty() && leading_break[0] == '\n') {
+          if (trailing_breaks.empty()) {
+            out += ' ';
+          } else {
+            out += trailing_breaks;
+          }
+        } else {
+          out += leading_break;
+          out += trailing_breaks;
+        }
+        trailing_breaks.clear();
+        leading_break.clear();
+      } else if (copying && ws_to > ws_from) {
+        out.append(s_.data() + ws_from, ws_to - ws_from);
+      }
     }
+    const size_t end = m_.offset;
     skip();
+    t.style = single ? ScalarStyle::kSingle : ScalarStyle::kDouble;
+    if (copying) {
+      t.owned = true;
+    } else {
+      t.value_at = body;
+      t.value_len = end - body;
+    }
   }
 
-  void skip_escape() {
+  // A double-quoted scalar's escape at the backslash, its character appended to `out`.
+  void read_escape(std::string& out) {
     size_t start = m_.offset;
     int digits = 0;
     switch (ahead(1)) {
+      case '0': out += '\0'; break;
+      case 'a': out += '\x07'; break;
+      case 'b': out += '\x08'; break;
+      case 't':
+      case '\t': out += '\x09'; break;
+      case 'n': out += '\x0A'; break;
+      case 'v': out += '\x0B'; break;
+      case 'f': out += '\x0C'; break;
+      case 'r': out += '\x0D'; break;
+      case 'e': out += '\x1B'; break;
+      case ' ': out += ' '; break;
+      case '"': out += '"'; break;
+      case '\'': out += '\''; break;
+      case '\\': out += '\\'; break;
+      case 'L': out += "\xE2\x80\xA8"; break;
+      case 'P': out += "\xE2\x80\xA9"; break;
       case 'x':
         digits = 2;
         break;
@@ -681,11 +852,7 @@ class Scanner {
       case '_':
         throw Stop{ErrorKind::kUnsupportedNelNbspEscape, start};
       default:
-        if (ahead(1) == 0 ||
-            std::string_view("0abt\tnvfre \"'\\N_LP").find(static_cast<char>(ahead(1))) ==
-                std::string_view::npos) {
-          throw Stop{ErrorKind::kUnknownEscape, start};  // `\/` too: YAML 1.2's, not go-yaml's
-        }
+        throw Stop{ErrorKind::kUnknownEscape, start};  // `\/` too: YAML 1.2's, not go-yaml's
     }
     skip();
     skip();
@@ -698,13 +865,31 @@ class Scanner {
     if ((value >= 0xD800 && value <= 0xDFFF) || value > 0x10FFFF) {
       throw Stop{ErrorKind::kBadUnicodeEscape, m_.offset};
     }
+    if (digits == 0) return;
+    if (value <= 0x7F) {
+      out += static_cast<char>(value);
+    } else if (value <= 0x7FF) {
+      out += static_cast<char>(0xC0 + (value >> 6));
+      out += static_cast<char>(0x80 + (value & 0x3F));
+    } else if (value <= 0xFFFF) {
+      out += static_cast<char>(0xE0 + (value >> 12));
+      out += static_cast<char>(0x80 + ((value >> 6) & 0x3F));
+      out += static_cast<char>(0x80 + (value & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 + (value >> 18));
+      out += static_cast<char>(0x80 + ((value >> 12) & 0x3F));
+      out += static_cast<char>(0x80 + ((value >> 6) & 0x3F));
+      out += static_cast<char>(0x80 + (value & 0x3F));
+    }
     for (int k = 0; k < digits; ++k) skip();
   }
 
-  void scan_block_scalar() {
+  // go-yaml's scan_block_scalar: header, indentation, folding and chomping.
+  void scan_block_scalar(Token& t, bool literal) {
     size_t start = m_.offset;
     skip();
     int increment = 0;
+    int chomping = 0;
     auto digit = [&] {
       if (cur() < '0' || cur() > '9') return;
       if (cur() == '0') throw Stop{ErrorKind::kZeroIndentationIndicator, m_.offset};
@@ -712,11 +897,15 @@ class Scanner {
       skip();
     };
     if (cur() == '+' || cur() == '-') {
+      chomping = cur() == '+' ? 1 : -1;
       skip();
       digit();
     } else if (cur() >= '0' && cur() <= '9') {
       digit();
-      if (cur() == '+' || cur() == '-') skip();
+      if (cur() == '+' || cur() == '-') {
+        chomping = cur() == '+' ? 1 : -1;
+        skip();
+      }
     }
     while (is_blank()) skip();
     if (cur() == '#') {
@@ -726,15 +915,35 @@ class Scanner {
     skip_line();
     int indent = 0;
     if (increment > 0) indent = indent_ >= 0 ? indent_ + increment : increment;
-    block_scalar_breaks(indent);
+    std::string& out = t.text;
+    std::string leading_break, trailing_breaks;
+    block_scalar_breaks(indent, trailing_breaks);
+    bool leading_blank = false;
     while (m_.column == indent && !at_end()) {
+      const bool trailing_blank = is_blank();
+      if (!literal && !leading_blank && !trailing_blank && !leading_break.empty() &&
+          leading_break[0] == '\n') {
+        if (trailing_breaks.empty()) out += ' ';
+      } else {
+        out += leading_break;
+      }
+      leading_break.clear();
+      out += trailing_breaks;
+      trailing_breaks.clear();
+      leading_blank = is_blank();
+      const size_t from = m_.offset;
       while (!is_breakz()) skip();
-      skip_line();
-      block_scalar_breaks(indent);
+      out.append(s_.data() + from, std::min(m_.offset, s_.size()) - from);
+      read_line(leading_break);
+      block_scalar_breaks(indent, trailing_breaks);
     }
+    if (chomping != -1) out += leading_break;
+    if (chomping == 1) out += trailing_breaks;
+    t.style = literal ? ScalarStyle::kLiteral : ScalarStyle::kFolded;
+    t.owned = true;
   }
 
-  void block_scalar_breaks(int& indent) {
+  void block_scalar_breaks(int& indent, std::string& breaks) {
     int max_indent = 0;
     while (true) {
       while ((indent == 0 || m_.column < indent) && cur() == ' ') skip();
@@ -743,7 +952,7 @@ class Scanner {
         throw Stop{ErrorKind::kTabInBlockScalarIndentation, m_.offset};
       }
       if (!is_break()) break;
-      skip_line();
+      read_line(breaks);
     }
     if (indent == 0) {
       indent = std::max(max_indent, indent_ + 1);
@@ -751,7 +960,9 @@ class Scanner {
     }
   }
 
-  void scan_tag() {
+  // go-yaml's scan_tag: the handle (`!`, `!!`, `!name!`, "" for verbatim tags and `!` alone)
+  // in `t.tag_handle`, the suffix in `t.text`.
+  void scan_tag(Token& t) {
     size_t start = m_.offset;
     std::vector<size_t> ends_yaml_cpp_tag;  // characters go-yaml reads on at, yaml-cpp stops at
     auto uri = [&](bool has) {
@@ -770,19 +981,29 @@ class Scanner {
     if (ahead(1) == '<') {
       skip();
       skip();
+      const size_t from = m_.offset;
       uri(false);
       if (cur() != '>') throw Stop{ErrorKind::kNone, start};
+      t.text = std::string(slice(from, m_.offset - from));
       skip();
       ends_yaml_cpp_tag.clear();  // yaml-cpp reads a verbatim tag to its '>'
-
     } else {
       skip();  // '!'
       while (is_alpha(cur())) skip();
       if (cur() == '!') {
         skip();
+        t.tag_handle = std::string(slice(start, m_.offset - start));
+        const size_t from = m_.offset;
         uri(false);  // `!!str`, `!e!x`: a suffix must follow
+        t.text = std::string(slice(from, m_.offset - from));
       } else {
         uri(true);  // `!x`: the handle is the suffix; `!` alone is a tag too
+        t.text = std::string(slice(start + 1, m_.offset - start - 1));
+        t.tag_handle = "!";
+        if (t.text.empty()) {
+          t.tag_handle.clear();
+          t.text = "!";
+        }
       }
     }
     if (!is_blankz()) throw Stop{ErrorKind::kTagNotFollowedBySpace, m_.offset};
@@ -820,13 +1041,19 @@ class Scanner {
 };
 
 // go-yaml's parser: a state machine over the tokens, one event at a time, with a stack of
-// the states to return to. It builds nothing; it only finds where the token stream stops
-// being YAML, and with which of go-yaml's problems.
+// the states to return to. Without a handler it builds nothing and only finds where the token
+// stream stops being YAML, and with which of go-yaml's problems; with one, it hands every
+// event to it (the tree's builder), with the marks the builder expects: a node's first token
+// (its first property, if any), and for an empty node the token that follows it, but for a map
+// entry with no `:` at all, whose empty value sits at the entry's first token.
 class Parser {
  public:
   Parser(std::string_view source, size_t parser_stop, bool after_document_start,
-         const ReaderStop* reader)
-      : scanner_(source, reader), stop_(parser_stop), after_document_start_(after_document_start) {}
+         const ReaderStop* reader, FastHandler* handler = nullptr)
+      : scanner_(source, reader),
+        stop_(parser_stop),
+        after_document_start_(after_document_start),
+        h_(handler) {}
 
   GoScan run() {
     GoScan out;
@@ -839,6 +1066,7 @@ class Parser {
       out.problem_line = stop.problem_line;
       out.reached = stop.reached;
       out.unnamed = stop.unnamed;
+      stopped_ = true;
     }
     if (out.kind == ErrorKind::kNone && out.unnamed == ErrorKind::kNone &&
         std::min(split_, entry_lines_) != std::string_view::npos) {
@@ -846,11 +1074,14 @@ class Parser {
       out.kind = split_ < entry_lines_ ? ErrorKind::kUnsupportedAnchorName
                                        : ErrorKind::kUnsupportedFlowEntryLines;
       out.offset = std::min(split_, entry_lines_);
+      stopped_ = true;
     }
     out.tag_chars_yaml_cpp_ends_at = scanner_.tag_chars_yaml_cpp_ends_at();
     out.property_not_keys = scanner_.property_not_keys();
     return out;
   }
+  // After `run`: whether the whole input was read without a stop of any kind.
+  bool read_whole() const { return !stopped_; }
 
  private:
   enum class State : uint8_t {
@@ -888,6 +1119,34 @@ class Parser {
     states_.pop_back();
   }
 
+  // ---- events ---------------------------------------------------------------------------
+
+  static YAML::Mark mark(const Token& t) {
+    YAML::Mark m;
+    m.pos = static_cast<int>(t.offset);
+    m.line = t.line;
+    m.column = static_cast<int>(t.offset - t.line_start);
+    return m;
+  }
+  // An empty node at `at`: null, or the empty scalar of a tag.
+  void empty(const YAML::Mark& at, const std::string& tag = {}, YAML::anchor_t anchor = 0) {
+    if (h_ == nullptr) return;
+    if (tag.empty()) {
+      h_->OnNull(at, anchor);
+    } else {
+      h_->OnScalarView(at, tag, anchor, std::string_view());
+    }
+  }
+  void empty_before_next() {
+    if (h_ != nullptr) empty(mark(peek()));
+  }
+  void end_sequence() {
+    if (h_ != nullptr) h_->OnSequenceEnd();
+  }
+  void end_map() {
+    if (h_ != nullptr) h_->OnMapEnd();
+  }
+
   void step() {
     switch (state_) {
       case State::kStreamStart:
@@ -897,6 +1156,16 @@ class Parser {
         return;
       case State::kImplicitDocumentStart:
         if (after_document_start_) {  // as if a `---` had just been taken
+          if (h_ != nullptr) {
+            // The tree is the text's own: a text that starts with no content is left to the
+            // caller (no document, or one after a `---` of its own).
+            const Tok t = peek().type;
+            if (t == Tok::kDocumentStart || t == Tok::kDocumentEnd || t == Tok::kStreamEnd ||
+                t == Tok::kVersionDirective || t == Tok::kTagDirective) {
+              throw Stop{ErrorKind::kNone, peek().offset};
+            }
+            begin_document(peek());
+          }
           anchors_.clear();
           states_.push_back(State::kDocumentEnd);
           state_ = State::kDocumentContent;
@@ -909,14 +1178,17 @@ class Parser {
         Tok t = peek().type;
         if (t == Tok::kDocumentStart || t == Tok::kDocumentEnd || t == Tok::kStreamEnd ||
             t == Tok::kVersionDirective || t == Tok::kTagDirective) {
+          empty_before_next();
           pop_state();  // an empty document
           return;
         }
         return node(true, false);
       }
       case State::kDocumentEnd:
+        if (h_ != nullptr) h_->OnDocumentEnd();
         if (peek().type == Tok::kDocumentEnd) skip();
         tag_handles_.clear();  // a %TAG directive holds for its own document
+        tag_prefixes_.clear();
         state_ = State::kDocumentStart;
         return;
       case State::kBlockNode:
@@ -946,10 +1218,12 @@ class Parser {
           states_.push_back(State::kFlowSequenceEntryMappingValue);
           return node(false, false);
         }
-        state_ = State::kFlowSequenceEntryMappingValue;  // an empty key
+        empty_before_next();  // an empty key
+        state_ = State::kFlowSequenceEntryMappingValue;
         return;
       }
-      case State::kFlowSequenceEntryMappingValue:
+      case State::kFlowSequenceEntryMappingValue: {
+        const YAML::Mark entry = take_entry_mark();
         if (peek().type == Tok::kValue) {
           skip();
           Tok t = peek().type;
@@ -957,10 +1231,15 @@ class Parser {
             states_.push_back(State::kFlowSequenceEntryMappingEnd);
             return node(false, false);
           }
+          empty_before_next();
+        } else {
+          empty(entry);
         }
         state_ = State::kFlowSequenceEntryMappingEnd;
         return;
+      }
       case State::kFlowSequenceEntryMappingEnd:
+        end_map();
         state_ = State::kFlowSequenceEntry;
         return;
       case State::kFlowMappingFirstKey:
@@ -968,7 +1247,8 @@ class Parser {
         return flow_mapping_key(true);
       case State::kFlowMappingKey:
         return flow_mapping_key(false);
-      case State::kFlowMappingValue:
+      case State::kFlowMappingValue: {
+        const YAML::Mark entry = take_entry_mark();
         if (peek().type == Tok::kValue) {
           skip();
           Tok t = peek().type;
@@ -976,9 +1256,13 @@ class Parser {
             states_.push_back(State::kFlowMappingKey);
             return node(false, false);
           }
+          empty_before_next();
+        } else {
+          empty(entry);
         }
         state_ = State::kFlowMappingKey;
         return;
+      }
       case State::kFlowMappingEmptyValue: {
         // An entry without `:` (`{a, b}`): yaml-cpp reads it only when its `,` or `}` stands on
         // the entry's line, within 1024 bytes (its simple key must still be valid there).
@@ -991,13 +1275,27 @@ class Parser {
              next.offset - start > kMaxSimpleKeyChars) &&
             entry_lines_ == std::string_view::npos) {
           entry_lines_ = start;
+          if (h_ != nullptr) throw Stop{ErrorKind::kUnsupportedFlowEntryLines, start};
         }
+        empty_before_next();
         state_ = State::kFlowMappingKey;
         return;
       }
       case State::kEnd:
         return;
     }
+  }
+
+  YAML::Mark take_entry_mark() {
+    if (h_ == nullptr) return {};
+    YAML::Mark m = entry_marks_.back();
+    entry_marks_.pop_back();
+    return m;
+  }
+
+  void begin_document(const Token& at) {
+    anchor_ids_.clear();
+    if (h_ != nullptr) h_->OnDocumentStart(mark(at));
   }
 
   void document_start(bool implicit) {
@@ -1013,6 +1311,7 @@ class Parser {
     }
     const bool directive = t.type == Tok::kVersionDirective || t.type == Tok::kTagDirective;
     if (implicit && t.type != Tok::kDocumentStart && !directive) {
+      begin_document(t);
       states_.push_back(State::kDocumentEnd);
       state_ = State::kBlockNode;
       return;
@@ -1026,13 +1325,29 @@ class Parser {
         version_seen = true;
       } else if (!tag_handles_.insert(std::string(d->handle)).second) {
         fail(ErrorKind::kDuplicateDirective, *d);
+      } else if (h_ != nullptr) {
+        if (d->uri_escapes) throw Stop{ErrorKind::kNone, d->offset};  // not decoded here
+        tag_prefixes_.emplace_back(std::string(d->handle), d->text);
       }
       skip();
     }
     if (peek().type != Tok::kDocumentStart) fail(ErrorKind::kMissingDocumentMarker, peek());
+    begin_document(peek());
     states_.push_back(State::kDocumentEnd);
     state_ = State::kDocumentContent;
     skip();
+  }
+
+  // The tag as go-yaml's parser resolves it: the prefix of its handle (a %TAG directive's, or
+  // the defaults `!` and `!!`) and the suffix; a verbatim tag as written.
+  std::string resolve_tag(const Token& t) const {
+    if (t.tag_handle.empty()) return t.text;
+    for (const auto& [handle, prefix] : tag_prefixes_) {
+      if (handle == t.tag_handle) return prefix + t.text;
+    }
+    if (t.tag_handle == "!") return "!" + t.text;
+    if (t.tag_handle == "!!") return "tag:yaml.org,2002:" + t.text;
+    return {};  // an undefined named handle: the parser has failed before
   }
 
   // A node: an alias, or properties (anchor, tag, either order) and content; properties
@@ -1041,76 +1356,124 @@ class Parser {
   // defined earlier in the same document (or on an enclosing node) is known.
   void node(bool block, bool indentless_sequence) {
     if (peek().type == Tok::kAlias) {
-      if (anchors_.count(std::string(scanner_.name(peek()))) == 0) {
-        fail(ErrorKind::kUndefinedAlias, peek());
-      }
+      std::string name(scanner_.name(peek()));
+      auto it = anchor_ids_.find(name);
+      if (anchors_.count(name) == 0) fail(ErrorKind::kUndefinedAlias, peek());
       note_split(peek());
+      if (h_ != nullptr) h_->OnAlias(mark(peek()), it == anchor_ids_.end() ? 0 : it->second);
       pop_state();
       skip();
       return;
     }
     bool properties = false;
     std::optional<Token> tag;
+    YAML::Mark start;
+    YAML::anchor_t anchor = 0;
     if (peek().type == Tok::kAnchor) {
       properties = true;
-      take_anchor();
+      start = mark(peek());
+      anchor = take_anchor();
       if (peek().type == Tok::kTag) {
         tag = peek();
         skip();
       }
     } else if (peek().type == Tok::kTag) {
       properties = true;
+      start = mark(peek());
       tag = peek();
       skip();
-      if (peek().type == Tok::kAnchor) take_anchor();
+      if (peek().type == Tok::kAnchor) anchor = take_anchor();
     }
     if (tag && tag->named_handle && tag_handles_.count(std::string(tag->handle)) == 0) {
       fail(ErrorKind::kUndefinedTagHandle, *tag);
     }
     const Token& t = peek();
+    std::string tag_text;
+    if (h_ != nullptr) {
+      if (!properties) start = mark(t);
+      if (tag) tag_text = resolve_tag(*tag);
+    }
+    // An untagged collection, as yaml-cpp spells it.
+    const std::string& collection_tag = tag_text.empty() ? kNonSpecific : tag_text;
     if (indentless_sequence && t.type == Tok::kBlockEntry) {
+      if (h_ != nullptr) {
+        h_->OnSequenceStart(start, collection_tag, anchor, YAML::EmitterStyle::Block);
+      }
       state_ = State::kIndentlessSequenceEntry;
       return;
     }
     switch (t.type) {
       case Tok::kScalar:
+        if (h_ != nullptr) scalar(t, start, tag_text, anchor);
         pop_state();
         skip();
         return;
       case Tok::kFlowSeqStart:
+        if (h_ != nullptr) {
+          h_->OnSequenceStart(start, collection_tag, anchor, YAML::EmitterStyle::Flow);
+        }
         state_ = State::kFlowSequenceFirstEntry;
         return;
       case Tok::kFlowMapStart:
+        if (h_ != nullptr) h_->OnMapStart(start, collection_tag, anchor, YAML::EmitterStyle::Flow);
         state_ = State::kFlowMappingFirstKey;
         return;
       case Tok::kBlockSeqStart:
         if (!block) break;
+        if (h_ != nullptr) {
+          h_->OnSequenceStart(start, collection_tag, anchor, YAML::EmitterStyle::Block);
+        }
         state_ = State::kBlockSequenceFirstEntry;
         return;
       case Tok::kBlockMapStart:
         if (!block) break;
+        if (h_ != nullptr) h_->OnMapStart(start, collection_tag, anchor, YAML::EmitterStyle::Block);
         state_ = State::kBlockMappingFirstKey;
         return;
       default:
         break;
     }
     if (properties) {
+      empty(start, tag_text, anchor);
       pop_state();
       return;
     }
     fail(ErrorKind::kMissingNodeContent, t);
   }
 
+  void scalar(const Token& t, const YAML::Mark& start, const std::string& tag,
+              YAML::anchor_t anchor) {
+    std::string_view value = scanner_.value(t);
+    const bool plain = t.style == ScalarStyle::kPlain;
+    if (!tag.empty()) {
+      h_->OnScalarView(start, tag, anchor, value);
+    } else if (plain && (value == "~" || value == "null" || value == "Null" || value == "NULL")) {
+      h_->OnNull(start, anchor);
+    } else {
+      h_->OnScalarView(start, plain ? kNonSpecific : kNonPlain, anchor, value);
+    }
+  }
+
   // A split name (see Token::split) matters only if go-yaml goes on without an error: the
   // model reports the first one when it gets to the end or to `parser_stop`.
   void note_split(const Token& t) {
-    if (t.split && split_ == std::string_view::npos) split_ = t.offset;
+    if (t.split && split_ == std::string_view::npos) {
+      split_ = t.offset;
+      if (h_ != nullptr) throw Stop{ErrorKind::kUnsupportedAnchorName, t.offset};
+    }
   }
 
-  void take_anchor() {
+  YAML::anchor_t take_anchor() {
     note_split(peek());
-    anchors_.insert(std::string(scanner_.name(peek())));
+    std::string name(scanner_.name(peek()));
+    YAML::anchor_t id = 0;
+    if (h_ != nullptr) {
+      id = ++anchor_count_;
+      anchor_ids_[name] = id;
+    }
+    anchors_.insert(std::move(name));
     skip();
+    return id;
   }
 
   void block_sequence_entry() {
@@ -1122,10 +1485,12 @@ class Parser {
         states_.push_back(State::kBlockSequenceEntry);
         return node(true, false);
       }
+      empty_before_next();
       state_ = State::kBlockSequenceEntry;
       return;
     }
     if (t.type == Tok::kBlockEnd) {
+      end_sequence();
       pop_state();
       skip();
       return;
@@ -1142,25 +1507,30 @@ class Parser {
         states_.push_back(State::kIndentlessSequenceEntry);
         return node(true, false);
       }
+      empty_before_next();
       state_ = State::kIndentlessSequenceEntry;
       return;
     }
+    end_sequence();
     pop_state();
   }
 
   void block_mapping_key() {
     const Token& t = peek();
     if (t.type == Tok::kKey) {
+      if (h_ != nullptr) entry_marks_.push_back(mark(t));
       skip();
       Tok next = peek().type;
       if (next != Tok::kKey && next != Tok::kValue && next != Tok::kBlockEnd) {
         states_.push_back(State::kBlockMappingValue);
         return node(true, true);
       }
+      empty_before_next();
       state_ = State::kBlockMappingValue;
       return;
     }
     if (t.type == Tok::kBlockEnd) {
+      end_map();
       pop_state();
       skip();
       return;
@@ -1169,6 +1539,7 @@ class Parser {
   }
 
   void block_mapping_value() {
+    const YAML::Mark entry = take_entry_mark();
     if (peek().type == Tok::kValue) {
       skip();
       Tok next = peek().type;
@@ -1176,6 +1547,9 @@ class Parser {
         states_.push_back(State::kBlockMappingKey);
         return node(true, true);
       }
+      empty_before_next();
+    } else {
+      empty(entry);
     }
     state_ = State::kBlockMappingKey;
   }
@@ -1186,17 +1560,22 @@ class Parser {
         if (peek().type != Tok::kFlowEntry) fail(ErrorKind::kMissingFlowListEntryEnd, peek());
         skip();
       }
-      Tok t = peek().type;
-      if (t == Tok::kKey) {
+      const Token& t = peek();
+      if (t.type == Tok::kKey) {
+        if (h_ != nullptr) {
+          h_->OnMapStart(mark(t), kNonSpecific, 0, YAML::EmitterStyle::Flow);
+          entry_marks_.push_back(mark(t));
+        }
         state_ = State::kFlowSequenceEntryMappingKey;
         skip();
         return;
       }
-      if (t != Tok::kFlowSeqEnd) {
+      if (t.type != Tok::kFlowSeqEnd) {
         states_.push_back(State::kFlowSequenceEntry);
         return node(false, false);
       }
     }
+    end_sequence();
     pop_state();
     skip();
   }
@@ -1207,30 +1586,38 @@ class Parser {
         if (peek().type != Tok::kFlowEntry) fail(ErrorKind::kMissingFlowMapEntryEnd, peek());
         skip();
       }
-      Tok t = peek().type;
-      if (t == Tok::kKey) {
+      const Token& t = peek();
+      if (t.type == Tok::kKey) {
+        if (h_ != nullptr) entry_marks_.push_back(mark(t));
         skip();
         Tok next = peek().type;
         if (next != Tok::kValue && next != Tok::kFlowEntry && next != Tok::kFlowMapEnd) {
           states_.push_back(State::kFlowMappingValue);
           return node(false, false);
         }
+        empty_before_next();
         state_ = State::kFlowMappingValue;
         return;
       }
-      if (t != Tok::kFlowMapEnd) {
+      if (t.type != Tok::kFlowMapEnd) {
         states_.push_back(State::kFlowMappingEmptyValue);
-        entry_starts_.push_back(peek().offset);
+        entry_starts_.push_back(t.offset);
         return node(false, false);
       }
     }
+    end_map();
     pop_state();
     skip();
   }
 
+  static inline const std::string kNonSpecific = "?";  // yaml-cpp's tag of untagged plain nodes
+  static inline const std::string kNonPlain = "!";     // and of untagged quoted and block ones
+
   Scanner scanner_;
   size_t stop_;
   bool after_document_start_;
+  FastHandler* h_;
+  bool stopped_ = false;
   std::vector<size_t> entry_starts_;  // of the flow map entries without `:` being read
   // The first such entry that ends on a later line (see kUnsupportedFlowEntryLines).
   size_t entry_lines_ = std::string_view::npos;
@@ -1239,6 +1626,12 @@ class Parser {
   std::unordered_set<std::string> anchors_;      // of the current document
   std::unordered_set<std::string> tag_handles_;  // defined by the current document's %TAG
   size_t split_ = std::string_view::npos;        // the first split anchor or alias name taken
+  // Building: the marks of the map entries being read (where an entry with no `:` has its
+  // empty value), the anchors' ids in the current document, its %TAG prefixes.
+  std::vector<YAML::Mark> entry_marks_;
+  std::unordered_map<std::string, YAML::anchor_t> anchor_ids_;
+  YAML::anchor_t anchor_count_ = 0;
+  std::vector<std::pair<std::string, std::string>> tag_prefixes_;
 };
 
 }  // namespace
@@ -1271,6 +1664,12 @@ std::vector<size_t> go_line_starts(std::string_view text) {
 GoScan go_yaml_scan(std::string_view source, size_t parser_stop, bool after_document_start,
                     const ReaderStop* reader) {
   return Parser(source, parser_stop, after_document_start, reader).run();
+}
+
+bool go_yaml_read(std::string_view source, FastHandler& handler, bool after_document_start) {
+  Parser parser(source, std::string_view::npos, after_document_start, nullptr, &handler);
+  parser.run();
+  return parser.read_whole();
 }
 
 size_t reader_chunk_start(std::string_view text, size_t offset, bool after_document_start) {

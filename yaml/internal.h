@@ -160,6 +160,13 @@ size_t reader_chunk_start(std::string_view text, size_t offset, bool after_docum
 GoScan go_yaml_scan(std::string_view source, size_t parser_stop, bool after_document_start = false,
                     const ReaderStop* reader = nullptr);
 
+class FastHandler;
+// go-yaml v2's scanner and parser reading `source` whole, handing each event to `handler` (the
+// tree's builder). False when it stops before the end: at a syntax error, at one of our
+// refusals, or at a construct it does not read (tag %-escapes): the events handed over so far
+// must then be dropped. `after_document_start` as for go_yaml_scan.
+bool go_yaml_read(std::string_view source, FastHandler& handler, bool after_document_start);
+
 // Whether ytt's parser puts a `---` line before `text` (it does unless the text starts with
 // optional white space, `---` and white space).
 bool ytt_puts_document_start(std::string_view text);

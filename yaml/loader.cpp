@@ -1899,19 +1899,6 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     return {};
   }
 
-  // go-yaml reads '!', ',', '[' and ']' in a tag (`!!str!`, `!a,b`) as tag text; yaml-cpp ends
-  // the tag there. The parsers read a copy where those are '~', a character both read in a
-  // tag: the tag is as unknown to both (its scalar a string), the positions are the same.
-  std::string tags_fixed;
-  if (might_hold_tag_yaml_cpp_ends_early(source)) {
-    internal::GoScan go = internal::go_yaml_scan(source, std::string_view::npos);
-    if (!go.tag_chars_yaml_cpp_ends_at.empty()) {
-      tags_fixed = source;
-      for (size_t at : go.tag_chars_yaml_cpp_ends_at) tags_fixed[at] = '~';
-      source = tags_fixed;
-    }
-  }
-
   // Keep hostile nesting away from yaml-cpp's recursive parser; the builder checks the
   // exact depth, so the estimate gets a little slack.
   constexpr int kPrescanSlack = 2;
@@ -1925,15 +1912,14 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
   }
 
   if (choice != ParserChoice::kYamlCppOnly) {
-    // The fast parser feeds its own builder and diagnostics, so that a late decline leaves
-    // nothing behind; yaml-cpp then reads the input from the start.
+    // The go-yaml reader feeds its own builder and diagnostics, so that a stop leaves nothing
+    // behind; yaml-cpp then reads the input from the start.
     diag::Diagnostics fast_diags;
     Builder fast(source, file, fast_diags, options, scan);
     fast.keys_checked_by_parser();
     bool accepted = false;
-    internal::SyntaxProblem problem;
     try {
-      accepted = internal::fast_parse(source, fast, &problem);
+      accepted = internal::go_yaml_read(source, fast, after_document_start);
     } catch (const StopLoading&) {
       // yaml-cpp reports limits from where it stops; let it.
     } catch (const std::exception&) {
@@ -1943,26 +1929,26 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
       if (fast_used != nullptr) *fast_used = true;
       diags.append(std::move(fast_diags));
       std::vector<Document> docs = std::move(fast.documents());
+      start_documents_at_directives(docs, scan, source);
       attach_comments(docs, scan, source, file_name, fast.in_source_order(), fast.node_count());
       return docs;
     }
-    if (problem.kind != ErrorKind::kNone) {
-      diag::Span s = whole_file();
-      s.begin = s.end = diag::Position{problem.mark.line + 1, problem.mark.column + 1};
-      follow_go_yaml(source, scan, offset_at(scan.line_starts, source.size(), s.begin), s.begin,
-                     problem.kind, after_document_start);
-      s.end = s.begin;
-      // go-yaml builds each document's values once it has parsed it: what that found in the
-      // documents before this one comes first.
-      const diag::Position decoded = decoded_before(scan, s.begin, problem.kind);
-      for (const diag::Diagnostic& d : fast_diags.items()) {
-        if (is_value_error(d) && before_position(d.span.begin, decoded)) diags.add(d);
-      }
-      diags.error("HK001", s, "syntax error: " + std::string(syntax_error_text(problem.kind)))
-          .kind = static_cast<uint16_t>(problem.kind);
-      return {};
-    }
     if (choice == ParserChoice::kFastOnly) return {};
+  }
+
+  // go-yaml reads '!', ',', '[' and ']' in a tag (`!!str!`, `!a,b`) as tag text; yaml-cpp ends
+  // the tag there. The parsers read a copy where those are '~', a character both read in a
+  // tag: the tag is as unknown to both (its scalar a string), the positions are the same.
+  std::string tags_fixed;
+  if (might_hold_tag_yaml_cpp_ends_early(source)) {
+    internal::GoScan go = internal::go_yaml_scan(source, std::string_view::npos);
+    if (!go.tag_chars_yaml_cpp_ends_at.empty()) {
+      tags_fixed = source;
+      for (size_t at : go.tag_chars_yaml_cpp_ends_at) tags_fixed[at] = '~';
+      source = tags_fixed;
+      scan = internal::scan_source(source, options.keep_comments,
+                                   options.max_depth + kPrescanSlack);
+    }
   }
 
   // A byte order mark here is text (see without_dropped_bom): yaml-cpp drops the first one it
