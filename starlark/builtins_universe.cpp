@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <unordered_map>
 
 #include "starlark/builtins.h"
 #include "starlark/eval.h"
@@ -1003,6 +1004,16 @@ const std::vector<std::pair<std::string, Value>>& universe() {
     return v;
   }();
   return *u;
+}
+
+const Value* universe_value(std::string_view name) {
+  static const auto* index = [] {
+    auto* m = new std::unordered_map<std::string_view, const Value*>();
+    for (const auto& [n, v] : universe()) m->emplace(n, &v);
+    return m;
+  }();
+  auto it = index->find(name);
+  return it == index->end() ? nullptr : it->second;
 }
 
 }  // namespace hintkit::starlark

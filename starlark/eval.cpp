@@ -977,7 +977,11 @@ Result<Program> compile(std::string_view file, std::string_view source,
   std::unique_ptr<File> f = parse(file, source, problems);
   if (f && problems.empty() && options.template_ops)
     insert_template_ctxs(*f, *options.template_ops);
-  if (f) resolve(*f, options.predeclared, problems);
+  if (f) {
+    auto is_universal = [](std::string_view name) { return universe_value(name) != nullptr; };
+    resolve(*f, options.predeclared, is_universal, problems);
+    for (auto& b : f->universe) b->universe = *universe_value(b->name);
+  }
   if (!problems.empty()) {
     Error e;
     e.kind = ErrorKind::kCompile;

@@ -297,6 +297,7 @@ std::vector<std::string> builtin_method_names(Kind k);
 BuiltinFn find_method(Kind k, std::string_view name);
 // The universe of predeclared builtins (builtins_universe.cpp).
 const std::vector<std::pair<std::string, Value>>& universe();
+const Value* universe_value(std::string_view name);  // null: not a builtin
 
 // %-formatting and str.format (format.cpp).
 Value percent_format(const Value& format, const Value& args);

@@ -8,160 +8,97 @@
 
 #include <vector>
 
+#include "starlark/walk.h"
+
 namespace hintkit::starlark {
 
 namespace {
 
+// Visits the tree through `walk` (starlark/walk.h); ytt's pass skips assignment targets, loop
+// and comprehension variables, load statements and a lambda's parameters, so those are left out
+// here too.
 class TemplateCtxPass {
  public:
   explicit TemplateCtxPass(const TemplateOps& ops) : ops_(ops) {}
 
-  void block(Block& stmts) {
-    for (auto& s : stmts) stmt(*s);
-  }
+  void run(Block& stmts) { walk(stmts, *this); }
 
- private:
-  void stmt(Stmt& s) {
+  // Whether `walk` goes on into the statement's children.
+  bool operator()(Stmt& s) {
     switch (s.kind) {
-      case StmtKind::kExpr:
-        expr(static_cast<ExprStmt&>(s).x.get());
-        break;
-      case StmtKind::kIf: {
-        auto& i = static_cast<IfStmt&>(s);
-        expr(i.cond.get());
-        block(i.then);
-        block(i.els);
-        break;
-      }
       case StmtKind::kAssign:
       case StmtKind::kAugAssign:
-        expr(static_cast<AssignStmt&>(s).rhs.get());
-        break;
+        walk(*static_cast<AssignStmt&>(s).rhs, *this);
+        return false;
       case StmtKind::kDef:
         function(*static_cast<DefStmt&>(s).fn);
-        break;
+        return false;
       case StmtKind::kFor: {
         auto& f = static_cast<ForStmt&>(s);
-        expr(f.x.get());
-        block(f.body);
-        break;
-      }
-      case StmtKind::kWhile: {
-        auto& w = static_cast<WhileStmt&>(s);
-        expr(w.cond.get());
-        block(w.body);
-        break;
+        walk(*f.x, *this);
+        walk(f.body, *this);
+        return false;
       }
       case StmtKind::kReturn: {
         auto& r = static_cast<ReturnStmt&>(s);
-        if (!uses_.empty()) {
-          if (uses_.back()) {
-            auto call = end_ctx_call(r.pos);
-            if (r.result)
-              call->args.push_back(Arg{Arg::kPositional, {}, {}, {}, std::move(r.result)});
-            r.result = std::move(call);
-          }
-        } else if (r.result) {
-          expr(r.result.get());
+        if (uses_.empty()) return true;
+        if (uses_.back()) {
+          auto call = end_ctx_call(r.pos);
+          if (r.result)
+            call->args.push_back(Arg{Arg::kPositional, {}, {}, {}, std::move(r.result)});
+          r.result = std::move(call);
         }
-        break;
+        return false;
       }
-      case StmtKind::kBreak:
-      case StmtKind::kContinue:
       case StmtKind::kLoad:
-        break;
+        return false;
+      default:
+        return true;
     }
   }
 
-  void expr(Expr* e) {
-    if (!e) return;
-    switch (e->kind) {
+  bool operator()(Expr& e) {
+    switch (e.kind) {
       case ExprKind::kIdent: {
-        const std::string& n = static_cast<Ident*>(e)->name;
+        const std::string& n = static_cast<Ident&>(e).name;
         if ((n == ops_.start_node || n == ops_.set_node) && !uses_.empty()) uses_.back() = true;
-        break;
+        return false;
       }
-      case ExprKind::kLiteral:
-        break;
-      case ExprKind::kList:
-      case ExprKind::kTuple:
-        for (auto& x : static_cast<ListExpr*>(e)->items) expr(x.get());
-        break;
-      case ExprKind::kCond: {
-        auto* c = static_cast<CondExpr*>(e);
-        expr(c->cond.get());
-        expr(c->then.get());
-        expr(c->els.get());
-        break;
-      }
-      case ExprKind::kIndex: {
-        auto* i = static_cast<IndexExpr*>(e);
-        expr(i->x.get());
-        expr(i->index.get());
-        break;
-      }
-      case ExprKind::kSlice: {
-        auto* s = static_cast<SliceExpr*>(e);
-        expr(s->x.get());
-        expr(s->lo.get());
-        expr(s->hi.get());
-        expr(s->step.get());
-        break;
+      case ExprKind::kCall: {
+        auto& c = static_cast<CallExpr&>(e);
+        if (c.fn->kind == ExprKind::kIdent &&
+            static_cast<Ident&>(*c.fn).name == ops_.set_ctx_type && !c.args.empty() &&
+            c.args[0].value && c.args[0].value->kind == ExprKind::kLiteral) {
+          ctx_type_ = static_cast<Literal&>(*c.args[0].value).value;
+        }
+        return true;
       }
       case ExprKind::kComprehension: {
-        auto* c = static_cast<Comprehension*>(e);
-        for (auto& cl : c->clauses) expr(cl.x.get());
-        expr(c->body.get());
-        expr(c->dict_value.get());
-        break;
+        auto& c = static_cast<Comprehension&>(e);
+        for (auto& cl : c.clauses) walk(*cl.x, *this);
+        walk(*c.body, *this);
+        if (c.dict_value) walk(*c.dict_value, *this);
+        return false;
       }
-      case ExprKind::kDict:
-        for (auto& en : static_cast<DictExpr*>(e)->entries) {
-          expr(en.key.get());
-          expr(en.value.get());
-        }
-        break;
-      case ExprKind::kUnary:
-        expr(static_cast<Unary*>(e)->x.get());
-        break;
-      case ExprKind::kBinary: {
-        auto* b = static_cast<Binary*>(e);
-        expr(b->x.get());
-        expr(b->y.get());
-        break;
-      }
-      case ExprKind::kDot:
-        expr(static_cast<DotExpr*>(e)->x.get());
-        break;
-      case ExprKind::kCall: {
-        auto* c = static_cast<CallExpr*>(e);
-        if (c->fn->kind == ExprKind::kIdent &&
-            static_cast<Ident*>(c->fn.get())->name == ops_.set_ctx_type && !c->args.empty() &&
-            c->args[0].value && c->args[0].value->kind == ExprKind::kLiteral) {
-          ctx_type_ = static_cast<Literal*>(c->args[0].value.get())->value;
-        }
-        expr(c->fn.get());
-        for (auto& a : c->args) expr(a.value.get());
-        break;
-      }
-      case ExprKind::kLambda: {
+      case ExprKind::kLambda:
         // a lambda's body is one expression: its implicit return is never rewritten
-        auto& fn = *static_cast<LambdaExpr*>(e)->fn;
-        for (auto& s : fn.body) {
-          if (s->kind == StmtKind::kReturn) expr(static_cast<ReturnStmt&>(*s).result.get());
+        for (auto& s : static_cast<LambdaExpr&>(e).fn->body) {
+          if (s->kind != StmtKind::kReturn) continue;
+          if (auto& result = static_cast<ReturnStmt&>(*s).result) walk(*result, *this);
         }
-        break;
-      }
-      case ExprKind::kParen:
-        expr(static_cast<ParenExpr*>(e)->x.get());
-        break;
+        return false;
+      default:
+        return true;
     }
   }
 
+ private:
   void function(Function& fn) {
     uses_.push_back(false);
-    for (auto& p : fn.params) expr(p.default_value.get());
-    block(fn.body);
+    for (auto& p : fn.params) {
+      if (p.default_value) walk(*p.default_value, *this);
+    }
+    walk(fn.body, *this);
     if (uses_.back()) {
       fn.ctx_inserted = true;
       auto start =
@@ -191,7 +128,7 @@ class TemplateCtxPass {
 }  // namespace
 
 void insert_template_ctxs(File& file, const TemplateOps& ops) {
-  TemplateCtxPass(ops).block(file.toplevel->body);
+  TemplateCtxPass(ops).run(file.toplevel->body);
 }
 
 }  // namespace hintkit::starlark
