@@ -17,23 +17,13 @@ struct SyntaxError {
   std::string message;
 };
 
-class Parser {
+// The token cursor both halves of the parser read: where it is, what it sees, and the
+// syntax error it throws.
+class TokenStream {
  public:
-  Parser(std::vector<Token> toks) : toks_(std::move(toks)) {}
+  explicit TokenStream(std::vector<Token> toks) : toks_(std::move(toks)) {}
 
-  Block parse_file() {
-    Block body;
-    while (tok() != Tok::kEof) {
-      if (tok() == Tok::kNewline) {
-        next();
-        continue;
-      }
-      parse_statement(body);
-    }
-    return body;
-  }
-
- private:
+ protected:
   const Token& cur() const { return toks_[i_]; }
   Tok tok() const {
     if (toks_[i_].kind == Tok::kError) throw SyntaxError{toks_[i_].pos, toks_[i_].text};
@@ -74,313 +64,25 @@ class Parser {
   }
 
   struct NestGuard {
-    explicit NestGuard(Parser& p) : p(p) {
+    explicit NestGuard(TokenStream& p) : p(p) {
       if (++p.nesting_ > kMaxNesting) p.fail(p.pos(), "nesting too deep");
     }
     ~NestGuard() { --p.nesting_; }
-    Parser& p;
+    TokenStream& p;
   };
 
-  // ---- Statements ----
+  std::vector<Token> toks_;
+  size_t i_ = 0;
+  int nesting_ = 0;
+};
 
-  void parse_statement(Block& out) {
-    NestGuard g(*this);
-    switch (tok()) {
-      case Tok::kDef:
-        out.push_back(parse_def());
-        return;
-      case Tok::kIf:
-        out.push_back(parse_if());
-        return;
-      case Tok::kFor:
-        out.push_back(parse_for());
-        return;
-      case Tok::kWhile:
-        out.push_back(parse_while());
-        return;
-      default:
-        parse_simple(out);
-        return;
-    }
-  }
+// Expressions (starlark-go parse.go's parseExpr and below), and the parameter lists that
+// defs and lambdas share.
+class ExprParser : protected TokenStream {
+ public:
+  using TokenStream::TokenStream;
 
-  void parse_simple(Block& out) {
-    while (true) {
-      out.push_back(parse_small());
-      if (tok() != Tok::kSemi) break;
-      next();
-      if (tok() == Tok::kNewline || tok() == Tok::kEof) break;
-    }
-    if (tok() == Tok::kEof) return;
-    if (tok() != Tok::kNewline) want("newline");
-    next();
-  }
-
-  StmtPtr parse_small() {
-    Pos p = pos();
-    switch (tok()) {
-      case Tok::kReturn: {
-        next();
-        auto r = std::make_unique<ReturnStmt>(p);
-        if (tok() != Tok::kNewline && tok() != Tok::kEof && tok() != Tok::kSemi)
-          r->result = parse_expr_list();
-        return r;
-      }
-      case Tok::kBreak:
-        next();
-        return std::make_unique<BranchStmt>(StmtKind::kBreak, p);
-      case Tok::kContinue:
-        next();
-        return std::make_unique<BranchStmt>(StmtKind::kContinue, p);
-      case Tok::kLoad:
-        return parse_load();
-      default:
-        break;
-    }
-    ExprPtr x = parse_expr_list();
-    Tok t = tok();
-    if (t == Tok::kEq) {
-      Pos op = pos();
-      next();
-      auto a = std::make_unique<AssignStmt>(StmtKind::kAssign, p);
-      a->op_pos = op;
-      a->lhs = std::move(x);
-      a->rhs = parse_expr_list();
-      return a;
-    }
-    BinOp op;
-    if (aug_op(t, &op)) {
-      Pos opp = pos();
-      next();
-      auto a = std::make_unique<AssignStmt>(StmtKind::kAugAssign, p);
-      a->op_pos = opp;
-      a->op = op;
-      a->lhs = std::move(x);
-      a->rhs = parse_expr_list();
-      return a;
-    }
-    return std::make_unique<ExprStmt>(p, std::move(x));
-  }
-
-  static bool aug_op(Tok t, BinOp* op) {
-    switch (t) {
-      case Tok::kPlusEq:
-        *op = BinOp::kPlus;
-        return true;
-      case Tok::kMinusEq:
-        *op = BinOp::kMinus;
-        return true;
-      case Tok::kStarEq:
-        *op = BinOp::kStar;
-        return true;
-      case Tok::kSlashEq:
-        *op = BinOp::kSlash;
-        return true;
-      case Tok::kSlashSlashEq:
-        *op = BinOp::kSlashSlash;
-        return true;
-      case Tok::kPercentEq:
-        *op = BinOp::kPercent;
-        return true;
-      case Tok::kAmpEq:
-        *op = BinOp::kAmp;
-        return true;
-      case Tok::kPipeEq:
-        *op = BinOp::kPipe;
-        return true;
-      case Tok::kCaretEq:
-        *op = BinOp::kCaret;
-        return true;
-      case Tok::kShlEq:
-        *op = BinOp::kShl;
-        return true;
-      case Tok::kShrEq:
-        *op = BinOp::kShr;
-        return true;
-      default:
-        return false;
-    }
-  }
-
-  // starlark-go's parseLoadStmt, with its messages.
-  StmtPtr parse_load() {
-    Pos p = pos();
-    next();
-    auto l = std::make_unique<LoadStmt>(p);
-    Pos lparen = expect(Tok::kLParen);
-    if (tok() != Tok::kString)
-      fail(scan_pos(), "first operand of load statement must be a string literal");
-    l->module = next().text;
-    while (tok() != Tok::kRParen && tok() != Tok::kEof) {
-      expect(Tok::kComma);
-      if (tok() == Tok::kRParen) break;  // a trailing comma
-      if (tok() == Tok::kString) {
-        Token t = next();
-        l->to.push_back(std::make_unique<Ident>(t.pos, t.text));
-        l->from.push_back(t.text);
-        l->from_pos.push_back(t.pos);
-      } else if (tok() == Tok::kIdent) {
-        Token id = next();
-        if (tok() != Tok::kEq) {
-          fail(scan_pos(), "load operand must be \"" + id.text + "\" or " + id.text +
-                               "=\"originalname\" (want '=' after " + id.text + ")");
-        }
-        next();
-        if (tok() != Tok::kString) {
-          fail(scan_pos(),
-               "original name of loaded symbol must be quoted: " + id.text + "=\"originalname\"");
-        }
-        Token t = next();
-        l->to.push_back(std::make_unique<Ident>(id.pos, id.text));
-        l->from.push_back(t.text);
-        l->from_pos.push_back(t.pos);
-      } else {
-        fail(scan_pos(),
-             "load operand must be \"name\" or localname=\"name\" (got " + describe(tok()) + ")");
-      }
-    }
-    expect(Tok::kRParen);
-    if (l->to.empty()) fail(lparen, "load statement must import at least 1 symbol");
-    return l;
-  }
-
-  // suite = NEWLINE INDENT {stmt} OUTDENT | simple_stmt
-  Block parse_suite() {
-    Block body;
-    if (tok() == Tok::kNewline) {
-      next();
-      if (tok() != Tok::kIndent) want("indent");
-      next();
-      while (tok() != Tok::kOutdent && tok() != Tok::kEof) {
-        if (tok() == Tok::kNewline) {
-          next();
-          continue;
-        }
-        parse_statement(body);
-      }
-      if (tok() == Tok::kOutdent) next();
-      return body;
-    }
-    parse_simple(body);
-    return body;
-  }
-
-  void expect_block_colon() {
-    if (tok() != Tok::kColon) {
-      want("':'");
-    }
-    next();
-  }
-
-  StmtPtr parse_def() {
-    Pos p = pos();
-    next();
-    auto d = std::make_unique<DefStmt>(p);
-    if (tok() != Tok::kIdent) not_ident();
-    Token name = next();
-    d->name = std::make_unique<Ident>(name.pos, name.text);
-    d->fn->name = name.text;
-    d->fn->pos = p;
-    expect(Tok::kLParen);
-    parse_params(*d->fn);
-    expect(Tok::kRParen);
-    expect_block_colon();
-    d->fn->body = parse_suite();
-    return d;
-  }
-
-  // starlark-go's parseParams: up to ')' or ':' (the caller wants the one it needs); a
-  // trailing comma only before any * or ** parameter.
-  void parse_params(Function& fn) {
-    bool stars = false;
-    while (tok() != Tok::kRParen && tok() != Tok::kColon && tok() != Tok::kEof) {
-      if (!fn.params.empty()) expect(Tok::kComma);
-      if (tok() == Tok::kRParen) {
-        if (stars) want("parameter");
-        break;
-      }
-      Param prm;
-      prm.pos = pos();
-      if (tok() == Tok::kStar || tok() == Tok::kStarStar) {
-        stars = true;
-        prm.kind = tok() == Tok::kStar ? Param::kStar : Param::kStarStar;
-        prm.op_pos = next().pos;
-        if (prm.kind == Param::kStarStar || tok() == Tok::kIdent) {
-          if (tok() != Tok::kIdent) not_ident();
-          prm.name_pos = pos();
-          prm.name = next().text;
-        }
-      } else {
-        if (tok() != Tok::kIdent) not_ident();
-        prm.name_pos = pos();
-        prm.name = next().text;
-        prm.kind = Param::kNormal;
-        if (tok() == Tok::kEq) {
-          prm.op_pos = next().pos;
-          prm.kind = Param::kDefault;
-          prm.default_value = parse_test();
-        }
-      }
-      fn.params.push_back(std::move(prm));
-    }
-  }
-
-  StmtPtr parse_if() {
-    Pos p = pos();
-    next();
-    auto s = std::make_unique<IfStmt>(p);
-    s->cond = parse_test();
-    expect_block_colon();
-    s->then = parse_suite();
-    if (tok() == Tok::kElif) {
-      s->els.push_back(parse_if());  // elif behaves like else: if ...
-    } else if (tok() == Tok::kElse) {
-      next();
-      expect_block_colon();
-      s->els = parse_suite();
-    }
-    return s;
-  }
-
-  StmtPtr parse_for() {
-    Pos p = pos();
-    next();
-    auto s = std::make_unique<ForStmt>(p);
-    s->vars = parse_loop_vars();
-    expect(Tok::kIn);
-    s->x = parse_expr_list();
-    expect_block_colon();
-    s->body = parse_suite();
-    return s;
-  }
-
-  StmtPtr parse_while() {
-    Pos p = pos();
-    next();
-    auto s = std::make_unique<WhileStmt>(p);
-    s->cond = parse_test();
-    expect_block_colon();
-    s->body = parse_suite();
-    return s;
-  }
-
-  // loop_vars = primary {',' primary}
-  ExprPtr parse_loop_vars() {
-    Pos p = pos();
-    ExprPtr first = parse_primary_with_suffix();
-    if (tok() != Tok::kComma) {
-      return first;
-    }
-    auto t = std::make_unique<ListExpr>(ExprKind::kTuple, p);
-    t->items.push_back(std::move(first));
-    while (tok() == Tok::kComma) {
-      next();
-      if (terminates_list()) break;  // not `in`: "for x, in y" is an error, as in starlark-go
-      t->items.push_back(parse_primary_with_suffix());
-    }
-    return t;
-  }
-
+ protected:
   // ---- Expressions ----
 
   // expr_list = test {',' test} (a tuple when there is a comma). Outside brackets a trailing
@@ -821,9 +523,324 @@ class Parser {
     }
   }
 
-  std::vector<Token> toks_;
-  size_t i_ = 0;
-  int nesting_ = 0;
+  // starlark-go's parseParams: up to ')' or ':' (the caller wants the one it needs); a
+  // trailing comma only before any * or ** parameter.
+  void parse_params(Function& fn) {
+    bool stars = false;
+    while (tok() != Tok::kRParen && tok() != Tok::kColon && tok() != Tok::kEof) {
+      if (!fn.params.empty()) expect(Tok::kComma);
+      if (tok() == Tok::kRParen) {
+        if (stars) want("parameter");
+        break;
+      }
+      Param prm;
+      prm.pos = pos();
+      if (tok() == Tok::kStar || tok() == Tok::kStarStar) {
+        stars = true;
+        prm.kind = tok() == Tok::kStar ? Param::kStar : Param::kStarStar;
+        prm.op_pos = next().pos;
+        if (prm.kind == Param::kStarStar || tok() == Tok::kIdent) {
+          if (tok() != Tok::kIdent) not_ident();
+          prm.name_pos = pos();
+          prm.name = next().text;
+        }
+      } else {
+        if (tok() != Tok::kIdent) not_ident();
+        prm.name_pos = pos();
+        prm.name = next().text;
+        prm.kind = Param::kNormal;
+        if (tok() == Tok::kEq) {
+          prm.op_pos = next().pos;
+          prm.kind = Param::kDefault;
+          prm.default_value = parse_test();
+        }
+      }
+      fn.params.push_back(std::move(prm));
+    }
+  }
+
+  // loop_vars = primary {',' primary}
+  ExprPtr parse_loop_vars() {
+    Pos p = pos();
+    ExprPtr first = parse_primary_with_suffix();
+    if (tok() != Tok::kComma) {
+      return first;
+    }
+    auto t = std::make_unique<ListExpr>(ExprKind::kTuple, p);
+    t->items.push_back(std::move(first));
+    while (tok() == Tok::kComma) {
+      next();
+      if (terminates_list()) break;  // not `in`: "for x, in y" is an error, as in starlark-go
+      t->items.push_back(parse_primary_with_suffix());
+    }
+    return t;
+  }
+};
+
+// Statements and blocks (starlark-go parse.go's parseStmt and above): the entry point.
+class Parser : public ExprParser {
+ public:
+  using ExprParser::ExprParser;
+
+  Block parse_file() {
+    Block body;
+    while (tok() != Tok::kEof) {
+      if (tok() == Tok::kNewline) {
+        next();
+        continue;
+      }
+      parse_statement(body);
+    }
+    return body;
+  }
+
+ private:
+  // ---- Statements ----
+
+  void parse_statement(Block& out) {
+    NestGuard g(*this);
+    switch (tok()) {
+      case Tok::kDef:
+        out.push_back(parse_def());
+        return;
+      case Tok::kIf:
+        out.push_back(parse_if());
+        return;
+      case Tok::kFor:
+        out.push_back(parse_for());
+        return;
+      case Tok::kWhile:
+        out.push_back(parse_while());
+        return;
+      default:
+        parse_simple(out);
+        return;
+    }
+  }
+
+  void parse_simple(Block& out) {
+    while (true) {
+      out.push_back(parse_small());
+      if (tok() != Tok::kSemi) break;
+      next();
+      if (tok() == Tok::kNewline || tok() == Tok::kEof) break;
+    }
+    if (tok() == Tok::kEof) return;
+    if (tok() != Tok::kNewline) want("newline");
+    next();
+  }
+
+  StmtPtr parse_small() {
+    Pos p = pos();
+    switch (tok()) {
+      case Tok::kReturn: {
+        next();
+        auto r = std::make_unique<ReturnStmt>(p);
+        if (tok() != Tok::kNewline && tok() != Tok::kEof && tok() != Tok::kSemi)
+          r->result = parse_expr_list();
+        return r;
+      }
+      case Tok::kBreak:
+        next();
+        return std::make_unique<BranchStmt>(StmtKind::kBreak, p);
+      case Tok::kContinue:
+        next();
+        return std::make_unique<BranchStmt>(StmtKind::kContinue, p);
+      case Tok::kLoad:
+        return parse_load();
+      default:
+        break;
+    }
+    ExprPtr x = parse_expr_list();
+    Tok t = tok();
+    if (t == Tok::kEq) {
+      Pos op = pos();
+      next();
+      auto a = std::make_unique<AssignStmt>(StmtKind::kAssign, p);
+      a->op_pos = op;
+      a->lhs = std::move(x);
+      a->rhs = parse_expr_list();
+      return a;
+    }
+    BinOp op;
+    if (aug_op(t, &op)) {
+      Pos opp = pos();
+      next();
+      auto a = std::make_unique<AssignStmt>(StmtKind::kAugAssign, p);
+      a->op_pos = opp;
+      a->op = op;
+      a->lhs = std::move(x);
+      a->rhs = parse_expr_list();
+      return a;
+    }
+    return std::make_unique<ExprStmt>(p, std::move(x));
+  }
+
+  static bool aug_op(Tok t, BinOp* op) {
+    switch (t) {
+      case Tok::kPlusEq:
+        *op = BinOp::kPlus;
+        return true;
+      case Tok::kMinusEq:
+        *op = BinOp::kMinus;
+        return true;
+      case Tok::kStarEq:
+        *op = BinOp::kStar;
+        return true;
+      case Tok::kSlashEq:
+        *op = BinOp::kSlash;
+        return true;
+      case Tok::kSlashSlashEq:
+        *op = BinOp::kSlashSlash;
+        return true;
+      case Tok::kPercentEq:
+        *op = BinOp::kPercent;
+        return true;
+      case Tok::kAmpEq:
+        *op = BinOp::kAmp;
+        return true;
+      case Tok::kPipeEq:
+        *op = BinOp::kPipe;
+        return true;
+      case Tok::kCaretEq:
+        *op = BinOp::kCaret;
+        return true;
+      case Tok::kShlEq:
+        *op = BinOp::kShl;
+        return true;
+      case Tok::kShrEq:
+        *op = BinOp::kShr;
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  // starlark-go's parseLoadStmt, with its messages.
+  StmtPtr parse_load() {
+    Pos p = pos();
+    next();
+    auto l = std::make_unique<LoadStmt>(p);
+    Pos lparen = expect(Tok::kLParen);
+    if (tok() != Tok::kString)
+      fail(scan_pos(), "first operand of load statement must be a string literal");
+    l->module = next().text;
+    while (tok() != Tok::kRParen && tok() != Tok::kEof) {
+      expect(Tok::kComma);
+      if (tok() == Tok::kRParen) break;  // a trailing comma
+      if (tok() == Tok::kString) {
+        Token t = next();
+        l->to.push_back(std::make_unique<Ident>(t.pos, t.text));
+        l->from.push_back(t.text);
+        l->from_pos.push_back(t.pos);
+      } else if (tok() == Tok::kIdent) {
+        Token id = next();
+        if (tok() != Tok::kEq) {
+          fail(scan_pos(), "load operand must be \"" + id.text + "\" or " + id.text +
+                               "=\"originalname\" (want '=' after " + id.text + ")");
+        }
+        next();
+        if (tok() != Tok::kString) {
+          fail(scan_pos(),
+               "original name of loaded symbol must be quoted: " + id.text + "=\"originalname\"");
+        }
+        Token t = next();
+        l->to.push_back(std::make_unique<Ident>(id.pos, id.text));
+        l->from.push_back(t.text);
+        l->from_pos.push_back(t.pos);
+      } else {
+        fail(scan_pos(),
+             "load operand must be \"name\" or localname=\"name\" (got " + describe(tok()) + ")");
+      }
+    }
+    expect(Tok::kRParen);
+    if (l->to.empty()) fail(lparen, "load statement must import at least 1 symbol");
+    return l;
+  }
+
+  // suite = NEWLINE INDENT {stmt} OUTDENT | simple_stmt
+  Block parse_suite() {
+    Block body;
+    if (tok() == Tok::kNewline) {
+      next();
+      if (tok() != Tok::kIndent) want("indent");
+      next();
+      while (tok() != Tok::kOutdent && tok() != Tok::kEof) {
+        if (tok() == Tok::kNewline) {
+          next();
+          continue;
+        }
+        parse_statement(body);
+      }
+      if (tok() == Tok::kOutdent) next();
+      return body;
+    }
+    parse_simple(body);
+    return body;
+  }
+
+  void expect_block_colon() {
+    if (tok() != Tok::kColon) {
+      want("':'");
+    }
+    next();
+  }
+
+  StmtPtr parse_def() {
+    Pos p = pos();
+    next();
+    auto d = std::make_unique<DefStmt>(p);
+    if (tok() != Tok::kIdent) not_ident();
+    Token name = next();
+    d->name = std::make_unique<Ident>(name.pos, name.text);
+    d->fn->name = name.text;
+    d->fn->pos = p;
+    expect(Tok::kLParen);
+    parse_params(*d->fn);
+    expect(Tok::kRParen);
+    expect_block_colon();
+    d->fn->body = parse_suite();
+    return d;
+  }
+
+  StmtPtr parse_if() {
+    Pos p = pos();
+    next();
+    auto s = std::make_unique<IfStmt>(p);
+    s->cond = parse_test();
+    expect_block_colon();
+    s->then = parse_suite();
+    if (tok() == Tok::kElif) {
+      s->els.push_back(parse_if());  // elif behaves like else: if ...
+    } else if (tok() == Tok::kElse) {
+      next();
+      expect_block_colon();
+      s->els = parse_suite();
+    }
+    return s;
+  }
+
+  StmtPtr parse_for() {
+    Pos p = pos();
+    next();
+    auto s = std::make_unique<ForStmt>(p);
+    s->vars = parse_loop_vars();
+    expect(Tok::kIn);
+    s->x = parse_expr_list();
+    expect_block_colon();
+    s->body = parse_suite();
+    return s;
+  }
+
+  StmtPtr parse_while() {
+    Pos p = pos();
+    next();
+    auto s = std::make_unique<WhileStmt>(p);
+    s->cond = parse_test();
+    expect_block_colon();
+    s->body = parse_suite();
+    return s;
+  }
 };
 
 }  // namespace

@@ -305,6 +305,80 @@ class RawScanner {
     return t;
   }
 
+  // The escape after a backslash in a non-raw string literal, appended to `out`; an error token
+  // when it is malformed.
+  std::optional<Token> escape(Pos start, char quote, std::string& out) {
+    static constexpr std::pair<char, char> kSimple[] = {
+        {'a', '\a'}, {'b', '\b'}, {'f', '\f'},  {'n', '\n'},  {'r', '\r'},
+        {'t', '\t'}, {'v', '\v'}, {'\\', '\\'}, {'\'', '\''}, {'"', '"'}};
+    char e = peek();
+    for (const auto& [name, byte] : kSimple) {
+      if (e == name) {
+        out.push_back(byte);
+        advance();
+        return std::nullopt;
+      }
+    }
+    switch (e) {
+      case '\n':  // a line continuation
+        advance();
+        return std::nullopt;
+      case '0':
+      case '1':
+      case '2':
+      case '3':
+      case '4':
+      case '5':
+      case '6':
+      case '7': {
+        int v = 0;
+        for (int k = 0; k < 3 && peek() >= '0' && peek() <= '7'; ++k) {
+          v = v * 8 + (peek() - '0');
+          advance();
+        }
+        if (v > 255) {  // shown as starlark-go shows it: three octal digits
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "%03o", v);
+          return error(start, std::string("invalid escape sequence \\") + buf);
+        }
+        out.push_back(static_cast<char>(v));
+        break;
+      }
+      case 'x': {  // ytt's starlark-go predates \u and \U: those stay verbatim (default)
+        advance();
+        // starlark-go unquotes the literal's whole text: fewer than two characters before the
+        // closing quote is a truncated escape; two that are not hex digits an invalid one.
+        std::string digits;
+        for (size_t k = 0; k < 2; ++k) {
+          char h = peek(k);
+          if (h == '\0' || h == quote || h == '\n') break;
+          digits.push_back(h);
+        }
+        if (digits.size() < 2) return error(start, "truncated escape sequence \\x" + digits);
+        uint32_t v = 0;
+        for (char h : digits) {
+          int d = (h >= '0' && h <= '9')   ? h - '0'
+                  : (h >= 'a' && h <= 'f') ? h - 'a' + 10
+                  : (h >= 'A' && h <= 'F') ? h - 'A' + 10
+                                           : -1;
+          if (d < 0) return error(start, "invalid escape sequence \\x" + digits);
+          v = v * 16 + static_cast<uint32_t>(d);
+        }
+        advance();
+        advance();
+        out.push_back(static_cast<char>(v));
+        break;
+      }
+      default:
+        // Unknown escapes are kept verbatim, backslash included.
+        out.push_back('\\');
+        out.push_back(e);
+        advance();
+        break;
+    }
+    return std::nullopt;
+  }
+
   Token string(Pos start, bool raw) {
     char quote = peek();
     bool triple = peek(1) == quote && peek(2) == quote;
@@ -353,103 +427,7 @@ class RawScanner {
         }
         continue;
       }
-      switch (e) {
-        case '\n':
-          advance();
-          break;
-        case 'a':
-          out.push_back('\a');
-          advance();
-          break;
-        case 'b':
-          out.push_back('\b');
-          advance();
-          break;
-        case 'f':
-          out.push_back('\f');
-          advance();
-          break;
-        case 'n':
-          out.push_back('\n');
-          advance();
-          break;
-        case 'r':
-          out.push_back('\r');
-          advance();
-          break;
-        case 't':
-          out.push_back('\t');
-          advance();
-          break;
-        case 'v':
-          out.push_back('\v');
-          advance();
-          break;
-        case '\\':
-          out.push_back('\\');
-          advance();
-          break;
-        case '\'':
-          out.push_back('\'');
-          advance();
-          break;
-        case '"':
-          out.push_back('"');
-          advance();
-          break;
-        case '0':
-        case '1':
-        case '2':
-        case '3':
-        case '4':
-        case '5':
-        case '6':
-        case '7': {
-          int v = 0;
-          for (int k = 0; k < 3 && peek() >= '0' && peek() <= '7'; ++k) {
-            v = v * 8 + (peek() - '0');
-            advance();
-          }
-          if (v > 255) {  // shown as starlark-go shows it: three octal digits
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "%03o", v);
-            return error(start, std::string("invalid escape sequence \\") + buf);
-          }
-          out.push_back(static_cast<char>(v));
-          break;
-        }
-        case 'x': {  // ytt's starlark-go predates \u and \U: those stay verbatim (default)
-          advance();
-          // starlark-go unquotes the literal's whole text: fewer than two characters before the
-          // closing quote is a truncated escape; two that are not hex digits an invalid one.
-          std::string digits;
-          for (size_t k = 0; k < 2; ++k) {
-            char h = peek(k);
-            if (h == '\0' || h == quote || h == '\n') break;
-            digits.push_back(h);
-          }
-          if (digits.size() < 2) return error(start, "truncated escape sequence \\x" + digits);
-          uint32_t v = 0;
-          for (char h : digits) {
-            int d = (h >= '0' && h <= '9')   ? h - '0'
-                    : (h >= 'a' && h <= 'f') ? h - 'a' + 10
-                    : (h >= 'A' && h <= 'F') ? h - 'A' + 10
-                                             : -1;
-            if (d < 0) return error(start, "invalid escape sequence \\x" + digits);
-            v = v * 16 + static_cast<uint32_t>(d);
-          }
-          advance();
-          advance();
-          out.push_back(static_cast<char>(v));
-          break;
-        }
-        default:
-          // Unknown escapes are kept verbatim, backslash included.
-          out.push_back('\\');
-          out.push_back(e);
-          advance();
-          break;
-      }
+      if (auto err = escape(start, quote, out)) return *err;
     }
     Token t;
     t.kind = Tok::kString;
