@@ -653,13 +653,11 @@ class TemplateCompiler {
         if (c_.nodes.back().kind == NodeKind::kText) c_.nodes.back().text = prev;
       }
       bool print = ct.rfind("=", 0) == 0 || ct.rfind("-=", 0) == 0;
+      // ytt's NodeCodeMeta.Code: "-=", then "=", then "-" are taken off the front one after
+      // the other, so `(@=- x @)` prints ` x` (and `-` there trims nothing).
       std::string code = ct;
-      if (code.rfind("-=", 0) == 0) {
-        code.erase(0, 2);
-      } else if (code.rfind("=", 0) == 0) {
-        code.erase(0, 1);
-      } else if (code.rfind("-", 0) == 0) {
-        code.erase(0, 1);
+      for (std::string_view marker : {"-=", "=", "-"}) {
+        if (code.starts_with(marker)) code.erase(0, marker.size());
       }
       if (!code.empty() && code.back() == '-') code.pop_back();
       if (print) {
