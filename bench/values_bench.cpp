@@ -17,7 +17,7 @@
 #include <map>
 #include <string>
 
-#include "schema/schema.h"
+#include "ytt/cmd/cmd.h"
 #include "yaml/internal.h"
 #include "yaml/yaml.h"
 

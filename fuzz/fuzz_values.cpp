@@ -11,7 +11,7 @@
 #include <fstream>
 #include <string>
 
-#include "schema/schema.h"
+#include "ytt/cmd/cmd.h"
 #include "starlark/starlark.h"
 
 using namespace hintkit;

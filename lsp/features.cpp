@@ -8,7 +8,7 @@
 #include "hintfile/hintfile.h"
 #include "lsp/positions.h"
 #include "resolver/tazuna.h"
-#include "schema/schema.h"
+#include "ytt/cmd/cmd.h"
 #include "tmplcheck/tmplcheck.h"
 #include "yaml/yaml.h"
 

@@ -13,7 +13,7 @@
 #include "plugin/cli_spec.h"
 #include "plugin/commands.h"
 #include "plugin/terminal.h"
-#include "schema/flags.h"
+#include "ytt/cmd/cmd.h"
 
 #ifndef HINTKIT_VERSION
 #define HINTKIT_VERSION "0.0.0"
@@ -346,7 +346,7 @@ CommandLine::CommandLine() {
   version_cmd = app.add_subcommand("version", "Print hintkit's version");
   version_cmd->footer("Prints `hintkit VERSION`, as `hintkit --version` does.\n\nExit: 0.");
 
-  // `values` takes ytt's own flags verbatim (ytt v0.48.0 compatible); see schema/schema.h.
+  // `values` takes ytt's own flags verbatim (ytt v0.48.0 compatible); see ytt/cmd/cmd.h.
   // It is dispatched before the command line above is built (see run()).
   values_cmd =
       app.add_subcommand("values", "Data values schema engine, ytt-compatible (ytt's flags)");

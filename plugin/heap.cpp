@@ -17,7 +17,7 @@ namespace {
 #define HINTKIT_HEAP_ARENA 1
 // mimalloc 2.x hands out arena memory in blocks of one segment (32 MiB), aligned to it.
 constexpr size_t kSegmentBytes = size_t{32} << 20;
-// The main thread's segment and those of the threads that read YAML ahead (schema/preload.h)
+// The main thread's segment and those of the threads that read YAML ahead (ytt/workspace/workspace.h)
 // and in halves (yaml::load_split): later segments come from the OS as before.
 constexpr size_t kArenaSegments = 4;
 

@@ -6,7 +6,7 @@
 
 #include "plugin/commands.h"
 #include "plugin/heap.h"
-#include "schema/schema.h"
+#include "ytt/cmd/cmd.h"
 
 #ifdef HINTKIT_MIMALLOC
 #include <mimalloc.h>

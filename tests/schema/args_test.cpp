@@ -1,7 +1,7 @@
 // ytt's flag syntax as `hintkit values` parses it.
 #include <gtest/gtest.h>
 
-#include "schema/schema.h"
+#include "ytt/cmd/cmd.h"
 
 namespace hintkit::schema {
 namespace {

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "schema/internal.h"
+#include "ytt/template/template.h"
 
 namespace hintkit::schema {
 namespace {

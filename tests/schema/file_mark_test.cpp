@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "schema/file_set.h"
-#include "schema/schema.h"
+#include "ytt/files/files.h"
+#include "ytt/cmd/cmd.h"
 #include "starlark/runes.h"
 #include "tests/support/temp_dir.h"
 

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "schema/schema.h"
+#include "ytt/cmd/cmd.h"
 #include "tests/support/temp_dir.h"
 
 namespace {

@@ -3,7 +3,7 @@
 // template 'input.yaml': ").
 #include <gtest/gtest.h>
 
-#include "schema/errors.h"
+#include "ytt/yamlmeta/yamlmeta.h"
 
 namespace hintkit::schema {
 namespace {

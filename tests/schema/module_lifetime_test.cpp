@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "schema/schema.h"
+#include "ytt/cmd/cmd.h"
 #include "starlark/starlark.h"
 #include "tests/support/temp_dir.h"
 

@@ -1,6 +1,6 @@
 // YamlPreloader: every file comes back loaded exactly as load_yaml would load it, whichever
 // thread got to it first, in any order of asking; errors travel with the file.
-#include "schema/preload.h"
+#include "ytt/workspace/workspace.h"
 
 #include <gtest/gtest.h>
 

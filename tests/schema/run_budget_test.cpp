@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "schema/schema.h"
+#include "ytt/cmd/cmd.h"
 #include "tests/support/temp_dir.h"
 
 namespace {

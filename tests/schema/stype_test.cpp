@@ -2,7 +2,7 @@
 // out of line only when some key is not a plain string) and the check of values through it.
 #include <gtest/gtest.h>
 
-#include "schema/internal.h"
+#include "ytt/schema/schema.h"
 
 namespace hintkit::schema {
 namespace {

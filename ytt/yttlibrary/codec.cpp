@@ -1,0 +1,684 @@
+// `@ytt:json`, `@ytt:yaml` and `@ytt:regexp`. Encoders go through the engine's tree
+// (`from_starlark`), so dicts, structs and yamlfragments encode alike; `json.encode` sorts map
+// keys as Go's encoding/json does; `json.decode` gives floats for every number and sorted keys,
+// as ytt's does (it decodes into Go maps and float64s).
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+
+#include "formats/formats.h"
+#include "ytt/yttlibrary/yttlibrary.h"
+#include "starlark/runes.h"
+
+namespace hintkit::schema {
+
+namespace {
+
+void sort_keys(yaml::Node& n) {
+  for (auto& it : n.items) sort_keys(it.value);
+  for (auto& el : n.elements) sort_keys(el);
+  std::stable_sort(n.items.begin(), n.items.end(),
+                   [](const auto& a, const auto& b) { return a.key.text < b.key.text; });
+}
+
+// ---- JSON decoding (Go's encoding/json into interface{}) ----
+
+// Go's json.Unmarshal: the scanner checks the whole input first (its first syntax error wins,
+// worded as Go's SyntaxError), then the value is decoded: strings with invalid UTF-8 or lone
+// surrogates get U+FFFD, numbers become float64s (one beyond float64 is an UnmarshalTypeError).
+class JsonParser {
+ public:
+  explicit JsonParser(std::string_view s) : s_(s) {}
+
+  sl::Result<sl::Value> parse() {
+    if (auto e = check()) return *e;
+    i_ = 0;
+    return value();
+  }
+
+ private:
+  static constexpr int kMaxDepth = 10000;  // Go's scanner nesting limit
+
+  // ---- the scanner ----
+
+  static std::string quote_char(unsigned char c) {  // Go's quoteChar (a byte read as a rune)
+    if (c == '\'') return "'\\''";
+    if (c == '"') return "'\"'";
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out = "'";
+    auto esc = [&](char e) {
+      out += '\\';
+      out += e;
+    };
+    switch (c) {
+      case '\a':
+        esc('a');
+        break;
+      case '\b':
+        esc('b');
+        break;
+      case '\f':
+        esc('f');
+        break;
+      case '\n':
+        esc('n');
+        break;
+      case '\r':
+        esc('r');
+        break;
+      case '\t':
+        esc('t');
+        break;
+      case '\v':
+        esc('v');
+        break;
+      case '\\':
+        esc('\\');
+        break;
+      default:
+        if (c < 0x20 || c == 0x7f) {
+          out += "\\x";
+          out += kHex[c >> 4];
+          out += kHex[c & 15];
+        } else if (c < 0x80 || (c >= 0xa1 && c != 0xad)) {
+          sl::append_utf8(out, c);
+        } else {  // U+0080-U+00A0 and U+00AD are not printable
+          out += "\\u00";
+          out += kHex[c >> 4];
+          out += kHex[c & 15];
+        }
+    }
+    return out + "'";
+  }
+  sl::Error eof() const { return sl::fail_error("json.decode: unexpected end of JSON input"); }
+  // The byte at the scan position; at the end, the space Go's scanner steps there to finish a
+  // number or literal.
+  sl::Error bad(std::string_view context) const {
+    unsigned char c = i_ < s_.size() ? static_cast<unsigned char>(s_[i_]) : ' ';
+    return sl::fail_error("json.decode: invalid character " + quote_char(c) + " " +
+                          std::string(context));
+  }
+  void skip_ws() {
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r'))
+      ++i_;
+  }
+  static bool digit(char c) { return c >= '0' && c <= '9'; }
+  static bool hex_digit(char c) {
+    return digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+  }
+
+  std::optional<sl::Error> check() {
+    if (auto e = check_value(0)) return e;
+    skip_ws();
+    if (i_ < s_.size()) return bad("after top-level value");
+    return std::nullopt;
+  }
+
+  std::optional<sl::Error> check_value(int depth) {
+    skip_ws();
+    if (i_ >= s_.size()) return eof();
+    char c = s_[i_];
+    if (c == '{' || c == '[') {
+      if (depth + 1 > kMaxDepth) return sl::fail_error("json.decode: exceeded max depth");
+      return c == '{' ? check_object(depth + 1) : check_array(depth + 1);
+    }
+    if (c == '"') return check_string();
+    if (c == '-' || digit(c)) return check_number();
+    if (c == 't') return check_literal("true");
+    if (c == 'f') return check_literal("false");
+    if (c == 'n') return check_literal("null");
+    return bad("looking for beginning of value");
+  }
+
+  std::optional<sl::Error> check_literal(std::string_view word) {
+    for (size_t k = 0; k < word.size(); ++k, ++i_) {
+      if (i_ >= s_.size() || s_[i_] != word[k]) {
+        return bad("in literal " + std::string(word) + " (expecting " +
+                   quote_char(static_cast<unsigned char>(word[k])) + ")");
+      }
+    }
+    return std::nullopt;
+  }
+
+  std::optional<sl::Error> check_number() {
+    if (s_[i_] == '-') {
+      ++i_;
+      if (i_ >= s_.size() || !digit(s_[i_])) return bad("in numeric literal");
+    }
+    if (s_[i_] == '0') {
+      ++i_;
+    } else {
+      while (i_ < s_.size() && digit(s_[i_])) ++i_;
+    }
+    if (i_ < s_.size() && s_[i_] == '.') {
+      ++i_;
+      if (i_ >= s_.size() || !digit(s_[i_])) return bad("after decimal point in numeric literal");
+      while (i_ < s_.size() && digit(s_[i_])) ++i_;
+    }
+    if (i_ < s_.size() && (s_[i_] == 'e' || s_[i_] == 'E')) {
+      ++i_;
+      if (i_ < s_.size() && (s_[i_] == '+' || s_[i_] == '-')) ++i_;
+      if (i_ >= s_.size() || !digit(s_[i_])) return bad("in exponent of numeric literal");
+      while (i_ < s_.size() && digit(s_[i_])) ++i_;
+    }
+    return std::nullopt;
+  }
+
+  std::optional<sl::Error> check_string() {
+    ++i_;  // opening quote
+    while (true) {
+      if (i_ >= s_.size()) return eof();
+      unsigned char c = static_cast<unsigned char>(s_[i_]);
+      if (c == '"') {
+        ++i_;
+        return std::nullopt;
+      }
+      if (c < 0x20) return bad("in string literal");
+      if (c != '\\') {
+        ++i_;
+        continue;
+      }
+      ++i_;
+      if (i_ >= s_.size()) return eof();
+      char e = s_[i_];
+      if (e == 'u') {
+        ++i_;
+        for (int k = 0; k < 4; ++k, ++i_) {
+          if (i_ >= s_.size()) return eof();
+          if (!hex_digit(s_[i_])) return bad("in \\u hexadecimal character escape");
+        }
+        continue;
+      }
+      if (std::string_view("\"\\/bfnrt").find(e) == std::string_view::npos) {
+        return bad("in string escape code");
+      }
+      ++i_;
+    }
+  }
+
+  std::optional<sl::Error> check_array(int depth) {
+    ++i_;
+    skip_ws();
+    if (i_ < s_.size() && s_[i_] == ']') {
+      ++i_;
+      return std::nullopt;
+    }
+    while (true) {
+      if (auto e = check_value(depth)) return e;
+      skip_ws();
+      if (i_ >= s_.size()) return eof();
+      if (s_[i_] == ',') {
+        ++i_;
+        continue;
+      }
+      if (s_[i_] == ']') {
+        ++i_;
+        return std::nullopt;
+      }
+      return bad("after array element");
+    }
+  }
+
+  std::optional<sl::Error> check_object(int depth) {
+    ++i_;
+    skip_ws();
+    if (i_ < s_.size() && s_[i_] == '}') {
+      ++i_;
+      return std::nullopt;
+    }
+    while (true) {
+      skip_ws();
+      if (i_ >= s_.size()) return eof();
+      if (s_[i_] != '"') return bad("looking for beginning of object key string");
+      if (auto e = check_string()) return e;
+      skip_ws();
+      if (i_ >= s_.size()) return eof();
+      if (s_[i_] != ':') return bad("after object key");
+      ++i_;
+      if (auto e = check_value(depth)) return e;
+      skip_ws();
+      if (i_ >= s_.size()) return eof();
+      if (s_[i_] == ',') {
+        ++i_;
+        continue;
+      }
+      if (s_[i_] == '}') {
+        ++i_;
+        return std::nullopt;
+      }
+      return bad("after object key:value pair");
+    }
+  }
+
+  // ---- decoding checked input ----
+
+  sl::Result<sl::Value> value() {
+    skip_ws();
+    char c = s_[i_];
+    if (c == '{') return object();
+    if (c == '[') return array();
+    if (c == '"') return sl::Value::from_string(string());
+    if (c == 't') {
+      i_ += 4;
+      return sl::Value::from_bool(true);
+    }
+    if (c == 'f') {
+      i_ += 5;
+      return sl::Value::from_bool(false);
+    }
+    if (c == 'n') {
+      i_ += 4;
+      return sl::Value::none();
+    }
+    return number();
+  }
+
+  sl::Result<sl::Value> number() {
+    size_t start = i_;
+    while (i_ < s_.size() && (digit(s_[i_]) || s_[i_] == '-' || s_[i_] == '+' || s_[i_] == '.' ||
+                              s_[i_] == 'e' || s_[i_] == 'E'))
+      ++i_;
+    std::string text(s_.substr(start, i_ - start));
+    // Go's ParseFloat rounds what underflows to zero and fails on what overflows (strtod
+    // flags both; only overflow gives an infinity).
+    double d = std::strtod(text.c_str(), nullptr);
+    if (std::isinf(d)) {
+      return sl::fail_error("json.decode: json: cannot unmarshal number " + text +
+                            " into Go value of type float64");
+    }
+    return sl::Value::from_float(d);
+  }
+
+  unsigned hex4() {
+    unsigned v = 0;
+    std::from_chars(s_.data() + i_, s_.data() + i_ + 4, v, 16);
+    i_ += 4;
+    return v;
+  }
+
+  std::string string() {
+    ++i_;  // opening quote
+    std::string out;
+    while (true) {
+      unsigned char c = static_cast<unsigned char>(s_[i_]);
+      if (c == '"') {
+        ++i_;
+        return out;
+      }
+      if (c >= 0x80) {  // Go's unquote: invalid UTF-8 becomes U+FFFD, byte by byte
+        auto r = sl::runes::decode(s_, i_);
+        out.append(r.cp == 0xFFFD && r.width == 1 ? "\xEF\xBF\xBD" : s_.substr(i_, r.width));
+        i_ += r.width;
+        continue;
+      }
+      ++i_;
+      if (c != '\\') {
+        out += static_cast<char>(c);
+        continue;
+      }
+      char e = s_[i_++];
+      switch (e) {
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'u': {
+          unsigned cp = hex4();
+          if (cp >= 0xD800 && cp < 0xE000) {  // a surrogate: only a valid pair is a rune
+            unsigned lo = 0;
+            if (cp < 0xDC00 && s_.substr(i_, 2) == "\\u") {
+              size_t save = i_;
+              i_ += 2;
+              lo = hex4();
+              if (lo >= 0xDC00 && lo < 0xE000) {
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+              } else {
+                i_ = save;  // the next escape stands on its own
+                cp = 0xFFFD;
+              }
+            } else {
+              cp = 0xFFFD;
+            }
+          }
+          sl::append_utf8(out, cp);
+          break;
+        }
+        default:  // '"', '\\', '/'
+          out += e;
+          break;
+      }
+    }
+  }
+
+  sl::Result<sl::Value> array() {
+    ++i_;
+    std::vector<sl::Value> items;
+    skip_ws();
+    if (s_[i_] == ']') {
+      ++i_;
+      return sl::make_list({});
+    }
+    while (true) {
+      auto v = value();
+      if (!v.ok()) return v;
+      items.push_back(*v);
+      skip_ws();
+      if (s_[i_++] == ']') return sl::make_list(std::move(items));
+    }
+  }
+
+  sl::Result<sl::Value> object() {
+    ++i_;
+    std::vector<std::pair<std::string, sl::Value>> fields;
+    skip_ws();
+    if (s_[i_] == '}') {
+      ++i_;
+      return make_dict(std::move(fields));
+    }
+    while (true) {
+      skip_ws();
+      std::string k = string();
+      skip_ws();
+      ++i_;  // ':'
+      auto v = value();
+      if (!v.ok()) return v;
+      auto same = std::find_if(fields.begin(), fields.end(), [&](auto& f) { return f.first == k; });
+      if (same != fields.end())
+        same->second = *v;
+      else
+        fields.emplace_back(std::move(k), *v);
+      skip_ws();
+      if (s_[i_++] == '}') return make_dict(std::move(fields));
+    }
+  }
+
+  // Go maps have no order; ytt's result lists keys sorted.
+  static sl::Result<sl::Value> make_dict(std::vector<std::pair<std::string, sl::Value>> fields) {
+    std::sort(fields.begin(), fields.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::pair<sl::Value, sl::Value>> items;
+    items.reserve(fields.size());
+    for (auto& [k, v] : fields) items.emplace_back(sl::Value::from_string(k), std::move(v));
+    return sl::make_dict(std::move(items));
+  }
+
+  std::string_view s_;
+  size_t i_ = 0;
+};
+
+const sl::Value* kwarg(const sl::Call& c, std::string_view name) {
+  for (const auto& kw : c.kwargs)
+    if (kw.name == name) return &kw.value;
+  return nullptr;
+}
+
+std::optional<sl::Error> only_kwargs(const sl::Call& c,
+                                     std::initializer_list<std::string_view> ok) {
+  for (const auto& kw : c.kwargs) {
+    if (std::find(ok.begin(), ok.end(), kw.name) == ok.end()) {
+      return sl::fail_error(std::string(c.name) +
+                            ": invalid argument name: " + std::string(kw.name));
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<sl::Error> want_string(const sl::Call& c, const sl::Value& v) {
+  if (v.is(sl::Kind::kString)) return std::nullopt;
+  return sl::fail_error(std::string(c.name) + ": expected a string, but was " +
+                        std::string(v.type_name()));
+}
+
+// Go regexp's `Expand`: $1, ${1}, $name, ${name}, $$ (named groups are not supported by
+// ytt's patterns in practice and expand to nothing, as Go does for unknown names).
+std::string expand(std::string_view tmpl, std::string_view text, const formats::Regex& re,
+                   const formats::Regex::Match& m) {
+  std::string out;
+  for (size_t i = 0; i < tmpl.size(); ++i) {
+    if (tmpl[i] != '$' || i + 1 >= tmpl.size()) {
+      out += tmpl[i];
+      continue;
+    }
+    if (tmpl[i + 1] == '$') {
+      out += '$';
+      ++i;
+      continue;
+    }
+    std::string name;
+    size_t j = i + 1;
+    if (tmpl[j] == '{') {
+      size_t close = tmpl.find('}', j);
+      if (close == std::string_view::npos) {
+        out += tmpl[i];
+        continue;
+      }
+      name = std::string(tmpl.substr(j + 1, close - j - 1));
+      j = close + 1;
+    } else {
+      while (j < tmpl.size() &&
+             (std::isalnum(static_cast<unsigned char>(tmpl[j])) || tmpl[j] == '_'))
+        name += tmpl[j++];
+    }
+    if (name.empty()) {
+      out += tmpl[i];
+      continue;
+    }
+    // As Go's Regexp.Expand: a number is a group's index, anything else a group's name;
+    // unknown groups and groups that did not take part expand to nothing.
+    bool digits =
+        std::all_of(name.begin(), name.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+    std::optional<size_t> g;
+    if (digits && name.size() < 9) {
+      g = std::stoul(name);
+    } else if (!digits) {
+      g = re.group_named(name);
+    }
+    if (g && *g < m.groups.size() && m.groups[*g]) {
+      out += text.substr(m.groups[*g]->first, m.groups[*g]->second - m.groups[*g]->first);
+    }
+    i = j - 1;
+  }
+  return out;
+}
+
+sl::Result<formats::Regex> compile_regexp(const sl::Call& c, std::string_view pattern) {
+  formats::Regex re(pattern);
+  if (!re.ok()) {
+    return sl::fail_error(std::string(c.name) + ": error parsing regexp: " + re.error());
+  }
+  return re;
+}
+
+}  // namespace
+
+namespace {
+
+// What Go's encoding/json refuses in a converted value: maps keyed by anything but strings
+// (ytt's AsUnorderedStringMaps panics on them; `keys` true) or, with `keys` false, floats
+// that are not finite (json.Marshal: "unsupported value").
+std::optional<sl::Error> json_unencodable(const DNode& n, bool keys) {
+  if (!keys && n.kind == yaml::Kind::kFloat && !std::isfinite(n.scalar.float_value)) {
+    const double f = n.scalar.float_value;
+    return sl::fail_error(std::string("json: unsupported value: ") + (std::isnan(f) ? "NaN"
+                                                                      : f > 0       ? "+Inf"
+                                                                                    : "-Inf"));
+  }
+  for (const auto& e : n.entries) {
+    if (keys && n.is_map() && e.key.kind != yaml::Kind::kString) {
+      return sl::fail_error("(p) Expected key to be string");
+    }
+    if (e.value) {
+      if (auto err = json_unencodable(*e.value, keys)) return err;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// A document set (a fragment of documents) prints as ytt's DocumentSet.AsBytes: its non-empty
+// documents (Document.IsEmpty; a computed {} is not empty) joined by `---` lines.
+sl::Result<std::string> yaml_text(const sl::Value& v) {
+  const std::vector<DDoc>* docs = fragment_docs(v);
+  if (!docs) {
+    if (auto panic = go_value_panic(v)) return *panic;
+    auto tree = convert_starlark(v, {});
+    if (!tree.ok()) return tree.error();
+    return emit_yaml(*tree.value());
+  }
+  std::string out;
+  bool first = true;
+  for (const auto& d : *docs) {
+    const DNode* n = d.value.get();
+    if (!n || n->is_null() || (!d.computed && !n->is_scalar() && n->entries.empty())) continue;
+    if (!first) out += "---\n";
+    first = false;
+    out += emit_yaml(*n);
+  }
+  return out;
+}
+
+sl::Value json_module() {
+  auto encode = sl::make_builtin("json.encode", [](const sl::Call& c) -> sl::Result<sl::Value> {
+    if (c.args.size() != 1) return ytt_fail(c, "expected exactly one argument");
+    if (auto e = only_kwargs(c, {"indent"})) return *e;
+    // ytt's order: AsGoValue, the string-keyed maps json wants, the indent, then Marshal.
+    if (auto panic = go_value_panic(c.args[0], "json.encode")) return *panic;
+    auto tree = convert_starlark(c.args[0], {});
+    if (!tree.ok()) return sl::fail_error("json.encode: " + tree.error().message);
+    if (auto e = json_unencodable(*tree.value(), true)) return *e;
+    int indent = 0;
+    if (const sl::Value* n = kwarg(c, "indent")) {
+      if (!n->is(sl::Kind::kInt)) return ytt_fail(c, "expected starlark.Int");
+      auto i = n->to_int64();
+      if (!i) return ytt_fail(c, "expected int64 value");
+      if (*i < 0 || *i > 8) return ytt_fail(c, "indent value must be between 0 and 8");
+      indent = static_cast<int>(*i);
+    }
+    if (auto e = json_unencodable(*tree.value(), false)) return ytt_fail(c, e->message);
+    yaml::Node n = to_yaml(*tree.value());
+    sort_keys(n);
+    return sl::Value::from_string(yaml::emit_json(n, indent));
+  });
+  auto decode = sl::make_builtin("json.decode", [](const sl::Call& c) -> sl::Result<sl::Value> {
+    if (c.args.size() != 1) return ytt_fail(c, "expected exactly one argument");
+    if (auto e = want_string(c, c.args[0])) return *e;
+    return JsonParser(c.args[0].as_string()).parse();
+  });
+  return sl::make_struct("module", "json", {{"decode", decode}, {"encode", encode}});
+}
+
+sl::Value yaml_module() {
+  auto encode = sl::make_builtin("yaml.encode", [](const sl::Call& c) -> sl::Result<sl::Value> {
+    if (c.args.size() != 1) return ytt_fail(c, "expected exactly one argument");
+    // ytt prints through its document printer, which skips empty documents: None and YAML
+    // maps or arrays without items (fragments: a dict or list is never empty to it) give "".
+    const sl::Value& v = c.args[0];
+    DPtr frag = fragment_node(v);
+    if (v.is_none() || (frag && !frag->is_scalar() && frag->entries.empty())) {
+      return sl::Value::from_string("");
+    }
+    auto text = yaml_text(v);
+    if (!text.ok()) return sl::fail_error("yaml.encode: " + text.error().message);
+    return sl::Value::from_string(text.value());
+  });
+  auto decode = sl::make_builtin("yaml.decode", [](const sl::Call& c) -> sl::Result<sl::Value> {
+    if (c.args.size() != 1) return ytt_fail(c, "expected exactly one argument");
+    if (auto e = want_string(c, c.args[0])) return *e;
+    diag::Diagnostics diags;
+    auto docs = yaml::load(c.args[0].as_string(), "", diags, ytt_yaml_options());
+    for (const auto& d : diags.items()) {
+      if (d.severity == diag::Severity::kError && d.code == "HK002") {
+        // ytt's conversion to Go values panics on a key a YAML map repeats.
+        return sl::fail_error("(p) Unexpected duplicate key (" + d.message + ")");
+      }
+      if (d.severity == diag::Severity::kError) {
+        return sl::fail_error("yaml.decode: " + go_yaml_error(d, c.args[0].as_string(), false));
+      }
+    }
+    if (docs.size() > 1) {
+      return sl::fail_error("yaml.decode: Expected to find exactly one YAML document");
+    }
+    if (docs.empty()) return sl::Value::none();
+    return to_plain(from_yaml(docs[0].root));
+  });
+  return sl::make_struct("module", "yaml", {{"decode", decode}, {"encode", encode}});
+}
+
+sl::Value regexp_module() {
+  auto match = sl::make_builtin("regexp.match", [](const sl::Call& c) -> sl::Result<sl::Value> {
+    if (c.args.size() != 2) return ytt_fail(c, "expected exactly two arguments");
+    if (auto e = want_string(c, c.args[0])) return *e;
+    if (auto e = want_string(c, c.args[1])) return *e;
+    auto re = compile_regexp(c, c.args[0].as_string());
+    if (!re.ok()) return re.error();
+    return sl::Value::from_bool(re->search(c.args[1].as_string()));
+  });
+  auto replace = sl::make_builtin("regexp.replace", [](const sl::Call& c) -> sl::Result<sl::Value> {
+    if (c.args.size() != 3) return ytt_fail(c, "expected exactly 3 arguments");
+    if (auto e = want_string(c, c.args[0])) return *e;
+    if (auto e = want_string(c, c.args[1])) return *e;
+    auto re = compile_regexp(c, c.args[0].as_string());
+    if (!re.ok()) return re.error();
+    const sl::Value& repl = c.args[2];
+    bool is_fn = repl.is(sl::Kind::kFunction) || repl.is(sl::Kind::kBuiltin);
+    if (!is_fn && !repl.is(sl::Kind::kString)) {
+      return ytt_fail(c, "expected a string, but was " + std::string(repl.type_name()));
+    }
+    const std::string s(c.args[1].as_string());
+    std::string out;
+    size_t last = 0;
+    std::optional<sl::Error> failed;
+    const size_t max_bytes = c.thread.options().limits.max_string_bytes;
+    // A step per match, and the result stops growing at the string limit: millions of matches
+    // on a 16 MiB string were seconds of work and a vector of every match.
+    re->for_each_replace_match(s, [&](const formats::Regex::Match& m) {
+      c.thread.charge(1);
+      const auto [begin, end] = *m.groups[0];
+      out.append(s, last, begin - last);
+      if (is_fn) {
+        sl::Value arg = sl::Value::from_string(s.substr(begin, end - begin));
+        auto r = c.thread.call(repl, std::span<const sl::Value>(&arg, 1));
+        if (!r.ok()) {
+          // ytt returns the function's error as its own (ErrWrapper: "regexp.replace: ...")
+          const bool own = r.error().kind == sl::ErrorKind::kLimit || r.error().go_panic;
+          failed = own ? r.error() : ytt_fail(c, r.error().message);
+          return false;
+        }
+        if (!r->is(sl::Kind::kString)) {
+          failed = ytt_fail(c, "expected a string, but was " + std::string(r->type_name()));
+          return false;
+        }
+        out += r->as_string();
+      } else {
+        out += expand(repl.as_string(), s, *re, m);
+      }
+      last = end;
+      if (out.size() > max_bytes) {
+        failed = sl::Error{sl::ErrorKind::kLimit,
+                           "string too large: " + std::to_string(out.size()) +
+                               " bytes exceeds the limit of " + std::to_string(max_bytes)};
+        return false;
+      }
+      return true;
+    });
+    if (failed) return *failed;
+    out.append(s, last, std::string::npos);
+    return sl::Value::from_string(out);
+  });
+  return sl::make_struct("module", "regexp", {{"match", match}, {"replace", replace}});
+}
+
+}  // namespace hintkit::schema
