@@ -8,7 +8,7 @@ examples/, so seeds follow the fixtures instead of being copied blobs:
   fuzz_hintfile      every tazuna.hint.yaml
   fuzz_resolve       each hint with the values files beside it (hint, "#values" line, values)
   fuzz_starlark      every .star file, and the code of every `#@` line of the templates
-  fuzz_values        every .yaml file of fixtures/schema and examples/ytt (one template each)
+  fuzz_values        every .yaml file of fixtures/ytt and examples/ytt (one template each)
   fuzz_template      every tazuna.yaml and included file holding a Go template action
   fuzz_formats       "FORMAT\\nVALUE" for each hint var's format with its default and values;
                      "regex\\nPATTERN\\nTEXT" for each regexp.* call in the templates
@@ -111,7 +111,7 @@ def main():
         if b"{{" in data and os.path.basename(os.path.dirname(p)) != "schema":
             write(out, "fuzz_template", data)
 
-    for top in ("fixtures/schema", "examples/ytt"):
+    for top in ("fixtures/ytt", "examples/ytt"):
         for p in files(ext=".yaml", under=[os.path.join(ROOT, top)]):
             write(out, "fuzz_values", read(p))
 

@@ -11,7 +11,7 @@
 //
 // HINTKIT_UPDATE=1 in the environment rewrites hintkit's own expectations instead, for review
 // in the diff. A case with a file `oracle` was recorded from the reference (ytt v0.48.0,
-// fixtures/schema/record-from-oracle.sh writes it): the update switch never rewrites it, only
+// fixtures/ytt/record-from-oracle.sh writes it): the update switch never rewrites it, only
 // compares, so hintkit's output cannot become the reference's expectation.
 //
 // Exit status: 0 the case passes (or was rewritten), 1 it differs, 2 the case is malformed or
