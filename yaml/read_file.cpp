@@ -14,6 +14,9 @@
 namespace hintkit::yaml {
 namespace {
 
+// Pipes and devices are read this much at a time.
+constexpr size_t kReadChunk = 1 << 16;
+
 struct Fd {
   int fd = -1;
   ~Fd() {
@@ -85,27 +88,43 @@ diag::Result<std::string> read_file(const std::string& path, size_t max_bytes,
   std::string text;
   Reservation reserved(S_ISREG(st.st_mode) ? std::min(static_cast<size_t>(st.st_size), max_bytes)
                                            : max_bytes);
+  // Read straight into `text`. A regular file is asked for one byte more than its size: when
+  // the first read returns exactly its size, that is its end, and the usual single read needs
+  // no second one to see EOF. Anything else (a file that grew, a /proc or /sys file whose size
+  // says nothing, a pipe) is read in chunks until EOF.
+  size_t want = kReadChunk;
   if (S_ISREG(st.st_mode)) {
     if (static_cast<size_t>(st.st_size) > max_bytes) {
       return cannot_read(path, "file is " + std::to_string(st.st_size) +
                                    " bytes, over the limit of " + std::to_string(max_bytes) +
                                    " bytes");
     }
-    text.reserve(static_cast<size_t>(st.st_size));
+    want = static_cast<size_t>(st.st_size) + 1;
   } else {
     ::fcntl(f.fd, F_SETFL, ::fcntl(f.fd, F_GETFL) & ~O_NONBLOCK);
   }
-  char buf[1 << 16];
   for (;;) {
-    ssize_t n = ::read(f.fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
+    const size_t have = text.size();
+    // One byte past the limit is enough to tell that the input is over it.
+    want = std::min(want, max_bytes + 1 - have);
+    text.resize(have + want);
+    ssize_t n = ::read(f.fd, text.data() + have, want);
+    if (n < 0 && errno == EINTR) {
+      text.resize(have);
+      continue;
+    }
     if (n < 0) return cannot_read(path, std::strerror(errno));
-    if (n == 0) break;
-    if (text.size() + static_cast<size_t>(n) > max_bytes) {
+    text.resize(have + static_cast<size_t>(n));
+    if (text.size() > max_bytes) {
       return cannot_read(path,
                          "input is over the limit of " + std::to_string(max_bytes) + " bytes");
     }
-    text.append(buf, static_cast<size_t>(n));
+    if (n == 0) break;
+    if (have == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        static_cast<size_t>(n) == static_cast<size_t>(st.st_size)) {
+      break;
+    }
+    want = kReadChunk;
   }
   return text;
 }
