@@ -25,10 +25,12 @@ bool has_right_trim_marker(std::string_view s) {
   return s.size() >= 2 && is_space_char(s[0]) && s[1] == '-';
 }
 
+bool is_ascii_alpha_numeric(unsigned char c) {
+  return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
 bool is_alpha_numeric(uint32_t r) {
-  if (r < 0x80) {
-    return r == '_' || (r >= '0' && r <= '9') || ((r | 0x20) >= 'a' && (r | 0x20) <= 'z');
-  }
+  if (r < 0x80) return is_ascii_alpha_numeric(static_cast<unsigned char>(r));
   return runes::is_letter(r) || runes::is_digit(r);
 }
 
@@ -171,6 +173,10 @@ class Lexer {
 
   // (at the right delimiter, with a trim marker)
   std::pair<bool, bool> at_right_delim() const {
+    // Only a space (before a trim marker) or '}' can start one: most calls stop here.
+    if (pos_ >= in_.size() || (in_[pos_] != '}' && !is_space_char(in_[pos_]))) {
+      return {false, false};
+    }
     std::string_view r = rest();
     if (has_right_trim_marker(r) && r.substr(kTrimMarkerLen).starts_with(kRightDelim)) {
       return {true, true};
@@ -179,11 +185,13 @@ class Lexer {
     return {false, false};
   }
 
-  bool at_terminator() {
-    uint32_t r = peek();
-    if (r < 0x80 && is_space_char(static_cast<char>(r))) return true;
-    switch (r) {
-      case kEof:
+  bool at_terminator() const {
+    if (pos_ >= in_.size()) return true;
+    switch (in_[pos_]) {
+      case ' ':
+      case '\t':
+      case '\r':
+      case '\n':
       case '.':
       case ',':
       case '|':
@@ -195,6 +203,20 @@ class Lexer {
         break;
     }
     return rest().starts_with(kRightDelim);
+  }
+
+  // Go reads an identifier's runes one by one; ASCII runs are taken at once.
+  uint32_t skip_alpha_numeric() {
+    while (true) {
+      while (pos_ < in_.size() && is_ascii_alpha_numeric(static_cast<unsigned char>(in_[pos_]))) {
+        ++pos_;
+      }
+      const uint32_t r = next();
+      if (!is_alpha_numeric(r)) {
+        backup();
+        return r;
+      }
+    }
   }
 
   St lex_text() {
@@ -351,12 +373,7 @@ class Lexer {
   }
 
   St lex_identifier() {
-    uint32_t r;
-    while (true) {
-      r = next();
-      if (!is_alpha_numeric(r)) break;
-    }
-    backup();
+    const uint32_t r = skip_alpha_numeric();
     const std::string_view word = in_.substr(start_, pos_ - start_);
     if (!at_terminator()) return errorf("bad character " + sharp_u(r));
     ItemType kw = keyword(word);
@@ -378,6 +395,7 @@ class Lexer {
   }
 
   static ItemType keyword(std::string_view w) {
+    if (w.size() < 2 ? w != "." : w.size() > 8) return ItemType::kError;
     static constexpr std::pair<std::string_view, ItemType> kKeys[] = {
         {".", ItemType::kDot},
         {"block", ItemType::kBlock},
@@ -412,14 +430,7 @@ class Lexer {
       emit(t == ItemType::kVariable ? ItemType::kVariable : ItemType::kDot);
       return St::kInside;
     }
-    uint32_t r;
-    while (true) {
-      r = next();
-      if (!is_alpha_numeric(r)) {
-        backup();
-        break;
-      }
-    }
+    const uint32_t r = skip_alpha_numeric();
     if (!at_terminator()) return errorf("bad character " + sharp_u(r));
     emit(t);
     return St::kInside;
