@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <new>
 #include <optional>
 
 #include "gotmpl/gotmpl.h"
@@ -330,12 +332,16 @@ constexpr size_t kHere = static_cast<size_t>(-1);
 class Parser {
  public:
   Parser(const Lexed& lexed, const Options& options, TreeSet& set)
-      : items_(lexed.items), options_(options), set_(set) {}
+      : items_(lexed.items),
+        last_(lexed.items.size() - 1),
+        options_(options),
+        set_(set),
+        arena_(set.arena()) {}
 
   void parse_main(const std::string& name) {
     Tree t;
     t.name = name;
-    t.root = std::make_unique<ListNode>(peek().pos);
+    t.root = make_listed<ListNode>(peek().pos);
     start_tree();
     while (peek().type != ItemType::kEOF) {
       if (peek().type == ItemType::kLeftDelim) {
@@ -349,7 +355,7 @@ class Parser {
       }
       NodePtr n = text_or_action();
       if (is_end(n) || is_else(n)) errorf("unexpected " + end_or_else(n), n->pos);
-      t.root->nodes.push_back(std::move(n));
+      t.root->nodes.push_back(n);
     }
     add(std::move(t));
   }
@@ -375,14 +381,14 @@ class Parser {
   static std::string end_or_else(const NodePtr& n) { return is_end(n) ? "{{end}}" : "{{else}}"; }
 
   // ---- tokens ----
+  // The lexer's last item is EOF or an error: reading stops there.
   const Item& next() {
-    const Item& it = items_[std::min(i_, items_.size() - 1)];
-    if (i_ < items_.size()) ++i_;
-    furthest_ = std::max(furthest_, i_ - 1);
-    return it;
+    if (i_ > last_) return items_[last_];
+    furthest_ = std::max(furthest_, i_);
+    return items_[i_++];
   }
   void backup(size_t n = 1) { i_ -= n; }
-  const Item& peek() { return items_[std::min(i_, items_.size() - 1)]; }
+  const Item& peek() { return items_[std::min(i_, last_)]; }
   const Item& next_non_space() {
     while (true) {
       const Item& it = next();
@@ -440,8 +446,8 @@ class Parser {
       case NodeType::kComment:
         return true;
       case NodeType::kList:
-        for (const NodePtr& c : static_cast<const ListNode*>(n)->nodes) {
-          if (!is_empty_tree(c.get())) return false;
+        for (const Node* c : static_cast<const ListNode*>(n)->nodes) {
+          if (!is_empty_tree(c)) return false;
         }
         return true;
       case NodeType::kText: {
@@ -458,22 +464,22 @@ class Parser {
   // Go's Tree.add: a later non-empty definition of a name that has a non-empty one is an error.
   void add(Tree t) {
     auto it = set_.trees.find(t.name);
-    if (it == set_.trees.end() || is_empty_tree(it->second.root.get())) {
+    if (it == set_.trees.end() || is_empty_tree(it->second.root)) {
       set_.trees[t.name] = std::move(t);
       return;
     }
-    if (!is_empty_tree(t.root.get())) {
+    if (!is_empty_tree(t.root)) {
       errorf("template: multiple definition of template " + go_quote(t.name));
     }
   }
 
-  std::string parse_template_name(const Item& token, std::string_view context) {
+  std::string_view parse_template_name(const Item& token, std::string_view context) {
     if (token.type != ItemType::kString && token.type != ItemType::kRawString) {
       unexpected(token, context);
     }
     auto s = unquote(token.val);
     if (!s) errorf("invalid syntax");
-    return *s;
+    return keep(*s);
   }
 
   // {{define "name"}} ... {{end}}: a tree of its own, with its own variables.
@@ -499,15 +505,15 @@ class Parser {
     range_depth_ = saved_range;
   }
 
-  std::unique_ptr<ListNode> item_list(NodePtr& next_node) {
-    auto list = std::make_unique<ListNode>(peek_non_space().pos);
+  ListNode* item_list(NodePtr& next_node) {
+    auto* list = make_listed<ListNode>(peek_non_space().pos);
     while (peek_non_space().type != ItemType::kEOF) {
       NodePtr n = text_or_action();
       if (is_end(n) || is_else(n)) {
-        next_node = std::move(n);
+        next_node = n;
         return list;
       }
-      list->nodes.push_back(std::move(n));
+      list->nodes.push_back(n);
     }
     errorf("unexpected EOF");
   }
@@ -516,7 +522,7 @@ class Parser {
     const Item& token = next_non_space();
     switch (token.type) {
       case ItemType::kText:
-        return std::make_unique<TextNode>(token.pos, token.val);
+        return make<TextNode>(token.pos, token.val);
       case ItemType::kLeftDelim: {
         action_pos_ = token.pos;
         NodePtr n = action();
@@ -524,7 +530,7 @@ class Parser {
         return n;
       }
       case ItemType::kComment:
-        return std::make_unique<CommentNode>(token.pos, token.val);
+        return make<CommentNode>(token.pos, token.val);
       default:
         unexpected(token, "input");
     }
@@ -544,7 +550,7 @@ class Parser {
         return else_control(token.pos);
       case ItemType::kEnd:
         expect(ItemType::kRightDelim, "end");
-        return std::make_unique<EndNode>(token.pos);
+        return make<EndNode>(token.pos);
       case ItemType::kIf:
         return control(NodeType::kIf, "if");
       case ItemType::kRange:
@@ -559,15 +565,15 @@ class Parser {
     backup();
     const size_t pos = peek().pos;
     // Variables declared here persist until the enclosing {{end}}.
-    return std::make_unique<ActionNode>(pos, pipeline("command", ItemType::kRightDelim));
+    return make<ActionNode>(pos, pipeline("command", ItemType::kRightDelim));
   }
 
   NodePtr break_control(size_t pos, std::string_view what) {
     const Item& token = next_non_space();
     if (token.type != ItemType::kRightDelim) unexpected(token, what);
     if (range_depth_ == 0) errorf(std::string(what) + " outside {{range}}");
-    if (what == "{{break}}") return std::make_unique<BreakNode>(pos);
-    return std::make_unique<ContinueNode>(pos);
+    if (what == "{{break}}") return make<BreakNode>(pos);
+    return make<ContinueNode>(pos);
   }
 
   // `{{else if` / `{{else with` leave the keyword pending: the else is their else list.
@@ -577,13 +583,13 @@ class Parser {
     if (p.type != ItemType::kIf && p.type != ItemType::kWith) {
       expect(ItemType::kRightDelim, "else");
     }
-    return std::make_unique<ElseNode>(pos);
+    return make<ElseNode>(pos);
   }
 
   NodePtr control(NodeType type, std::string_view context) {
     Depth depth(*this);
     const size_t saved_vars = vars_.size();
-    auto node = std::make_unique<BranchNode>(type, 0);
+    auto* node = make<BranchNode>(type, 0);
     node->pipe = pipeline(context, ItemType::kRightDelim);
     node->pos = node->pipe->pos;
     if (type == NodeType::kRange) ++range_depth_;
@@ -597,7 +603,7 @@ class Parser {
         // {{if a}}_{{else if b}}_{{end}} is {{if a}}_{{else}}{{if b}}_{{end}}{{end}}: the
         // nested one takes the only {{end}}.
         next();
-        node->else_list = std::make_unique<ListNode>(next_node->pos);
+        node->else_list = make_listed<ListNode>(next_node->pos);
         node->else_list->nodes.push_back(control(type, type == NodeType::kIf ? "if" : "with"));
       } else {
         node->else_list = item_list(next_node);
@@ -613,20 +619,20 @@ class Parser {
   NodePtr template_control() {
     const Item& token = next_non_space();
     const size_t pos = token.pos;
-    std::string name = parse_template_name(token, "template clause");
-    std::unique_ptr<PipeNode> pipe;
+    std::string_view name = parse_template_name(token, "template clause");
+    PipeNode* pipe = nullptr;
     if (next_non_space().type != ItemType::kRightDelim) {
       backup();
       pipe = pipeline("template clause", ItemType::kRightDelim);
     }
-    return std::make_unique<TemplateNode>(pos, std::move(name), std::move(pipe));
+    return make<TemplateNode>(pos, name, pipe);
   }
 
   NodePtr block_control() {
     const Item& token = next_non_space();
     const size_t pos = token.pos;
-    std::string name = parse_template_name(token, "block clause");
-    std::unique_ptr<PipeNode> pipe = pipeline("block clause", ItemType::kRightDelim);
+    std::string_view name = parse_template_name(token, "block clause");
+    PipeNode* pipe = pipeline("block clause", ItemType::kRightDelim);
     // The block's body is a tree of its own (with its own variables), defined here.
     const std::vector<std::string_view> saved_vars = vars_;
     const int saved_range = range_depth_;
@@ -640,12 +646,14 @@ class Parser {
     add(std::move(t));
     vars_ = saved_vars;
     range_depth_ = saved_range;
-    return std::make_unique<TemplateNode>(pos, std::move(name), std::move(pipe));
+    return make<TemplateNode>(pos, name, pipe);
   }
 
-  std::unique_ptr<PipeNode> pipeline(std::string_view context, ItemType end) {
+  PipeNode* pipeline(std::string_view context, ItemType end) {
     Depth depth(*this);
-    auto pipe = std::make_unique<PipeNode>(peek_non_space().pos);
+    auto* pipe = make_listed<PipeNode>(peek_non_space().pos);
+    // Arena lists cannot give back what they outgrow: room for a usual pipeline at once.
+    pipe->cmds.reserve(4);
   decls:
     if (peek_non_space().type == ItemType::kVariable) {
       const size_t v_index = i_;
@@ -720,12 +728,13 @@ class Parser {
     }
   }
 
-  std::unique_ptr<CommandNode> command() {
-    auto cmd = std::make_unique<CommandNode>(peek_non_space().pos);
+  CommandNode* command() {
+    auto* cmd = make_listed<CommandNode>(peek_non_space().pos);
+    cmd->args.reserve(4);
     while (true) {
       peek_non_space();
       NodePtr op = operand();
-      if (op) cmd->args.push_back(std::move(op));
+      if (op) cmd->args.push_back(op);
       const Item& token = next();
       if (token.type == ItemType::kSpace) continue;
       if (token.type == ItemType::kRightDelim || token.type == ItemType::kRightParen) {
@@ -744,7 +753,7 @@ class Parser {
   // common operand of a helmfile, then costs no temporary lists.
   template <typename N>
   NodePtr extend(NodePtr node) {
-    auto* n = static_cast<N*>(node.get());
+    auto* n = static_cast<N*>(node);
     n->pos = peek().pos;  // Go: the new node takes the chain's position
     while (peek().type == ItemType::kField) {
       const Item& f = next();
@@ -758,15 +767,15 @@ class Parser {
     NodePtr node = term();
     if (!node) return nullptr;
     if (peek().type == ItemType::kField && node->type == NodeType::kField) {
-      return extend<FieldNode>(std::move(node));
+      return extend<FieldNode>(node);
     }
     if (peek().type == ItemType::kField && node->type == NodeType::kVariable) {
-      return extend<VariableNode>(std::move(node));
+      return extend<VariableNode>(node);
     }
     if (peek().type == ItemType::kField) {
       const size_t chain_pos = peek().pos;
-      std::vector<std::string> fields;
-      std::vector<size_t> field_pos;
+      NodeList<std::string_view> fields(arena_);
+      NodeList<size_t> field_pos(arena_);
       while (peek().type == ItemType::kField) {
         const Item& f = next();
         fields.emplace_back(f.val.substr(1));
@@ -774,14 +783,14 @@ class Parser {
       }
       switch (node->type) {
         case NodeType::kField: {
-          auto* f = static_cast<FieldNode*>(node.get());
+          auto* f = static_cast<FieldNode*>(node);
           f->ident.insert(f->ident.end(), fields.begin(), fields.end());
           f->ident_pos.insert(f->ident_pos.end(), field_pos.begin(), field_pos.end());
           f->pos = chain_pos;  // Go: the new node takes the chain's position
           break;
         }
         case NodeType::kVariable: {
-          auto* v = static_cast<VariableNode*>(node.get());
+          auto* v = static_cast<VariableNode*>(node);
           v->ident.insert(v->ident.end(), fields.begin(), fields.end());
           v->ident_pos.insert(v->ident_pos.end(), field_pos.begin(), field_pos.end());
           v->pos = chain_pos;
@@ -794,10 +803,10 @@ class Parser {
         case NodeType::kDot:
           errorf("unexpected . after term " + go_quote(to_string(*node)));
         default: {
-          auto chain = std::make_unique<ChainNode>(chain_pos, std::move(node));
+          auto* chain = make_listed<ChainNode>(chain_pos, node);
           chain->field = std::move(fields);
           chain->field_pos = std::move(field_pos);
-          node = std::move(chain);
+          node = chain;
         }
       }
     }
@@ -811,15 +820,15 @@ class Parser {
         if (options_.is_function && !options_.is_function(token.val)) {
           errorf("function " + go_quote(token.val) + " not defined", token.pos);
         }
-        return std::make_unique<IdentifierNode>(token.pos, std::string(token.val));
+        return make<IdentifierNode>(token.pos, token.val);
       case ItemType::kDot:
-        return std::make_unique<DotNode>(token.pos);
+        return make<DotNode>(token.pos);
       case ItemType::kNil:
-        return std::make_unique<NilNode>(token.pos);
+        return make<NilNode>(token.pos);
       case ItemType::kVariable:
         return use_var(token.pos, token.val);
       case ItemType::kField: {
-        auto f = std::make_unique<FieldNode>(token.pos);
+        auto* f = make_listed<FieldNode>(token.pos);
         // Room for `.Values.x` in one allocation each.
         f->ident.reserve(2);
         f->ident_pos.reserve(2);
@@ -828,7 +837,7 @@ class Parser {
         return f;
       }
       case ItemType::kBool:
-        return std::make_unique<BoolNode>(token.pos, token.val == "true");
+        return make<BoolNode>(token.pos, token.val == "true");
       case ItemType::kCharConstant:
       case ItemType::kComplex:
       case ItemType::kNumber:
@@ -839,7 +848,7 @@ class Parser {
       case ItemType::kRawString: {
         auto s = unquote(token.val);
         if (!s) errorf("invalid syntax");
-        return std::make_unique<StringNode>(token.pos, std::string(token.val), std::move(*s));
+        return make<StringNode>(token.pos, token.val, keep(*s));
       }
       default:
         backup();
@@ -847,8 +856,8 @@ class Parser {
     }
   }
 
-  std::unique_ptr<VariableNode> new_variable(size_t pos, std::string_view name) {
-    auto v = std::make_unique<VariableNode>(pos);
+  VariableNode* new_variable(size_t pos, std::string_view name) {
+    auto* v = make_listed<VariableNode>(pos);
     v->ident.emplace_back(name);
     v->ident_pos.push_back(pos);
     return v;
@@ -862,14 +871,14 @@ class Parser {
   }
 
   NodePtr new_number(const Item& token) {
-    auto n = std::make_unique<NumberNode>(token.pos, std::string(token.val));
-    const std::string& text = n->text;
+    auto* n = make<NumberNode>(token.pos, token.val);
+    const std::string_view text = n->text;
     if (token.type == ItemType::kCharConstant) {
       std::string_view s = std::string_view(text).substr(1);
       uint32_t v;
       bool byte_value;
       if (!unquote_char(s, '\'', v, byte_value)) errorf("invalid syntax");
-      if (s != "'") errorf("malformed character constant: " + text);
+      if (s != "'") errorf("malformed character constant: " + std::string(text));
       n->is_int = n->is_uint = n->is_float = true;
       n->int64 = v;
       n->uint64 = v;
@@ -962,9 +971,29 @@ class Parser {
     }
   }
 
+  // A node in the set's arena (see Node: never deleted one by one).
+  template <typename N, typename... Args>
+  N* make(Args&&... args) {
+    return new (set_.take(sizeof(N), alignof(N))) N(std::forward<Args>(args)...);
+  }
+  // Nodes with lists take the arena for them.
+  template <typename N, typename... Args>
+  N* make_listed(Args&&... args) {
+    return make<N>(std::forward<Args>(args)..., arena_);
+  }
+  // A copy of `s` in the arena.
+  std::string_view keep(std::string_view s) {
+    if (s.empty()) return {};
+    char* p = static_cast<char*>(set_.take(s.size(), 1));
+    std::memcpy(p, s.data(), s.size());
+    return {p, s.size()};
+  }
+
   const std::vector<Item>& items_;
+  const size_t last_;
   const Options& options_;
   TreeSet& set_;
+  Arena* arena_;
   size_t i_ = 0;
   size_t furthest_ = 0;
   std::vector<std::string_view> vars_;  // views of the text, and "$"
@@ -986,8 +1015,113 @@ bool is_builtin(std::string_view name) {
   return std::find(std::begin(kBuiltins), std::end(kBuiltins), name) != std::end(kBuiltins);
 }
 
-void TreeSet::set_text(std::string_view text) {
-  text_ = std::make_unique<std::string>(text);
+namespace {
+
+// Blocks up to this size are kept for the next tree, at most kKeptBlocks of them: `lint`
+// parses one helmfile after another, and taking fresh memory for each one cost page faults
+// that were a tenth of the template check.
+constexpr size_t kMaxKeptBlock = 1 << 20;
+constexpr size_t kKeptBlocks = 4;
+// The arena's first block is sized from the text (about 8 bytes of nodes per byte of a
+// helmfile template: one block for most), between these.
+constexpr size_t kMinBlock = 4096;
+constexpr size_t kMaxFirstBlock = 1 << 20;
+
+// Freed blocks, process-wide: trees may be freed on another thread than the one that made
+// them, hence the lock (never contended in practice).
+class BlockCache {
+ public:
+  void* take(size_t size) {
+    {
+      std::lock_guard lock(mu_);
+      for (size_t i = 0; i < kept_.size(); ++i) {
+        if (kept_[i].second == size) {
+          void* p = kept_[i].first;
+          kept_.erase(kept_.begin() + static_cast<std::ptrdiff_t>(i));
+          return p;
+        }
+      }
+    }
+    return ::operator new(size);
+  }
+  void give(void* p, size_t size) {
+    if (size <= kMaxKeptBlock) {
+      std::lock_guard lock(mu_);
+      if (kept_.size() < kKeptBlocks) {
+        kept_.emplace_back(p, size);
+        return;
+      }
+    }
+    ::operator delete(p);
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::pair<void*, size_t>> kept_;
+};
+
+BlockCache& block_cache() {
+  static auto* cache = new BlockCache();  // never destroyed: trees may be freed at exit
+  return *cache;
+}
+
+}  // namespace
+
+// A bump allocator: nodes take their memory inline (`take`), node lists through the
+// memory_resource interface; nothing is freed before the whole arena.
+class TreeSet::NodeArena final : public std::pmr::memory_resource {
+ public:
+  explicit NodeArena(size_t text_size)
+      : next_size_(std::clamp<size_t>(text_size * 8, kMinBlock, kMaxFirstBlock)) {
+    next_size_ = (next_size_ + kMinBlock - 1) & ~(kMinBlock - 1);  // similar texts, same size
+  }
+  ~NodeArena() override {
+    for (auto [p, size] : blocks_) block_cache().give(p, size);
+  }
+
+  void* take(size_t bytes, size_t align) {
+    const uintptr_t p = (cur_ + align - 1) & ~(uintptr_t{align} - 1);
+    if (p + bytes <= end_ && p >= cur_) {
+      cur_ = p + bytes;
+      return reinterpret_cast<void*>(p);
+    }
+    return grow(bytes, align);
+  }
+
+ private:
+  void* grow(size_t bytes, size_t align) {
+    size_t size = next_size_;
+    while (size < bytes + align) size *= 2;
+    void* block = block_cache().take(size);
+    blocks_.emplace_back(block, size);
+    next_size_ = std::min(size * 2, kMaxKeptBlock * 8);
+    cur_ = reinterpret_cast<uintptr_t>(block);
+    end_ = cur_ + size;
+    return take(bytes, align);
+  }
+  void* do_allocate(size_t bytes, size_t align) override { return take(bytes, align); }
+  void do_deallocate(void*, size_t, size_t) override {}
+  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override {
+    return this == &other;
+  }
+
+  std::vector<std::pair<void*, size_t>> blocks_;
+  uintptr_t cur_ = 0;
+  uintptr_t end_ = 0;
+  size_t next_size_;
+};
+
+TreeSet::TreeSet() = default;
+TreeSet::TreeSet(TreeSet&&) noexcept = default;
+TreeSet& TreeSet::operator=(TreeSet&&) noexcept = default;
+TreeSet::~TreeSet() = default;
+
+Arena* TreeSet::arena() const { return arena_.get(); }
+void* TreeSet::take(size_t bytes, size_t align) const { return arena_->take(bytes, align); }
+
+void TreeSet::set_text(std::string text) {
+  arena_ = std::make_unique<NodeArena>(text.size());
+  text_ = std::make_unique<std::string>(std::move(text));
   line_starts_.clear();
 }
 
@@ -1013,16 +1147,28 @@ diag::Position TreeSet::position(size_t offset) const {
   return {static_cast<int>(line), column};
 }
 
+// The lexer's items kept between texts, at most (32 bytes each).
+constexpr size_t kMaxKeptItems = 1 << 15;
+
 diag::Result<TreeSet, ParseError> parse(std::string_view text, std::string_view name,
                                         const Options& options) {
   TreeSet set;
   set.main = std::string(name);
-  set.set_text(text);
+  set.set_text(std::string(text));
   LexOptions lo;
   lo.emit_comments = options.keep_comments;
   lo.break_ok = !has_function(options, "break");
   lo.continue_ok = !has_function(options, "continue");
-  Lexed lexed;
+  // The items of one text are dropped once it is parsed; their memory is kept for the next
+  // text of this thread, unless it grew large.
+  thread_local Lexed lexed;
+  lexed.items.clear();
+  lexed.message.clear();
+  struct Trim {
+    ~Trim() {
+      if (lexed.items.capacity() > kMaxKeptItems) lexed.items = {};
+    }
+  } trim;
   lex(set.text(), lo, lexed);
   Parser parser(lexed, options, set);
   try {

@@ -72,7 +72,10 @@ void write(std::string& out, const Node& n, bool quote_text) {
       return;
     }
     case NodeType::kField:
-      for (const std::string& f : static_cast<const FieldNode&>(n).ident) out += "." + f;
+      for (std::string_view f : static_cast<const FieldNode&>(n).ident) {
+        out += '.';
+        out += f;
+      }
       return;
     case NodeType::kChain: {
       const auto& c = static_cast<const ChainNode&>(n);
@@ -83,7 +86,10 @@ void write(std::string& out, const Node& n, bool quote_text) {
       } else {
         write(out, *c.node, quote_text);
       }
-      for (const std::string& f : c.field) out += "." + f;
+      for (std::string_view f : c.field) {
+        out += '.';
+        out += f;
+      }
       return;
     }
     case NodeType::kDot:

@@ -92,7 +92,12 @@ struct HintFile {
 
  private:
   friend HintFile parse(std::string_view, std::string_view, diag::Diagnostics&);
-  std::unordered_map<std::string, size_t> index_;
+  // Looked up by string_view (template references, values keys) without making a string.
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, size_t, NameHash, std::equal_to<>> index_;
 };
 
 // Parses and checks hint text named `file`.

@@ -42,7 +42,7 @@ types::Type Var::checker_type() const {
 }
 
 const Var* HintFile::find(std::string_view name) const {
-  auto it = index_.find(std::string(name));
+  auto it = index_.find(name);
   return it == index_.end() ? nullptr : &vars[it->second];
 }
 

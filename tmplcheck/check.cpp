@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -125,7 +127,11 @@ class Checker {
           undeclared(name, pos, length);
           return Val{};
         }
-        usage_.referenced.insert(v->name);
+        const auto index = static_cast<size_t>(v - hint_.vars.data());
+        if (usage_.referenced.size() < hint_.vars.size()) {
+          usage_.referenced.resize(hint_.vars.size());
+        }
+        usage_.referenced[index] = true;
         return Val{Kind::kVar, v};
       }
       case Kind::kVar: {
@@ -161,7 +167,7 @@ class Checker {
     return Val{};
   }
 
-  Val fields(Val v, const std::vector<std::string>& names, const std::vector<size_t>& pos,
+  Val fields(Val v, std::span<const std::string_view> names, std::span<const size_t> pos,
              size_t from) {
     for (size_t i = from; i < names.size(); ++i) {
       v = field(v, names[i], pos[i], names[i].size() + 1);
@@ -251,8 +257,7 @@ class Checker {
       return v;
     }
     std::vector<Arg> args;
-    for (size_t i = 1; i < c.args.size(); ++i)
-      args.push_back(Arg{c.args[i].get(), value(*c.args[i])});
+    for (size_t i = 1; i < c.args.size(); ++i) args.push_back(Arg{c.args[i], value(*c.args[i])});
     if (piped) args.push_back(Arg{nullptr, *piped});
     return call(static_cast<const gotmpl::IdentifierNode&>(first).ident, args);
   }
@@ -293,7 +298,7 @@ class Checker {
       const auto* s = args[0].literal();
       Val v = args.back().val;
       size_t start = 0;
-      const std::string& path = s->text;
+      const std::string_view path = s->text;
       if (path.empty()) {
         consume(v);
         return v;
@@ -417,7 +422,7 @@ class Checker {
     reached_.insert(tree.name);
     const auto key = std::make_tuple(tree.name, dot.kind, dot.var);
     if (!checked_.insert(key).second) return;
-    std::vector<std::pair<std::string, Val>> saved_vars = std::move(vars_);
+    std::vector<std::pair<std::string_view, Val>> saved_vars = std::move(vars_);
     const Val saved_dot = dot_;
     vars_ = {{"$", dot}};
     dot_ = dot;
@@ -435,11 +440,12 @@ class Checker {
   Usage& usage_;
   diag::Diagnostics& diags_;
   std::vector<std::string> names_;
-  std::vector<std::pair<std::string, Val>> vars_;
+  // Names view the template text (or the trees' names in set_, which outlive the check).
+  std::vector<std::pair<std::string_view, Val>> vars_;
   Val dot_;
   int depth_ = 0;
-  std::set<std::string> reached_;
-  std::set<std::tuple<std::string, Kind, const hintfile::Var*>> checked_;
+  std::set<std::string_view> reached_;
+  std::set<std::tuple<std::string_view, Kind, const hintfile::Var*>> checked_;
 };
 
 }  // namespace
@@ -473,8 +479,9 @@ void check_template(std::string_view text, std::string_view file, const hintfile
 void report_unused(const hintfile::HintFile& hint, const Usage& usage, std::string_view templates,
                    diag::Diagnostics& diags) {
   if (usage.whole) return;
-  for (const hintfile::Var& v : hint.vars) {
-    if (usage.referenced.count(v.name)) continue;
+  for (size_t i = 0; i < hint.vars.size(); ++i) {
+    const hintfile::Var& v = hint.vars[i];
+    if (usage.is_referenced(i)) continue;
     diags.warning("HK405", v.span,
                   "var " + in_quotes(v.name) + " is declared but no template uses it (checked " +
                       std::string(templates) + ")",

@@ -26,9 +26,9 @@
 // a dynamic `index .Values $k`) counts as using every var.
 #pragma once
 
-#include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "diag/diag.h"
 #include "hintfile/hintfile.h"
@@ -50,7 +50,10 @@ enum class Flavor {
 
 // What the templates of one manifest use.
 struct Usage {
-  std::set<std::string> referenced;  // declared vars referenced by name
+  std::vector<bool> referenced;  // by the var's index in the hint's `vars`
+  bool is_referenced(size_t var_index) const {
+    return var_index < referenced.size() && referenced[var_index];
+  }
   bool whole = false;  // the vars map was handed on whole (or a template did not parse)
 };
 

@@ -27,13 +27,13 @@ TEST(Positions, EveryPartOfAFieldChainHasItsPlace) {
     if (n.type == NodeType::kField) {
       const auto& f = static_cast<const FieldNode&>(n);
       for (size_t i = 0; i < f.ident.size(); ++i) {
-        seen.push_back(f.ident[i] + "@" + where(*ok, f.ident_pos[i]));
+        seen.push_back(std::string(f.ident[i]) + "@" + where(*ok, f.ident_pos[i]));
       }
     }
     if (n.type == NodeType::kVariable) {
       const auto& v = static_cast<const VariableNode&>(n);
       for (size_t i = 0; i < v.ident.size(); ++i) {
-        seen.push_back(v.ident[i] + "@" + where(*ok, v.ident_pos[i]));
+        seen.push_back(std::string(v.ident[i]) + "@" + where(*ok, v.ident_pos[i]));
       }
     }
     return true;
