@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The slow half of CI, after scripts/test.sh: the whole suite again under AddressSanitizer +
-# UndefinedBehaviorSanitizer with leak detection (clang, in build-san/), then every fuzz target
-# briefly on its seeds (scripts/fuzz.sh).
+# UndefinedBehaviorSanitizer with leak detection (clang, in build-san/, warnings as errors), then
+# every fuzz target briefly on its seeds (scripts/fuzz.sh).
 # HINTKIT_FUZZ_SECONDS sets the fuzzing time per target (default 20; 0 skips fuzzing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +12,8 @@ scripts/deps.sh
 leaks="${HINTKIT_LSAN:-1}"
 echo "== ASan+UBSan build (build-san): the whole suite (leak detection: $leaks)"
 cmake -S . -B build-san -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
-  -DHINTKIT_SANITIZE=address,undefined -DHINTKIT_FUZZ=ON -DHINTKIT_BUILD_BENCH=OFF >/dev/null
+  -DHINTKIT_SANITIZE=address,undefined -DHINTKIT_FUZZ=ON -DHINTKIT_BUILD_BENCH=OFF \
+  -DHINTKIT_WERROR=ON >/dev/null
 cmake --build build-san -j "$(nproc)"
 ASAN_OPTIONS=detect_leaks=$leaks:strict_string_checks=1:detect_stack_use_after_return=1 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

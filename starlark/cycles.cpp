@@ -30,7 +30,6 @@ Registry& registry() {
 struct Node {
   enum class Kind : uint8_t { kObject, kModule, kCell } kind;
   void* p;
-  friend bool operator==(const Node&, const Node&) = default;
 };
 // What the collector knows of each node, in one open-addressed table (a collection looks at
 // every container a program holds, so this is where its time and memory go): the node's

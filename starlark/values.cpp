@@ -692,16 +692,17 @@ void check_compare_depth(int depth) {
 
 bool equal_depth(const Value& a, const Value& b, int depth);
 
+[[noreturn]] void throw_not_ordered(BinOp op, const Value& a, const Value& b) {
+  throw_error(std::string(a.type_name()) + " " + std::string(to_string(op)) + " " +
+              std::string(b.type_name()) + " not implemented");
+}
+
 // starlark-go's CompareDepth for <, <=, > and >=.
 bool compare_op_depth(BinOp op, const Value& a, const Value& b, int depth) {
   check_compare_depth(depth);
   if (is_number(a) && is_number(b)) return compare_number_op(op, a, b);
   Kind ka = a.kind(), kb = b.kind();
-  auto fail = [&]() {
-    throw_error(std::string(a.type_name()) + " " + std::string(to_string(op)) + " " +
-                std::string(b.type_name()) + " not implemented");
-  };
-  if (ka != kb) fail();
+  if (ka != kb) throw_not_ordered(op, a, b);
   switch (ka) {
     case Kind::kNone:
       return threeway(op, 0);
@@ -727,12 +728,11 @@ bool compare_op_depth(BinOp op, const Value& a, const Value& b, int depth) {
         auto r = hx.equals(hy);
         if (!r.ok()) throw_error(r.error().message);
       }
-      fail();
+      throw_not_ordered(op, a, b);
     }
-    default:
-      fail();  // no ordering, not even between a value and itself (starlark-go)
+    default:  // no ordering, not even between a value and itself (starlark-go)
+      throw_not_ordered(op, a, b);
   }
-  return false;
 }
 
 bool equal_depth(const Value& a, const Value& b, int depth) {

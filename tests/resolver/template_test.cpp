@@ -214,7 +214,9 @@ TEST(Template, StringsOutputAndWorkAreBounded) {
     ASSERT_EQ(d.size(), 1u);
     EXPECT_EQ(d.items()[0].code, "HK003");
     EXPECT_NE(d.items()[0].message.find(c.message), std::string::npos) << d.items()[0].message;
-    if (c.column) EXPECT_EQ(d.items()[0].span.begin, (diag::Position{1, c.column}));
+    if (c.column) {
+      EXPECT_EQ(d.items()[0].span.begin, (diag::Position{1, c.column}));
+    }
   }
   // Up to the limits all is rendered.
   diag::Diagnostics d;

@@ -291,6 +291,12 @@ class TemplateCompiler {
     return static_cast<int>(c_.nodes.size());
   }
 
+  // A text template's text node: `text` as written, or empty for one that code sets.
+  int add_text(int root, int line, std::string text) {
+    TplNode n{NodeKind::kText, root, 0, line, {}, {}, nullptr, nullptr, std::move(text), false};
+    return add(std::move(n));
+  }
+
   CodeLine line(std::string code, int src) {
     return CodeLine(std::move(code), c_.has_line(src) ? src : 0);
   }
@@ -634,7 +640,7 @@ class TemplateCompiler {
           trim_space_left(p.content);
           trim_right = false;
         }
-        int t = add({NodeKind::kText, root, 0, p.line, {}, {}, nullptr, nullptr, p.content, false});
+        int t = add_text(root, p.line, p.content);
         out.push_back(
             sel_line(c_.op("start_node") + "(" + std::to_string(t) + ")", p.line, p.content));
         out.push_back(
@@ -659,7 +665,7 @@ class TemplateCompiler {
       }
       if (!code.empty() && code.back() == '-') code.pop_back();
       if (print) {
-        int t = add({NodeKind::kText, root, 0, p.line, {}, {}, nullptr, nullptr, {}, false});
+        int t = add_text(root, p.line, {});
         out.push_back(sel_line(c_.op("start_node") + "(" + std::to_string(t) + ")", p.line, ct));
         out.push_back(sel_line(c_.op("set_node") + "(" + std::to_string(t) + ", (" + code + "))",
                                p.line, ct));
@@ -883,6 +889,12 @@ class TemplateRuntime {
     return {};
   }
 
+#if defined(__GNUC__) && !defined(__clang__)
+  // Once this is inlined at -O2, GCC 12 reports the engaged value of `at` below as maybe used
+  // uninitialized: its known false positive on std::optional (GCC bug 80635).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
   std::string replace_map_item(const ENode& parent, ENode& top, const sl::Value& with) {
     DNode& map = *parent.coll;
     const diag::Span span = top.coll->entries[top.index].span;
@@ -925,6 +937,9 @@ class TemplateRuntime {
     detach(top, std::move(placeholder), yaml::Kind::kMap);
     return {};
   }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
   std::string replace_array_item(const ENode& parent, ENode& top, const sl::Value& with) {
     DNode& arr = *parent.coll;

@@ -115,9 +115,9 @@ struct TemplateError {
   // that the caller prefixes with its stage and prints through `multi_line_error`.
   bool compile = false;
   // The Starlark failure behind `text`, when there is one (a library's caller nests it).
-  std::shared_ptr<sl::Error> error;
+  std::shared_ptr<sl::Error> error = nullptr;
   // Words a library's caller puts before the nested `error` ("Evaluating starlark template: ").
-  std::string head;
+  std::string head = {};
 };
 
 struct LoadedYaml {

@@ -667,9 +667,10 @@ sl::Value regexp_module() {
       }
       last = end;
       if (out.size() > max_bytes) {
-        failed = sl::Error{sl::ErrorKind::kLimit,
-                           "string too large: " + std::to_string(out.size()) +
-                               " bytes exceeds the limit of " + std::to_string(max_bytes)};
+        failed.emplace();
+        failed->kind = sl::ErrorKind::kLimit;
+        failed->message = "string too large: " + std::to_string(out.size()) +
+                          " bytes exceeds the limit of " + std::to_string(max_bytes);
         return false;
       }
       return true;
