@@ -13,6 +13,9 @@
 //   format              only on non-empty strings; a `pattern` where the format is a regular
 //                       language (email, uuid, semver, hostname), else the `format` keyword
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "hintfile/hintfile.h"
 
@@ -197,66 +200,69 @@ yaml::Node vars_json_schema(const HintFile& hint, std::string_view title) {
   return root;
 }
 
-yaml::Node hint_file_json_schema() {
-  auto obj = [] {
-    yaml::Node n = yaml::make_map();
-    put(n, "type", yaml::make_string("object"));
-    return n;
-  };
-  auto typed = [](std::string_view t, std::string_view description) {
-    yaml::Node n = yaml::make_map();
-    put(n, "type", yaml::make_string(std::string(t)));
-    if (!description.empty()) put(n, "description", yaml::make_string(std::string(description)));
-    return n;
-  };
-  // A Go string field as tazuna decodes it: numbers and bools arrive in their Go spelling,
-  // null leaves it unset.
-  auto text = [](std::string_view description) {
-    yaml::Node n = yaml::make_map();
-    yaml::Node types = yaml::make_array();
-    for (const char* t : {"string", "number", "boolean", "null"}) {
-      types.elements.push_back(yaml::make_string(t));
-    }
-    put(n, "type", std::move(types));
-    put(n, "description", yaml::make_string(std::string(description)));
-    return n;
-  };
-  auto enum_of = [](std::vector<std::string_view> values, std::string_view description) {
-    yaml::Node n = yaml::make_map();
-    yaml::Node e = yaml::make_array();
-    for (std::string_view v : values) e.elements.push_back(yaml::make_string(std::string(v)));
-    put(n, "enum", std::move(e));
-    put(n, "description", yaml::make_string(std::string(description)));
-    return n;
-  };
-  auto name_list = [](std::string_view description) {
-    yaml::Node n = yaml::make_map();
-    put(n, "type", yaml::make_string("array"));
-    // A name YAML 1.1 reads as a bool or number names the var of its Go spelling (on: "true").
-    yaml::Node items = yaml::make_map();
-    yaml::Node types = yaml::make_array();
-    for (const char* t : {"string", "number", "boolean"}) {
-      types.elements.push_back(yaml::make_string(t));
-    }
-    put(items, "type", std::move(types));
-    put(n, "items", std::move(items));
-    put(n, "description", yaml::make_string(std::string(description)));
-    return n;
-  };
-  auto extensions = [] {
-    yaml::Node n = yaml::make_map();
-    put(n, "^x-", yaml::make_map());
-    return n;
-  };
+namespace {
 
+// The pieces of the hint file format's own schema, in the order hint_file_json_schema puts them
+// together: the small field shapes, then a var declaration, a rule, the whole file.
+
+yaml::Node object_schema() {
+  yaml::Node n = yaml::make_map();
+  put(n, "type", yaml::make_string("object"));
+  return n;
+}
+
+// A Go string field as tazuna decodes it: numbers and bools arrive in their Go spelling,
+// null leaves it unset.
+yaml::Node go_string_field(std::string_view description) {
+  yaml::Node n = yaml::make_map();
+  yaml::Node types = yaml::make_array();
+  for (const char* t : {"string", "number", "boolean", "null"}) {
+    types.elements.push_back(yaml::make_string(t));
+  }
+  put(n, "type", std::move(types));
+  put(n, "description", yaml::make_string(std::string(description)));
+  return n;
+}
+
+yaml::Node enum_field(const std::vector<std::string_view>& values, std::string_view description) {
+  yaml::Node n = yaml::make_map();
+  yaml::Node e = yaml::make_array();
+  for (std::string_view v : values) e.elements.push_back(yaml::make_string(std::string(v)));
+  put(n, "enum", std::move(e));
+  put(n, "description", yaml::make_string(std::string(description)));
+  return n;
+}
+
+yaml::Node var_name_list(std::string_view description) {
+  yaml::Node n = yaml::make_map();
+  put(n, "type", yaml::make_string("array"));
+  // A name YAML 1.1 reads as a bool or number names the var of its Go spelling (on: "true").
+  yaml::Node items = yaml::make_map();
+  yaml::Node types = yaml::make_array();
+  for (const char* t : {"string", "number", "boolean"}) {
+    types.elements.push_back(yaml::make_string(t));
+  }
+  put(items, "type", std::move(types));
+  put(n, "items", std::move(items));
+  put(n, "description", yaml::make_string(std::string(description)));
+  return n;
+}
+
+// `x-` keys are free for editors' and tools' own use.
+yaml::Node extension_properties() {
+  yaml::Node n = yaml::make_map();
+  put(n, "^x-", yaml::make_map());
+  return n;
+}
+
+// The keys a var declaration may have.
+yaml::Node var_properties() {
   std::vector<std::string_view> format_names(formats::names().begin(), formats::names().end());
   format_names.insert(format_names.begin(), "");
 
-  yaml::Node var = obj();
-  put(var, "description", yaml::make_string("A var the helmfile manifest expects"));
   yaml::Node vprops = yaml::make_map();
   put(vprops, "type",
-      enum_of({"string", "slice", "map"}, "string: any scalar; slice: a list; map: a mapping"));
+      enum_field({"string", "slice", "map"}, "string: any scalar; slice: a list; map: a mapping"));
   yaml::Node required = yaml::make_map();
   yaml::Node bool_or_null = yaml::make_array();
   bool_or_null.elements.push_back(yaml::make_string("boolean"));
@@ -268,114 +274,141 @@ yaml::Node hint_file_json_schema() {
   put(default_schema, "description",
       yaml::make_string("injected when the var is not provided; has the var's type"));
   put(vprops, "default", std::move(default_schema));
-  put(vprops, "description", text("what the var is for"));
+  put(vprops, "description", go_string_field("what the var is for"));
   yaml::Node format =
-      enum_of(format_names, "checked on non-empty string values; \"\" or null: none");
+      enum_field(format_names, "checked on non-empty string values; \"\" or null: none");
   format.find("enum")->value.elements.push_back(yaml::make_null());
   put(vprops, "format", std::move(format));
-  put(vprops, "required_with", name_list("required when any of these vars is provided"));
-  put(vprops, "required_without", name_list("required when none of these vars is provided"));
-  put(var, "properties", std::move(vprops));
-  put(var, "required", strings({"type"}));
-  put(var, "patternProperties", extensions());
-  put(var, "additionalProperties", yaml::make_bool(false));
-  {
-    // `required: true` excludes `default` and the conditional requirements.
-    yaml::Node when_required = yaml::make_map();
-    yaml::Node rp = yaml::make_map();
-    yaml::Node is_true = yaml::make_map();
-    put(is_true, "const", yaml::make_bool(true));
-    put(rp, "required", std::move(is_true));
-    put(when_required, "properties", std::move(rp));
-    put(when_required, "required", strings({"required"}));
-    yaml::Node forbid = yaml::make_map();
-    yaml::Node any_of = yaml::make_array();
-    for (std::string_view k : {"default", "required_with", "required_without"}) {
-      yaml::Node r = yaml::make_map();
-      put(r, "required", strings({k}));
-      any_of.elements.push_back(std::move(r));
-    }
-    yaml::Node any = yaml::make_map();
-    put(any, "anyOf", std::move(any_of));
-    put(forbid, "not", std::move(any));
-    yaml::Node format_only_on_strings = yaml::make_map();
-    yaml::Node fp = yaml::make_map();
-    yaml::Node not_string = yaml::make_map();
-    yaml::Node string_const = yaml::make_map();
-    put(string_const, "const", yaml::make_string("string"));
-    put(not_string, "not", std::move(string_const));
-    put(fp, "type", std::move(not_string));
-    put(format_only_on_strings, "properties", std::move(fp));
-    put(format_only_on_strings, "required", strings({"type"}));
-    // Not a string: no format, or `format: ""` / `format: null` (both mean none).
-    yaml::Node no_format = yaml::make_map();
-    yaml::Node nfp = yaml::make_map();
-    yaml::Node empty_format = yaml::make_map();
-    yaml::Node none = yaml::make_array();
-    none.elements.push_back(yaml::make_string(""));
-    none.elements.push_back(yaml::make_null());
-    put(empty_format, "enum", std::move(none));
-    put(nfp, "format", std::move(empty_format));
-    put(no_format, "properties", std::move(nfp));
-    yaml::Node all = yaml::make_array();
-    all.elements.push_back(if_then(std::move(when_required), std::move(forbid)));
-    all.elements.push_back(if_then(std::move(format_only_on_strings), std::move(no_format)));
-    // A default has the var's type (a string var's default is a string, not any scalar).
-    for (auto [type_name, json_type] :
-         {std::pair{"string", "string"}, std::pair{"slice", "array"}, std::pair{"map", "object"}}) {
-      yaml::Node is_type = yaml::make_map();
-      yaml::Node tp = yaml::make_map();
-      yaml::Node type_const = yaml::make_map();
-      put(type_const, "const", yaml::make_string(type_name));
-      put(tp, "type", std::move(type_const));
-      put(is_type, "properties", std::move(tp));
-      put(is_type, "required", strings({"type"}));
-      yaml::Node default_type = yaml::make_map();
-      yaml::Node dp = yaml::make_map();
-      yaml::Node json_type_node = yaml::make_map();
-      yaml::Node types = yaml::make_array();
-      types.elements.push_back(yaml::make_string(json_type));
-      types.elements.push_back(yaml::make_string("null"));  // `default: null` is no default
-      put(json_type_node, "type", std::move(types));
-      put(dp, "default", std::move(json_type_node));
-      put(default_type, "properties", std::move(dp));
-      all.elements.push_back(if_then(std::move(is_type), std::move(default_type)));
-    }
-    put(var, "allOf", std::move(all));
-  }
+  put(vprops, "required_with", var_name_list("required when any of these vars is provided"));
+  put(vprops, "required_without", var_name_list("required when none of these vars is provided"));
+  return vprops;
+}
 
-  yaml::Node rule = obj();
+// `required: true` excludes `default` and the conditional requirements.
+yaml::Node required_excludes_conditions() {
+  yaml::Node when_required = yaml::make_map();
+  yaml::Node rp = yaml::make_map();
+  yaml::Node is_true = yaml::make_map();
+  put(is_true, "const", yaml::make_bool(true));
+  put(rp, "required", std::move(is_true));
+  put(when_required, "properties", std::move(rp));
+  put(when_required, "required", strings({"required"}));
+  yaml::Node forbid = yaml::make_map();
+  yaml::Node any_of = yaml::make_array();
+  for (std::string_view k : {"default", "required_with", "required_without"}) {
+    yaml::Node r = yaml::make_map();
+    put(r, "required", strings({k}));
+    any_of.elements.push_back(std::move(r));
+  }
+  yaml::Node any = yaml::make_map();
+  put(any, "anyOf", std::move(any_of));
+  put(forbid, "not", std::move(any));
+  return if_then(std::move(when_required), std::move(forbid));
+}
+
+// A var that is not a string has no format, or `format: ""` / `format: null` (both mean none).
+yaml::Node format_only_on_strings() {
+  yaml::Node not_a_string = yaml::make_map();
+  yaml::Node fp = yaml::make_map();
+  yaml::Node not_string = yaml::make_map();
+  yaml::Node string_const = yaml::make_map();
+  put(string_const, "const", yaml::make_string("string"));
+  put(not_string, "not", std::move(string_const));
+  put(fp, "type", std::move(not_string));
+  put(not_a_string, "properties", std::move(fp));
+  put(not_a_string, "required", strings({"type"}));
+  yaml::Node no_format = yaml::make_map();
+  yaml::Node nfp = yaml::make_map();
+  yaml::Node empty_format = yaml::make_map();
+  yaml::Node none = yaml::make_array();
+  none.elements.push_back(yaml::make_string(""));
+  none.elements.push_back(yaml::make_null());
+  put(empty_format, "enum", std::move(none));
+  put(nfp, "format", std::move(empty_format));
+  put(no_format, "properties", std::move(nfp));
+  return if_then(std::move(not_a_string), std::move(no_format));
+}
+
+// A default has the var's type (a string var's default is a string, not any scalar): one
+// condition for the var type `type_name`, whose default is a JSON `json_type` or null.
+yaml::Node default_has_var_type(std::string_view type_name, std::string_view json_type) {
+  yaml::Node is_type = yaml::make_map();
+  yaml::Node tp = yaml::make_map();
+  yaml::Node type_const = yaml::make_map();
+  put(type_const, "const", yaml::make_string(std::string(type_name)));
+  put(tp, "type", std::move(type_const));
+  put(is_type, "properties", std::move(tp));
+  put(is_type, "required", strings({"type"}));
+  yaml::Node default_type = yaml::make_map();
+  yaml::Node dp = yaml::make_map();
+  yaml::Node json_type_node = yaml::make_map();
+  yaml::Node types = yaml::make_array();
+  types.elements.push_back(yaml::make_string(std::string(json_type)));
+  types.elements.push_back(yaml::make_string("null"));  // `default: null` is no default
+  put(json_type_node, "type", std::move(types));
+  put(dp, "default", std::move(json_type_node));
+  put(default_type, "properties", std::move(dp));
+  return if_then(std::move(is_type), std::move(default_type));
+}
+
+// One entry of `vars`: its keys, then the conditions between them.
+yaml::Node var_declaration_schema() {
+  yaml::Node var = object_schema();
+  put(var, "description", yaml::make_string("A var the helmfile manifest expects"));
+  put(var, "properties", var_properties());
+  put(var, "required", strings({"type"}));
+  put(var, "patternProperties", extension_properties());
+  put(var, "additionalProperties", yaml::make_bool(false));
+  yaml::Node all = yaml::make_array();
+  all.elements.push_back(required_excludes_conditions());
+  all.elements.push_back(format_only_on_strings());
+  for (auto [type_name, json_type] :
+       {std::pair{"string", "string"}, std::pair{"slice", "array"}, std::pair{"map", "object"}}) {
+    all.elements.push_back(default_has_var_type(type_name, json_type));
+  }
+  put(var, "allOf", std::move(all));
+  return var;
+}
+
+// One entry of `rules`.
+yaml::Node rule_schema() {
+  yaml::Node rule = object_schema();
   yaml::Node rprops = yaml::make_map();
-  put(rprops, "type", enum_of({"oneof_required"}, "at least one of vars must be provided"));
-  yaml::Node rvars = name_list("two or more distinct declared vars");
+  put(rprops, "type", enum_field({"oneof_required"}, "at least one of vars must be provided"));
+  yaml::Node rvars = var_name_list("two or more distinct declared vars");
   put(rvars, "minItems", yaml::make_int(2));
   put(rvars, "uniqueItems", yaml::make_bool(true));
   put(rprops, "vars", std::move(rvars));
-  put(rprops, "message", text("shown when the rule is violated"));
+  put(rprops, "message", go_string_field("shown when the rule is violated"));
   put(rule, "properties", std::move(rprops));
   put(rule, "required", strings({"type", "vars"}));
-  put(rule, "patternProperties", extensions());
+  put(rule, "patternProperties", extension_properties());
   put(rule, "additionalProperties", yaml::make_bool(false));
+  return rule;
+}
 
-  yaml::Node root = obj();
+}  // namespace
+
+yaml::Node hint_file_json_schema() {
+  yaml::Node root = object_schema();
   put(root, "$schema", yaml::make_string(std::string(kDialect)));
   put(root, "title", yaml::make_string("tazuna.hint.yaml"));
   put(root, "description",
       yaml::make_string("The vars a helmfile manifest expects (tazuna hint file)"));
   yaml::Node props = yaml::make_map();
-  put(props, "apiVersion", text("not validated"));
-  put(props, "kind", text("not validated"));
-  yaml::Node vars = obj();
-  put(vars, "additionalProperties", std::move(var));
+  put(props, "apiVersion", go_string_field("not validated"));
+  put(props, "kind", go_string_field("not validated"));
+  yaml::Node vars = object_schema();
+  put(vars, "additionalProperties", var_declaration_schema());
   put(vars, "description", yaml::make_string("var name -> declaration; may be {}"));
   put(props, "vars", std::move(vars));
   yaml::Node rules = yaml::make_map();
   put(rules, "type", yaml::make_string("array"));
-  put(rules, "items", std::move(rule));
+  put(rules, "items", rule_schema());
   put(props, "rules", std::move(rules));
   put(root, "properties", std::move(props));
   put(root, "required", strings({"vars"}));
-  put(root, "patternProperties", extensions());
+  put(root, "patternProperties", extension_properties());
   put(root, "additionalProperties", yaml::make_bool(false));
   return root;
 }
