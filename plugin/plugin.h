@@ -1,6 +1,14 @@
 // The hintkit command line: the only `main()` of the project lives in main.cpp and calls
-// `run()`. Subcommands: `lint`, `resolve`, `describe` (one file each: lint.cpp, resolve.cpp,
-// describe.cpp); cli.cpp wires them with CLI11. CLI11 and Boost.Asio stay inside this module.
+// `run()`; cli.cpp wires the subcommands with CLI11 (their options are in commands.h). Where
+// each one lives:
+//   lint, resolve           lint.cpp, resolve.cpp; with --config, tazuna_commands.cpp
+//   hook                    hook.cpp (helmfile's presync/prepare hook)
+//   describe, schema        describe.cpp
+//   lsp                     the lsp module (lsp::serve)
+//   completion              completion.cpp (and man_page.cpp for the hidden man page command)
+//   version                 cli.cpp
+//   values                  values_command.cpp (ytt's flags, parsed by ytt/cmd)
+// CLI11 stays inside this module; Boost.Asio (parallel.h) is used only here and in lsp/.
 //
 // Exit codes everywhere: 0 clean, 1 findings, 2 usage / I/O / internal error.
 #pragma once

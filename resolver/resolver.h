@@ -8,8 +8,8 @@
 // value. Vars the hint does not declare pass through unchanged. Every violation is appended
 // to `diags`; the returned map is the declared vars in hint order, then the pass-through vars.
 //
-// `tazuna.yaml` var sources live in `sources.h` of a later issue; this module takes the
-// provided vars as a YAML map however they were obtained.
+// `resolve` takes the provided vars as a YAML map however they were obtained: a values file,
+// the hook's JSON, or a tazuna.yaml manifest's var sources (tazuna.h, `provided_vars`).
 #pragma once
 
 #include <optional>
