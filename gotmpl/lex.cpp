@@ -172,13 +172,15 @@ class Lexer {
   // Inlined everywhere: half the items are single spaces, and a call per item cost more than
   // the item.
   [[gnu::always_inline]] void emit(ItemType t) {
-    items_.push_back(Item{t, start_, std::string_view(in_.data() + start_, pos_ - start_)});
+    items_.push_back(
+        Item{t, space_before_, start_, std::string_view(in_.data() + start_, pos_ - start_)});
+    space_before_ = false;
     start_ = pos_;
   }
   void ignore() { start_ = pos_; }
   St errorf(std::string message) {
     message_ = std::move(message);  // the lexer stops at its first error
-    items_.push_back(Item{ItemType::kError, start_, message_});
+    items_.push_back(Item{ItemType::kError, space_before_, start_, message_});
     return St::kDone;
   }
   std::string_view rest() const { return in_.substr(std::min(pos_, in_.size())); }
@@ -402,7 +404,8 @@ class Lexer {
       --pos_;
       if (spaces == 1) return St::kRightDelim;
     }
-    emit(ItemType::kSpace);
+    space_before_ = true;  // Go's itemSpace
+    ignore();
     return St::kInside;
   }
 
@@ -562,6 +565,7 @@ class Lexer {
   size_t pos_ = 0;
   size_t width_ = 0;
   int paren_depth_ = 0;
+  bool space_before_ = false;  // spaces were read since the last item
 };
 
 }  // namespace

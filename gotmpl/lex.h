@@ -28,7 +28,6 @@ enum class ItemType {
   kRawString,
   kRightDelim,
   kRightParen,
-  kSpace,
   kString,
   kText,
   kVariable,
@@ -48,8 +47,12 @@ enum class ItemType {
   kWith,
 };
 
+// Go's lexer emits the spaces inside an action as items of their own; here they are a flag on
+// the item that follows them (half of an action's items were spaces, and the parser only ever
+// asks whether a space came before an item).
 struct Item {
   ItemType type = ItemType::kEOF;
+  bool space_before = false;
   size_t pos = 0;
   std::string_view val;  // the text (a view into the input), or the error message
 };

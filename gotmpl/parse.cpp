@@ -389,12 +389,8 @@ class Parser {
   }
   void backup(size_t n = 1) { i_ -= n; }
   const Item& peek() { return items_[std::min(i_, last_)]; }
-  const Item& next_non_space() {
-    while (true) {
-      const Item& it = next();
-      if (it.type != ItemType::kSpace) return it;
-    }
-  }
+  // Spaces are no items here (Item::space_before), so the next item is the next non-space.
+  const Item& next_non_space() { return next(); }
   const Item& peek_non_space() {
     const Item& it = next_non_space();
     backup();
@@ -731,12 +727,18 @@ class Parser {
   CommandNode* command() {
     auto* cmd = make_listed<CommandNode>(peek_non_space().pos);
     cmd->args.reserve(4);
+    size_t spaced = kHere;  // the item whose space before it was taken as Go's space item
     while (true) {
       peek_non_space();
       NodePtr op = operand();
       if (op) cmd->args.push_back(op);
       const Item& token = next();
-      if (token.type == ItemType::kSpace) continue;
+      if (token.space_before && spaced != i_) {
+        // Go reads the space as an item and goes round again; the item itself comes next.
+        spaced = i_;
+        backup();
+        continue;
+      }
       if (token.type == ItemType::kRightDelim || token.type == ItemType::kRightParen) {
         backup();
       } else if (token.type != ItemType::kPipe) {
@@ -751,11 +753,17 @@ class Parser {
   // Appends the fields that follow to a field's or variable's own list (Go's operand makes a
   // new node of the chain's text; the result is the same). Done in place: `.Values.x`, the most
   // common operand of a helmfile, then costs no temporary lists.
+  // A field right after a term (no space between) chains onto it.
+  bool at_chained_field() {
+    const Item& it = peek();
+    return it.type == ItemType::kField && !it.space_before;
+  }
+
   template <typename N>
   NodePtr extend(NodePtr node) {
     auto* n = static_cast<N*>(node);
     n->pos = peek().pos;  // Go: the new node takes the chain's position
-    while (peek().type == ItemType::kField) {
+    while (at_chained_field()) {
       const Item& f = next();
       n->ident.emplace_back(f.val.substr(1));
       n->ident_pos.push_back(f.pos);
@@ -766,17 +774,17 @@ class Parser {
   NodePtr operand() {
     NodePtr node = term();
     if (!node) return nullptr;
-    if (peek().type == ItemType::kField && node->type == NodeType::kField) {
+    if (at_chained_field() && node->type == NodeType::kField) {
       return extend<FieldNode>(node);
     }
-    if (peek().type == ItemType::kField && node->type == NodeType::kVariable) {
+    if (at_chained_field() && node->type == NodeType::kVariable) {
       return extend<VariableNode>(node);
     }
-    if (peek().type == ItemType::kField) {
+    if (at_chained_field()) {
       const size_t chain_pos = peek().pos;
       NodeList<std::string_view> fields(arena_);
       NodeList<size_t> field_pos(arena_);
-      while (peek().type == ItemType::kField) {
+      while (at_chained_field()) {
         const Item& f = next();
         fields.emplace_back(f.val.substr(1));
         field_pos.push_back(f.pos);
