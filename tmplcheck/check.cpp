@@ -58,9 +58,7 @@ class Checker {
  public:
   Checker(const gotmpl::TreeSet& set, std::string_view file, const hintfile::HintFile& hint,
           Flavor flavor, Usage& usage, diag::Diagnostics& diags)
-      : set_(set), file_(file), hint_(hint), flavor_(flavor), usage_(usage), diags_(diags) {
-    names_ = hint_.var_names();
-  }
+      : set_(set), file_(file), hint_(hint), flavor_(flavor), usage_(usage), diags_(diags) {}
 
   void run() {
     auto main = set_.trees.find(set_.main);
@@ -82,6 +80,7 @@ class Checker {
     auto& d =
         diags_.error("HK402", span(pos, length),
                      "var " + in_quotes(name) + " is not declared in the hint", std::string(name));
+    if (names_.empty()) names_ = hint_.var_names();  // made for the first mistake only
     if (auto near = diag::nearest(name, names_)) {
       d.hints.push_back("did you mean " + in_quotes(*near) + "?");
       if (const hintfile::Var* v = hint_.find(*near)) {
