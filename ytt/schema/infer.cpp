@@ -242,7 +242,7 @@ class Inferrer {
         throw YttError{" " + text, 1, text};  // one line, laid out when printed
       }
       t->validations.clear();
-      t->validations.push_back(with_int_lengths(*a));
+      t->validations.push_back(*a);
     }
     return t;
   }
@@ -452,16 +452,6 @@ class Inferrer {
       throw_schema(files_, wrong);
     }
     t.default_value = dv;
-  }
-
-  // ytt reads min_len/max_len as ints: a float bound counts as its integer part.
-  static Ann with_int_lengths(Ann a) {
-    for (auto& [k, v] : a.kwargs) {
-      if ((k == "min_len" || k == "max_len") && v.is(sl::Kind::kFloat)) {
-        v = sl::int_from_float(v.as_float()).value_or(v);
-      }
-    }
-    return a;
   }
 
   // How ytt names a type in messages (its `String()`).

@@ -241,8 +241,14 @@ class Validator {
       }
     }
     auto len_rule = [&](const char* kw, bool min) {
-      const sl::Value* n = a.kwarg(kw);
-      if (!n) return;
+      const sl::Value* given = a.kwarg(kw);
+      if (!given) return;
+      // newValidationKwargs reads the bound with starlark.NumberToInt: a float counts as its
+      // integer part (validation_args_problem refused anything else).
+      const sl::Value bound_int = given->is(sl::Kind::kFloat)
+                                      ? sl::int_from_float(given->as_float()).value_or(*given)
+                                      : *given;
+      const sl::Value* n = &bound_int;
       std::string must = std::string("length ") + (min ? ">= " : "<= ") + n->str();
       if (auto len = native_length(*v)) {
         std::optional<Number> have = Number{true, *len}, bound = number_of(*n);
