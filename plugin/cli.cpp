@@ -485,7 +485,8 @@ std::vector<OptionSpec> values_options() {
     if (f.takes_value) {
       spec.kind = ValueKind::kText;
       spec.value_name = "VALUE";
-      if (f.name == "file" || f.name == "data-values-file") {
+      if (f.name == "file" || f.name == "data-values-file" ||
+          f.name == "allow-symlink-destination") {
         spec.kind = ValueKind::kPath;
         spec.value_name = "PATH";
       } else if (f.name == "output") {

@@ -37,8 +37,8 @@ constexpr Flag kFlags[] = {
     {"output", 'o', FlagKind::kSlice, nullptr},
     {"dangerous-emptied-output-directory", 0, FlagKind::kString, nullptr},
     {"output-files", 0, FlagKind::kString, nullptr},
-    {"dangerous-allow-all-symlink-destinations", 0, FlagKind::kBool, "symlinked input files"},
-    {"allow-symlink-destination", 0, FlagKind::kSlice, "symlinked input files"},
+    {"dangerous-allow-all-symlink-destinations", 0, FlagKind::kBool, nullptr},
+    {"allow-symlink-destination", 0, FlagKind::kSlice, nullptr},
     // data_values_flags.go
     {"data-values-file", 0, FlagKind::kString, nullptr},
     {"data-values-env", 0, FlagKind::kString, nullptr},
@@ -143,6 +143,10 @@ void apply(const Flag& f, const std::string& value, bool on, Options& o,
     o.schema_inspect = on;
   else if (n == "output")
     outputs.push_back(value);  // read as csv by parse_args
+  else if (n == "dangerous-allow-all-symlink-destinations")
+    o.allow_all_symlinks = on;
+  else if (n == "allow-symlink-destination")
+    o.allowed_symlink_destinations.push_back(value);
   else if (n == "dangerous-data-values-disable-validation")
     o.disable_validation = on;
   else if (n == "ignore-unknown-comments")
@@ -235,9 +239,11 @@ bool parse_args(const std::vector<std::string>& args, Options& o, Outcome& usage
       continue;
     }
     if (f->kind == FlagKind::kSlice) {
+      const std::string short_name =
+          f->shorthand ? std::string("-") + f->shorthand : std::string("--") + f->name;
       if (value.find_first_of("\r\n") != std::string::npos) {
         usage.exit_code = kExitUnsupported;
-        usage.err = unsupported_text("a -o value spanning lines");
+        usage.err = unsupported_text("a " + short_name + " value spanning lines");
         return false;
       }
       std::vector<std::string> fields;
@@ -245,10 +251,12 @@ bool parse_args(const std::vector<std::string>& args, Options& o, Outcome& usage
         auto quoted = go_quote(value);
         if (!quoted) {
           usage.exit_code = kExitUnsupported;
-          usage.err = unsupported_text("a malformed -o value with runes Go may escape");
+          usage.err = unsupported_text("a malformed " + short_name + " value with runes Go may escape");
           return false;
         }
-        return fail("invalid argument " + *quoted + " for \"-o, --output\" flag: " + *err);
+        return fail("invalid argument " + *quoted + " for \"" +
+                    (f->shorthand ? std::string("-") + f->shorthand + ", " : std::string()) +
+                    "--" + f->name + "\" flag: " + *err);
       }
       for (auto& t : fields) apply(*f, t, on, o, outputs);
       continue;

@@ -70,6 +70,11 @@ struct Options {
   //   as it is (a new, unsaved document);
   // - regular files only: named pipes and devices among the inputs are refused
   //   (yaml::FileKinds::kRegularOnly), where the CLI reads them.
+  // --dangerous-allow-all-symlink-destinations, --allow-symlink-destination (ytt's
+  // SymlinkAllowOpts): symlinked input files are read when allowed, else refused with ytt's
+  // error.
+  bool allow_all_symlinks = false;
+  std::vector<std::string> allowed_symlink_destinations;
   std::map<std::string, std::string> unsaved_texts;
   bool regular_files_only = false;
 };

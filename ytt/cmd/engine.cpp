@@ -234,7 +234,10 @@ class Engine {
     return printed_files_;
   }
 
-  ReadRules read_rules() const { return {&opts_.unsaved_texts, opts_.regular_files_only}; }
+  ReadRules read_rules() const {
+    return {&opts_.unsaved_texts, opts_.regular_files_only, opts_.allow_all_symlinks,
+            &opts_.allowed_symlink_destinations};
+  }
 
   // The -f inputs as ytt's file set (file_set.cpp). Files of private libraries (`_ytt_lib`)
   // stay in it (load() and data.list meet them as private) but are no templates of this
@@ -366,6 +369,7 @@ class Engine {
                                                  opts_.after_loading_thread, kPreloadMinBytes);
     for (size_t i : yaml_inputs) {
       const SourceFile& f = files_.files[i];
+      (void)f.readable_text();  // ytt reads each YAML file here, in this order
       std::optional<LoadedYaml> y = preloader_->take(i);
       if (!y) y = load_yaml(f.path, f.text(), files_.strict_yaml);
       throw_syntax_error(*y, f);
@@ -741,7 +745,7 @@ class Engine {
       if (file_type(f) == FileType::kText) {
         // ytt writes text templates to output files only (a library's are dropped); a
         // text-plain file is output as it is, with nothing to evaluate.
-        std::string text = is_template_file(f) || is_library_file(f) ? eval_text_file(f) : f.text();
+        std::string text = is_template_file(f) || is_library_file(f) ? eval_text_file(f) : f.readable_text();
         if (!library_mode()) output_files_.push_back({f.path, std::move(text)});
         text_output = text_output || !library_mode();
         continue;
@@ -838,6 +842,7 @@ class Engine {
   // nested in the caller's). A file that a template loaded already runs again (ytt keeps no
   // modules between loads). A library file of no known type runs nothing and exports nothing.
   std::optional<sl::Module> eval_library_file(const SourceFile& f) {
+    if (file_type(f) != FileType::kUnknown) (void)f.readable_text();  // read to be run
     switch (file_type(f)) {
       case FileType::kText:
         eval_text_file(f);
@@ -875,6 +880,7 @@ class Engine {
   // A text template of the file set, evaluated in file order with the YAML templates (its
   // text goes to output files only, which hintkit does not write).
   std::string eval_text_file(const SourceFile& f) {
+    (void)f.readable_text();
     // As for YAML templates: ytt panics on data values with a non-string map key.
     if (values_ && has_non_string_key(*values_)) {
       throw Unsupported{
@@ -1370,12 +1376,15 @@ class Engine {
     } catch (const StdinTaken& taken) {
       throw YttError{context + "Reading file '" + taken.name + "':\n    " + StdinTaken::kText};
     } catch (YttError& e) {
-      e.text = context + "Find files '" + path + "':\n    " + e.text;
+      e.text = laid_out_after(context + "Find files '" + path + "':\n    ", e.text);
       throw;
     }
     for (SourceFile& f : found.files) {
       // ytt leaves other files (docs and such) kept in a values folder's subfolders alone
       if (is_implied(found, f) && file_type(f.path) != FileType::kYaml) continue;
+      if (!f.read_error.empty()) {
+        throw YttError{context + "Reading file '" + f.path + "': " + f.read_error};
+      }
       const std::string name = f.path;
       f.in_file_set = false;
       diag::Diagnostics diags;
@@ -1483,7 +1492,7 @@ class Engine {
     } catch (const StdinTaken&) {
       throw YttError{context + "Reading file '" + path + "'"};  // ytt gives no reason here
     } catch (YttError& e) {
-      e.text = context + "Finding file '" + path + "':\n    " + e.text;
+      e.text = laid_out_after(context + "Finding file '" + path + "':\n    ", e.text);
       throw;
     }
     if (found.files.empty()) {
@@ -1491,6 +1500,9 @@ class Engine {
     }
     if (found.files.size() > 1) {
       throw YttError{context + "Expected '" + path + "' to be a file, but is a directory"};
+    }
+    if (!found.files[0].read_error.empty()) {
+      throw YttError{context + "Reading file '" + path + "'"};  // ytt gives no reason here
     }
     const std::string text(found.files[0].text());
     std::string lib, key;

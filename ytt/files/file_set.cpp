@@ -1,10 +1,14 @@
 // The input file set (ytt's pkg/files and the library tree of pkg/workspace/library.go).
 #include "ytt/files/files.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <tuple>
@@ -68,60 +72,246 @@ bool is_pipe_name(std::string_view s) {
          all_digits(s.substr(6, s.size() - 7));
 }
 
-// "/proc/N/fd"
-bool is_fd_folder(std::string_view s) {
-  return s.size() > 9 && s.substr(0, 6) == "/proc/" && s.substr(s.size() - 3) == "/fd" &&
-         all_digits(s.substr(6, s.size() - 9));
-}
-
-// One file of a folder or argument: regular files and named pipes are read; symlinks are
-// refused as ytt refuses them without its --allow-symlink-destination flags.
-// A link to a pipe of this process as Linux shows one (`/dev/fd/63` from a shell's `<(...)`):
-// its target `pipe:[N]` exists nowhere on disk, so it cannot smuggle a file in; ytt lets it
-// through by the error that resolving it gives.
-bool is_pipe_link(const std::string& path) {
-  std::error_code ec;
-  const fs::path target = fs::read_symlink(path, ec);
-  if (ec || target.has_parent_path()) return false;
-  const fs::path folder = fs::canonical(
-      fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path(), ec);
-  return !ec && is_pipe_name(target.string()) && is_fd_folder(folder.string());
-}
-
-std::string checked_read(const std::string& path, const struct stat& st, const ReadRules& rules) {
-  if (S_ISLNK(st.st_mode) && !is_pipe_link(path)) {
-    std::error_code ec;
-    fs::path dst = fs::canonical(path, ec);
-    if (ec) {
-      throw YttError{"Checking symlink file '" + path + "': Eval symlink: " + lstat_problem(path)};
+// Go's filepath.Clean: the shortest path naming the same file, by lexical processing.
+std::string go_clean(std::string_view p) {
+  if (p.empty()) return ".";
+  const bool rooted = p[0] == '/';
+  std::vector<std::string_view> parts;
+  size_t kept_dotdots = 0;  // leading ".." of a relative path, which stay
+  for (size_t i = 0; i < p.size();) {
+    size_t j = p.find('/', i);
+    if (j == std::string_view::npos) j = p.size();
+    std::string_view part = p.substr(i, j - i);
+    i = j + 1;
+    if (part.empty() || part == ".") continue;
+    if (part == "..") {
+      if (parts.size() > kept_dotdots) {
+        parts.pop_back();
+      } else if (!rooted) {
+        parts.push_back(part);
+        ++kept_dotdots;
+      }
+      continue;
     }
-    throw YttError{"Checking symlink file '" + path + "': Expected symlink file '" + path +
-                   "' -> '" + fs::relative(dst).generic_string() +
-                   "' to be allowed, but was not (hint: symlinks are disallowed as a security "
-                   "feature, use '--allow-symlink-destination' flags to override)"};
+    parts.push_back(part);
   }
+  std::string out = rooted ? "/" : "";
+  for (size_t k = 0; k < parts.size(); ++k) out += (k ? "/" : "") + std::string(parts[k]);
+  return out.empty() ? "." : out;
+}
+
+// Go's os.Getwd: $PWD when it names the current folder (a path through a symlink stays as
+// the shell spelled it), else the kernel's path of it.
+std::string go_getwd() {
+  struct stat dot {}, pwd {};
+  if (const char* env = std::getenv("PWD"); env && env[0] == '/' && ::stat(".", &dot) == 0 &&
+                                            ::stat(env, &pwd) == 0 && dot.st_dev == pwd.st_dev &&
+                                            dot.st_ino == pwd.st_ino) {
+    return env;
+  }
+  std::error_code ec;
+  return fs::current_path(ec).string();
+}
+
+// Go's filepath.Abs.
+std::string go_abs_path(std::string_view p) {
+  if (!p.empty() && p[0] == '/') return go_clean(p);
+  return go_clean(go_getwd() + "/" + std::string(p));
+}
+
+// Go's text for an errno, as its syscall.Errno.Error() words it: the C library's, lower case
+// first.
+std::string go_errno_text(int err) {
+  std::string t = std::strerror(err);
+  if (!t.empty() && t[0] >= 'A' && t[0] <= 'Z' && !(t.size() > 1 && t[1] >= 'A' && t[1] <= 'Z'))
+    t[0] = static_cast<char>(t[0] - 'A' + 'a');
+  return t;
+}
+
+// Go caps the symlinks one EvalSymlinks follows (a loop ends there instead of running on).
+constexpr int kMaxSymlinksWalked = 255;
+
+// Go's filepath.EvalSymlinks (walkSymlinks): `path` with every symlink on the way replaced
+// by its target, component by component, cleaned; or `error`, as Go words it.
+struct Resolved {
+  std::string path;
+  std::string error;
+  bool ok() const { return error.empty(); }
+};
+Resolved go_eval_symlinks(std::string path) {
+  size_t vol_len = !path.empty() && path[0] == '/' ? 1 : 0;
+  std::string vol = path.substr(0, vol_len);
+  std::string dest = vol;
+  int links_walked = 0;
+  auto last_slash_after_vol = [&]() -> long {
+    long r = static_cast<long>(dest.size()) - 1;
+    for (; r >= static_cast<long>(vol_len); --r)
+      if (dest[static_cast<size_t>(r)] == '/') break;
+    return r;
+  };
+  for (size_t start = vol_len, end = vol_len; start < path.size(); start = end) {
+    while (start < path.size() && path[start] == '/') ++start;
+    end = start;
+    while (end < path.size() && path[end] != '/') ++end;
+    if (end == start) break;  // no more components
+    const std::string part = path.substr(start, end - start);
+    if (part == ".") continue;
+    if (part == "..") {
+      const long r = last_slash_after_vol();
+      if (r < static_cast<long>(vol_len) || dest.substr(static_cast<size_t>(r + 1)) == "..") {
+        if (dest.size() > vol_len) dest += "/";
+        dest += "..";
+      } else {
+        dest.resize(static_cast<size_t>(r));
+      }
+      continue;
+    }
+    if (!dest.empty() && dest.back() != '/') dest += "/";
+    dest += part;
+    struct stat st {};
+    if (::lstat(dest.c_str(), &st) != 0) {
+      return {"", "lstat " + dest + ": " + go_errno_text(errno)};
+    }
+    if (!S_ISLNK(st.st_mode)) {
+      if (!S_ISDIR(st.st_mode) && end < path.size()) return {"", "not a directory"};
+      continue;
+    }
+    if (++links_walked > kMaxSymlinksWalked) {
+      return {"", "EvalSymlinks: too many links"};
+    }
+    std::error_code ec;
+    const std::string link = fs::read_symlink(dest, ec).string();
+    if (ec) return {"", "readlink " + dest + ": " + go_errno_text(ec.value())};
+    path = link + path.substr(end);
+    if (!link.empty() && link[0] == '/') {
+      dest = "/";
+      end = 1;
+      vol = "/";
+      vol_len = 1;
+    } else {
+      const long r = last_slash_after_vol();
+      if (r < static_cast<long>(vol_len)) {
+        dest = vol;
+      } else {
+        dest.resize(static_cast<size_t>(r));
+      }
+      end = 0;
+    }
+  }
+  return {go_clean(dest), ""};
+}
+
+// ytt's Symlink.isIn: `path` is `allowed` or below it (both made absolute and clean, compared
+// by their '/'-separated pieces).
+bool symlink_is_in(std::string_view path, std::string_view allowed) {
+  auto pieces = [](const std::string& p) {
+    return p == "/" ? std::vector<std::string>{""} : split_slash(p);
+  };
+  const auto have = pieces(go_abs_path(path)), want = pieces(go_abs_path(allowed));
+  if (want.size() > have.size()) return false;
+  return std::equal(want.begin(), want.end(), have.begin());
+}
+
+// "lstat /proc/N/fd/pipe:[M]: no such file or directory": resolving a shell's `<(...)`
+// (`/dev/fd/63`) ends at a pipe, which exists nowhere on disk and so cannot smuggle a file in;
+// ytt lets such a link through by this error.
+bool is_pipe_link_error(std::string_view e) {
+  constexpr std::string_view kHead = "lstat /proc/", kTail = ": no such file or directory";
+  if (!e.starts_with(kHead) || !e.ends_with(kTail)) return false;
+  e = e.substr(kHead.size(), e.size() - kHead.size() - kTail.size());
+  const size_t slash = e.find('/');
+  if (slash == std::string_view::npos || !all_digits(e.substr(0, slash))) return false;
+  e.remove_prefix(slash);
+  constexpr std::string_view kFd = "/fd/";
+  return e.starts_with(kFd) && is_pipe_name(e.substr(kFd.size()));
+}
+
+// ytt's Symlink.IsAllowed: nullopt when `path` may be read; else the error, as ytt words it.
+// `read_from` is then what to open: the destination the check resolved (no symlink on its
+// way when it was looked at), or the link itself where ytt does not resolve it.
+std::optional<std::string> symlink_problem(const std::string& path, const ReadRules& rules,
+                                           std::string& read_from) {
+  read_from = path;
+  if (rules.allow_all_symlinks) return std::nullopt;
+  auto dst = go_eval_symlinks(path);
+  if (!dst.ok()) {
+    if (is_pipe_link_error(dst.error)) return std::nullopt;
+    return "Eval symlink: " + dst.error;
+  }
+  if (rules.allowed_symlink_destinations) {
+    for (const auto& allowed : *rules.allowed_symlink_destinations) {
+      if (symlink_is_in(dst.path, allowed)) {
+        read_from = dst.path;
+        return std::nullopt;
+      }
+    }
+  }
+  return "Expected symlink file '" + path + "' -> '" + dst.path +
+         "' to be allowed, but was not (hint: symlinks are disallowed as a security feature, use "
+         "'--allow-symlink-destination' flags to override)";
+}
+
+// What reading an allowed symlink's destination gives: its text, or the error ytt meets when
+// it reads the file (os.ReadFile: "open x: ...", "read x: is a directory"), kept for when the
+// text is needed.
+struct LinkRead {
+  std::string text;
+  std::string error;
+};
+
+LinkRead read_through_link(const std::string& path, const std::string& read_from,
+                           const ReadRules& rules) {
+  const int fd = ::open(read_from.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return {"", "open " + path + ": " + go_errno_text(errno)};
+  struct stat st {};
+  const bool is_dir = ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
+  ::close(fd);
+  if (is_dir) return {"", "read " + path + ": " + go_errno_text(EISDIR)};
+  auto text = yaml::read_file(read_from, yaml::kMaxFileBytes,
+                              rules.regular_only ? yaml::FileKinds::kRegularOnly
+                                                 : yaml::FileKinds::kAny);
+  if (!text.ok()) throw YttError{"Reading file '" + path + "': " + text.error().message};
+  return {std::move(*text), ""};
+}
+
+// One file of a folder or argument, as ytt's NewRegularFileLocalSource takes it: regular
+// files, named pipes and symlinks its SymlinkAllowOpts allow are read (a symlink is looked
+// at, not followed, so one to a folder is a file here too).
+LinkRead checked_read(const std::string& path, const struct stat& st, const ReadRules& rules) {
   if ((!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISLNK(st.st_mode)) ||
       (rules.regular_only && S_ISFIFO(st.st_mode))) {
     throw YttError{"Expected file '" + path + "' to be a regular file, but was not"};
   }
-  if (rules.unsaved_texts) {
-    if (auto it = rules.unsaved_texts->find(path); it != rules.unsaved_texts->end()) {
-      return it->second;
+  std::string read_from = path;
+  if (S_ISLNK(st.st_mode)) {
+    if (auto problem = symlink_problem(path, rules, read_from)) {
+      throw YttError{"Checking symlink file '" + path + "': " + *problem};
     }
   }
+  if (rules.unsaved_texts) {
+    if (auto it = rules.unsaved_texts->find(path); it != rules.unsaved_texts->end()) {
+      return {it->second, ""};
+    }
+  }
+  if (S_ISLNK(st.st_mode)) return read_through_link(path, read_from, rules);
   auto text = yaml::read_file(path, yaml::kMaxFileBytes,
                               rules.regular_only ? yaml::FileKinds::kRegularOnly
                                                  : yaml::FileKinds::kAny);
   if (!text.ok()) throw YttError{"Reading file '" + path + "': " + text.error().message};
-  return std::move(*text);
+  return {std::move(*text), ""};
+}
+
+SourceFile make_file(std::string rel, LinkRead read) {
+  SourceFile f;
+  f.path = std::move(rel);
+  f.lines = SourceLines(std::move(read.text));
+  f.read_error = std::move(read.error);
+  f.in_file_set = true;
+  return f;
 }
 
 SourceFile make_file(std::string rel, std::string text) {
-  SourceFile f;
-  f.path = std::move(rel);
-  f.lines = SourceLines(std::move(text));
-  f.in_file_set = true;
-  return f;
+  return make_file(std::move(rel), LinkRead{std::move(text), ""});
 }
 
 // A folder as ytt's filepath.Walk sees it: lexical order, symlinks not followed.
@@ -139,7 +329,7 @@ void walk(const std::string& root, const std::string& dir, std::vector<SourceFil
       walk(root, p, out, rules);
       continue;
     }
-    std::string text;
+    LinkRead text;
     try {
       text = checked_read(p, st, rules);
     } catch (YttError& e) {
@@ -355,7 +545,7 @@ FoundFiles find_files(const std::string& arg, StdinUse& stdin_use, const ReadRul
     found.folder = true;
     walk(path, path, found.files, rules);
   } else {
-    std::string text = checked_read(path, st, rules);
+    LinkRead text = checked_read(path, st, rules);
     found.files.push_back(
         make_file(rel.empty() ? std::string(base_name(path)) : rel, std::move(text)));
   }
@@ -374,6 +564,11 @@ std::optional<std::string_view> url_of(std::string_view arg) {
 bool is_implied(const FoundFiles& found, const SourceFile& f) {
   // a renamed file is never a folder's, so its path is the one it was found under
   return found.folder && f.path.find('/') != std::string::npos;
+}
+
+const std::string& SourceFile::readable_text() const {
+  if (!read_error.empty()) throw YttError{read_error};
+  return text();
 }
 
 std::vector<SourceFile> read_file_set(const std::vector<std::string>& args, StdinUse& stdin_use,

@@ -59,7 +59,13 @@ struct SourceFile {
   std::optional<FileType> marked_type;
   std::optional<bool> marked_template;
   std::optional<bool> marked_for_output;
+  // A symlinked input whose destination could not be read ("open x.yml: no such file or
+  // directory"): ytt reads a file only when it needs its text, and fails there with this
+  // text, so an unread one (excluded by a file mark, of no known type) is no error. `lines`
+  // is then empty; `readable_text()` throws it as a YttError.
+  std::string read_error;
   const std::string& text() const { return lines.text(); }
+  const std::string& readable_text() const;
 };
 
 struct CompiledTemplate;  // template.cpp: a YAML template compiled to a Starlark program
@@ -204,6 +210,10 @@ struct StdinTaken {
 struct ReadRules {
   const std::map<std::string, std::string>* unsaved_texts = nullptr;
   bool regular_only = false;
+  // ytt's SymlinkAllowOpts (--dangerous-allow-all-symlink-destinations,
+  // --allow-symlink-destination): which symlinked input files are read.
+  bool allow_all_symlinks = false;
+  const std::vector<std::string>* allowed_symlink_destinations = nullptr;
 };
 
 // The files one argument stands for (`path`, `name=path`, `-`, a folder), as ytt's

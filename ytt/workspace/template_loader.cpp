@@ -94,6 +94,7 @@ sl::Result<sl::Module> load_found(Files& files, sl::Thread& thread, const Source
     files.unsupported = "a load cycle through " + f->path + " (ytt crashes on it)";
     return cannot_load(module, files.unsupported);
   }
+  if (!f->read_error.empty()) return cannot_load(module, f->read_error);
   switch (file_type(*f)) {
     case FileType::kStarlark:
       return exec_starlark(files, thread, *f, module);

@@ -287,6 +287,7 @@ sl::Value data_module(Files& files, const std::string& folder) {
         std::string error;
         const SourceFile* f = find_file_from(files, folder, c.args[0].as_string(), error);
         if (!f) return sl::fail_error("data.read: " + error);
+        if (!f->read_error.empty()) return sl::fail_error("data.read: " + f->read_error);
         return sl::Value::from_string(f->text());
       });
   auto list = sl::make_builtin(
