@@ -1,4 +1,4 @@
-// Cost of `yaml::load` on the fast parser and on the yaml-cpp path, for (a) a 1.2 KB hint file
+// Cost of `yaml::load` (go-yaml's reader and the tree), for (a) a 1.2 KB hint file
 // shaped like `bench/gen_hint_tree.py 1 OUT 20` writes and (b) a ~2 MB generated config
 // document, and (c) the ytt workload that `gen-schema-workload.py N DIR` writes, when
 // HINTKIT_YAML_WORKLOAD=DIR is set (skipped otherwise). Reports MB/s (bytes_per_second) and, where
@@ -24,7 +24,6 @@
 
 namespace {
 
-using hintkit::yaml::internal::ParserChoice;
 
 // Counts user-space instructions of this thread; inert when perf events are unavailable.
 class InstructionCounter {
@@ -120,20 +119,19 @@ std::string config_text() {
   return s;
 }
 
-void run(benchmark::State& state, const std::string& text, ParserChoice choice) {
+void run(benchmark::State& state, const std::string& text) {
   hintkit::yaml::LoadOptions options;
   InstructionCounter counter;
   uint64_t instructions = 0;
   for (auto _ : state) {
     hintkit::diag::Diagnostics diags;
-    bool fast = false;
+    bool whole = false;
     counter.start();
-    auto docs =
-        hintkit::yaml::internal::load_with(choice, text, "bench.yaml", diags, options, &fast);
+    auto docs = hintkit::yaml::internal::load_with(text, "bench.yaml", diags, options, &whole);
     instructions += counter.stop();
     benchmark::DoNotOptimize(docs);
-    if (choice == ParserChoice::kFastOnly && !fast) {
-      state.SkipWithError("the fast parser declined the input");
+    if (!whole) {
+      state.SkipWithError("the reader stopped before the end of the input");
       break;
     }
   }
@@ -147,21 +145,13 @@ void run(benchmark::State& state, const std::string& text, ParserChoice choice) 
   }
 }
 
-void BM_HintFast(benchmark::State& state) {
+void BM_Hint(benchmark::State& state) {
   static const std::string text = hint_text();
-  run(state, text, ParserChoice::kFastOnly);
+  run(state, text);
 }
-void BM_HintYamlCpp(benchmark::State& state) {
-  static const std::string text = hint_text();
-  run(state, text, ParserChoice::kYamlCppOnly);
-}
-void BM_ConfigFast(benchmark::State& state) {
+void BM_Config(benchmark::State& state) {
   static const std::string text = config_text();
-  run(state, text, ParserChoice::kFastOnly);
-}
-void BM_ConfigYamlCpp(benchmark::State& state) {
-  static const std::string text = config_text();
-  run(state, text, ParserChoice::kYamlCppOnly);
+  run(state, text);
 }
 
 // A workload file from $HINTKIT_YAML_WORKLOAD, or "" when unset or unreadable.
@@ -205,10 +195,8 @@ void run_workload(benchmark::State& state, const char* name) {
 void BM_WorkloadValues(benchmark::State& state) { run_workload(state, "values.yaml"); }
 void BM_WorkloadSchema(benchmark::State& state) { run_workload(state, "schema.yaml"); }
 
-BENCHMARK(BM_HintFast);
-BENCHMARK(BM_HintYamlCpp);
-BENCHMARK(BM_ConfigFast)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_ConfigYamlCpp)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Hint);
+BENCHMARK(BM_Config)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WorkloadValues)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WorkloadSchema)->Unit(benchmark::kMillisecond);
 

@@ -1,11 +1,15 @@
-// Differential fuzz target: loads the input through the fast parser alone and through
-// yaml-cpp's path alone, and aborts on any disagreement.
+// Differential fuzz target of the YAML reader (go-yaml v2's scanner and parser, go_scan.cpp):
 //
-// - The fast parser took the input: both trees must be equal node by node (values, styles,
-//   tags, spans, annotations, comments) with the same diagnostics (code, kind, position).
-// - The fast parser found a definite syntax error (or a pre-parse check failed): yaml-cpp's
-//   path must report the same first error (code, syntax-error kind, position).
-// - The fast parser declined: `load` runs exactly yaml-cpp's path, nothing to compare.
+// - The same pass two ways: go-yaml's reader building the tree (load) and the same scanner and
+//   parser without a builder (go_yaml_scan, which the wording of go-yaml's messages asks) must
+//   stop at the same place, or both read the text whole. A difference means the builder's pass
+//   took another way through the tokens than go-yaml's.
+// - Against an independent parser: on text read whole with no diagnostic, yaml-cpp's tree must
+//   have the same structure and scalar text (tests/support/yaml_crosscheck.h says what is left
+//   out, and why).
+// - Every span of the tree lies inside the input.
+// Aborts on the first disagreement, printing the input.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -13,45 +17,72 @@
 #include <string>
 #include <string_view>
 
-#include "tests/support/yaml_compare.h"
+#include "tests/support/yaml_crosscheck.h"
 #include "yaml/internal.h"
 #include "yaml/yaml.h"
 
 namespace {
 
 using hintkit::diag::Diagnostics;
-using hintkit::yaml::LoadOptions;
-using hintkit::yaml::internal::load_with;
-using hintkit::yaml::internal::ParserChoice;
+using hintkit::diag::Position;
+using hintkit::yaml::Document;
+using hintkit::yaml::Node;
+namespace internal = hintkit::yaml::internal;
 
 [[noreturn]] void disagree(std::string_view input, const std::string& what) {
-  std::fprintf(stderr, "fast parser and yaml-cpp disagree: %s\ninput (%zu bytes):\n%.*s\n",
-               what.c_str(), input.size(), static_cast<int>(input.size()), input.data());
+  std::fprintf(stderr, "the reader disagrees: %s\ninput (%zu bytes):\n%.*s\n", what.c_str(),
+               input.size(), static_cast<int>(input.size()), input.data());
   std::abort();
+}
+
+// The last line of the text, as go-yaml counts lines (a CR without LF ends one too).
+Position end_of(std::string_view text) {
+  return Position{static_cast<int>(internal::go_line_starts(text).size()), 1};
+}
+
+bool inside(const Position& p, const Position& end) {
+  return p.line >= 1 && p.column >= 1 && p.line <= end.line;
+}
+
+void check_spans(std::string_view text, const Node& n, const Position& end) {
+  if (!inside(n.span.begin, end) || !inside(n.span.end, end)) {
+    disagree(text, "a span outside the input at line " + std::to_string(n.span.begin.line));
+  }
+  for (const auto& item : n.items) {
+    check_spans(text, item.key, end);
+    check_spans(text, item.value, end);
+  }
+  for (const Node& e : n.elements) check_spans(text, e, end);
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
-  LoadOptions options;
-  options.keep_comments = true;
-  Diagnostics fast_diags, slow_diags;
-  bool fast_used = false;
-  auto fast = load_with(ParserChoice::kFastOnly, text, "in.yaml", fast_diags, options, &fast_used);
-  if (!fast_used && fast_diags.empty()) return 0;  // declined: only yaml-cpp's path exists
-  auto slow = load_with(ParserChoice::kYamlCppOnly, text, "in.yaml", slow_diags, options, nullptr);
-  if (fast_used) {
-    std::string tree = hintkit::yaml::testing::TreeDiff().docs(fast, slow);
-    if (!tree.empty()) disagree(text, tree);
-    std::string a = hintkit::yaml::testing::diags_str(fast_diags);
-    std::string b = hintkit::yaml::testing::diags_str(slow_diags);
-    if (a != b) disagree(text, "diagnostics:\n" + a + "vs\n" + b);
-    return 0;
+  Diagnostics diags;
+  bool whole = false;
+  std::vector<Document> docs = internal::load_with(text, "in.yaml", diags, {}, &whole);
+  // The pre-read checks (not text, nesting, lone CRs) stop before the reader: nothing to compare.
+  if (internal::find_not_text(text).kind == hintkit::yaml::ErrorKind::kNone &&
+      !internal::has_lone_cr(text) && text.substr(0, 3) != "\xEF\xBB\xBF") {
+    internal::ScanResult scan = internal::scan_source(text, false, hintkit::yaml::kMaxDepth + 2);
+    if (!scan.depth_exceeded) {
+      internal::GoScan go = internal::go_yaml_scan(text, std::string_view::npos);
+      const bool scan_whole = go.kind == hintkit::yaml::ErrorKind::kNone &&
+                              go.unnamed == hintkit::yaml::ErrorKind::kNone;
+      const bool limit = std::any_of(diags.items().begin(), diags.items().end(),
+                                     [](const auto& d) { return d.code == "HK003"; });
+      if (!limit && scan_whole != whole) {
+        disagree(text, std::string("the builder's pass ") + (whole ? "read" : "stopped") +
+                           ", go_yaml_scan " + (scan_whole ? "read the text whole" : "stopped"));
+      }
+    }
   }
-  // A definite error from the fast parser: yaml-cpp's path must stop at the same one.
-  std::string a = hintkit::yaml::testing::first_error_str(fast_diags);
-  std::string b = hintkit::yaml::testing::first_error_str(slow_diags);
-  if (a != b) disagree(text, "first error: " + a + " vs " + b);
+  const Position end = end_of(text);
+  for (const Document& d : docs) {
+    if (!d.empty) check_spans(text, d.root, end);  // an empty document has no place
+  }
+  hintkit::yaml::testing::CrossCheck c = hintkit::yaml::testing::cross_check(text);
+  if (!c.difference.empty()) disagree(text, "yaml-cpp's tree: " + c.difference);
   return 0;
 }

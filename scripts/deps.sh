@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages hintkit builds with, when any is missing (root or sudo).
 set -euo pipefail
+# libyaml-cpp-dev: only the YAML reader's cross-check in the tests and the yaml_differential fuzz
+# target link it (an independent parser); hintkit itself does not.
 packages=(g++ cmake make pkg-config libyaml-cpp-dev libre2-dev libcli11-dev libboost-dev
           libmimalloc-dev nlohmann-json3-dev libtoml11-dev libgtest-dev libbenchmark-dev python3 python3-yaml
           python3-jsonschema neovim clang libclang-rt-dev  # clang: sanitizer builds and libFuzzer (scripts/fuzz.sh)

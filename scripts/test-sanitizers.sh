@@ -22,12 +22,8 @@ UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 seconds="${HINTKIT_FUZZ_SECONDS:-20}"
 if [ "$seconds" -gt 0 ]; then
   echo "== every fuzz target, ${seconds}s each, from its seeds"
-  # yaml_differential runs its seeds only: mutations find the known open class of broken inputs
-  # on which yaml-cpp's path stops at another first error than the fast parser (README
-  # "Testing"); the long runs are where that class is worked on.
   for target in $(scripts/fuzz.sh list); do
-    if [ "$target" = yaml_differential ]; then args=-runs=0; else args=; fi
-    ASAN_OPTIONS="detect_leaks=$leaks:allocator_may_return_null=1" FUZZ_ARGS="$args" \
+    ASAN_OPTIONS="detect_leaks=$leaks:allocator_may_return_null=1" \
       FUZZ_BUILD=build-san scripts/fuzz.sh "$target" "$seconds"
   done
 fi

@@ -1,10 +1,11 @@
-// A model of go-yaml v2's scanner (as vendored by ytt v0.48.0) that produces no values, only
-// the order in which its tokens reach the parser and the first scanner error on the way. It
-// exists for yaml-cpp's path: yaml-cpp's scanner has no "required simple key" (a key line
-// without `:` where a block map's next key belongs), so it runs on past the place where
-// go-yaml stops; this model tells where go-yaml stopped instead (see `go_yaml_scan` in
-// internal.h). Mechanisms followed one by one: the token queue, simple keys per flow level,
-// the indentation stack, and the extents of plain, quoted and block scalars, anchors and tags.
+// The YAML reader: go-yaml v2's scanner and parser (as vendored by ytt v0.48.0, libyaml's
+// algorithm), followed mechanism by mechanism: the token queue, simple keys per flow level
+// (a required one that ends without `:` is the error go-yaml names), the indentation stack,
+// plain, quoted and block scalars with their folding, escapes and chomping, anchors, tags and
+// %TAG prefixes, and the parser's state machine. With an EventHandler (go_yaml_read) every
+// event goes to the tree's builder; without one (go_yaml_scan) it only finds where go-yaml
+// stops and why, which the wording of go-yaml's messages (go_yaml.cpp) asks again. The first
+// stop of either kind is go-yaml's first error, at go-yaml's place, from the same pass.
 #include <algorithm>
 #include <cstdint>
 #include <deque>
@@ -14,11 +15,12 @@
 #include <unordered_set>
 #include <vector>
 
-#include "yaml/fast_parser.h"
 #include "yaml/internal.h"
 
 namespace hintkit::yaml::internal {
 namespace {
+
+using NodeMark = internal::Mark;  // the tree's mark (`Mark` below is go-yaml's)
 
 enum class ScalarStyle : uint8_t { kPlain, kSingle, kDouble, kLiteral, kFolded };
 
@@ -51,14 +53,13 @@ struct Token {
   Tok type;
   size_t offset;
   size_t length = 0;  // anchors and aliases: the name's bytes after `&` or `*`
-  // An anchor or alias name go-yaml ends at `:`, `?`, `%`, `@` or a backquote, where
-  // yaml-cpp reads on (`&a: 1` is a null key anchored `a` to go-yaml, the scalar 1 anchored
-  // `a:` to yaml-cpp): the trees would differ, so the parser refuses it when it takes it.
+  // An anchor or alias name go-yaml ends at `:`, `?`, `%`, `@` or a backquote (`&a: 1` is a
+  // null key anchored `a`): refused (kUnsupportedAnchorName) when go-yaml reads the text whole.
   bool split = false;
   bool named_handle = false;  // a tag `!name!suffix`
   // A flow `:` with text right after it that follows `?`, an anchor or a tag (`{!t :b}`): a
-  // value indicator to go-yaml, the start of a plain scalar to yaml-cpp. Refused when the
-  // parser takes it as a value; a parser error before that is go-yaml's answer.
+  // value indicator to go-yaml. Refused (kUnsupportedFlowColon) when the parser takes it as a
+  // value; a parser error before that is go-yaml's answer.
   bool flow_colon = false;
   std::string_view handle = {};  // a named tag's `!name!`; a %TAG directive's handle
   bool version_1_1 = false;      // a %YAML directive naming 1.1, the one go-yaml takes
@@ -75,8 +76,7 @@ struct Token {
   // Tags: the handle as go-yaml's parser resolves it ("" for verbatim tags and `!`) and the
   // suffix (in `text`).
   std::string tag_handle;
-  // A %TAG directive: its prefix (in `text`); whether it holds %-escapes (not decoded here).
-  bool uri_escapes = false;
+  // A %TAG directive: its prefix, %-escapes decoded (in `text`).
 };
 
 // What go-yaml's scanner reads of a directive line: its words when it cannot (empty when it
@@ -103,17 +103,15 @@ struct SimpleKey {
   Mark mark;
 };
 
-// Ends the scan: a scanner error (kind kNone when it is one the model does not name, or a
-// construct it does not follow, such as directives), a parser error (`parser`), or the parser
-// taking the token where yaml-cpp's path stopped (`reached`).
+// Ends the scan: a scanner error, a parser error (`parser`), or the parser taking the token at
+// `parser_stop` (`reached`).
 struct Stop {
   ErrorKind kind;
   size_t offset;
   bool parser = false;
   bool reached = false;
   int problem_line = -1;  // a required key's end: go-yaml's line when it found the `:` missing
-  // A scanner error yaml-cpp reports in its own way where it stops (kind kNone): what go-yaml
-  // says there, for inputs yaml-cpp does not read (see GoScan::unnamed).
+  // A scanner error kept apart from `kind` (see GoScan::unnamed).
   ErrorKind unnamed = ErrorKind::kNone;
 };
 
@@ -152,8 +150,8 @@ class Scanner {
   void skip(size_t parser_stop) {
     const Token& t = queue_.front();
     if (t.flow_colon) throw Stop{ErrorKind::kUnsupportedFlowColon, t.offset};
-    // The parser takes this token now: if yaml-cpp's path could not, the parser's error
-    // comes before anything the scanner finds later.
+    // The parser takes this token now: a stop asked for here comes before anything the scanner
+    // finds later.
     if (parser_stop != std::string_view::npos && t.type != Tok::kStreamStart &&
         t.type != Tok::kBlockEnd && t.type != Tok::kStreamEnd && t.offset >= parser_stop) {
       throw Stop{ErrorKind::kNone, t.offset, false, true};
@@ -431,7 +429,6 @@ class Scanner {
       return;
     }
     if (c == '*' || c == '&') {
-      if (c == '&') note_property_key();
       save_simple_key();
       allowed_ = false;
       const Mark at = m_;
@@ -452,7 +449,6 @@ class Scanner {
       return;
     }
     if (c == '!') {
-      note_property_key();
       save_simple_key();
       allowed_ = false;
       Token t = make(Tok::kTag, m_);
@@ -487,8 +483,7 @@ class Scanner {
         !(is_blankz() || kNotPlainStart.find(static_cast<char>(c)) != std::string_view::npos) ||
         (c == '-' && !is_blank(1)) || (flow_level_ == 0 && (c == '?' || c == ':') && !is_blankz(1));
     // Cannot start any token. Named for a tab (one where go-yaml wants a token: in block
-    // indentation, or right after a block collection's `- `, `? ` or `: `), which yaml-cpp
-    // reads as whitespace and goes on.
+    // indentation, or right after a block collection's `- `, `? ` or `: `).
     if (c == '\t' && !plain) throw Stop{ErrorKind::kUnknownToken, m_.offset};
     if (!plain) throw unnamed(ErrorKind::kUnknownToken, m_.offset);
     save_simple_key();
@@ -551,38 +546,17 @@ class Scanner {
       while (is_blank()) skip();
       static constexpr std::string_view kUriMarks = ";/?:@&=+$,.!~*'()[]";
       bool any = false;
-      const size_t prefix_at = m_.offset;
       while (is_alpha(cur()) ||
              kUriMarks.find(static_cast<char>(cur())) != std::string_view::npos || cur() == '%') {
         any = true;
         if (cur() != '%') {
+          d.token.text += static_cast<char>(cur());
           skip();
           continue;
         }
-        // One UTF-8 character as %-escaped octets: the first gives the count.
-        for (int left = -1; left != 0; --left) {
-          if (cur() != '%' || !is_hex(ahead(1)) || !is_hex(ahead(2))) {
-            return problem("did not find URI escaped octet");
-          }
-          int octet = hex(ahead(1)) * 16 + hex(ahead(2));
-          if (left == -1) {
-            left = (octet & 0x80) == 0x00   ? 1
-                   : (octet & 0xE0) == 0xC0 ? 2
-                   : (octet & 0xF0) == 0xE0 ? 3
-                   : (octet & 0xF8) == 0xF0 ? 4
-                                            : 0;
-            if (left == 0) return problem("found an incorrect leading UTF-8 octet");
-          } else if ((octet & 0xC0) != 0x80) {
-            return problem("found an incorrect trailing UTF-8 octet");
-          }
-          skip();
-          skip();
-          skip();
-        }
+        if (const char* words = uri_escape(d.token.text)) return problem(words);
       }
       if (!any) return problem("did not find expected tag URI");
-      d.token.text = std::string(slice(prefix_at, m_.offset - prefix_at));
-      d.token.uri_escapes = d.token.text.find('%') != std::string::npos;
       if (!is_blankz()) return problem("did not find expected whitespace or line break");
     } else {
       return problem("found unknown directive name");
@@ -596,6 +570,32 @@ class Scanner {
     return d;
   }
   void start_at_line(size_t offset) { m_.offset = offset; }
+
+  // One UTF-8 character written as %-escaped octets, at a '%': its bytes appended to `out`, or
+  // go-yaml's words for what is wrong with it.
+  const char* uri_escape(std::string& out) {
+    for (int left = -1; left != 0; --left) {
+      if (cur() != '%' || !is_hex(ahead(1)) || !is_hex(ahead(2))) {
+        return "did not find URI escaped octet";
+      }
+      int octet = hex(ahead(1)) * 16 + hex(ahead(2));
+      if (left == -1) {
+        left = (octet & 0x80) == 0x00   ? 1
+               : (octet & 0xE0) == 0xC0 ? 2
+               : (octet & 0xF0) == 0xE0 ? 3
+               : (octet & 0xF8) == 0xF0 ? 4
+                                        : 0;
+        if (left == 0) return "found an incorrect leading UTF-8 octet";
+      } else if ((octet & 0xC0) != 0x80) {
+        return "found an incorrect trailing UTF-8 octet";
+      }
+      out += static_cast<char>(octet);
+      skip();
+      skip();
+      skip();
+    }
+    return nullptr;
+  }
 
  private:
   void fetch_stream_end() {
@@ -614,9 +614,6 @@ class Scanner {
     SimpleKey& k = keys_.back();
     if (k.possible) {
       insert(k.token_number, make(Tok::kKey, k.mark));
-      if (!property_keys_.empty() && property_keys_.back() == k.mark.offset) {
-        property_keys_.pop_back();  // a key after all
-      }
       roll_indent(k.mark.column, static_cast<long>(k.token_number), Tok::kBlockMapStart, k.mark);
       keys_.back().possible = false;
       allowed_ = false;
@@ -627,8 +624,8 @@ class Scanner {
       }
       allowed_ = flow_level_ == 0;
     }
-    // After `?`, an anchor or a tag, go-yaml's parser takes this ':' as ending an empty key;
-    // yaml-cpp reads a ':' with text after it as the start of a plain scalar there.
+    // After `?`, an anchor or a tag, go-yaml's parser takes this ':' as ending an empty key
+    // (see Token::flow_colon).
     unsigned char after = ahead(1);
     append(Tok::kValue, m_);
     queue_.back().flow_colon =
@@ -965,15 +962,20 @@ class Scanner {
   void scan_tag(Token& t) {
     size_t start = m_.offset;
     std::vector<size_t> ends_yaml_cpp_tag;  // characters go-yaml reads on at, yaml-cpp stops at
-    auto uri = [&](bool has) {
+    // The URI characters from here, %-escapes decoded, into `out`.
+    auto uri = [&](bool has, std::string& out) {
       static constexpr std::string_view kUriMarks = ";/?:@&=+$,.!~*'()[]";
       while (is_alpha(cur()) ||
              kUriMarks.find(static_cast<char>(cur())) != std::string_view::npos || cur() == '%') {
-        if (cur() == '%') throw Stop{ErrorKind::kNone, start};  // escapes: not followed
-        if (std::string_view("!,[]").find(static_cast<char>(cur())) != std::string_view::npos) {
-          ends_yaml_cpp_tag.push_back(m_.offset);
+        if (cur() == '%') {
+          if (uri_escape(out) != nullptr) throw Stop{ErrorKind::kBadTagUri, start};
+        } else {
+          if (std::string_view("!,[]").find(static_cast<char>(cur())) != std::string_view::npos) {
+            ends_yaml_cpp_tag.push_back(m_.offset);
+          }
+          out += static_cast<char>(cur());
+          skip();
         }
-        skip();
         has = true;
       }
       if (!has) throw Stop{ErrorKind::kBadTagUri, start};
@@ -981,10 +983,8 @@ class Scanner {
     if (ahead(1) == '<') {
       skip();
       skip();
-      const size_t from = m_.offset;
-      uri(false);
-      if (cur() != '>') throw Stop{ErrorKind::kNone, start};
-      t.text = std::string(slice(from, m_.offset - from));
+      uri(false, t.text);
+      if (cur() != '>') throw Stop{ErrorKind::kBadTagUri, start};
       skip();
       ends_yaml_cpp_tag.clear();  // yaml-cpp reads a verbatim tag to its '>'
     } else {
@@ -993,12 +993,11 @@ class Scanner {
       if (cur() == '!') {
         skip();
         t.tag_handle = std::string(slice(start, m_.offset - start));
-        const size_t from = m_.offset;
-        uri(false);  // `!!str`, `!e!x`: a suffix must follow
-        t.text = std::string(slice(from, m_.offset - from));
+        uri(false, t.text);  // `!!str`, `!e!x`: a suffix must follow
       } else {
-        uri(true);  // `!x`: the handle is the suffix; `!` alone is a tag too
+        // `!x`: the handle is the suffix; `!` alone is a tag too
         t.text = std::string(slice(start + 1, m_.offset - start - 1));
+        uri(true, t.text);
         t.tag_handle = "!";
         if (t.text.empty()) {
           t.tag_handle.clear();
@@ -1011,23 +1010,15 @@ class Scanner {
                                        ends_yaml_cpp_tag.end());
   }
 
-  // Properties that may start a simple key in block context: yaml-cpp opens an indentation
-  // level at them until it knows, go-yaml does not (see GoScan::property_not_keys).
-  void note_property_key() {
-    if (allowed_ && flow_level_ == 0) property_keys_.push_back(m_.offset);
-  }
-
  public:
   const std::vector<size_t>& tag_chars_yaml_cpp_ends_at() const {
     return tag_chars_yaml_cpp_ends_at_;
   }
-  const std::vector<size_t>& property_not_keys() const { return property_keys_; }
 
  private:
   std::string_view s_;
   const ReaderStop* reader_;
   std::vector<size_t> tag_chars_yaml_cpp_ends_at_;
-  std::vector<size_t> property_keys_;  // see note_property_key
   Mark m_;
   std::deque<Token> queue_;
   size_t tokens_parsed_ = 0;
@@ -1049,7 +1040,7 @@ class Scanner {
 class Parser {
  public:
   Parser(std::string_view source, size_t parser_stop, bool after_document_start,
-         const ReaderStop* reader, FastHandler* handler = nullptr)
+         const ReaderStop* reader, EventHandler* handler = nullptr)
       : scanner_(source, reader),
         stop_(parser_stop),
         after_document_start_(after_document_start),
@@ -1077,7 +1068,6 @@ class Parser {
       stopped_ = true;
     }
     out.tag_chars_yaml_cpp_ends_at = scanner_.tag_chars_yaml_cpp_ends_at();
-    out.property_not_keys = scanner_.property_not_keys();
     return out;
   }
   // After `run`: whether the whole input was read without a stop of any kind.
@@ -1110,9 +1100,41 @@ class Parser {
   };
 
   const Token& peek() { return scanner_.peek(); }
-  void skip() { scanner_.skip(stop_); }
-  [[noreturn]] static void fail(ErrorKind kind, const Token& at) {
-    throw Stop{kind, at.offset, true};
+  void skip() {
+    before_last_ = last_;
+    last_ = peek().type;
+    scanner_.skip(stop_);
+  }
+  [[noreturn]] void fail(ErrorKind kind, const Token& at) {
+    throw Stop{h_ != nullptr ? reported_kind(kind, at) : kind, at.offset, true};
+  }
+  // The kind the loader reports for go-yaml's parser error `kind` at `at`. go-yaml's parser
+  // meets the end of the input inside a flow collection as a missing entry or node: the
+  // collection is unclosed; a closing bracket that closes no open collection of its kind is
+  // one; a block map's next key missing where a token other than `:` stands ends the map.
+  // A block list's entry with no node before a key or a `,` at its column wants the next `- `.
+  ErrorKind reported_kind(ErrorKind kind, const Token& at) const {
+    // (`{a: !t :` at the end: the value's properties end the entry, the node is what is missing.)
+    const bool after_property_colon =
+        last_ == Tok::kValue && (before_last_ == Tok::kTag || before_last_ == Tok::kAnchor);
+    if (at.type == Tok::kStreamEnd && !flows_.empty() && !after_property_colon) {
+      return flows_.back() ? ErrorKind::kUnclosedFlowMap : ErrorKind::kUnclosedFlowList;
+    }
+    if ((at.type == Tok::kFlowSeqEnd || at.type == Tok::kFlowMapEnd) &&
+        (flows_.empty() || flows_.back() != (at.type == Tok::kFlowMapEnd))) {
+      return ErrorKind::kUnexpectedClosingBracket;
+    }
+    if (kind == ErrorKind::kMissingKey && at.type != Tok::kValue && at.type != Tok::kTag &&
+        at.type != Tok::kAnchor) {
+      // Just after a list at its key's column: the list's end is where it went wrong.
+      return indentless_end_ == at.offset ? ErrorKind::kEndOfListNotFound
+                                          : ErrorKind::kEndOfMapNotFound;
+    }
+    if (kind == ErrorKind::kMissingNodeContent && flows_.empty() &&
+        (at.type == Tok::kKey || at.type == Tok::kFlowEntry)) {
+      return ErrorKind::kMissingDash;
+    }
+    return kind;
   }
   void pop_state() {
     state_ = states_.back();
@@ -1121,15 +1143,15 @@ class Parser {
 
   // ---- events ---------------------------------------------------------------------------
 
-  static YAML::Mark mark(const Token& t) {
-    YAML::Mark m;
-    m.pos = static_cast<int>(t.offset);
+  static NodeMark mark(const Token& t) {
+    NodeMark m;
+    m.pos = t.offset;
     m.line = t.line;
     m.column = static_cast<int>(t.offset - t.line_start);
     return m;
   }
   // An empty node at `at`: null, or the empty scalar of a tag.
-  void empty(const YAML::Mark& at, const std::string& tag = {}, YAML::anchor_t anchor = 0) {
+  void empty(const NodeMark& at, const std::string& tag = {}, AnchorId anchor = 0) {
     if (h_ == nullptr) return;
     if (tag.empty()) {
       h_->OnNull(at, anchor);
@@ -1157,12 +1179,18 @@ class Parser {
       case State::kImplicitDocumentStart:
         if (after_document_start_) {  // as if a `---` had just been taken
           if (h_ != nullptr) {
-            // The tree is the text's own: a text that starts with no content is left to the
-            // caller (no document, or one after a `---` of its own).
+            // The tree is the text's own: the empty document go-yaml reads before a text that
+            // starts with a marker or a directive (or has no content) is no document of it.
             const Tok t = peek().type;
-            if (t == Tok::kDocumentStart || t == Tok::kDocumentEnd || t == Tok::kStreamEnd ||
-                t == Tok::kVersionDirective || t == Tok::kTagDirective) {
-              throw Stop{ErrorKind::kNone, peek().offset};
+            if (t == Tok::kDocumentStart || t == Tok::kStreamEnd || t == Tok::kVersionDirective ||
+                t == Tok::kTagDirective) {
+              state_ = State::kDocumentStart;
+              return;
+            }
+            if (t == Tok::kDocumentEnd) {
+              skip();
+              state_ = State::kDocumentStart;
+              return;
             }
             begin_document(peek());
           }
@@ -1223,7 +1251,7 @@ class Parser {
         return;
       }
       case State::kFlowSequenceEntryMappingValue: {
-        const YAML::Mark entry = take_entry_mark();
+        const NodeMark entry = take_entry_mark();
         if (peek().type == Tok::kValue) {
           skip();
           Tok t = peek().type;
@@ -1248,7 +1276,7 @@ class Parser {
       case State::kFlowMappingKey:
         return flow_mapping_key(false);
       case State::kFlowMappingValue: {
-        const YAML::Mark entry = take_entry_mark();
+        const NodeMark entry = take_entry_mark();
         if (peek().type == Tok::kValue) {
           skip();
           Tok t = peek().type;
@@ -1264,8 +1292,8 @@ class Parser {
         return;
       }
       case State::kFlowMappingEmptyValue: {
-        // An entry without `:` (`{a, b}`): yaml-cpp reads it only when its `,` or `}` stands on
-        // the entry's line, within 1024 bytes (its simple key must still be valid there).
+        // An entry without `:` (`{a, b}`): refused (kUnsupportedFlowEntryLines) when its `,` or
+        // `}` stands on a later line or more than 1024 bytes on, and go-yaml reads the text whole.
         const size_t start = entry_starts_.back();
         entry_starts_.pop_back();
         const Token& next = peek();
@@ -1275,7 +1303,6 @@ class Parser {
              next.offset - start > kMaxSimpleKeyChars) &&
             entry_lines_ == std::string_view::npos) {
           entry_lines_ = start;
-          if (h_ != nullptr) throw Stop{ErrorKind::kUnsupportedFlowEntryLines, start};
         }
         empty_before_next();
         state_ = State::kFlowMappingKey;
@@ -1286,9 +1313,9 @@ class Parser {
     }
   }
 
-  YAML::Mark take_entry_mark() {
+  NodeMark take_entry_mark() {
     if (h_ == nullptr) return {};
-    YAML::Mark m = entry_marks_.back();
+    NodeMark m = entry_marks_.back();
     entry_marks_.pop_back();
     return m;
   }
@@ -1326,7 +1353,6 @@ class Parser {
       } else if (!tag_handles_.insert(std::string(d->handle)).second) {
         fail(ErrorKind::kDuplicateDirective, *d);
       } else if (h_ != nullptr) {
-        if (d->uri_escapes) throw Stop{ErrorKind::kNone, d->offset};  // not decoded here
         tag_prefixes_.emplace_back(std::string(d->handle), d->text);
       }
       skip();
@@ -1367,8 +1393,8 @@ class Parser {
     }
     bool properties = false;
     std::optional<Token> tag;
-    YAML::Mark start;
-    YAML::anchor_t anchor = 0;
+    NodeMark start;
+    AnchorId anchor = 0;
     if (peek().type == Tok::kAnchor) {
       properties = true;
       start = mark(peek());
@@ -1393,11 +1419,11 @@ class Parser {
       if (!properties) start = mark(t);
       if (tag) tag_text = resolve_tag(*tag);
     }
-    // An untagged collection, as yaml-cpp spells it.
+    // An untagged collection.
     const std::string& collection_tag = tag_text.empty() ? kNonSpecific : tag_text;
     if (indentless_sequence && t.type == Tok::kBlockEntry) {
       if (h_ != nullptr) {
-        h_->OnSequenceStart(start, collection_tag, anchor, YAML::EmitterStyle::Block);
+        h_->OnSequenceStart(start, collection_tag, anchor, false);
       }
       state_ = State::kIndentlessSequenceEntry;
       return;
@@ -1410,24 +1436,26 @@ class Parser {
         return;
       case Tok::kFlowSeqStart:
         if (h_ != nullptr) {
-          h_->OnSequenceStart(start, collection_tag, anchor, YAML::EmitterStyle::Flow);
+          h_->OnSequenceStart(start, collection_tag, anchor, true);
         }
+        flows_.push_back(false);
         state_ = State::kFlowSequenceFirstEntry;
         return;
       case Tok::kFlowMapStart:
-        if (h_ != nullptr) h_->OnMapStart(start, collection_tag, anchor, YAML::EmitterStyle::Flow);
+        if (h_ != nullptr) h_->OnMapStart(start, collection_tag, anchor, true);
+        flows_.push_back(true);
         state_ = State::kFlowMappingFirstKey;
         return;
       case Tok::kBlockSeqStart:
         if (!block) break;
         if (h_ != nullptr) {
-          h_->OnSequenceStart(start, collection_tag, anchor, YAML::EmitterStyle::Block);
+          h_->OnSequenceStart(start, collection_tag, anchor, false);
         }
         state_ = State::kBlockSequenceFirstEntry;
         return;
       case Tok::kBlockMapStart:
         if (!block) break;
-        if (h_ != nullptr) h_->OnMapStart(start, collection_tag, anchor, YAML::EmitterStyle::Block);
+        if (h_ != nullptr) h_->OnMapStart(start, collection_tag, anchor, false);
         state_ = State::kBlockMappingFirstKey;
         return;
       default:
@@ -1441,8 +1469,8 @@ class Parser {
     fail(ErrorKind::kMissingNodeContent, t);
   }
 
-  void scalar(const Token& t, const YAML::Mark& start, const std::string& tag,
-              YAML::anchor_t anchor) {
+  void scalar(const Token& t, const NodeMark& start, const std::string& tag,
+              AnchorId anchor) {
     std::string_view value = scanner_.value(t);
     const bool plain = t.style == ScalarStyle::kPlain;
     if (!tag.empty()) {
@@ -1459,14 +1487,13 @@ class Parser {
   void note_split(const Token& t) {
     if (t.split && split_ == std::string_view::npos) {
       split_ = t.offset;
-      if (h_ != nullptr) throw Stop{ErrorKind::kUnsupportedAnchorName, t.offset};
     }
   }
 
-  YAML::anchor_t take_anchor() {
+  AnchorId take_anchor() {
     note_split(peek());
     std::string name(scanner_.name(peek()));
-    YAML::anchor_t id = 0;
+    AnchorId id = 0;
     if (h_ != nullptr) {
       id = ++anchor_count_;
       anchor_ids_[name] = id;
@@ -1512,6 +1539,7 @@ class Parser {
       return;
     }
     end_sequence();
+    indentless_end_ = peek().offset;
     pop_state();
   }
 
@@ -1539,7 +1567,7 @@ class Parser {
   }
 
   void block_mapping_value() {
-    const YAML::Mark entry = take_entry_mark();
+    const NodeMark entry = take_entry_mark();
     if (peek().type == Tok::kValue) {
       skip();
       Tok next = peek().type;
@@ -1563,7 +1591,7 @@ class Parser {
       const Token& t = peek();
       if (t.type == Tok::kKey) {
         if (h_ != nullptr) {
-          h_->OnMapStart(mark(t), kNonSpecific, 0, YAML::EmitterStyle::Flow);
+          h_->OnMapStart(mark(t), kNonSpecific, 0, true);
           entry_marks_.push_back(mark(t));
         }
         state_ = State::kFlowSequenceEntryMappingKey;
@@ -1576,6 +1604,7 @@ class Parser {
       }
     }
     end_sequence();
+    flows_.pop_back();
     pop_state();
     skip();
   }
@@ -1606,17 +1635,18 @@ class Parser {
       }
     }
     end_map();
+    flows_.pop_back();
     pop_state();
     skip();
   }
 
-  static inline const std::string kNonSpecific = "?";  // yaml-cpp's tag of untagged plain nodes
+  static inline const std::string kNonSpecific = "?";  // the tag of untagged plain nodes
   static inline const std::string kNonPlain = "!";     // and of untagged quoted and block ones
 
   Scanner scanner_;
   size_t stop_;
   bool after_document_start_;
-  FastHandler* h_;
+  EventHandler* h_;
   bool stopped_ = false;
   std::vector<size_t> entry_starts_;  // of the flow map entries without `:` being read
   // The first such entry that ends on a later line (see kUnsupportedFlowEntryLines).
@@ -1628,9 +1658,13 @@ class Parser {
   size_t split_ = std::string_view::npos;        // the first split anchor or alias name taken
   // Building: the marks of the map entries being read (where an entry with no `:` has its
   // empty value), the anchors' ids in the current document, its %TAG prefixes.
-  std::vector<YAML::Mark> entry_marks_;
-  std::unordered_map<std::string, YAML::anchor_t> anchor_ids_;
-  YAML::anchor_t anchor_count_ = 0;
+  std::vector<NodeMark> entry_marks_;
+  std::vector<bool> flows_;  // the open flow collections, innermost last: true for a map
+  Tok last_ = Tok::kStreamStart;         // the token taken last
+  Tok before_last_ = Tok::kStreamStart;  // and the one before it
+  size_t indentless_end_ = std::string_view::npos;  // the token that ended a list at its key's column
+  std::unordered_map<std::string, AnchorId> anchor_ids_;
+  AnchorId anchor_count_ = 0;
   std::vector<std::pair<std::string, std::string>> tag_prefixes_;
 };
 
@@ -1666,9 +1700,11 @@ GoScan go_yaml_scan(std::string_view source, size_t parser_stop, bool after_docu
   return Parser(source, parser_stop, after_document_start, reader).run();
 }
 
-bool go_yaml_read(std::string_view source, FastHandler& handler, bool after_document_start) {
+bool go_yaml_read(std::string_view source, EventHandler& handler, bool after_document_start,
+                  GoScan* stop) {
   Parser parser(source, std::string_view::npos, after_document_start, nullptr, &handler);
-  parser.run();
+  GoScan out = parser.run();
+  if (stop != nullptr) *stop = std::move(out);
   return parser.read_whole();
 }
 

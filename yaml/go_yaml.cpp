@@ -144,9 +144,9 @@ std::string parser_problem(ErrorKind kind, bool through_ytt_parser, std::string_
   }
 }
 
-// A parser error's words, from the model of go-yaml's parser when it stops on `text` (the
-// kinds of both parser paths name yaml-cpp's view of some problems, not go-yaml's); "" when
-// the model does not stop at a parser error.
+// A parser error's words, from go-yaml's parser when it stops on `text` (some reported kinds
+// name where a collection's end went wrong rather than go-yaml's problem); "" when it does not
+// stop at a parser error.
 std::string modelled_parser_error(std::string_view text, bool through_ytt_parser) {
   internal::GoScan go =
       internal::go_yaml_scan(text, std::string_view::npos, internal::ytt_puts_document_start(text));

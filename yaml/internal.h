@@ -107,40 +107,33 @@ size_t offset_at(const std::vector<size_t>& line_starts, size_t size, diag::Posi
 // ---- go_scan.cpp -------------------------------------------------------------------------
 
 // The first error go-yaml v2's scanner and parser meet in `source` before its parser takes
-// the token that starts at offset `parser_stop` (npos: the whole input). yaml-cpp's path
-// passes the offset where yaml-cpp stopped, so that go-yaml's earlier error wins.
-// Scanner errors (`parser_error` false): kMissingColon (a key go-yaml requires, ending
-// without `:`; `offset` at the key), kBadAnchorOrAlias (a name go-yaml does not take; `offset`
-// at the `&` or `*`), kUnsupportedAnchorName (a name go-yaml ends at `:`, `?`, `%`, `@` or a
-// backquote; `offset` at the `&` or `*`), kUnterminatedQuote (`offset` at the end of the input),
-// kUnknownToken (a tab where a token must start; `offset` at the tab), kTabInIndentation (`offset`
-// at the tab), kZeroIndentationIndicator (`offset` at the `0`), kBadHexEscape and
-// kBadUnicodeEscape (`offset` where the escape's digits start), kBadDirective (`offset` at the
-// `%`). Parser errors (`parser_error` true,
-// `offset` at the token the parser could not take): kMissingKey, kMissingDash, kMissingNodeContent,
-// kMissingDocumentMarker, kMissingFlowListEntryEnd, kMissingFlowMapEntryEnd, kDuplicateDirective,
-// kIncompatibleYamlVersion, kUndefinedAlias
-// (go-yaml's decoder looks aliases up as its parser takes them). kNone when the parser gets to
-// `parser_stop` (or the end) first, or the scanner stops at an error of another kind or at a
-// construct the model does not follow (tag escapes outside a %TAG directive).
+// the token that starts at offset `parser_stop` (npos: the whole input), or one of our
+// refusals. Scanner errors (`parser_error` false): kMissingColon (a key go-yaml requires,
+// ending without `:`; `offset` at the key), kBadAnchorOrAlias (a name go-yaml does not take;
+// `offset` at the `&` or `*`), kUnsupportedAnchorName (a name go-yaml ends at `:`, `?`, `%`,
+// `@` or a backquote; `offset` at the `&` or `*`), kUnterminatedQuote (`offset` at the end of
+// the input), kUnknownToken (a tab where a token must start; `offset` at the tab),
+// kTabInIndentation (`offset` at the tab), kZeroIndentationIndicator (`offset` at the `0`),
+// kBadHexEscape and kBadUnicodeEscape (`offset` where the escape's digits start),
+// kBadDirective (`offset` at the `%`), kBadTagUri. Parser errors (`parser_error` true, `offset`
+// at the token the parser could not take): kMissingKey, kMissingDash, kMissingNodeContent,
+// kMissingDocumentMarker, kMissingFlowListEntryEnd, kMissingFlowMapEntryEnd,
+// kDuplicateDirective, kIncompatibleYamlVersion, kUndefinedAlias (go-yaml's decoder looks
+// aliases up as its parser takes them). kNone when the parser gets to `parser_stop` (or the
+// end) first.
 struct GoScan {
   ErrorKind kind = ErrorKind::kNone;
   size_t offset = 0;
   bool parser_error = false;
   int problem_line = -1;  // kMissingColon: the 0-based line go-yaml's scanner had reached
   bool reached = false;   // kNone: the parser took a token at or past `parser_stop`
-  // kNone: a scanner error of go-yaml's that yaml-cpp reports itself where it stops
+  // kind kNone: a scanner error whose message go_yaml.cpp words from the text around `offset`
   // (kUnexpectedColon, kUnexpectedDash, kUnknownToken, kDocumentMarkerInQuote,
-  // kBadBlockScalarHeader), at `offset`; for inputs only the model reads (NEL, LS, PS).
+  // kBadBlockScalarHeader).
   ErrorKind unnamed = ErrorKind::kNone;
   // In the tags scanned (not verbatim ones): the offsets of '!', ',', '[' and ']', which go-yaml
-  // reads as tag text and yaml-cpp ends a tag at.
+  // reads as tag text and other YAML readers (yaml-cpp) end a tag at.
   std::vector<size_t> tag_chars_yaml_cpp_ends_at;
-  // The offsets of anchors and tags in block context where go-yaml's scanner saved a possible
-  // simple key that no `:` made a key (`- &a |`, `- !t x`), up to where the model stopped.
-  // yaml-cpp opens an indentation level at such a key until it knows, which moves the
-  // indentation a block scalar or a plain scalar's continuation lines need.
-  std::vector<size_t> property_not_keys;
 };
 // `after_document_start`: the text is read as if a `---` line stood before it, as ytt's parser
 // puts one before a text that does not start with one (`ytt_puts_document_start`): then a
@@ -160,12 +153,44 @@ size_t reader_chunk_start(std::string_view text, size_t offset, bool after_docum
 GoScan go_yaml_scan(std::string_view source, size_t parser_stop, bool after_document_start = false,
                     const ReaderStop* reader = nullptr);
 
-class FastHandler;
+// Where a node's event places it: its first token (its first property, if any); for an empty
+// node the token after it, but for a map entry with no `:`, whose empty value sits at the
+// entry's first token. Offset, 0-based line and 0-based byte column.
+struct Mark {
+  size_t pos = 0;
+  int line = 0;
+  int column = 0;
+};
+using AnchorId = size_t;  // 0: none; counted from 1 in each document
+
+// The events of go-yaml's parser, as the tree's builder takes them. Tags are resolved (prefix
+// and suffix: "tag:yaml.org,2002:int", "!x"); an untagged node has "?" when it is a plain
+// scalar or a collection, "!" when it is a quoted or block scalar. Untagged plain null words
+// (`~`, `null`, `Null`, `NULL`) and empty untagged nodes are `OnNull`.
+class EventHandler {
+ public:
+  virtual ~EventHandler() = default;
+  virtual void OnDocumentStart(const Mark& mark) = 0;
+  virtual void OnDocumentEnd() = 0;
+  virtual void OnNull(const Mark& mark, AnchorId anchor) = 0;
+  virtual void OnAlias(const Mark& mark, AnchorId anchor) = 0;
+  virtual void OnScalarView(const Mark& mark, const std::string& tag, AnchorId anchor,
+                            std::string_view value) = 0;
+  virtual void OnSequenceStart(const Mark& mark, const std::string& tag, AnchorId anchor,
+                               bool flow) = 0;
+  virtual void OnSequenceEnd() = 0;
+  virtual void OnMapStart(const Mark& mark, const std::string& tag, AnchorId anchor,
+                          bool flow) = 0;
+  virtual void OnMapEnd() = 0;
+};
+
 // go-yaml v2's scanner and parser reading `source` whole, handing each event to `handler` (the
 // tree's builder). False when it stops before the end: at a syntax error, at one of our
 // refusals, or at a construct it does not read (tag %-escapes): the events handed over so far
 // must then be dropped. `after_document_start` as for go_yaml_scan.
-bool go_yaml_read(std::string_view source, FastHandler& handler, bool after_document_start);
+// `*stop` (optional) gets where and why it stopped, as go_yaml_scan reports it.
+bool go_yaml_read(std::string_view source, EventHandler& handler, bool after_document_start,
+                  GoScan* stop = nullptr);
 
 // Whether ytt's parser puts a `---` line before `text` (it does unless the text starts with
 // optional white space, `---` and white space).
@@ -181,16 +206,10 @@ std::string directive_problem(std::string_view source, size_t offset);
 
 // ---- loader.cpp --------------------------------------------------------------------------
 
-// Which parser `load` uses. kAuto (what `load` does): the fast parser (fast_parser.h), and
-// yaml-cpp from the start whenever the fast parser declines. The other two force one path,
-// for the differential tests and benchmarks: kFastOnly returns no documents (and leaves
-// `diags` alone past the pre-parse checks) when the fast parser declines.
-enum class ParserChoice { kAuto, kFastOnly, kYamlCppOnly };
-
-// `load` with a chosen parser; `*fast_used` (optional) tells whether the fast parser's tree
-// was returned.
-std::vector<Document> load_with(ParserChoice choice, std::string_view source, std::string_view file,
+// `load` of one text, read whole (never split); `*read_whole` (optional) tells whether go-yaml's
+// reader took it to the end without a stop.
+std::vector<Document> load_with(std::string_view source, std::string_view file,
                                 diag::Diagnostics& diags, const LoadOptions& options,
-                                bool* fast_used);
+                                bool* read_whole);
 
 }  // namespace hintkit::yaml::internal

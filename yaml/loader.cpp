@@ -1,11 +1,6 @@
-// The loader: yaml-cpp's event parser drives a small builder that makes our `Node` tree
-// directly (no YAML::Node in between). Limits are checked before and during the parse;
-// yaml-cpp's exceptions are turned into diagnostics here and never leave the module.
-#include <yaml-cpp/depthguard.h>
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/exceptions.h>
-#include <yaml-cpp/mark.h>
-#include <yaml-cpp/parser.h>
+// The loader: go-yaml's scanner and parser (go_scan.cpp) hand their events to a small
+// builder that makes our `Node` tree directly. Limits are checked before and during the parse;
+// where go-yaml stops, its error (or our refusal) is reported at its place.
 
 #include <algorithm>
 #include <cerrno>
@@ -20,14 +15,15 @@
 #include <streambuf>
 #include <unordered_map>
 
-#include "yaml/fast_parser.h"
 #include "yaml/internal.h"
 #include "yaml/yaml.h"
 
 namespace hintkit::yaml {
 namespace {
 
+using internal::AnchorId;
 using internal::has_lone_cr;
+using internal::Mark;
 using internal::position_at;
 using internal::with_lone_cr_as_lf;
 
@@ -44,21 +40,6 @@ bool starts_with_bom(std::string_view s) { return s.substr(0, kBom.size()) == kB
 std::string_view without_dropped_bom(std::string_view source, const LoadOptions& options) {
   if (!options.leading_bom_is_text && starts_with_bom(source)) source.remove_prefix(kBom.size());
   return source;
-}
-
-// Whether some `!` starts a run of non-blank characters holding '!', ',', '[' or ']' after it
-// (a cheap test before asking the model of go-yaml's scanner which of them are in tags).
-bool might_hold_tag_yaml_cpp_ends_early(std::string_view s) {
-  for (size_t i = s.find('!'); i != std::string_view::npos; i = s.find('!', i + 1)) {
-    for (size_t k = i + 1;
-         k < s.size() && std::string_view(" \t\r\n").find(s[k]) == std::string_view::npos; ++k) {
-      if (s[k] == '!' || s[k] == ',' || s[k] == '[' || s[k] == ']') {
-        if (k == i + 1 && s[k] == '!') continue;  // `!!`: the secondary handle
-        return true;
-      }
-    }
-  }
-  return false;
 }
 
 // A line of `lf` (the text with its lone CRs made LFs) that ytt would look up past the end of
@@ -92,14 +73,6 @@ int line_ytt_cannot_show(std::string_view source, std::string_view lf,
   if (last_content > last_known && last_known + 1 < limit) return last_known + 1;
   return 0;
 }
-
-class ViewBuf : public std::streambuf {
- public:
-  explicit ViewBuf(std::string_view s) {
-    char* p = const_cast<char*>(s.data());  // read-only: the get area is never written
-    setg(p, p, p + s.size());
-  }
-};
 
 // Thrown from inside the event handler to stop the parser: a limit is hit (HK003), or the
 // events show a syntax error the parser itself let through (HK001).
@@ -213,7 +186,7 @@ class KeyIndex {
   size_t count_ = 0;
 };
 
-class Builder : public internal::FastHandler {
+class Builder : public internal::EventHandler {
  public:
   Builder(std::string_view source, std::string_view file, diag::Diagnostics& diags,
           const LoadOptions& options, const internal::ScanResult& scan)
@@ -224,149 +197,12 @@ class Builder : public internal::FastHandler {
   }
 
   std::vector<Document>& documents() { return docs_; }
-  // The fast parser checks every key's `:` itself; yaml-cpp does not.
-  void keys_checked_by_parser() { keys_checked_by_parser_ = true; }
 
   // True when the tree's nodes are in source order (see attach_comments).
   bool in_source_order() const { return in_source_order_; }
   size_t node_count() const { return node_count_; }
 
-  // A block map's key is followed by `:` on its line. yaml-cpp also takes a line holding only
-  // a scalar as a key with a null value (`a: 1` then `b`); YAML calls that an error.
-  void require_colon_after_key(const Node& key) {
-    bool flow_scalar = key.style == Style::kPlain || key.style == Style::kSingleQuoted ||
-                       key.style == Style::kDoubleQuoted;
-    if (!key.is_scalar() || !flow_scalar || key.span.end.line < 1 ||
-        key.span.end.line != key.span.begin.line ||
-        static_cast<size_t>(key.span.end.line) > scan_.line_starts.size()) {
-      return;
-    }
-    size_t line_start = scan_.line_starts[static_cast<size_t>(key.span.begin.line - 1)];
-    size_t begin = line_start + static_cast<size_t>(key.span.begin.column - 1);
-    // `? key` entries take their `:` on a later line.
-    size_t first = src_.find_first_not_of(" -", line_start);
-    if (first != std::string_view::npos && first < begin && src_[first] == '?') return;
-    size_t at = line_start + static_cast<size_t>(key.span.end.column - 1);
-    // An empty key with properties (`&a : x`, `- !t : x`) spans no text: its `:` follows the
-    // properties on their line.
-    if (key.span.end == key.span.begin) at = skip_properties_on_line(at);
-    while (at < src_.size() && (src_[at] == ' ' || src_[at] == '\t')) ++at;
-    if (at < src_.size() && src_[at] == ':') return;
-    throw syntax_error(key.span.begin, ErrorKind::kMissingColon);
-  }
-
-  // A block map's value on a later line than its key sits deeper than the key (a list may
-  // sit at the key's column). yaml-cpp also takes `k:` then `v  # note` at the key's column as
-  // the value; YAML reads `v` as the next key, and finds no `:` after it.
-  void require_value_indented(const Node& key, const Node& value) {
-    if (!key.is_scalar() || key.span.begin.line < 1 || value.span.begin.line < 1 ||
-        static_cast<size_t>(key.span.begin.line) > scan_.line_starts.size()) {
-      return;
-    }
-    // `? key` entries take their `:` and value on a later line.
-    size_t line_start = scan_.line_starts[static_cast<size_t>(key.span.begin.line - 1)];
-    size_t first = src_.find_first_not_of(" -", line_start);
-    if (first != std::string_view::npos && src_[first] == '?') return;
-    // An empty value's mark is where the next token starts (`null` there reads as the value).
-    if (value.kind == Kind::kNull) return;
-    if (value.kind == Kind::kArray && value.style == Style::kBlock) return;
-    if (value.span.begin.line > key.span.end.line &&
-        value.span.begin.column <= key.span.begin.column) {
-      throw syntax_error(value.span.begin, ErrorKind::kMissingColon);
-    }
-  }
-
-  // A document after the first starts at `---`. yaml-cpp also starts one where a top-level
-  // list or flow collection is followed by more content, or after `...`; YAML calls that an
-  // error, and so do we.
-  void require_document_marker(const YAML::Mark& mark) {
-    size_t off = std::min(offset(mark), src_.size());
-    size_t line_start = off == 0 ? 0 : src_.rfind('\n', off - 1);
-    line_start = line_start == std::string_view::npos || off == 0 ? 0 : line_start + 1;
-    if (src_.substr(line_start, 3) == "---") return;
-    // Whether the last line with content before this one is `...`.
-    bool after_end_marker = false;
-    for (size_t pos = line_start; pos > 0;) {
-      size_t line_end = pos - 1;  // the '\n' ending the line before `pos`
-      size_t nl = line_end == 0 ? std::string_view::npos : src_.rfind('\n', line_end - 1);
-      size_t begin = nl == std::string_view::npos ? 0 : nl + 1;
-      std::string_view line = src_.substr(begin, line_end - begin);
-      size_t first = line.find_first_not_of(" \t");
-      if (first != std::string_view::npos && line[first] != '#') {
-        after_end_marker = line.substr(0, 3) == "...";
-        break;
-      }
-      pos = begin;
-    }
-    const Node& prev_root = docs_.back().root;
-    bool after_block_list =
-        !after_end_marker && prev_root.kind == Kind::kArray && prev_root.style != Style::kFlow;
-    if (!after_block_list) throw syntax_error(pos(mark), ErrorKind::kMissingDocumentMarker);
-    // A line under a finished top-level list: a key where the next item belongs, unless it
-    // has no `:` (as go-yaml, which wants the `:` of a key at the list's column first).
-    throw syntax_error(
-        pos(mark), has_value_indicator(off) ? ErrorKind::kMissingDash : ErrorKind::kMissingColon);
-  }
-
-  // yaml-cpp reads `: v` in a block map as an item with an empty key; YAML (and go-yaml)
-  // wants a key there, unless a `?` made it explicit.
-  void require_key_before_colon(const YAML::Mark& mark) {
-    if (top_ == 0 || top().node.kind != Kind::kMap || top().node.style != Style::kBlock ||
-        top().has_key) {
-      return;
-    }
-    size_t off = offset(mark);
-    if (off >= src_.size() || src_[off] != ':') return;
-    size_t p = off;
-    while (p > 0 && (is_blank(src_[p - 1]) || src_[p - 1] == '\n' || src_[p - 1] == '\r')) --p;
-    if (p > 0 && src_[p - 1] == '?') return;
-    throw syntax_error(pos(mark), ErrorKind::kMissingKey);
-  }
-
-  // Whether the line from `off` holds a key's `:` (after a quoted scalar, or in a plain one
-  // before any comment).
-  bool has_value_indicator(size_t off) const {
-    size_t p = off;
-    auto ends_value = [&](size_t q) {
-      return q + 1 >= src_.size() || is_blank(src_[q + 1]) || src_[q + 1] == '\n' ||
-             src_[q + 1] == '\r';
-    };
-    if (p < src_.size() && (src_[p] == '"' || src_[p] == '\'')) {
-      char quote = src_[p];
-      for (++p; p < src_.size() && src_[p] != '\n'; ++p) {
-        if (quote == '"' && src_[p] == '\\') {
-          ++p;
-        } else if (src_[p] == quote) {
-          if (quote == '\'' && p + 1 < src_.size() && src_[p + 1] == '\'') {
-            ++p;
-            continue;
-          }
-          break;
-        }
-      }
-      if (p >= src_.size() || src_[p] != quote) return false;
-      for (++p; p < src_.size() && is_blank(src_[p]); ++p) {
-      }
-      return p < src_.size() && src_[p] == ':' && ends_value(p);
-    }
-    for (; p < src_.size() && src_[p] != '\n'; ++p) {
-      if (src_[p] == ':' && ends_value(p)) return true;
-      if (src_[p] == '#' && p > off && is_blank(src_[p - 1])) return false;
-    }
-    return false;
-  }
-
-  // Every event stands for at least a byte or two of input; a parser that emits far more
-  // has stopped making progress (yaml-cpp 0.7 loops on a stray `,` at a document's start).
-  void tick(const YAML::Mark& mark) {
-    if (++events_ > 4 * src_.size() + 64) {
-      throw syntax_error(pos(mark), ErrorKind::kParserStalled);
-    }
-  }
-
-  void OnDocumentStart(const YAML::Mark& mark) override {
-    tick(mark);
-    if (!docs_.empty()) require_document_marker(mark);
+  void OnDocumentStart(const Mark& mark) override {
     doc_ = Document{};
     doc_.span = span_at(mark);
     have_root_ = false;
@@ -383,14 +219,7 @@ class Builder : public internal::FastHandler {
     doc_ = Document{};
   }
 
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    // yaml-cpp drops the tag of an empty node that ends the input (`a: !!int` at the end):
-    // go-yaml keeps it, so the node is the tagged empty scalar it is everywhere else.
-    if (std::string tag = dropped_tag(offset(mark)); !tag.empty()) {
-      OnScalarView(mark, tag, anchor, std::string_view());
-      return;
-    }
-    tick(mark);
+  void OnNull(const Mark& mark, AnchorId anchor) override {
     size_t off = offset(mark);
     std::string_view at = src_.substr(off);
     std::string_view literal;
@@ -407,7 +236,6 @@ class Builder : public internal::FastHandler {
       span = span_at(mark);
       span.end = advance(span.begin, off, off + literal.size());
     } else {
-      if (!keys_checked_by_parser_) require_key_before_colon(mark);
       span = empty_node_span(mark);  // before slot(): it reads the pending key
       if (top_ == 0) root_empty_candidate_ = true;
     }
@@ -417,12 +245,11 @@ class Builder : public internal::FastHandler {
     placed(n, 1, 0, anchor, n.text.size());
   }
 
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    tick(mark);
+  void OnAlias(const Mark& mark, AnchorId anchor) override {
     auto it = anchors_.find(anchor);
     if (it == anchors_.end()) {
-      if (!anchor_is_open(anchor)) {
-        throw YAML::ParserException(mark, YAML::ErrorMsg::UNKNOWN_ANCHOR);
+      if (!anchor_is_open(anchor)) {  // the reader looks aliases up: never here
+        throw syntax_error(pos(mark), ErrorKind::kUndefinedAlias);
       }
       alias_inside_its_anchor(mark);
       return;
@@ -451,14 +278,8 @@ class Builder : public internal::FastHandler {
     placed(copy, a.size, a.depth, 0, a.bytes);
   }
 
-  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                const std::string& value) override {
-    OnScalarView(mark, tag, anchor, value);
-  }
-
-  void OnScalarView(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+  void OnScalarView(const Mark& mark, const std::string& tag, AnchorId anchor,
                     std::string_view value) override {
-    tick(mark);
     size_t off = offset(mark);
     size_t body = skip_properties(off);
     Style style = Style::kPlain;
@@ -484,13 +305,6 @@ class Builder : public internal::FastHandler {
     const bool quoted_tag = tag.size() == 1 && tag[0] == '!';
     const Style written = style;  // the extent in the source follows how it is written
     if (quoted_tag && style == Style::kPlain) style = Style::kDoubleQuoted;  // defensive
-    std::string folded;
-    if (style == Style::kFolded) {
-      if (std::optional<std::string> v = folded_with_go_yaml_tail(body, value, block_indent())) {
-        folded = std::move(*v);
-        value = folded;
-      }
-    }
 
     // Built where it will live (no Node moves): nodes are big and this runs once per scalar.
     Node& n = slot();
@@ -504,8 +318,8 @@ class Builder : public internal::FastHandler {
     }
     n.style = style;
     n.span = span_at(mark);
-    // A value that is a slice of the source (the fast parser's plain scalars and quoted
-    // ones without escapes) ends where the slice does, plus the closing quote.
+    // A value that is a slice of the source (plain scalars on one line and quoted ones
+    // without escapes or line breaks) ends where the slice does, plus the closing quote.
     auto addr = [](const char* p) { return reinterpret_cast<uintptr_t>(p); };
     if (addr(value.data()) >= addr(src_.data()) &&
         addr(value.data()) + value.size() <= addr(src_.data()) + src_.size() &&
@@ -520,17 +334,15 @@ class Builder : public internal::FastHandler {
     placed(n, 1, 0, anchor, n.text.size());
   }
 
-  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                       YAML::EmitterStyle::value style) override {
-    tick(mark);
-    open(mark, Kind::kArray, tag, anchor, style);
+  void OnSequenceStart(const Mark& mark, const std::string& tag, AnchorId anchor,
+                       bool flow) override {
+    open(mark, Kind::kArray, tag, anchor, flow);
   }
   void OnSequenceEnd() override { close(); }
 
-  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                  YAML::EmitterStyle::value style) override {
-    tick(mark);
-    open(mark, Kind::kMap, tag, anchor, style);
+  void OnMapStart(const Mark& mark, const std::string& tag, AnchorId anchor,
+                  bool flow) override {
+    open(mark, Kind::kMap, tag, anchor, flow);
   }
   void OnMapEnd() override { close(); }
 
@@ -543,7 +355,7 @@ class Builder : public internal::FastHandler {
     Node node;  // kind, style, span, tag; its items/elements are filled at close
     std::vector<MapItem> items;
     std::vector<Node> elements;
-    YAML::anchor_t anchor = 0;
+    AnchorId anchor = 0;
     size_t size = 1;       // nodes in this subtree so far
     size_t bytes = 0;      // scalar text in this subtree so far
     int depth = 1;         // levels in this subtree so far
@@ -561,10 +373,7 @@ class Builder : public internal::FastHandler {
   };
   static constexpr size_t kIndexAfter = 8;  // maps with more items use a hash index
 
-  size_t offset(const YAML::Mark& m) const {
-    size_t off = m.pos < 0 ? src_.size() : static_cast<size_t>(m.pos);
-    return std::min(off, src_.size());
-  }
+  size_t offset(const Mark& m) const { return std::min(m.pos, src_.size()); }
   // Whether only blanks, line ends and comments follow `off`.
   bool at_end(size_t off) const {
     for (size_t p = off; p < src_.size(); ++p) {
@@ -578,11 +387,8 @@ class Builder : public internal::FastHandler {
     }
     return true;
   }
-  diag::Position pos(const YAML::Mark& m) const {
-    if (m.is_null()) return position_at(scan_.line_starts, src_.size());
-    return {m.line + 1, m.column + 1};
-  }
-  diag::Span span_at(const YAML::Mark& m) const {
+  diag::Position pos(const Mark& m) const { return {m.line + 1, m.column + 1}; }
+  diag::Span span_at(const Mark& m) const {
     diag::Span s;
     s.file = file_name_;
     s.begin = pos(m);
@@ -607,148 +413,6 @@ class Builder : public internal::FastHandler {
     return std::min(off, src_.size());
   }
 
-  // The tag among the node properties at `p` (anchors and tags, either order), spelled as
-  // yaml-cpp spells tags ("!!int" -> "tag:yaml.org,2002:int", "!<x>" -> "x", "!" -> "!");
-  // "" when there is none, or one of a form yaml-cpp would not have read here.
-  std::string dropped_tag(size_t p) const {
-    std::string tag;
-    while (p < src_.size() && (src_[p] == '!' || src_[p] == '&')) {
-      size_t end = p;
-      while (end < src_.size() && !is_blank(src_[end]) && src_[end] != '\n' && src_[end] != '\r') {
-        ++end;
-      }
-      std::string_view word = src_.substr(p, end - p);
-      if (word[0] == '!') {
-        if (word == "!") {
-          tag = "!";
-        } else if (word.substr(0, 2) == "!<" && word.back() == '>' && word.size() > 3) {
-          tag = word.substr(2, word.size() - 3);
-        } else if (word.substr(0, 2) == "!!" && word.size() > 2 &&
-                   word.find('!', 2) == std::string_view::npos) {
-          tag = std::string(kLongTagPrefix) + std::string(word.substr(2));
-        } else if (word.find('!', 1) == std::string_view::npos && word[1] != '<') {
-          tag = word;
-        } else {
-          return "";
-        }
-      }
-      p = end;
-      while (p < src_.size() && is_blank(src_[p])) ++p;
-    }
-    return tag;
-  }
-
-  // The column of the innermost block collection (-1 at the root): go-yaml's scanner indent,
-  // which a block scalar's indentation counts from.
-  int block_indent() const {
-    if (top_ == 0) return -1;
-    const Frame& f = stack_[top_ - 1];
-    // A collection's mark is its first token: its `-`, `?` or first key, or its properties
-    // (`k: &m` above the map), which stand elsewhere: then its first key's column.
-    size_t at = offset_of(f.node.span.begin);
-    bool props = at < src_.size() && (src_[at] == '&' || src_[at] == '!');
-    if (props && f.node.kind == Kind::kMap && !f.items.empty()) {
-      return f.items.front().key.span.begin.column - 1;
-    }
-    if (props && f.node.kind == Kind::kArray) {  // its first `-`
-      auto dash = std::lower_bound(scan_.block_entries.begin(), scan_.block_entries.end(), at);
-      if (dash != scan_.block_entries.end()) {
-        return position_at(scan_.line_starts, *dash).column - 1;
-      }
-    }
-    return f.node.span.begin.column - 1;
-  }
-
-  // A folded block scalar's value with the line breaks after its last line as go-yaml keeps
-  // them; nullopt when it has no text or `value` does not end with that line. yaml-cpp (and
-  // the fast parser, which reads as yaml-cpp does) drops the break of one empty line after the
-  // text under `+` chomping, and makes a last line of indentation alone at the end of the input
-  // a space; go-yaml keeps the break of the last line of text (but for `-`) and, for `+`, one
-  // per empty line after it.
-  std::optional<std::string> folded_with_go_yaml_tail(size_t indicator, std::string_view value,
-                                                      int parent) const {
-    size_t p = indicator + 1;
-    char chomp = 0;
-    int increment = 0;
-    for (int i = 0; i < 2 && p < src_.size(); ++i, ++p) {
-      char c = src_[p];
-      if ((c == '+' || c == '-') && chomp == 0) {
-        chomp = c;
-      } else if (c >= '1' && c <= '9' && increment == 0) {
-        increment = c - '0';
-      } else {
-        break;
-      }
-    }
-    size_t line = src_.find('\n', p);
-    if (line == std::string_view::npos) return std::nullopt;
-    ++line;                          // the first line of the block
-    auto break_at = [&](size_t q) {  // width of a line break at q
-      if (q < src_.size() && src_[q] == '\n') return size_t{1};
-      if (q + 1 < src_.size() && src_[q] == '\r' && src_[q + 1] == '\n') return size_t{2};
-      return size_t{0};
-    };
-    auto spaces_at = [&](size_t q) {
-      size_t k = 0;
-      while (q + k < src_.size() && src_[q + k] == ' ') ++k;
-      return k;
-    };
-    size_t indent = 0;
-    if (increment > 0) {
-      indent = static_cast<size_t>(parent >= 0 ? parent + increment : increment);
-    } else {
-      size_t widest = 0;
-      for (size_t q = line;;) {
-        size_t k = spaces_at(q);
-        widest = std::max(widest, k);
-        size_t b = break_at(q + k);
-        if (b == 0) break;
-        q += k + b;
-      }
-      indent = std::max<size_t>({widest, static_cast<size_t>(parent + 1), 1});
-    }
-    bool text = false, last_broken = false;
-    size_t last_begin = 0, last_end = 0, empty_after = 0;
-    for (size_t q = line; q < src_.size();) {
-      size_t k = std::min(spaces_at(q), indent);
-      if (size_t b = break_at(q + k)) {  // an empty line
-        ++empty_after;
-        q += k + b;
-        continue;
-      }
-      if (k < indent || q + k >= src_.size()) break;  // the block ends
-      size_t e = q + k;
-      while (e < src_.size() && break_at(e) == 0) ++e;
-      text = true;
-      last_begin = q + k;
-      last_end = e;
-      last_broken = e < src_.size();
-      empty_after = 0;
-      q = e + break_at(e);
-    }
-    if (!text) return std::nullopt;
-    std::string_view last = src_.substr(last_begin, last_end - last_begin);
-    size_t at = value.rfind(last);
-    if (at == std::string_view::npos ||
-        value.find_first_not_of(" \n", at + last.size()) != std::string_view::npos) {
-      return std::nullopt;
-    }
-    std::string out(value.substr(0, at + last.size()));
-    if (chomp != '-' && last_broken) out += '\n';
-    if (chomp == '+') out.append(empty_after, '\n');
-    return out;
-  }
-
-  // Past the anchors and tags at `p` and the blanks between them, on one line, and past an
-  // alias after them (`&a *b : x`, which the parsers reject at the alias).
-  size_t skip_properties_on_line(size_t p) const {
-    while (p < src_.size() && (src_[p] == '!' || src_[p] == '&' || src_[p] == '*')) {
-      while (p < src_.size() && !is_blank(src_[p]) && src_[p] != '\n' && src_[p] != '\r') ++p;
-      while (p < src_.size() && is_blank(src_[p])) ++p;
-    }
-    return p;
-  }
-
   size_t skip_properties(size_t p) const {
     while (p < src_.size() && (src_[p] == '!' || src_[p] == '&')) {
       while (p < src_.size() && !is_blank(src_[p]) && src_[p] != '\n' && src_[p] != '\r') ++p;
@@ -770,21 +434,10 @@ class Builder : public internal::FastHandler {
                             std::string_view value) const {
     size_t n = src_.size();
     size_t p = body;
-    // yaml-cpp ends a quoted scalar that runs into the end of the input there; YAML does not.
-    // (Only when the source has the opening quote: `!`-tagged plain scalars count as quoted.)
-    bool opened = body < n && (src_[body] == '"' || src_[body] == '\'');
-    auto unterminated = [&] {
-      if (opened) {
-        throw syntax_error(position_at(scan_.line_starts, n), ErrorKind::kUnterminatedQuote);
-      }
-    };
     switch (style) {
       case Style::kDoubleQuoted:
         for (++p;; ++p) {
-          if (p >= n) {
-            unterminated();
-            break;
-          }
+          if (p >= n) break;
           if (src_[p] == '\\') {
             ++p;
           } else if (src_[p] == '"') {
@@ -795,10 +448,7 @@ class Builder : public internal::FastHandler {
         break;
       case Style::kSingleQuoted:
         for (++p;; ++p) {
-          if (p >= n) {
-            unterminated();
-            break;
-          }
+          if (p >= n) break;
           if (src_[p] == '\'') {
             if (p + 1 < n && src_[p + 1] == '\'') {
               ++p;
@@ -845,11 +495,10 @@ class Builder : public internal::FastHandler {
   Frame& top() { return stack_[top_ - 1]; }
 
   // An empty node's mark points at the next token; place it where it would have been.
-  diag::Span empty_node_span(const YAML::Mark& mark) {
+  diag::Span empty_node_span(const Mark& mark) {
     diag::Span s = span_at(mark);
-    // At the end of the input the next token is the end: yaml-cpp's mark for it stays at the
-    // start of an unterminated last line; the fast parser's is where the input ends.
-    if (!mark.is_null() && at_end(offset(mark))) {
+    // At the end of the input the next token is the end of the input.
+    if (at_end(offset(mark))) {
       s.begin = s.end = position_at(scan_.line_starts, src_.size());
     }
     if (top_ > 0) {
@@ -873,7 +522,7 @@ class Builder : public internal::FastHandler {
     return s;
   }
 
-  Node tagged_scalar(const YAML::Mark& mark, const std::string& tag, std::string_view value) {
+  Node tagged_scalar(const Mark& mark, const std::string& tag, std::string_view value) {
     std::string short_tag = tag;
     if (tag.compare(0, kLongTagPrefix.size(), kLongTagPrefix) == 0) {
       short_tag = "!!" + tag.substr(kLongTagPrefix.size());
@@ -962,8 +611,7 @@ class Builder : public internal::FastHandler {
     return out;
   }
 
-  void open(const YAML::Mark& mark, Kind kind, const std::string& tag, YAML::anchor_t anchor,
-            YAML::EmitterStyle::value style) {
+  void open(const Mark& mark, Kind kind, const std::string& tag, AnchorId anchor, bool flow) {
     if (static_cast<int>(top_) + 1 > options_.max_depth) {
       throw StopLoading{pos(mark),
                         "nesting deeper than " + std::to_string(options_.max_depth) + " levels"};
@@ -972,7 +620,7 @@ class Builder : public internal::FastHandler {
     Frame& f = stack_[top_++];
     f.node = Node{};
     f.node.kind = kind;
-    f.node.style = style == YAML::EmitterStyle::Flow ? Style::kFlow : Style::kBlock;
+    f.node.style = flow ? Style::kFlow : Style::kBlock;
     f.node.span = span_at(mark);
     if (tag != "?" && tag != "!" && !tag.empty()) {
       f.node.tag = tag.compare(0, kLongTagPrefix.size(), kLongTagPrefix) == 0
@@ -989,7 +637,7 @@ class Builder : public internal::FastHandler {
   }
 
   // Whether `anchor` names a collection still being built (an enclosing one).
-  bool anchor_is_open(YAML::anchor_t anchor) const {
+  bool anchor_is_open(AnchorId anchor) const {
     for (size_t i = 0; i < top_; ++i)
       if (stack_[i].anchor == anchor) return true;
     return false;
@@ -998,7 +646,7 @@ class Builder : public internal::FastHandler {
   // An alias inside the node its anchor names: go-yaml's parser takes it, and its decoder,
   // copying the alias's node, meets the alias again ("anchor 'a' value contains itself", a
   // value error as tag mismatches are). A null stands in for it here.
-  void alias_inside_its_anchor(const YAML::Mark& mark) {
+  void alias_inside_its_anchor(const Mark& mark) {
     std::string name;
     for (size_t i = offset(mark) + 1; i < src_.size(); ++i) {
       const char c = src_[i];
@@ -1071,7 +719,7 @@ class Builder : public internal::FastHandler {
 
   // Bookkeeping for the node just built in `slot()`.
   // `size`: nodes in the subtree; `bytes`: its scalar text.
-  void placed(const Node& n, size_t size, int depth, YAML::anchor_t anchor, size_t bytes) {
+  void placed(const Node& n, size_t size, int depth, AnchorId anchor, size_t bytes) {
     ++node_count_;
     if (anchor != 0) anchors_[anchor] = Anchored{n, size, depth, bytes};
     if (top_ == 0) {
@@ -1091,14 +739,10 @@ class Builder : public internal::FastHandler {
     }
     if (!f.has_key) {
       f.has_key = true;
-      if (f.node.style == Style::kBlock && !keys_checked_by_parser_) require_colon_after_key(n);
       return;
     }
     f.has_key = false;
     MapItem& last = f.items.back();
-    if (f.node.style == Style::kBlock && !keys_checked_by_parser_) {
-      require_value_indented(last.key, n);
-    }
     last.span = last.key.span;
     last.span.end = last.value.span.end.line > 0 ? last.value.span.end : last.key.span.end;
     const Node& key = last.key;
@@ -1244,7 +888,6 @@ class Builder : public internal::FastHandler {
   diag::Diagnostics& diags_;
   const LoadOptions& options_;
   const internal::ScanResult& scan_;
-  bool keys_checked_by_parser_ = false;
   std::vector<Document> docs_;
   Document doc_;
   Node root_;
@@ -1255,10 +898,9 @@ class Builder : public internal::FastHandler {
   size_t top_ = 0;
   bool in_source_order_ = true;  // no alias, merge or duplicate key has moved nodes around
   size_t node_count_ = 0;        // nodes placed, aliases counted once
-  std::unordered_map<YAML::anchor_t, Anchored> anchors_;
+  std::unordered_map<AnchorId, Anchored> anchors_;
   size_t expansions_ = 0;
   size_t expansion_bytes_ = 0;  // scalar text copied by aliases
-  size_t events_ = 0;
 };
 
 // ---- Annotations and comments ---------------------------------------------------------
@@ -1454,70 +1096,7 @@ void attach_comments(std::vector<Document>& docs, const internal::ScanResult& sc
   if (have_trailing) docs.push_back(std::move(trailing));
 }
 
-// yaml-cpp reports its errors as text only: the one place that reads them, turning each
-// into its kind and our words.
-struct YamlCppError {
-  ErrorKind kind;
-  std::string message;
-};
-YamlCppError classify_yaml_cpp_error(const std::string& msg) {
-  struct Known {
-    std::string_view text;  // yaml-cpp's (YAML::ErrorMsg)
-    ErrorKind kind;
-  };
-  static constexpr Known kKnown[] = {
-      {"illegal map value", ErrorKind::kUnexpectedColon},
-      {"end of map not found", ErrorKind::kEndOfMapNotFound},
-      {"end of sequence not found", ErrorKind::kEndOfListNotFound},
-      {"end of map flow not found", ErrorKind::kUnclosedFlowMap},
-      {"end of sequence flow not found", ErrorKind::kUnclosedFlowList},
-      {"illegal block entry", ErrorKind::kUnexpectedDash},
-      {"illegal map key", ErrorKind::kUnexpectedKeyIndicator},
-      {"illegal flow end", ErrorKind::kUnexpectedClosingBracket},
-      {"the referenced anchor is not defined", ErrorKind::kUndefinedAlias},
-      {"illegal EOF in scalar", ErrorKind::kUnterminatedQuote},
-      {"illegal document indicator in scalar", ErrorKind::kDocumentMarkerInQuote},
-      {"unknown token", ErrorKind::kUnknownToken},
-      {"unexpected character in block scalar", ErrorKind::kBadBlockScalarHeader},
-      {"anchor not found after &", ErrorKind::kBadAnchorOrAlias},
-      {"alias not found after *", ErrorKind::kBadAnchorOrAlias},
-      {"illegal character found while scanning alias", ErrorKind::kBadAnchorOrAlias},
-      {"cannot set zero indentation for a block scalar", ErrorKind::kZeroIndentationIndicator},
-      {"bad character found while scanning hex number", ErrorKind::kBadHexEscape},
-  };
-  for (const Known& k : kKnown) {
-    if (msg == k.text) {
-      std::string_view ours = internal::syntax_error_text(k.kind);
-      return {k.kind, ours.empty() ? msg : std::string(ours)};
-    }
-  }
-  std::string out = msg;
-  if (!out.empty() && out.back() == '.') out.pop_back();
-  if (!out.empty() && out[0] >= 'A' && out[0] <= 'Z')
-    out[0] = static_cast<char>(out[0] - 'A' + 'a');
-  // "unknown escape character: q", "invalid unicode: 55296": our words, which quote nothing of
-  // the text (a value's characters stay out of messages)
-  if (out.compare(0, 24, "unknown escape character") == 0) {
-    return {ErrorKind::kUnknownEscape,
-            std::string(internal::syntax_error_text(ErrorKind::kUnknownEscape))};
-  }
-  if (out.compare(0, 16, "invalid unicode:") == 0) {
-    return {ErrorKind::kBadUnicodeEscape,
-            std::string(internal::syntax_error_text(ErrorKind::kBadUnicodeEscape))};
-  }
-  return {ErrorKind::kOther, out};
-}
-
-// Whether an anchor or a tag follows a space somewhere (see GoScan::property_not_keys).
-bool might_hold_property_key(std::string_view s) {
-  for (size_t p = s.find(' '); p != std::string_view::npos; p = s.find(' ', p + 1)) {
-    if (p + 1 < s.size() && (s[p + 1] == '&' || s[p + 1] == '!')) return true;
-  }
-  return false;
-}
-
-// Our refusals of what go-yaml reads and yaml-cpp reads otherwise (HK004; an anchor name
-// go-yaml ends early is HK001).
+// Our refusals (HK004; an anchor name go-yaml ends early is HK001): see ErrorKind.
 bool is_refusal(ErrorKind kind) {
   return kind == ErrorKind::kUnsupportedFlowColon ||
          kind == ErrorKind::kUnsupportedEmptyExplicitKey ||
@@ -1560,50 +1139,6 @@ bool is_value_error(const diag::Diagnostic& d) {
   ErrorKind k = error_kind(d);
   return k == ErrorKind::kTagMismatch || k == ErrorKind::kBadMerge || k == ErrorKind::kBadBinary ||
          k == ErrorKind::kAnchorContainsItself;
-}
-
-// Where go-yaml stops, given where a parser path stopped (`kind` at `at`, offset `stop`; npos
-// and kNone when the path took the whole input). Both paths ask the model of go-yaml's scanner
-// and parser (go_scan.cpp): its error wins when go-yaml meets it before its parser takes the
-// token at `stop`. At that same token the path's kind stands, unless the path named a scanner
-// error there (go-yaml's scanner got past it, so its parser's error is the one) or one in
-// yaml-cpp's own words, or go-yaml
-// wants a block sequence's next `- ` (or the node of an empty `-`) where the path saw the end
-// of a collection or a `:` with no key.
-void follow_go_yaml(std::string_view source, const internal::ScanResult& scan, size_t stop,
-                    diag::Position& at, ErrorKind& kind, bool after_document_start) {
-  internal::GoScan go = internal::go_yaml_scan(source, stop, after_document_start);
-  // yaml-cpp found no token where go-yaml's scanner reads one (`{a: ! :` ending in a `:`):
-  // go-yaml's parser takes it and goes on to its own first error, if any.
-  if (go.kind == ErrorKind::kNone && go.reached && kind == ErrorKind::kUnknownToken) {
-    go = internal::go_yaml_scan(source, std::string_view::npos, after_document_start);
-  }
-  // A scanner error of go-yaml's that yaml-cpp reports itself where it stops (mapping values
-  // not allowed here, ...): when yaml-cpp's path goes past it (an anchor name it reads on), it
-  // is go-yaml's answer.
-  if (go.kind == ErrorKind::kNone && go.unnamed != ErrorKind::kNone &&
-      (kind == ErrorKind::kNone || go.offset < stop)) {
-    at = position_at(scan.line_starts, go.offset);
-    kind = go.unnamed;
-    return;
-  }
-  if (go.kind == ErrorKind::kNone) return;
-  if (go.parser_error && kind != ErrorKind::kNone && go.offset == stop) {
-    // yaml-cpp's own problems (`cannot assign multiple tags to the same node`) have no
-    // go-yaml counterpart, and an alias go-yaml's parser does not take as a node (`--- !t *a`
-    // wants a new document there) is never looked up: go-yaml's parser fails its own way.
-    if (internal::is_scanner_kind(kind) || kind == ErrorKind::kOther ||
-        (kind == ErrorKind::kUndefinedAlias && go.kind != ErrorKind::kUndefinedAlias)) {
-      kind = go.kind;
-    } else if ((go.kind == ErrorKind::kMissingDash || go.kind == ErrorKind::kMissingNodeContent) &&
-               (kind == ErrorKind::kEndOfMapNotFound || kind == ErrorKind::kEndOfListNotFound ||
-                kind == ErrorKind::kMissingKey)) {
-      kind = ErrorKind::kMissingDash;
-    }
-    return;
-  }
-  at = position_at(scan.line_starts, go.offset);
-  kind = go.kind;
 }
 
 bool before_position(const diag::Position& a, const diag::Position& b) {
@@ -1699,7 +1234,7 @@ std::vector<Document> load(std::string_view source, std::string_view file, diag:
                            const LoadOptions& options) {
   const size_t before = diags.items().size();
   std::vector<Document> docs =
-      internal::load_with(internal::ParserChoice::kAuto, source, file, diags, options, nullptr);
+      internal::load_with(source, file, diags, options, nullptr);
   // ytt's parser puts a `---` line before a text that does not start with one; before a
   // directive that line is an empty document of its own (go-yaml ends it at the directive).
   if (options.leading_bom_is_text && !docs.empty() && diags.items().size() == before &&
@@ -1809,10 +1344,10 @@ std::string_view syntax_error_text(ErrorKind kind) {
   }
 }
 
-std::vector<Document> load_with(ParserChoice choice, std::string_view source, std::string_view file,
+std::vector<Document> load_with(std::string_view source, std::string_view file,
                                 diag::Diagnostics& diags, const LoadOptions& options,
-                                bool* fast_used) {
-  if (fast_used != nullptr) *fast_used = false;
+                                bool* read_whole) {
+  if (read_whole != nullptr) *read_whole = false;
   const diag::FileName file_name(file);
   auto whole_file = [&]() {
     diag::Span s;
@@ -1832,11 +1367,8 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     std::string lf = with_lone_cr_as_lf(source);
     const size_t before = diags.size();
     bool took = false;
-    std::vector<Document> docs = load_with(choice, lf, file, diags, options, &took);
-    if (fast_used != nullptr) *fast_used = took;
-    // The fast parser alone declined the copy: nothing is judged yet (yaml-cpp's path may stop
-    // at a syntax error before any line ytt cannot show), so no refusal either.
-    if (choice == ParserChoice::kFastOnly && !took && diags.size() == before) return docs;
+    std::vector<Document> docs = load_with(lf, file, diags, options, &took);
+    if (read_whole != nullptr) *read_whole = took;
     // ytt looks the text of each node's line up among the text's LF-separated lines, by the
     // line go-yaml counts: past the last of them, it crashes. Its templates (`#@`, `#!`) read
     // code from those lines too, which the engine here does not model.
@@ -1899,8 +1431,8 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     return {};
   }
 
-  // Keep hostile nesting away from yaml-cpp's recursive parser; the builder checks the
-  // exact depth, so the estimate gets a little slack.
+  // Hostile nesting is refused before reading; the builder checks the exact depth, so the
+  // estimate gets a little slack.
   constexpr int kPrescanSlack = 2;
   internal::ScanResult scan =
       internal::scan_source(source, options.keep_comments, options.max_depth + kPrescanSlack);
@@ -1911,159 +1443,55 @@ std::vector<Document> load_with(ParserChoice choice, std::string_view source, st
     return {};
   }
 
-  if (choice != ParserChoice::kYamlCppOnly) {
-    // The go-yaml reader feeds its own builder and diagnostics, so that a stop leaves nothing
-    // behind; yaml-cpp then reads the input from the start.
-    diag::Diagnostics fast_diags;
-    Builder fast(source, file, fast_diags, options, scan);
-    fast.keys_checked_by_parser();
-    bool accepted = false;
+  {
+    Builder builder(source, file, diags, options, scan);
+    const size_t first_diag = diags.size();
+    auto error_at = [&](const std::string& code, diag::Position at, std::string message,
+                        ErrorKind kind) {
+      diag::Span s = whole_file();
+      s.begin = s.end = at;
+      diags.error(code, s, std::move(message)).kind = static_cast<uint16_t>(kind);
+    };
+    internal::GoScan go;
+    bool whole = false;
+    std::optional<StopLoading> limit;
     try {
-      accepted = internal::go_yaml_read(source, fast, after_document_start);
-    } catch (const StopLoading&) {
-      // yaml-cpp reports limits from where it stops; let it.
-    } catch (const std::exception&) {
-      // Anything else: yaml-cpp's path reports it as today.
+      whole = internal::go_yaml_read(source, builder, after_document_start, &go);
+    } catch (const StopLoading& e) {
+      limit = e;
+    } catch (const std::bad_alloc&) {
+      // an address-space limit (`ulimit -v`), with several files loading at once (lint -j N)
+      error_at("HK001", position_at(scan.line_starts, source.size()),
+               "cannot load YAML: out of memory (the process may not have more)", ErrorKind::kOther);
+      return {};
     }
-    if (accepted) {
-      if (fast_used != nullptr) *fast_used = true;
-      diags.append(std::move(fast_diags));
-      std::vector<Document> docs = std::move(fast.documents());
-      start_documents_at_directives(docs, scan, source);
-      attach_comments(docs, scan, source, file_name, fast.in_source_order(), fast.node_count());
-      return docs;
+    if (read_whole != nullptr) *read_whole = whole;
+    if (limit) {
+      error_at(limit->code, limit->at, limit->message, limit->kind);
+    } else if (!whole) {
+      // go-yaml's first error (or our refusal) where its scanner or parser stopped.
+      const ErrorKind kind = go.kind != ErrorKind::kNone ? go.kind : go.unnamed;
+      const diag::Position at = position_at(scan.line_starts, go.offset);
+      // go-yaml parses a whole document before building values from it: problems found while
+      // building this document's values come after its syntax error, and are not reported.
+      const diag::Position decoded = decoded_before(scan, at, kind);
+      auto& items = diags.items();
+      items.erase(
+          std::remove_if(items.begin() + static_cast<std::ptrdiff_t>(first_diag), items.end(),
+                         [&](const diag::Diagnostic& d) {
+                           return is_value_error(d) && !before_position(d.span.begin, decoded);
+                         }),
+          items.end());
+      std::string_view words = syntax_error_text(kind);
+      error_at(is_refusal(kind) ? "HK004" : "HK001", at,
+               "syntax error: " + std::string(words.empty() ? "not YAML here" : words), kind);
     }
-    if (choice == ParserChoice::kFastOnly) return {};
+    std::vector<Document> docs = std::move(builder.documents());
+    start_documents_at_directives(docs, scan, source);
+    attach_comments(docs, scan, source, file_name, builder.in_source_order(),
+                    builder.node_count());
+    return docs;
   }
-
-  // go-yaml reads '!', ',', '[' and ']' in a tag (`!!str!`, `!a,b`) as tag text; yaml-cpp ends
-  // the tag there. The parsers read a copy where those are '~', a character both read in a
-  // tag: the tag is as unknown to both (its scalar a string), the positions are the same.
-  std::string tags_fixed;
-  if (might_hold_tag_yaml_cpp_ends_early(source)) {
-    internal::GoScan go = internal::go_yaml_scan(source, std::string_view::npos);
-    if (!go.tag_chars_yaml_cpp_ends_at.empty()) {
-      tags_fixed = source;
-      for (size_t at : go.tag_chars_yaml_cpp_ends_at) tags_fixed[at] = '~';
-      source = tags_fixed;
-      scan = internal::scan_source(source, options.keep_comments,
-                                   options.max_depth + kPrescanSlack);
-    }
-  }
-
-  // A byte order mark here is text (see without_dropped_bom): yaml-cpp drops the first one it
-  // sees without counting it in its marks, so it gets one more.
-  // yaml-cpp opens an indentation level at an anchor or tag that may start a simple key, until
-  // it knows; go-yaml does not, so where no `:` makes it a key, yaml-cpp wanted a block scalar's
-  // lines (`- &a |` then `  x`) or a plain scalar's continuation deeper than go-yaml does. After
-  // a tab yaml-cpp starts no simple key: its copy of the text has one before such properties
-  // (same offsets).
-  std::string yaml_cpp_text;
-  if (might_hold_property_key(source)) {
-    internal::GoScan go =
-        internal::go_yaml_scan(source, std::string_view::npos, after_document_start);
-    for (size_t p : go.property_not_keys) {
-      if (p == 0 || source[p - 1] != ' ') continue;
-      if (yaml_cpp_text.empty()) yaml_cpp_text = source;
-      yaml_cpp_text[p - 1] = '\t';
-    }
-  }
-  const std::string_view for_yaml_cpp = yaml_cpp_text.empty() ? source : yaml_cpp_text;
-  std::string with_bom;
-  const bool text_bom = starts_with_bom(source);
-  if (text_bom) with_bom = std::string(kBom).append(for_yaml_cpp);
-  ViewBuf buf(text_bom ? std::string_view(with_bom) : for_yaml_cpp);
-  std::istream in(&buf);
-  Builder builder(source, file, diags, options, scan);
-  auto mark_at = [](const YAML::Mark& m) { return diag::Position{m.line + 1, m.column + 1}; };
-  const size_t first_diag = diags.size();
-  auto error_at = [&](const std::string& code, diag::Position at, std::string message,
-                      ErrorKind kind) {
-    diag::Span s = whole_file();
-    s.begin = s.end = at;
-    diags.error(code, s, std::move(message)).kind = static_cast<uint16_t>(kind);
-  };
-  // A syntax error where yaml-cpp's path stopped (or none), before go-yaml's view of it.
-  struct Stopped {
-    diag::Position at;
-    ErrorKind kind;
-    std::string message;
-  };
-  std::optional<Stopped> stopped;
-  bool other_failure = false;              // a limit or an error go-yaml has no counterpart of
-  std::optional<diag::Position> too_deep;  // where yaml-cpp's recursion limit stopped it
-  try {
-    YAML::Parser parser(in);
-    while (parser.HandleNextDocument(builder)) {
-    }
-  } catch (const YAML::DeepRecursion& e) {
-    // yaml-cpp's own limit, which go-yaml does not have: a syntax error go-yaml meets anywhere
-    // in the text is its answer (below); without one, the limit is reported.
-    too_deep = mark_at(e.mark);
-  } catch (const StopLoading& e) {
-    if (e.code == "HK001") {
-      stopped = Stopped{e.at, e.kind, e.message};
-    } else {
-      error_at(e.code, e.at, e.message, e.kind);
-      other_failure = true;
-    }
-  } catch (const YAML::Exception& e) {
-    diag::Position at =
-        e.mark.is_null() ? position_at(scan.line_starts, source.size()) : mark_at(e.mark);
-    YamlCppError known = classify_yaml_cpp_error(e.msg);
-    stopped = Stopped{at, known.kind, "syntax error: " + known.message};
-  } catch (const std::bad_alloc&) {
-    // an address-space limit (`ulimit -v`), with several files loading at once (lint -j N)
-    error_at("HK001", position_at(scan.line_starts, source.size()),
-             "cannot load YAML: out of memory (the process may not have more)", ErrorKind::kOther);
-    other_failure = true;
-  } catch (const std::exception& e) {
-    error_at("HK001", position_at(scan.line_starts, source.size()),
-             std::string("cannot parse YAML: ") + e.what(), ErrorKind::kOther);
-    other_failure = true;
-  }
-  if (!other_failure) {
-    // go-yaml's scanner runs ahead of its parser and knows keys that must have a `:`, which
-    // yaml-cpp's does not: its error comes first when it fires before go-yaml's parser takes
-    // the token where yaml-cpp stopped (or anywhere, when yaml-cpp took the whole input).
-    size_t stop =
-        stopped ? offset_at(scan.line_starts, source.size(), stopped->at) : std::string_view::npos;
-    // yaml-cpp places an unclosed bracket where the collection (or the map holding it) starts;
-    // go-yaml's parser meets it at the end of the input, so the model runs to the end.
-    if (stopped && (stopped->kind == ErrorKind::kUnclosedFlowMap ||
-                    stopped->kind == ErrorKind::kUnclosedFlowList)) {
-      stop = source.size();
-    }
-    diag::Position at = stopped ? stopped->at : diag::Position{};
-    ErrorKind kind = stopped ? stopped->kind : ErrorKind::kNone;
-    follow_go_yaml(source, scan, stop, at, kind, after_document_start);
-    if (kind != (stopped ? stopped->kind : ErrorKind::kNone) || (stopped && !(at == stopped->at))) {
-      stopped =
-          Stopped{at, kind, "syntax error: " + std::string(internal::syntax_error_text(kind))};
-    }
-    if (too_deep && !stopped) {
-      error_at("HK003", *too_deep, "nesting deeper than the YAML parser allows", ErrorKind::kNone);
-    }
-  }
-  if (stopped) {
-    // go-yaml parses a whole document before building values from it: problems found while
-    // building this document's values come after its syntax error, and are not reported.
-    const diag::Position decoded = decoded_before(scan, stopped->at, stopped->kind);
-    auto& items = diags.items();
-    items.erase(std::remove_if(items.begin() + static_cast<std::ptrdiff_t>(first_diag), items.end(),
-                               [&](const diag::Diagnostic& d) {
-                                 return is_value_error(d) &&
-                                        !before_position(d.span.begin, decoded);
-                               }),
-                items.end());
-    error_at(is_refusal(stopped->kind) ? "HK004" : "HK001", stopped->at,
-             std::move(stopped->message), stopped->kind);
-  }
-
-  std::vector<Document> docs = std::move(builder.documents());
-  start_documents_at_directives(docs, scan, source);
-  attach_comments(docs, scan, source, file_name, builder.in_source_order(), builder.node_count());
-  return docs;
 }
 
 }  // namespace internal

@@ -1,6 +1,6 @@
-// Cheap passes over the raw text that run before (or beside) yaml-cpp: binary detection,
-// a nesting-depth estimate that keeps hostile input away from yaml-cpp's recursive parser,
-// and the comment scan that finds `#@` annotations (yaml-cpp drops comments).
+// Cheap passes over the raw text that run before the reader: binary detection, a
+// nesting-depth estimate that refuses hostile input before it is read, and the comment scan
+// that finds `#@` annotations.
 #include <algorithm>
 #include <cctype>
 #include <cstring>

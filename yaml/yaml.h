@@ -22,7 +22,7 @@
 // `emit_yaml` / `emit_json` print values back out; `emit_yaml` prints the way ytt does
 // (2-space indent, block style, `- ` arrays not indented under their key, minimal quoting).
 //
-// yaml-cpp is used inside this module only; nothing here exposes its types.
+// The reader is go-yaml v2's scanner and parser (go_scan.cpp); no other YAML library is used.
 #pragma once
 
 #include <cstdint>
@@ -275,9 +275,9 @@ enum class ErrorKind : uint16_t {
   kUnclosedFlowList,
   kUnexpectedClosingBracket,
   kUndefinedAlias,
-  kParserStalled,  // yaml-cpp stopped making progress (a stray `,`)
-  // go-yaml's parser's own problems where the kinds above name yaml-cpp's view of them
-  // (reported on yaml-cpp's path from the model of go-yaml's parser, go_scan.cpp).
+  kParserStalled,  // no longer reported (kept so that the kinds' numbers stay put)
+  // go-yaml's parser's problems the kinds above do not name (those name where a collection's
+  // end or a bracket went wrong).
   kMissingNodeContent,        // no node where one must be (`- ` then `key:` at its column)
   kMissingFlowListEntryEnd,   // neither ',' nor ']' after a flow list's entry
   kMissingFlowMapEntryEnd,    // neither ',' nor '}' after a flow map's entry
@@ -296,28 +296,28 @@ enum class ErrorKind : uint16_t {
   kBadBinary,     // `!!binary` on text that is not padded standard base64
   kAnchorContainsItself,  // an alias inside the node its anchor names (`&a [*a]`)
   kStrictScalar,  // LoadOptions::strict; kind_detail: go-yaml's words ("Strict parsing: ...")
-  // HK004, our refusal: NEL, LS or PS (U+0085, U+2028, U+2029). go-yaml ends lines there, both
-  // parser paths here do not, so values and positions would differ from ytt's.
+  // HK004, our refusal: NEL, LS or PS (U+0085, U+2028, U+2029). go-yaml ends lines there, the
+  // line positions here (and ytt's own line lookup) do not, so positions would differ.
   kUnsupportedLineBreak,
   // HK004, our refusal: in a flow collection, a `:` with text right after it that follows `?`,
-  // an anchor or a tag (`{? :b}`, `[&a :b]`): a value indicator to go-yaml, the start of a
-  // plain scalar to yaml-cpp, so the trees would differ.
+  // an anchor or a tag (`{? :b}`, `[&a :b]`): a value indicator to go-yaml. The refusals below
+  // stand where the tree's readers once disagreed; the reader now reads each as go-yaml does,
+  // and each can go once its output is compared with ytt's.
   kUnsupportedFlowColon,
   // HK004, our refusal: a `?` with nothing after it on its line (`?\n: a`, `{? : a}`): go-yaml
-  // reads an empty key there, yaml-cpp takes the lines below (even a `:` at its column) as the key.
+  // reads an empty key there.
   kUnsupportedEmptyExplicitKey,
-  // HK004, our refusal: `\N` or `\_` in a double-quoted scalar: go-yaml writes U+0085 / U+00A0,
-  // yaml-cpp (the path that reads them) one byte 0x85 / 0xA0, so the strings would differ.
+  // HK004, our refusal: `\N` or `\_` in a double-quoted scalar: go-yaml writes U+0085 / U+00A0.
   kUnsupportedNelNbspEscape,
-  // HK001, our refusal: an anchor or alias name followed by `:`, `?`, `%`, `@` or a backquote.
-  // go-yaml ends the name there, yaml-cpp (the only path that reads anchors) does not.
+  // HK001, our refusal: an anchor or alias name followed by `:`, `?`, `%`, `@` or a backquote:
+  // go-yaml ends the name there.
   kUnsupportedAnchorName,
   // HK001, go-yaml's scanner: a `? ` key indicator where no key may start (`a: ? b`).
   kUnexpectedKeyIndicator,
   // HK004, our refusal: a flow map entry without `:` whose `,` or `}` stands on a later line
-  // (`{a\n, b}`, `{{ x | y\n z }}`): go-yaml reads a key with a null value, yaml-cpp fails.
+  // (`{a\n, b}`, `{{ x | y\n z }}`): go-yaml reads a key with a null value.
   kUnsupportedFlowEntryLines,
-  kOther,  // any other problem yaml-cpp reports, in its words
+  kOther,  // any other problem (out of memory), in its own words
 };
 ErrorKind error_kind(const diag::Diagnostic& d);
 

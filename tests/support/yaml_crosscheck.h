@@ -1,0 +1,108 @@
+// The cross-check of the reader's tree against yaml-cpp (an independent parser), shared by
+// tests/yaml/crosscheck_test.cpp and fuzz/yaml_differential.cpp; yaml-cpp is linked into those
+// two only, never into hintkit. On text go-yaml's reader takes whole with no diagnostic,
+// yaml-cpp must read the same structure and scalar text, key by key and item by item. Left
+// out where YAML parsers differ by design or yaml-cpp reads otherwise than go-yaml (and ytt,
+// which is what the reader follows): merge keys and duplicate keys (yaml-cpp does neither
+// go-yaml's way), explicit tags, block scalars' line breaks (folding and chomping), text
+// yaml-cpp rejects, and the classes in yaml_cpp_reads_differently.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "yaml/internal.h"
+#include "yaml/yaml.h"
+
+namespace hintkit::yaml::testing {
+
+// Where yaml-cpp reads valid text differently from go-yaml (ytt v0.48.0 agrees with the
+// reader): a CR without LF (a line break to go-yaml), a tag holding '!', ',', '[' or ']' after its handle, and a plain scalar in a flow
+// collection with a ':' right before ',', ']' or '}' (`{z:}`: go-yaml ends a plain scalar only
+// at a ':' before a blank, so the key is "z:").
+inline bool yaml_cpp_reads_differently(std::string_view text) {
+  if (internal::has_lone_cr(text)) return true;  // a line break to go-yaml, not to yaml-cpp
+  for (std::string_view colon : {":,", ":]", ":}"}) {
+    if (text.find(colon) != std::string_view::npos) return true;
+  }
+  return !internal::go_yaml_scan(text, std::string_view::npos).tag_chars_yaml_cpp_ends_at.empty();
+}
+
+// "" when `ours` and yaml-cpp's `theirs` have the same structure and scalar text.
+inline std::string compare(const Node& ours, const YAML::Node& theirs, const std::string& path) {
+  if (ours.kind == Kind::kMap) {
+    if (!theirs.IsMap()) return path + ": a map here, not to yaml-cpp";
+    if (ours.items.size() != theirs.size()) return path + ": map sizes differ";
+    size_t i = 0;
+    for (auto it = theirs.begin(); it != theirs.end(); ++it, ++i) {
+      const MapItem& item = ours.items[i];
+      std::string at = path + "." + item.key.text;
+      if (std::string d = compare(item.key, it->first, at + "(key)"); !d.empty()) return d;
+      if (std::string d = compare(item.value, it->second, at); !d.empty()) return d;
+    }
+    return "";
+  }
+  if (ours.kind == Kind::kArray) {
+    if (!theirs.IsSequence()) return path + ": a list here, not to yaml-cpp";
+    if (ours.elements.size() != theirs.size()) return path + ": list sizes differ";
+    for (size_t i = 0; i < ours.elements.size(); ++i) {
+      std::string d = compare(ours.elements[i], theirs[i], path + "[" + std::to_string(i) + "]");
+      if (!d.empty()) return d;
+    }
+    return "";
+  }
+  if (ours.kind == Kind::kNull) {
+    if (theirs.IsNull()) return "";
+    if (theirs.IsScalar() && (theirs.Scalar() == ours.text || theirs.Scalar().empty())) return "";
+    return path + ": null here, not to yaml-cpp";
+  }
+  if (!theirs.IsScalar()) return path + ": a scalar here, not to yaml-cpp";
+  if (ours.style == Style::kFolded || ours.style == Style::kLiteral) return "";  // see above
+  if (theirs.Scalar() != ours.text) {
+    return path + ": \"" + ours.text + "\" vs \"" + theirs.Scalar() + "\"";
+  }
+  return "";
+}
+
+struct CrossCheck {
+  bool read = false;     // go-yaml's reader took the text whole
+  bool checked = false;  // with no diagnostic, and yaml-cpp read it too: it was compared
+  std::string difference;
+};
+
+inline CrossCheck cross_check(std::string_view text) {
+  CrossCheck out;
+  diag::Diagnostics diags;
+  bool whole = false;
+  std::vector<Document> docs = internal::load_with(text, "in.yaml", diags, {}, &whole);
+  out.read = whole;
+  if (!whole || !diags.empty() || yaml_cpp_reads_differently(text)) return out;
+  if (text.find("<<") != std::string_view::npos || text.find('!') != std::string_view::npos) {
+    return out;
+  }
+  std::vector<YAML::Node> theirs;
+  try {
+    theirs = YAML::LoadAll(std::string(text));
+  } catch (const YAML::Exception&) {
+    return out;  // yaml-cpp rejects text go-yaml reads (a block scalar at its `- ` column)
+  }
+  out.checked = true;
+  std::vector<const Document*> ours;
+  for (const Document& d : docs) ours.push_back(&d);
+  // Annotations after the last node make an empty document of their own (as ytt's do).
+  while (ours.size() > theirs.size() && ours.back()->empty) ours.pop_back();
+  if (ours.size() != theirs.size()) {
+    out.difference = "document count " + std::to_string(ours.size()) + " vs " +
+                     std::to_string(theirs.size());
+    return out;
+  }
+  for (size_t i = 0; i < ours.size() && out.difference.empty(); ++i) {
+    out.difference = compare(ours[i]->root, theirs[i], "doc[" + std::to_string(i) + "]");
+  }
+  return out;
+}
+
+}  // namespace hintkit::yaml::testing
