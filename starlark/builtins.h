@@ -1,12 +1,16 @@
-// Helpers for writing built-in functions and methods: argument unpacking with starlark-go's
-// messages ("len: got 2 arguments, want 1", "int: missing argument for x"). Internal.
+// The builtins: the universe (len, str, sorted, ...: builtins_universe.cpp), the methods and
+// attributes of built-in types (builtins_methods.cpp), and the helpers for writing them:
+// argument unpacking with starlark-go's messages ("len: got 2 arguments, want 1", "int:
+// missing argument for x"). Internal to starlark/.
 #pragma once
 
 #include <initializer_list>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "starlark/runtime.h"
+#include "starlark/values.h"
 
 namespace hintkit::starlark {
 
@@ -56,5 +60,29 @@ void unpack_args_v(const Call& c, const std::vector<ArgSlot>& params);
 
 Value make_bound(std::string_view name, BuiltinFn fn, const Value& recv);
 Value make_internal_builtin(std::string name, BuiltinFn fn);
+
+// ---- Methods and attributes (builtins_methods.cpp) ----
+
+// Methods of built-in types: a bound builtin or nullopt.
+std::optional<Value> builtin_method(const Value& recv, std::string_view name);
+std::vector<std::string> builtin_method_names(Kind k);
+// The unbound implementation of a built-in type's method, or nullptr.
+BuiltinFn find_method(Kind k, std::string_view name);
+
+// dict(...) and dict.update(...): starlark-go's updateDict of the call's arguments into `d`, its
+// errors prefixed with the call's name ("update: got 2 arguments, want at most 1").
+void dict_update_from(const Call& c, const Value& d);
+
+// x.name: a struct's field, a host value's attribute or a built-in type's bound method.
+Value get_attr(const Value& x, std::string_view name);  // throws "T has no .n field or method"
+std::vector<std::string> dir_of(const Value& x);
+// "T has no .name field or method", with starlark-go's spelling hint from the type's names.
+std::string no_attr_message(const Value& x, std::string_view name);
+
+// ---- The universe (builtins_universe.cpp) ----
+
+// The predeclared builtins every program sees, and one of them by name (null: not a builtin).
+const std::vector<std::pair<std::string, Value>>& universe();
+const Value* universe_value(std::string_view name);
 
 }  // namespace hintkit::starlark

@@ -4,13 +4,76 @@
 #include <cctype>
 
 #include "starlark/builtins.h"
+#include "starlark/format.h"
 #include "starlark/runes.h"
 
 namespace hintkit::starlark {
 
-uint32_t decode_utf8(std::string_view s, size_t i, size_t* len);
-std::string encode_utf8(uint32_t cp);
-void dict_update_from(const Call& c, const Value& d);
+namespace {
+
+// starlark-go's updateDict: a mapping's items, or an iterable of pairs; then the keywords.
+// Errors carry no prefix; dict() and dict.update() add theirs.
+void dict_update(const Value& d, std::span<const Value> args, std::span<const Kwarg> kwargs) {
+  HashTable& t = as_dict(d)->table;
+  if (args.size() == 1) {
+    const Value& src = args[0];
+    if (src.kind() == Kind::kDict) {
+      std::vector<std::pair<Value, Value>> items;
+      for (const auto& e : as_dict(src)->table.entries()) {
+        if (e.live) items.emplace_back(e.key, e.value);
+      }
+      for (const auto& [k, v] : items) t.insert(k, v);
+    } else if (is_ytt_struct(src)) {  // ytt's StarlarkStruct is an IterableMapping
+      std::vector<std::pair<std::string, Value>> fields = struct_fields(src);
+      for (const auto& [k, v] : fields) t.insert(Value::from_string(k), v);
+    } else if (src.kind() == Kind::kHost && [&] {
+                 auto pairs = static_cast<const HostObject*>(src.object())->mapping_items();
+                 if (!pairs.ok() && pairs.error().go_panic) throw_go_panic(pairs.error().message);
+                 if (!pairs.ok()) throw_error(pairs.error().message);
+                 if (!*pairs) return false;
+                 for (const auto& [k, v] : **pairs) t.insert(k, v);
+                 return true;
+               }()) {
+      // a host mapping (ytt's yamlfragment): its items
+    } else {
+      if (!is_iterable(src)) throw_error("got " + std::string(src.type_name()) + ", want iterable");
+      Iter it(src);
+      Value pair;
+      for (int64_t i = 0; it.next(pair); ++i) {
+        if (!is_iterable(pair)) {
+          throw_error("dictionary update sequence element #" + std::to_string(i) +
+                      " is not iterable (" + std::string(pair.type_name()) + ")");
+        }
+        int64_t n = length_of(pair);
+        if (n < 0) {
+          throw_error("dictionary update sequence element #" + std::to_string(i) +
+                      " has unknown length (" + std::string(pair.type_name()) + ")");
+        }
+        if (n != 2) {
+          throw_error("dictionary update sequence element #" + std::to_string(i) + " has length " +
+                      std::to_string(n) + ", want 2");
+        }
+        std::vector<Value> kv = to_vector(pair);
+        t.insert(kv[0], kv[1]);
+      }
+    }
+  }
+  for (const auto& kw : kwargs) t.insert(Value::from_string(kw.name), kw.value);
+}
+
+}  // namespace
+
+// Shared with dict.update: "update: got 2 arguments, want at most 1", "update: <error>".
+void dict_update_from(const Call& c, const Value& d) {
+  if (c.args.size() > 1)
+    bfail(c, "got " + std::to_string(c.args.size()) + " arguments, want at most 1");
+  try {
+    dict_update(d, c.args, c.kwargs);
+  } catch (EvalError& e) {
+    if (e.kind == ErrorKind::kLimit || e.bare) throw;
+    bfail(c, e.message);
+  }
+}
 
 namespace {
 
@@ -844,6 +907,84 @@ BuiltinFn find_method(Kind k, std::string_view name) {
 std::vector<std::string> builtin_method_names(Kind k) {
   std::vector<std::string> out;
   for (const auto& m : methods_of(k)) out.emplace_back(m.name);
+  return out;
+}
+
+Value make_bound(std::string_view name, BuiltinFn fn, const Value& recv) {
+  auto* b = new BuiltinObj();
+  b->name = std::string(name);
+  b->fn = fn;
+  b->receiver = recv;
+  b->bound = true;
+  return Value(b);
+}
+
+// ---- Attributes ------------------------------------------------------------------------------
+
+namespace {
+
+// The names starlark-go's getAttr offers a spelling hint from (the type's AttrNames, in its
+// order: a struct's fields as made, a module's and a built-in type's methods sorted).
+std::vector<std::string> attr_candidates(const Value& x) {
+  if (x.kind() == Kind::kStruct) {
+    auto* s = static_cast<const StructObj*>(x.object());
+    std::vector<std::string> out;
+    for (const auto& [k, v] : s->fields) out.push_back(k);
+    if (s->type_name == "module") std::sort(out.begin(), out.end());
+    return out;
+  }
+  if (x.kind() == Kind::kHost) return static_cast<const HostObject*>(x.object())->attr_names();
+  auto out = builtin_method_names(x.kind());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+std::optional<Value> Value::attr(std::string_view name) const {
+  try {
+    return get_attr(*this, name);
+  } catch (EvalError&) {
+    return std::nullopt;
+  }
+}
+
+std::vector<std::string> Value::attr_names() const { return dir_of(*this); }
+
+std::string no_attr_message(const Value& x, std::string_view name) {
+  std::string msg =
+      std::string(x.type_name()) + " has no ." + std::string(name) + " field or method";
+  if (std::string n = diag::go_spell_nearest(name, attr_candidates(x)); !n.empty()) {
+    msg += " (did you mean ." + n + "?)";
+  }
+  return msg;
+}
+
+Value get_attr(const Value& x, std::string_view name) {
+  if (x.kind() == Kind::kStruct) {
+    auto* s = static_cast<const StructObj*>(x.object());
+    for (const auto& [k, v] : s->fields) {
+      if (k == name) return v;
+    }
+    if (s->type_name == "module") throw_error(no_attr_message(x, name));
+  } else if (x.kind() == Kind::kHost) {
+    if (auto v = static_cast<const HostObject*>(x.object())->attr(name)) return *v;
+  } else if (auto m = builtin_method(x, name)) {
+    return *m;
+  }
+  throw_error(no_attr_message(x, name));
+}
+
+std::vector<std::string> dir_of(const Value& x) {
+  std::vector<std::string> out;
+  if (x.kind() == Kind::kStruct) {
+    for (const auto& [k, v] : static_cast<const StructObj*>(x.object())->fields) out.push_back(k);
+  } else if (x.kind() == Kind::kHost) {
+    out = static_cast<const HostObject*>(x.object())->attr_names();
+  } else {
+    out = builtin_method_names(x.kind());
+  }
+  std::sort(out.begin(), out.end());
   return out;
 }
 

@@ -403,17 +403,6 @@ void collect_containers(ContainerList& list, bool full) {
   }
 }
 
-ContainerList::~ContainerList() {
-  for (GcLink* head : {&young, &old}) {
-    GcLink* l = head->gc_next;
-    while (l != head) {
-      GcLink* next = l->gc_next;
-      l->gc_prev = l->gc_next = nullptr;
-      l = next;
-    }
-  }
-}
-
 void collect_cycles_held(std::vector<Value>& held) {
   std::vector<Value> garbage;
   {

@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "starlark/runtime.h"
+#include "starlark/values.h"
 
 namespace hintkit::starlark {
 

@@ -1,15 +1,14 @@
 // The tree-walking evaluator over the resolved AST, function calls and argument binding, and
-// the public Program / Thread / Module API.
+// the public Thread / Module API (compile.cpp makes the Programs it runs).
 #include "starlark/eval.h"
 
 #include <cstdio>
 #include <iostream>
 
 #include "diag/stack.h"
+#include "starlark/builtins.h"
 #include "starlark/cycles.h"
-#include "starlark/parser.h"
-#include "starlark/resolver.h"
-#include "starlark/template_ctx.h"
+#include "starlark/operators.h"
 
 namespace hintkit::starlark {
 
@@ -26,8 +25,6 @@ struct Env {
 };
 
 namespace {
-
-thread_local ThreadState* g_thread = nullptr;
 
 // Sets the current thread for the duration of an API call (re-entrant).
 struct ThreadScope {
@@ -922,97 +919,13 @@ Value call_value(const Value& fn, std::span<const Value> args, std::span<const K
   return call_any(fn, args, kwargs);
 }
 
-ThreadState& current_thread() { return *g_thread; }
-
-void charge_bytes(size_t n) {
-  if (g_thread && n >= kBytesPerStep) g_thread->charge(static_cast<int64_t>(n / kBytesPerStep));
-}
-
-void charge_elements(size_t n) {
-  if (g_thread && n > 0) g_thread->charge(static_cast<int64_t>(n));
-}
-
-void charge_new_string(size_t n) {
-  if (!g_thread) return;
-  charge_bytes(n);
-  const size_t max = g_thread->options.limits.max_live_string_bytes;
-  const size_t live = live_string_bytes() + n;
-  if (live > max) {
-    throw_limit("Starlark memory budget exceeded: live strings would hold " + std::to_string(live) +
-                " bytes (limit " + std::to_string(max) + ")");
-  }
-}
-
-void check_string_size(size_t n) {
-  size_t max = g_thread ? g_thread->options.limits.max_string_bytes : kMaxStringBytes;
-  if (n > max) {
-    throw_limit("string too large: " + std::to_string(n) + " bytes exceeds the limit of " +
-                std::to_string(max));
-  }
-}
-
-void check_collection_size(size_t n) {
-  size_t max = g_thread ? g_thread->options.limits.max_collection_len : kMaxCollectionLen;
-  if (n > max) {
-    throw_limit("collection too large: " + std::to_string(n) + " elements exceeds the limit of " +
-                std::to_string(max));
-  }
-}
-
 // ---- Public API ------------------------------------------------------------------------------
-
-const std::string& Program::file() const { return impl->file->name; }
-
-std::vector<std::string> Program::global_names() const {
-  std::vector<std::string> out;
-  for (const auto& b : impl->file->globals) out.push_back(b->name);
-  return out;
-}
-
-std::vector<std::string> Program::loads() const { return impl->file->loads; }
-
-Result<Program> compile(std::string_view file, std::string_view source,
-                        const CompileOptions& options) {
-  std::vector<Problem> problems;
-  std::unique_ptr<File> f = parse(file, source, problems);
-  if (f && problems.empty() && options.template_ops)
-    insert_template_ctxs(*f, *options.template_ops);
-  if (f) {
-    auto is_universal = [](std::string_view name) { return universe_value(name) != nullptr; };
-    resolve(*f, options.predeclared, is_universal, problems);
-    for (auto& b : f->universe) b->universe = *universe_value(b->name);
-  }
-  if (!problems.empty()) {
-    Error e;
-    e.kind = ErrorKind::kCompile;
-    e.message = problems.front().message;
-    e.problems = std::move(problems);
-    return e;
-  }
-  auto impl = std::make_shared<ProgramImpl>();
-  impl->file = std::move(f);
-  impl->predeclared = options.predeclared;
-  Program p;
-  p.impl = std::move(impl);
-  return p;
-}
 
 std::optional<Value> Module::get(std::string_view name) const {
   for (const auto& [k, v] : globals_) {
     if (k == name) return v;
   }
   return std::nullopt;
-}
-
-void link_container(Mutable* m, Kind kind) {
-  if (!g_thread) return;
-  GcLink& head = g_thread->containers.young;
-  m->gc_kind = kind;
-  m->gc_prev = &head;
-  m->gc_next = head.gc_next;
-  head.gc_next->gc_prev = m;
-  head.gc_next = m;
-  ++g_thread->containers.made;
 }
 
 Thread::Thread(ThreadOptions options)
@@ -1115,20 +1028,6 @@ Result<Value> Thread::call(const Value& callable, std::span<const Value> args,
   } catch (LimitUnwind& u) {
     return to_error(u.error);
   }
-}
-
-Result<Module> exec_file(std::string_view file, std::string_view source,
-                         const Predeclared& predeclared, ThreadOptions options) {
-  CompileOptions co;
-  for (const auto& [k, v] : predeclared) co.predeclared.push_back(k);
-  auto p = compile(file, source, co);
-  if (!p.ok()) return p.error();
-  Thread t(std::move(options));
-  return t.exec(*p, predeclared);
-}
-
-std::string left_out_text(size_t frames) {
-  return "(" + std::to_string(frames) + " more calls left out)";
 }
 
 std::string format_backtrace(const Error& error, const LineLookup& lines, std::string_view indent,

@@ -1,15 +1,15 @@
 // String formatting: the `%` operator and str.format, with starlark-go's conversions and
 // messages (Go's %g/%e/%f spellings, "+Inf", "not enough arguments for format string").
+#include "starlark/format.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 
 #include "starlark/builtins.h"
+#include "starlark/runes.h"
 
 namespace hintkit::starlark {
-
-std::string encode_utf8(uint32_t cp);
-uint32_t decode_utf8(std::string_view s, size_t i, size_t* len);
 
 namespace {
 

@@ -1,7 +1,7 @@
 #include "starlark/parser.h"
 
-#include "starlark/runtime.h"
 #include "starlark/scanner.h"
+#include "starlark/values.h"
 
 namespace hintkit::starlark {
 namespace {

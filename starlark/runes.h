@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace hintkit::starlark::runes {
@@ -37,3 +38,13 @@ bool is_print(uint32_t r);
 bool is_cased(uint32_t r);
 
 }  // namespace hintkit::starlark::runes
+
+namespace hintkit::starlark {
+
+// UTF-8 as starlark-go's string builtins read and write it (append_utf8 is in starlark.h):
+// one code point at s[i] and its length (invalid bytes decode as U+FFFD of length 1), and a
+// code point's encoding.
+uint32_t decode_utf8(std::string_view s, size_t i, size_t* len);
+std::string encode_utf8(uint32_t cp);
+
+}  // namespace hintkit::starlark

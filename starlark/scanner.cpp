@@ -7,7 +7,7 @@
 #include <unordered_map>
 
 #include "starlark/bigint.h"
-#include "starlark/runtime.h"
+#include "starlark/values.h"
 
 namespace hintkit::starlark {
 namespace {

@@ -7,7 +7,8 @@
 namespace hintkit::starlark {
 
 Scopes::Scopes(File& file, const std::vector<std::string>& predeclared,
-               const NamePredicate& is_universal, std::vector<Problem>& problems)
+               const std::function<bool(std::string_view)>& is_universal,
+               std::vector<Problem>& problems)
     : file_(file), problems_(problems), is_universal_(is_universal) {
   for (size_t i = 0; i < predeclared.size(); ++i) {
     auto b = std::make_unique<Binding>();

@@ -4,13 +4,15 @@
 // Internal to starlark/.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
-#include "starlark/resolver.h"
+#include "starlark/ast.h"
 
 namespace hintkit::starlark {
 
@@ -41,8 +43,8 @@ struct LexBlock {
 
 class Scopes {
  public:
-  Scopes(File& file, const std::vector<std::string>& predeclared, const NamePredicate& is_universal,
-         std::vector<Problem>& problems);
+  Scopes(File& file, const std::vector<std::string>& predeclared,
+         const std::function<bool(std::string_view)>& is_universal, std::vector<Problem>& problems);
 
   void error(Pos p, std::string msg) { problems_.push_back({std::move(msg), file_.name, p}); }
 
@@ -81,7 +83,7 @@ class Scopes {
 
   File& file_;
   std::vector<Problem>& problems_;
-  const NamePredicate& is_universal_;
+  const std::function<bool(std::string_view)>& is_universal_;
   FunctionScope* scope_ = nullptr;
   LexBlock file_block_;
   LexBlock* env_ = nullptr;

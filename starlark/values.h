@@ -1,6 +1,9 @@
-// Internal object model and value operations shared by the evaluator and the builtins:
-// concrete heap objects, the ordered hash table behind dict and set, equality, ordering,
-// hashing, str/repr, iteration, and the internal error exception. Internal to starlark/.
+// The value layer (values.cpp): concrete heap objects, the ordered hash table behind dict and
+// set, construction under the size limits, equality, ordering, hashing, str/repr, iteration,
+// indexing and slicing. It stands on thread.h (the running thread's budget and the internal
+// error exception) and nothing above it; the operators (operators.h), string formatting
+// (format.h), attributes and the builtins (builtins.h) and the evaluator (eval.h) are built on
+// it. Internal to starlark/.
 #pragma once
 
 #include <memory>
@@ -11,25 +14,12 @@
 #include "starlark/ast.h"
 #include "starlark/bigint.h"
 #include "starlark/starlark.h"
+#include "starlark/thread.h"
 
 namespace hintkit::starlark {
 
 struct Function;
 struct ProgramImpl;
-struct ThreadState;
-
-// Thrown inside the interpreter; converted to `Error` at the API boundary.
-struct EvalError {
-  explicit EvalError(std::string m, ErrorKind k = ErrorKind::kRuntime)
-      : message(std::move(m)), kind(k) {}
-  std::string message;
-  ErrorKind kind = ErrorKind::kRuntime;
-  std::vector<Frame> frames;  // filled while unwinding, innermost first
-  std::shared_ptr<Error> cause;
-  bool bare = false;  // a Go runtime panic in ytt's starlark: reported without a call stack
-};
-[[noreturn]] void throw_error(std::string message);
-[[noreturn]] void throw_limit(std::string message);
 
 // ---- Objects ---------------------------------------------------------------------------------
 
@@ -47,14 +37,6 @@ struct StringObj : Object {
 struct BigIntObj : Object {
   explicit BigIntObj(BigInt v) : Object(Kind::kInt), value(std::move(v)) {}
   BigInt value;
-};
-
-// A link in the list of mutable containers a Starlark thread has made (`ContainerList`, for
-// the cycle collector in starlark/cycles.h): only a mutable container can close a cycle, so
-// these are where a collection starts. A container made outside any thread is not linked.
-struct GcLink {
-  GcLink* gc_prev = nullptr;
-  GcLink* gc_next = nullptr;
 };
 
 // Guards against mutation: frozen values and containers being iterated.
@@ -76,27 +58,6 @@ struct Mutable : GcLink {
 
 // Links a new container into the list of the running thread (none: left unlinked).
 void link_container(Mutable* m, Kind kind);
-
-// The containers a thread has made, in two circular lists: `young`, made since the last
-// collection, and `old`, those that outlived one. On destruction, the ones still alive leave
-// both (they outlive the thread: a module's globals, values handed to the host).
-struct ContainerList {
-  ContainerList() {
-    young.gc_prev = young.gc_next = &young;
-    old.gc_prev = old.gc_next = &old;
-  }
-  ContainerList(const ContainerList&) = delete;
-  ContainerList& operator=(const ContainerList&) = delete;
-  ~ContainerList();
-  GcLink young;
-  GcLink old;
-  size_t made = 0;              // containers made since the last collection (in `young`)
-  size_t next_at = 4096;        // a young collection (at a call's return) once `made` reaches this
-  size_t work_due = 0;          // ...and the program has run this many steps since the last one
-  int64_t steps_at = 0;         // the thread's step count at the last collection
-  size_t promoted = 0;          // containers moved to `old` since the last full collection
-  size_t next_full_at = 16384;  // a full collection once `promoted` reaches this
-};
 
 struct ListObj : Object, Mutable {
   explicit ListObj(std::vector<Value> v) : Object(Kind::kList), items(std::move(v)) {
@@ -218,10 +179,8 @@ inline bool is_unbound(const Value& v) { return v.is_object() && v.object() == u
 // ---- Value construction ----------------------------------------------------------------------
 
 Value str_value(std::string s);  // checks the string size limit and memory budget; charges steps
-// Charge the running thread (if any) for work: a step per `kBytesPerStep` bytes read or per
-// element built; a new string of `n` bytes is also held to the live-string memory budget.
-void charge_bytes(size_t n);
-void charge_elements(size_t n);
+// Charges the running thread (if any) for a new string of `n` bytes (as `charge_bytes`) and
+// holds it to the live-string memory budget.
 void charge_new_string(size_t n);
 Value int_value(BigInt v);                   // normalizes to small int when it fits
 Value list_value(std::vector<Value> items);  // checks the collection limit
@@ -246,6 +205,14 @@ bool values_equal(const Value& a, const Value& b);  // may throw on deep recursi
 // Ordering for <, sorted(), min/max: throws "unsupported comparison".
 // starlark-go's Compare for <, <=, > or >= (an error when the types have no order).
 bool compare_op(BinOp op, const Value& a, const Value& b);
+inline bool is_number(const Value& v) {
+  return v.is_small_int() || v.is_float() || v.is(Kind::kInt);
+}
+// starlark-go's CompareDepth for two numbers, with this version's quirks: floats compare as
+// IEEE does (NaN unordered, unequal to itself); an int against a NaN is false for every
+// operator, != included; an int against an infinity takes the infinity's sign as the answer
+// whichever side the infinity is on (+Inf > 1 is false).
+bool compare_number_op(BinOp op, const Value& x, const Value& y);
 void append_str(std::string& out, const Value& v);
 void append_repr(std::string& out, const Value& v);
 std::string repr_of(const Value& v);
@@ -266,43 +233,15 @@ int64_t length_of(const Value& v);
 // Mutation checks: message like "append: cannot append to frozen list".
 void check_mutable(const Value& container, std::string_view verb);
 
-// Size-limit checks against the running thread's limits.
-void check_string_size(size_t n);
-void check_collection_size(size_t n);
-
-// Binary and unary operators on values (the `op` for messages).
-Value binary_op(BinOp op, const Value& x, const Value& y);
-Value unary_op(UnOp op, const Value& x);
+// Indexing and slicing (x[i], x[i] = v, x[lo:hi:step]).
 Value index_value(const Value& x, const Value& i);
 void set_index(const Value& x, const Value& i, const Value& v);
 Value slice_value(const Value& x, const Value& lo, const Value& hi, const Value& step);
-Value get_attr(const Value& x, std::string_view name);  // throws "T has no .n field or method"
-std::vector<std::string> dir_of(const Value& x);
-// "T has no .name field or method", with starlark-go's spelling hint from the type's names.
-std::string no_attr_message(const Value& x, std::string_view name);
-bool contains(const Value& container, const Value& x);
 
 // Integer helpers.
 bool as_index(const Value& v, int64_t* out);  // int that fits int64
-
-// Calls any callable (defined in eval.cpp).
-Value call_value(const Value& fn, std::span<const Value> args, std::span<const Kwarg> kwargs);
-
-ThreadState& current_thread();
-
-// Methods of built-in types (builtins_*.cpp): a bound builtin or nullopt.
-std::optional<Value> builtin_method(const Value& recv, std::string_view name);
-std::vector<std::string> builtin_method_names(Kind k);
-// The unbound implementation of a built-in type's method, or nullptr.
-BuiltinFn find_method(Kind k, std::string_view name);
-// The universe of predeclared builtins (builtins_universe.cpp).
-const std::vector<std::pair<std::string, Value>>& universe();
-const Value* universe_value(std::string_view name);  // null: not a builtin
-
-// %-formatting and str.format (format.cpp).
-Value percent_format(const Value& format, const Value& args);
-std::string str_format(std::string_view format, std::span<const Value> args,
-                       std::span<const Kwarg> kwargs);
+// starlark-go's AsInt32: the error text when `i` is not an int that fits 32 bits, else empty.
+std::string int32_error(const Value& i);
 
 template <typename F>
 void for_each(const Value& x, F&& f) {
