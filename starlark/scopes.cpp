@@ -179,7 +179,7 @@ Binding* Scopes::lookup(const std::string& name) {
   auto u = universe_.find(name);
   if (u != universe_.end()) return u->second;
   if (is_universal_(name)) {
-    // the value is the evaluator's to fill in (compile, in eval.cpp)
+    // the value is compile()'s to fill in (compile.cpp)
     auto b = std::make_unique<Binding>();
     b->scope = Scope::kUniverse;
     b->name = name;

@@ -14,6 +14,22 @@
 //      accessors, and extend the language with `make_builtin(name, NativeFn)`.
 //   4. Runtime errors carry the call stack (`Error::frames`, innermost first);
 //      `format_backtrace(error, lines)` prints it the way ytt does.
+//
+// Inside, one file per phase, as in starlark-go's syntax/, resolve/ and starlark/ packages;
+// each file uses only those listed before it (no circles, over includes or link symbols):
+//   thread.h        the running thread's limits and counters; the internal exception
+//   ast.h, walk.h   the syntax tree (header only) and the one generic traversal of it
+//   values.h        the object model and what every value can do (hash, compare, str, index)
+//   format.h, operators.h   `%` and str.format; the binary and unary operators
+//   builtins.h      argument unpacking, methods and attributes of the built-in types
+//                   (builtins_args.cpp, builtins_methods.cpp)
+//   cycles.h, eval.h   the cycle collector; the tree-walking evaluator
+//   builtins.h      the universe (builtins_universe.cpp: calls back into Starlark via eval.h)
+//   scanner.h, parser.h   source text to syntax tree
+//   template_ctx.h  ytt's rewrite of a compiled template's defs (start_ctx/end_ctx)
+//   resolver.h      names to slots (scopes.h: what a name means at a point of the program)
+//   compile.cpp     `compile`: the phases in order; the universe reaches the resolver as a
+//                   predicate
 #pragma once
 
 #include <cstdint>

@@ -55,8 +55,7 @@ struct ContainerList {
 
 struct Env;  // one activation of a Starlark function or a top level (eval.cpp)
 
-struct Env;  // one activation of a Starlark function or a top level (eval.cpp)
-
+// What a `Thread` (starlark.h) holds while it runs: its options and counters.
 struct ThreadState {
   explicit ThreadState(Thread& t, ThreadOptions o) : thread(t), options(std::move(o)) {}
   Thread& thread;
