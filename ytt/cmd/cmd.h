@@ -109,6 +109,17 @@ struct FlagName {
 // Refused flags are left out: completion offers only what works.
 std::vector<FlagName> implemented_flags();
 
+// ---- Inside the command -------------------------------------------------------------------
+
+class LibraryExecution;
+struct ValuesSource;
+struct StdinUse;
+// ytt's DataValuesFlags.AsOverlays (data_values_flags.cpp): the data values flags as documents,
+// files, then env variables, then key=value flags, then key=file flags; their texts become
+// pseudo files of `root`, and values addressed to a library go to it.
+std::vector<ValuesSource> data_values_flag_sources(const Options& opts, LibraryExecution& root,
+                                                   StdinUse& stdin_use);
+
 // ---- Output folders (ytt's files.OutputDirectory) ------------------------------------------
 
 // ytt's files.OutputDirectory (output_dir.cpp): `--output-files DIR` and

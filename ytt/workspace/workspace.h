@@ -1,12 +1,16 @@
-// workspace: ytt's pkg/workspace, how files become a library's run: template loading (`load()`
-// of `@ytt:` modules, `.star` and `.lib.yml` files: template_loader.cpp), library references
-// (`@library/ref`, `@lib~alias`: library_ref.cpp) and the YAML of the input files loaded ahead
-// on a second thread (`YamlPreloader`: preload.cpp). The pipeline that runs a library (data
-// values pre-processing, templates, overlays) is the command's `Engine` (ytt/cmd/engine.cpp).
+// workspace: ytt's pkg/workspace, how files become a library's run. Start at
+// `LibraryExecution` (library_execution.cpp): one library's run over its files (data values
+// pre-processing, templates, overlays), which `@ytt:library` also starts for private libraries
+// (library_module.cpp). Also here: template loading (`load()` of `@ytt:` modules, `.star` and
+// `.lib.yml` files: template_loader.cpp), library references (`@library/ref`, `@lib~alias`:
+// library_ref.cpp) and the YAML of the input files loaded ahead on a second thread
+// (`YamlPreloader`: preload.cpp).
 #pragma once
 
 #include <condition_variable>
 #include <functional>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -15,6 +19,7 @@
 #include <vector>
 
 #include "ytt/files/files.h"
+#include "ytt/schema/schema.h"
 #include "ytt/template/template.h"
 #include "ytt/yamlmeta/yamlmeta.h"
 
@@ -95,5 +100,184 @@ class YamlPreloader {
   std::function<void()> on_worker_done_;
   bool strict_ = false;
 };
+
+// ---- Library execution (ytt's LibraryExecution, DataValuesPreProcessing, LibraryModule) ----
+
+// A data values document on its way to be overlaid, with how it is overlaid.
+struct ValuesSource {
+  DDoc doc;
+  bool missing_ok = false;  // flags and --data-values-file may add keys
+  bool plain = false;       // --data-values-file: arrays and other kinds replace
+  std::string order_name;   // for "in following order"
+  bool in_memory = false;   // library.with_data_values: ytt quotes its nodes from memory
+};
+
+// A data values or schema document addressed to a library (ytt's datavalues.Envelope and
+// SchemaEnvelope): handed down library by library until the one it names takes it.
+struct Envelope {
+  ValuesSource src;
+  std::vector<LibraryRef> ref;  // the libraries still to go through, outermost first
+  std::string desc;             // how ytt names it when no library took it
+  bool after_library_module = false;
+  bool used = false;
+};
+using EnvelopePtr = std::shared_ptr<Envelope>;
+
+// ytt's LibraryRef.Matches: a step names a library by path, by alias, or by both.
+
+// What a run gives its root library's execution beyond the files.
+struct ExecutionSettings {
+  // Budgets of the run's Starlark, every library's included (0: the interpreter's own).
+  int64_t max_starlark_steps = 0;
+  int max_starlark_call_depth = 0;
+  // Runs once the thread that loads input files ahead has ended (Options::after_loading_thread).
+  std::function<void()> after_loading_thread;
+  // --dangerous-data-values-disable-validation: library.get hands it to every library.
+  bool disable_validation = false;
+};
+
+// One library's run over its files (ytt's LibraryExecution): the files are sorted into schema,
+// data values and template files (`classify_files`), the schema documents merged into one type
+// (`build_schema`), the data values documents and flags overlaid onto its defaults and
+// type-checked (`merge_values`, ytt's DataValuesPreProcessing), validated (`validate`), then
+// the templates evaluated and overlaid (`evaluate_documents`). The command runs the root
+// library through these phases (ytt/cmd/engine.cpp); `@ytt:library`'s `library.get`
+// (library_module.cpp) runs a child execution over a private library's folder the same way.
+// library_execution.cpp holds the phases.
+class LibraryExecution {
+ public:
+  // The root library: the run's files are added to `files()` by the command.
+  explicit LibraryExecution(ExecutionSettings settings);
+  // A library over the files of folder `dir`, with the documents its caller addressed to it
+  // (`values`, `schemas`: taken here, or passed on to its own libraries).
+  LibraryExecution(LibraryExecution& parent, std::string dir, std::vector<EnvelopePtr> values,
+                   std::vector<EnvelopePtr> schemas, bool skip_validation);
+  LibraryExecution(const LibraryExecution&) = delete;
+  LibraryExecution& operator=(const LibraryExecution&) = delete;
+
+  // ytt's filesByAnnotation: every YAML template is parsed (as plain YAML, not templated) in
+  // file order; it is a schema file, or a data values file, when one of its documents carries
+  // that annotation. A file that does not parse stops the run here, before any templating.
+  void classify_files();
+  // The schema documents, merged, as one type (null without schema documents).
+  void build_schema();
+  // ytt's DataValuesPreProcessing: data values documents in file order, then the flags, each
+  // overlaid onto the result so far and type-checked.
+  void merge_values(std::vector<ValuesSource> flag_sources);
+  // ytt's validateValues: the schema's rules and the `@assert/validate` rules on the values.
+  void validate();
+  // Final data values holding a map with a repeated key make ytt panic: refused.
+  void refuse_repeated_keys() const;
+  // The data values are final: templates evaluated from now on read them.
+  void publish_values() { files_.data_values = values_; }
+  // Template evaluation, then ytt's overlay post-processing, into `output()`. True when text
+  // templates were met (their text is in `text_outputs()`, for output files only).
+  bool evaluate_documents();
+
+  // What the command reads and adds to.
+  Files& files() { return files_; }
+  // The files read so far are the inputs (the flags' files come after them).
+  void inputs_read() { input_count_ = files_.files.size(); }
+  // A source that is not a file (a flag's text), named `label` in messages. `whole`: the
+  // text is split into lines; else it is one line, whatever it holds.
+  SourceFile& pseudo(const std::string& label, const std::string& text, bool whole = false);
+  // Some plain data values YAML repeats a map key (see `refuse_repeated_keys`).
+  void note_repeated_keys() { repeated_keys_ = true; }
+  // A data value flag's document addressed to a library.
+  void add_flag_library_values(EnvelopePtr e) { flag_child_values_.push_back(std::move(e)); }
+  const TypePtr& type() const { return type_; }
+  const DPtr& values() const { return values_; }
+  // The output documents, one set per template file, and the input file of each set.
+  std::vector<std::vector<DDoc>>& output() { return output_; }
+  const std::vector<size_t>& output_files_of_sets() const { return set_files_; }
+  // Text templates' results (path, text), in evaluation order: the root library's only.
+  std::vector<std::pair<std::string, std::string>>& text_outputs() { return text_outputs_; }
+  // What print() and warnings wrote (the root's: libraries write there too).
+  std::string& printed() { return err_; }
+  // Joins the thread that loads YAML ahead (also after an early error).
+  void stop_loading() { preloader_.reset(); }
+
+ private:
+  // A library instance: which library, and what its caller gives it.
+  struct LibraryHandle {
+    LibraryExecution* owner;
+    std::string dir;  // its folder in the file set
+    LibraryRef name;  // as library.get named it (path and alias)
+    std::vector<EnvelopePtr> values, schemas;
+    bool skip_validation = false;
+    bool ignore_unknown_comments = false;  // the caller's, unless library.get overrides it
+    bool strict = false;                   // likewise
+  };
+  using HandlePtr = std::shared_ptr<const LibraryHandle>;
+
+  struct Export {
+    std::string path;  // relative to the library's folder
+    sl::Module globals;
+  };
+
+  sl::ThreadOptions make_thread_options(const ExecutionSettings& budgets);
+  bool library_mode() const { return root_ != this; }
+  bool own_file(size_t i) const;
+  std::optional<LoadedYaml> take_loaded(size_t i);
+  std::vector<DDoc> docs_of(size_t i, const std::string& stage,
+                            const std::vector<std::string>& order);
+  static void throw_syntax_error(const LoadedYaml& y, const SourceFile& f);
+  static bool has_repeated_key(const DNode& n);
+  static bool annotated_documents(const LoadedYaml& file, std::string_view text,
+                                  const std::string& name);
+  static size_t written_annotations(std::string_view text, std::string_view name);
+  static void check_not_on_items(const yaml::Node& n, const std::string& name);
+  void check_placement(const DDoc& d);
+  std::vector<size_t> evaluation_order() const;
+  std::optional<sl::Module> eval_library_file(const SourceFile& f);
+  std::string eval_text_file(const SourceFile& f);
+  void check_library_documents_used();
+  // `@ytt:library` (library_module.cpp).
+  sl::Value library_module(const std::string& folder);
+  static sl::Value library_value(HandlePtr h);
+  std::optional<sl::Error> run_library(const sl::Call& c, const LibraryHandle& h,
+                                       const std::string& prefix,
+                                       const std::function<void(LibraryExecution&)>& then);
+
+  ExecutionSettings settings_;
+  Files files_;
+  sl::Thread thread_;
+  std::string err_;
+  std::map<size_t, LoadedYaml> loaded_;  // input YAML as classification parsed it, until templated
+  std::vector<bool> not_for_output_;     // schema and data values files (by input index)
+  std::optional<YttError> values_problem_;  // a misplaced @data/values, reported in its phase
+  // The pipeline's trees live here, not on the stack, so that `run` can hand them to the
+  // caller (Options::free_at_end) instead of freeing them.
+  TypePtr type_;
+  DPtr values_;
+  std::vector<ValuesSource> sources_;
+  std::vector<std::vector<DDoc>> output_;  // the output documents, one set per template file
+  std::vector<size_t> set_files_;          // the input file of each set of output_
+  // Text templates' results for output files (the root library's).
+  std::vector<std::pair<std::string, std::string>> text_outputs_;
+  // Documents addressed to the libraries this one uses, in ytt's order, and those its caller
+  // addressed to it (`parent_*`: its own; `passed_*`: for its libraries).
+  std::vector<EnvelopePtr> child_values_, child_schemas_, flag_child_values_;
+  std::vector<EnvelopePtr> parent_values_, parent_schemas_, passed_values_, passed_schemas_;
+  bool values_ready_ = false;      // child_values_ complete (library.get hands them on)
+  bool skip_validation_ = false;   // library.get(dangerous_data_values_disable_validation=True)
+  bool schema_crash_ = false;      // see run_library
+  bool repeated_keys_ = false;     // some plain data values YAML repeats a map key
+  LibraryExecution* root_ = this;  // the root library's execution (printing, refusals)
+  std::vector<Export> exports_;    // a library's .star and .lib.yml files' globals
+  std::vector<std::shared_ptr<LibraryExecution>> libraries_;  // executions whose values may live on
+  std::vector<size_t> schema_files_, value_files_;  // input files by their documents' annotations
+  const std::vector<Ann>* root_anns_ = nullptr;     // the values document's own annotations
+  diag::Span root_span_;                            // where ytt says the values document is
+  std::unique_ptr<YamlPreloader> preloader_;
+  size_t input_count_ = 0;  // files_.files beyond this come from flags
+  // Pseudo files are named by a number unique in the run: a library's start past its caller's.
+  size_t pseudo_base_ = 0;
+};
+
+// ytt's Document.IsEmpty: null, or a map or array without items.
+bool doc_empty(const DDoc& d);
+// ytt panics on these (its JSON encoder, and templates' data values, take string keys only).
+bool has_non_string_key(const DNode& v);
 
 }  // namespace hintkit::schema
