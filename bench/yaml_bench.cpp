@@ -145,6 +145,53 @@ void run(benchmark::State& state, const std::string& text) {
   }
 }
 
+// The reader alone: go-yaml's scanner and parser handing every event to a handler that only
+// counts them (no tree), as "reading throughput".
+class CountingHandler : public hintkit::yaml::internal::EventHandler {
+ public:
+  using Mark = hintkit::yaml::internal::Mark;
+  using AnchorId = hintkit::yaml::internal::AnchorId;
+  void OnDocumentStart(const Mark&) override { ++events; }
+  void OnDocumentEnd() override { ++events; }
+  void OnNull(const Mark&, AnchorId) override { ++events; }
+  void OnAlias(const Mark&, AnchorId) override { ++events; }
+  void OnScalarView(const Mark&, const std::string&, AnchorId, std::string_view v) override {
+    ++events;
+    bytes += v.size();
+  }
+  void OnSequenceStart(const Mark&, const std::string&, AnchorId, bool) override { ++events; }
+  void OnSequenceEnd() override { ++events; }
+  void OnMapStart(const Mark&, const std::string&, AnchorId, bool) override { ++events; }
+  void OnMapEnd() override { ++events; }
+  size_t events = 0;
+  size_t bytes = 0;
+};
+
+void read_only(benchmark::State& state, const std::string& text) {
+  size_t events = 0;
+  for (auto _ : state) {
+    CountingHandler h;
+    if (!hintkit::yaml::internal::go_yaml_read(text, h, false)) {
+      state.SkipWithError("the reader stopped before the end of the input");
+      break;
+    }
+    events = h.events;
+    benchmark::DoNotOptimize(h.bytes);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(text.size()));
+  state.counters["events"] = static_cast<double>(events);
+}
+
+void BM_ReadHint(benchmark::State& state) {
+  static const std::string text = hint_text();
+  read_only(state, text);
+}
+void BM_ReadConfig(benchmark::State& state) {
+  static const std::string text = config_text();
+  read_only(state, text);
+}
+
 void BM_Hint(benchmark::State& state) {
   static const std::string text = hint_text();
   run(state, text);
@@ -195,6 +242,8 @@ void run_workload(benchmark::State& state, const char* name) {
 void BM_WorkloadValues(benchmark::State& state) { run_workload(state, "values.yaml"); }
 void BM_WorkloadSchema(benchmark::State& state) { run_workload(state, "schema.yaml"); }
 
+BENCHMARK(BM_ReadHint);
+BENCHMARK(BM_ReadConfig)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Hint);
 BENCHMARK(BM_Config)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WorkloadValues)->Unit(benchmark::kMillisecond);

@@ -8,7 +8,6 @@
 // stop of either kind is go-yaml's first error, at go-yaml's place, from the same pass.
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -75,7 +74,7 @@ struct Token {
   std::string text;
   // Tags: the handle as go-yaml's parser resolves it ("" for verbatim tags and `!`) and the
   // suffix (in `text`).
-  std::string tag_handle;
+  std::string_view tag_handle;  // a slice of the source, or "!"
   // A %TAG directive: its prefix, %-escapes decoded (in `text`).
 };
 
@@ -84,6 +83,33 @@ struct Token {
 struct Directive {
   std::string problem;
   Token token{Tok::kVersionDirective, 0};
+};
+
+// The scanner's token queue: a vector read from `head_`, emptied whenever the parser has taken
+// every token (it holds a few at a time), so that tokens are not allocated one by one.
+class TokenQueue {
+ public:
+  bool empty() const { return head_ == tokens_.size(); }
+  size_t size() const { return tokens_.size() - head_; }
+  Token& front() { return tokens_[head_]; }
+  Token& back() { return tokens_.back(); }
+  void push_back(Token&& t) { tokens_.push_back(std::move(t)); }
+  void push_back(const Token& t) { tokens_.push_back(t); }
+  // A new last token, filled in place.
+  Token& emplace(Tok type, size_t offset) { return tokens_.emplace_back(type, offset); }
+  void insert_at(size_t index, Token t) {
+    tokens_.insert(tokens_.begin() + static_cast<std::ptrdiff_t>(head_ + index), std::move(t));
+  }
+  void pop_front() {
+    if (++head_ == tokens_.size()) {
+      tokens_.clear();
+      head_ = 0;
+    }
+  }
+
+ private:
+  std::vector<Token> tokens_;
+  size_t head_ = 0;
 };
 
 // go-yaml's mark: lines and columns count characters (not bytes) from 0; `index` counts
@@ -130,6 +156,7 @@ class Scanner {
   // The parser's view of the token queue: `peek` scans as far as go-yaml's scanner must to
   // know the next token; `skip` hands it to the parser.
   const Token& peek() {
+    if (ready_) return queue_.front();
     if (queue_.empty() && stream_start_) {
       stream_start_ = false;
       indent_ = -1;
@@ -138,6 +165,7 @@ class Scanner {
       queue_.push_back(make(Tok::kStreamStart, m_));
     }
     fetch_more_tokens();
+    ready_ = true;  // until the parser takes the token: the scanner's state does not change
     return queue_.front();
   }
   std::string_view name(const Token& t) const { return slice(t.offset + 1, t.length); }
@@ -157,6 +185,7 @@ class Scanner {
       throw Stop{ErrorKind::kNone, t.offset, false, true};
     }
     queue_.pop_front();
+    ready_ = false;
     ++tokens_parsed_;
   }
   // A scalar token's value.
@@ -192,6 +221,7 @@ class Scanner {
   // breaks: CR, LF, NEL, LS, PS.
   size_t break_at(size_t i) const {
     unsigned char b = byte(i);
+    if (b != '\r' && b != '\n' && b != 0xC2 && b != 0xE2) return 0;
     if (b == '\r') return byte(i + 1) == '\n' ? 2 : 1;
     if (b == '\n') return 1;
     if (b == 0xC2 && byte(i + 1) == 0x85) return 2;
@@ -201,7 +231,17 @@ class Scanner {
   bool is_break(size_t n = 0) const { return break_at(m_.offset + n) != 0; }
   bool is_blank(size_t n = 0) const { return ahead(n) == ' ' || ahead(n) == '\t'; }
   bool is_breakz(size_t n = 0) const { return m_.offset + n >= s_.size() || is_break(n); }
-  bool is_blankz(size_t n = 0) const { return is_blank(n) || is_breakz(n); }
+  bool is_blankz(size_t n = 0) const {
+    const unsigned char c = ahead(n);
+    if (c > ' ' && c != 0xC2 && c != 0xE2) return false;
+    return c == ' ' || c == '\t' || is_breakz(n);
+  }
+  // A byte a plain scalar takes without a second look (scan_plain): printable ASCII that is no
+  // blank, no break and no indicator that may end the scalar.
+  static bool plain_run_byte(unsigned char c) {
+    return c > ' ' && c < 0x7F && c != ':' && c != ',' && c != '?' && c != '[' && c != ']' &&
+           c != '{' && c != '}';
+  }
   // At a `?`: the key is empty on its line (only blanks, then a comment, the end of the line
   // or the `:` of its value).
   bool key_line_is_empty() const {
@@ -259,8 +299,7 @@ class Scanner {
   // ---- the token queue ----------------------------------------------------------------
 
   void insert(size_t number, Token t) {  // number: counted from the first token ever
-    queue_.insert(queue_.begin() + static_cast<std::ptrdiff_t>(number - tokens_parsed_),
-                  std::move(t));
+    queue_.insert_at(number - tokens_parsed_, std::move(t));
   }
   static Token make(Tok type, const Mark& at) {
     Token t{type, at.offset};
@@ -269,8 +308,15 @@ class Scanner {
     return t;
   }
   void append(Tok type, const Mark& at) {
-    queue_.push_back(make(type, at));
+    emplace(type, at);
     last_ = type;
+  }
+  // A new token at the end of the queue, starting at `at`.
+  Token& emplace(Tok type, const Mark& at) {
+    Token& t = queue_.emplace(type, at.offset);
+    t.line = at.line;
+    t.line_start = at.line_start;
+    return t;
   }
 
   void fetch_more_tokens() {
@@ -451,31 +497,26 @@ class Scanner {
     if (c == '!') {
       save_simple_key();
       allowed_ = false;
-      Token t = make(Tok::kTag, m_);
+      Token& t = emplace(Tok::kTag, m_);
       scan_tag(t);
       // `!name!suffix`: a named handle, which only a %TAG directive of its document defines.
       t.named_handle = t.tag_handle.size() > 2;
       if (t.named_handle) t.handle = slice(t.offset, t.tag_handle.size());
       last_ = Tok::kTag;
-      queue_.push_back(std::move(t));
       return;
     }
     if ((c == '|' || c == '>') && flow_level_ == 0) {
       remove_simple_key();
       allowed_ = true;
-      Token t = make(Tok::kScalar, m_);
-      scan_block_scalar(t, c == '|');
+      scan_block_scalar(emplace(Tok::kScalar, m_), c == '|');
       last_ = Tok::kScalar;
-      queue_.push_back(std::move(t));
       return;
     }
     if (c == '\'' || c == '"') {
       save_simple_key();
       allowed_ = false;
-      Token t = make(Tok::kScalar, m_);
-      scan_quoted(t, c == '\'');
+      scan_quoted(emplace(Tok::kScalar, m_), c == '\'');
       last_ = Tok::kScalar;
-      queue_.push_back(std::move(t));
       return;
     }
     static constexpr std::string_view kNotPlainStart = "-?:,[]{}#&*!|>'\"%@`";
@@ -488,10 +529,8 @@ class Scanner {
     if (!plain) throw unnamed(ErrorKind::kUnknownToken, m_.offset);
     save_simple_key();
     allowed_ = false;
-    Token t = make(Tok::kScalar, m_);
-    scan_plain(t);
+    scan_plain(emplace(Tok::kScalar, m_));
     last_ = Tok::kScalar;
-    queue_.push_back(std::move(t));
   }
 
   // A directive, from its `%` at the start of a line through the line's break: a name (go-yaml's
@@ -691,9 +730,17 @@ class Scanner {
           out.append(s_.data() + ws_from, ws_to - ws_from);
         }
         ws_from = ws_to = 0;
-        const size_t w = width(c);
-        if (copying) out.append(s_.data() + m_.offset, std::min(w, s_.size() - m_.offset));
+        const size_t from = m_.offset;
         skip();
+        if (reader_ == nullptr) {  // the bytes after it that need no second look, at once
+          size_t q = m_.offset;
+          while (q < s_.size() && plain_run_byte(static_cast<unsigned char>(s_[q]))) ++q;
+          const size_t run = q - m_.offset;
+          m_.offset = q;
+          m_.index += run;
+          m_.column += static_cast<int>(run);
+        }
+        if (copying) out.append(s_.data() + from, std::min(m_.offset, s_.size()) - from);
         end = m_.offset;
       }
       if (!(is_blank() || is_break())) break;
@@ -992,7 +1039,7 @@ class Scanner {
       while (is_alpha(cur())) skip();
       if (cur() == '!') {
         skip();
-        t.tag_handle = std::string(slice(start, m_.offset - start));
+        t.tag_handle = slice(start, m_.offset - start);
         uri(false, t.text);  // `!!str`, `!e!x`: a suffix must follow
       } else {
         // `!x`: the handle is the suffix; `!` alone is a tag too
@@ -1000,7 +1047,7 @@ class Scanner {
         uri(true, t.text);
         t.tag_handle = "!";
         if (t.text.empty()) {
-          t.tag_handle.clear();
+          t.tag_handle = {};
           t.text = "!";
         }
       }
@@ -1020,7 +1067,8 @@ class Scanner {
   const ReaderStop* reader_;
   std::vector<size_t> tag_chars_yaml_cpp_ends_at_;
   Mark m_;
-  std::deque<Token> queue_;
+  TokenQueue queue_;
+  bool ready_ = false;  // the queue's front is what go-yaml's parser would see next
   size_t tokens_parsed_ = 0;
   int flow_level_ = 0;
   int indent_ = -1;
