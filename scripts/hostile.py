@@ -125,8 +125,8 @@ def cases():
         b = bytes([ch])
         for where, text in [("plain", b"a: x" + b + b"y\n"), ("quoted", b'a: "x' + b + b'y"\n'),
                             ("comment", b"a: 1 # x" + b + b"\n"),
-                            ("yaml-cpp path", b"? k\n: v\na: x" + b + b"y\n"),
-                            ("multi-line plain (yaml-cpp path)", b"a: x\n  y" + b + b"\n")]:
+                            ("explicit key", b"? k\n: v\na: x" + b + b"y\n"),
+                            ("multi-line plain", b"a: x\n  y" + b + b"\n")]:
             c.append(Case(f"control character 0x{ch:02x} in a {where} scalar", "control",
                           ["values", "-f", "t.yml"], {"t.yml": text},
                           expect=r"control characters are not allowed", ytt=True))

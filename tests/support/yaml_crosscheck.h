@@ -20,13 +20,34 @@
 namespace hintkit::yaml::testing {
 
 // Where yaml-cpp reads valid text differently from go-yaml (ytt v0.48.0 agrees with the
-// reader): a CR without LF (a line break to go-yaml), a tag holding '!', ',', '[' or ']' after its handle, and a plain scalar in a flow
+// reader): a CR without LF (a line break to go-yaml), an anchor on a node that is no key on
+// its line, a line starting with ':' and a non-blank, a tag holding '!', ',', '[' or ']' after its handle, and a plain scalar in a flow
 // collection with a ':' right before ',', ']' or '}' (`{z:}`: go-yaml ends a plain scalar only
 // at a ':' before a blank, so the key is "z:").
 inline bool yaml_cpp_reads_differently(std::string_view text) {
   if (internal::has_lone_cr(text)) return true;  // a line break to go-yaml, not to yaml-cpp
   for (std::string_view colon : {":,", ":]", ":}"}) {
     if (text.find(colon) != std::string_view::npos) return true;
+  }
+  // An anchor before a node that is no key on its line (`&x 2|\n  t\nb:1` is one plain scalar
+  // to go-yaml): yaml-cpp opens an indentation level at it until it knows, and wants the
+  // scalar's continuation lines (or a block scalar's) deeper than go-yaml does.
+  for (size_t at = text.find('&'); at != std::string_view::npos; at = text.find('&', at + 1)) {
+    if (at > 0 && text[at - 1] != ' ' && text[at - 1] != '\n' && text[at - 1] != '-') continue;
+    size_t end = text.find('\n', at);
+    std::string_view rest = text.substr(at, end == std::string_view::npos ? end : end - at);
+    if (rest.find(": ") == std::string_view::npos && rest.back() != ':') return true;
+  }
+  // A line starting with ':' and a non-blank: a plain scalar's continuation to go-yaml
+  // (`&a b\n:1` is "b :1" in ytt), where yaml-cpp starts something else.
+  for (size_t at = text.find(':'); at != std::string_view::npos; at = text.find(':', at + 1)) {
+    size_t line = at;
+    while (line > 0 && text[line - 1] == ' ') --line;
+    const bool starts_line = line == 0 || text[line - 1] == '\n' || text[line - 1] == '\r';
+    if (starts_line && at + 1 < text.size() && text[at + 1] != ' ' && text[at + 1] != '\n' &&
+        text[at + 1] != '\r' && text[at + 1] != '\t') {
+      return true;
+    }
   }
   return !internal::go_yaml_scan(text, std::string_view::npos).tag_chars_yaml_cpp_ends_at.empty();
 }
