@@ -5,12 +5,10 @@
 #include <array>
 #include <cstdio>
 
-#include "starlark/runes.h"
+#include "gocompat/gocompat.h"
 
 namespace hintkit::gotmpl {
 namespace {
-
-namespace runes = starlark::runes;
 
 constexpr std::string_view kLeftDelim = "{{";
 constexpr std::string_view kRightDelim = "}}";
@@ -41,7 +39,7 @@ bool is_ascii_alpha_numeric(unsigned char c) { return kByteClass[c] == kWordByte
 
 bool is_alpha_numeric(uint32_t r) {
   if (r < 0x80) return is_ascii_alpha_numeric(static_cast<unsigned char>(r));
-  return runes::is_letter(r) || runes::is_digit(r);
+  return gocompat::is_letter(r) || gocompat::is_digit(r);
 }
 
 // "U+0001", "U+00E9 'é'": Go's %#U.
@@ -49,7 +47,7 @@ std::string sharp_u(uint32_t r) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "U+%04X", r);
   std::string out = buf;
-  if (r != kEof && runes::is_print(r)) {
+  if (r != kEof && gocompat::is_print(r)) {
     out += " '";
     // Re-encode the code point as UTF-8.
     if (r < 0x80) {
@@ -147,7 +145,7 @@ class Lexer {
       ++pos_;
       return c;
     }
-    runes::Rune r = runes::decode(in_, pos_);
+    gocompat::Rune r = gocompat::decode_rune(in_, pos_);
     width_ = r.width;
     pos_ += r.width;
     return r.cp;
@@ -543,12 +541,12 @@ class Lexer {
 
   St lex_number() {
     if (!scan_number()) {
-      return errorf("bad number syntax: " + go_quote(in_.substr(start_, pos_ - start_)));
+      return errorf("bad number syntax: " + gocompat::quote(in_.substr(start_, pos_ - start_)));
     }
     if (pos_ < in_.size() && (in_[pos_] == '+' || in_[pos_] == '-')) {
       // Complex: 1+2i. No spaces, must end in 'i'.
       if (!scan_number() || in_[pos_ - 1] != 'i') {
-        return errorf("bad number syntax: " + go_quote(in_.substr(start_, pos_ - start_)));
+        return errorf("bad number syntax: " + gocompat::quote(in_.substr(start_, pos_ - start_)));
       }
       emit(ItemType::kComplex);
       return St::kInside;
@@ -572,71 +570,6 @@ class Lexer {
 
 bool is_space_char(char c) { return kByteClass[static_cast<unsigned char>(c)] == kSpaceByte; }
 
-std::string go_quote(std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "\"";
-  size_t i = 0;
-  while (i < s.size()) {
-    runes::Rune r = runes::decode(s, i);
-    const bool invalid =
-        r.cp == 0xFFFD && r.width == 1 && !(s.size() - i >= 3 && s.substr(i, 3) == "\xEF\xBF\xBD");
-    if (invalid) {
-      out += "\\x";
-      out += kHex[(static_cast<unsigned char>(s[i]) >> 4) & 0xF];
-      out += kHex[static_cast<unsigned char>(s[i]) & 0xF];
-      i += 1;
-      continue;
-    }
-    const uint32_t c = r.cp;
-    switch (c) {
-      case '\a':
-        out += "\\a";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\v':
-        out += "\\v";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '"':
-        out += "\\\"";
-        break;
-      default:
-        if (runes::is_print(c)) {
-          out.append(s.substr(i, r.width));
-        } else if (c < 0x80) {
-          out += "\\x";
-          out += kHex[c >> 4];
-          out += kHex[c & 0xF];
-        } else if (c < 0x10000) {
-          out += "\\u";
-          for (int sh = 12; sh >= 0; sh -= 4) out += kHex[(c >> sh) & 0xF];
-        } else {
-          out += "\\U";
-          for (int sh = 28; sh >= 0; sh -= 4) out += kHex[(c >> sh) & 0xF];
-        }
-    }
-    i += r.width;
-  }
-  out += '"';
-  return out;
-}
-
 std::string to_string(const Item& item) {
   if (item.type == ItemType::kEOF) return "EOF";
   if (item.type == ItemType::kError) return std::string(item.val);
@@ -644,10 +577,11 @@ std::string to_string(const Item& item) {
   if (item.val.size() > 10) {
     // Go's %.10q: the first ten code points, quoted, then "...".
     size_t cut = 0;
-    for (int n = 0; n < 10 && cut < item.val.size(); ++n) cut += runes::decode(item.val, cut).width;
-    return go_quote(item.val.substr(0, cut)) + "...";
+    for (int n = 0; n < 10 && cut < item.val.size(); ++n)
+      cut += gocompat::decode_rune(item.val, cut).width;
+    return gocompat::quote(item.val.substr(0, cut)) + "...";
   }
-  return go_quote(item.val);
+  return gocompat::quote(item.val);
 }
 
 void lex(std::string_view input, const LexOptions& options, Lexed& out) {

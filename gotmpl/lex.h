@@ -75,7 +75,4 @@ void lex(std::string_view input, const LexOptions& options, Lexed& out);
 
 bool is_space_char(char c);  // Go's isSpace: space, tab, CR, LF
 
-// Go's strconv.Quote (and fmt's %q of a string).
-std::string go_quote(std::string_view s);
-
 }  // namespace hintkit::gotmpl

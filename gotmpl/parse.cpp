@@ -10,14 +10,12 @@
 #include <new>
 #include <optional>
 
+#include "gocompat/gocompat.h"
 #include "gotmpl/gotmpl.h"
 #include "gotmpl/lex.h"
-#include "starlark/runes.h"
 
 namespace hintkit::gotmpl {
 namespace {
-
-namespace runes = starlark::runes;
 
 // ---- strconv --------------------------------------------------------------------------
 
@@ -56,7 +54,7 @@ bool unquote_char(std::string_view& s, char quote, uint32_t& value, bool& byte_v
   const unsigned char c = static_cast<unsigned char>(s[0]);
   if (c == static_cast<unsigned char>(quote) && (quote == '\'' || quote == '"')) return false;
   if (c >= 0x80) {
-    runes::Rune r = runes::decode(s, 0);
+    gocompat::Rune r = gocompat::decode_rune(s, 0);
     value = r.cp;
     s.remove_prefix(r.width);
     return true;
@@ -173,95 +171,6 @@ std::optional<std::string> unquote(std::string_view s) {
   return out;
 }
 
-// strconv's underscoreOK: underscores only between digits, or after a base prefix.
-bool underscore_ok(std::string_view s) {
-  char saw = '^';
-  size_t i = 0;
-  if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
-  bool hex = false;
-  if (s.size() >= 2 && s[0] == '0') {
-    const char b = static_cast<char>(s[1] | 0x20);
-    if (b == 'b' || b == 'o' || b == 'x') {
-      i = 2;
-      saw = '0';
-      hex = b == 'x';
-    }
-  }
-  for (; i < s.size(); ++i) {
-    const char c = s[i];
-    const char lc = static_cast<char>(c | 0x20);
-    if ((c >= '0' && c <= '9') || (hex && lc >= 'a' && lc <= 'f')) {
-      saw = '0';
-      continue;
-    }
-    if (c == '_') {
-      if (saw != '0') return false;
-      saw = '_';
-      continue;
-    }
-    if (saw == '_') return false;
-    saw = '!';
-  }
-  return saw != '_';
-}
-
-enum class IntResult { kOk, kSyntax, kRange };
-
-// strconv.ParseUint(s, 0, 64).
-IntResult parse_uint(std::string_view s0, uint64_t& out) {
-  std::string_view s = s0;
-  if (s.empty()) return IntResult::kSyntax;
-  unsigned base = 10;
-  if (s[0] == '0') {
-    const char b = s.size() >= 3 ? static_cast<char>(s[1] | 0x20) : 0;
-    if (b == 'b') {
-      base = 2;
-      s.remove_prefix(2);
-    } else if (b == 'o') {
-      base = 8;
-      s.remove_prefix(2);
-    } else if (b == 'x') {
-      base = 16;
-      s.remove_prefix(2);
-    } else {
-      base = 8;
-      s.remove_prefix(1);
-    }
-  }
-  uint64_t n = 0;
-  bool underscores = false;
-  for (char c : s) {
-    if (c == '_') {
-      underscores = true;
-      continue;
-    }
-    int d = hex_value(c);
-    if (d < 0 || static_cast<unsigned>(d) >= base) return IntResult::kSyntax;
-    if (n > (UINT64_MAX - static_cast<uint64_t>(d)) / base) return IntResult::kRange;
-    n = n * base + static_cast<uint64_t>(d);
-  }
-  if (underscores && !underscore_ok(s0)) return IntResult::kSyntax;
-  out = n;
-  return IntResult::kOk;
-}
-
-// strconv.ParseInt(s, 0, 64).
-IntResult parse_int(std::string_view s, int64_t& out) {
-  if (s.empty()) return IntResult::kSyntax;
-  bool neg = false;
-  if (s[0] == '+' || s[0] == '-') {
-    neg = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  uint64_t u;
-  IntResult r = parse_uint(s, u);
-  if (r != IntResult::kOk) return r;
-  if (!neg && u > static_cast<uint64_t>(INT64_MAX)) return IntResult::kRange;
-  if (neg && u > static_cast<uint64_t>(INT64_MAX) + 1) return IntResult::kRange;
-  out = neg ? static_cast<int64_t>(0 - u) : static_cast<int64_t>(u);
-  return IntResult::kOk;
-}
-
 // strconv.ParseFloat(s, 64) for the literals the lexer makes (digits, '.', exponents, hex).
 std::optional<double> parse_float(std::string_view s0) {
   std::string_view s = s0;
@@ -312,7 +221,7 @@ std::optional<double> parse_float(std::string_view s0) {
   }
   if (i != s.size()) return std::nullopt;
   if (hex && !exp) return std::nullopt;  // hexadecimal mantissa requires a 'p' exponent
-  if (underscores && !underscore_ok(s0)) return std::nullopt;
+  if (underscores && !gocompat::underscore_ok(s0)) return std::nullopt;
   errno = 0;
   char* end = nullptr;
   const double d = std::strtod(clean.c_str(), &end);
@@ -465,7 +374,7 @@ class Parser {
       return;
     }
     if (!is_empty_tree(t.root)) {
-      errorf("template: multiple definition of template " + go_quote(t.name));
+      errorf("template: multiple definition of template " + gocompat::quote(t.name));
     }
   }
 
@@ -809,7 +718,7 @@ class Parser {
         case NodeType::kNumber:
         case NodeType::kNil:
         case NodeType::kDot:
-          errorf("unexpected . after term " + go_quote(to_string(*node)));
+          errorf("unexpected . after term " + gocompat::quote(to_string(*node)));
         default: {
           auto* chain = make_listed<ChainNode>(chain_pos, node);
           chain->field = std::move(fields);
@@ -826,7 +735,7 @@ class Parser {
     switch (token.type) {
       case ItemType::kIdentifier:
         if (options_.is_function && !options_.is_function(token.val)) {
-          errorf("function " + go_quote(token.val) + " not defined", token.pos);
+          errorf("function " + gocompat::quote(token.val) + " not defined", token.pos);
         }
         return make<IdentifierNode>(token.pos, token.val);
       case ItemType::kDot:
@@ -873,7 +782,7 @@ class Parser {
 
   NodePtr use_var(size_t pos, std::string_view name) {
     if (std::find(vars_.begin(), vars_.end(), name) == vars_.end()) {
-      errorf("undefined variable " + go_quote(name), pos);
+      errorf("undefined variable " + gocompat::quote(name), pos);
     }
     return new_variable(pos, name);
   }
@@ -920,12 +829,12 @@ class Parser {
       }
     }
     uint64_t u = 0;
-    if (parse_uint(text, u) == IntResult::kOk) {
+    if (gocompat::parse_uint(text, u) == gocompat::ParseStatus::kOk) {
       n->is_uint = true;
       n->uint64 = u;
     }
     int64_t i = 0;
-    if (parse_int(text, i) == IntResult::kOk) {
+    if (gocompat::parse_int(text, i) == gocompat::ParseStatus::kOk) {
       n->is_int = true;
       n->int64 = i;
       if (i == 0) {
@@ -941,7 +850,7 @@ class Parser {
       n->float64 = static_cast<double>(n->uint64);
     } else if (auto f = parse_float(text)) {
       if (text.find_first_of(".eEpP") == std::string::npos) {
-        errorf("integer overflow: " + go_quote(text));
+        errorf("integer overflow: " + gocompat::quote(text));
       }
       n->is_float = true;
       n->float64 = *f;
@@ -957,7 +866,7 @@ class Parser {
       }
     }
     if (!n->is_int && !n->is_uint && !n->is_float) {
-      errorf("illegal number syntax: " + go_quote(text));
+      errorf("illegal number syntax: " + gocompat::quote(text));
     }
     return n;
   }

@@ -1,4 +1,5 @@
 // Go's Node.String() (node.go's writeTo methods) and a generic walk over the tree.
+#include "gocompat/gocompat.h"
 #include "gotmpl/gotmpl.h"
 #include "gotmpl/lex.h"
 
@@ -24,7 +25,7 @@ void write(std::string& out, const Node& n, bool quote_text) {
     case NodeType::kText: {
       const auto& t = static_cast<const TextNode&>(n);
       if (quote_text) {
-        out += go_quote(t.text);
+        out += gocompat::quote(t.text);
       } else {
         out += t.text;
       }
@@ -124,7 +125,7 @@ void write(std::string& out, const Node& n, bool quote_text) {
     }
     case NodeType::kTemplate: {
       const auto& t = static_cast<const TemplateNode&>(n);
-      out += "{{template " + go_quote(t.name);
+      out += "{{template " + gocompat::quote(t.name);
       if (t.pipe) {
         out += ' ';
         write_pipe(out, *t.pipe, quote_text);

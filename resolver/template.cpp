@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <variant>
 
+#include "gocompat/gocompat.h"
 #include "yaml/yaml.h"
 
 namespace hintkit::resolver {
@@ -95,28 +96,6 @@ std::string print_value(const Value& v, const TemplateData& data) {
     default:
       return "{" + data.environment + "}";
   }
-}
-
-std::string go_quote(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c < 0x20 || c == 0x7f) {
-      static const char* hex = "0123456789abcdef";
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
 }
 
 // ---- syntax tree ---------------------------------------------------------------------
@@ -450,7 +429,7 @@ class Parser {
         for (const char* f : kGoOnly) {
           if (word == f) unsupported(o.at, "the text/template function `" + word + "`");
         }
-        if (!known) fail(o.at, "function " + go_quote(word) + " not defined");
+        if (!known) fail(o.at, "function " + gocompat::quote(word) + " not defined");
       }
       return o;
     }
@@ -525,7 +504,7 @@ class Parser {
     auto rf = std::from_chars(digits.data(), digits.data() + digits.size(), dv);
     if (base == 10 && rf.ec == std::errc() && rf.ptr == digits.data() + digits.size())
       return neg ? -dv : dv;
-    fail(b, "bad number syntax: " + go_quote(text));
+    fail(b, "bad number syntax: " + gocompat::quote(text));
   }
 
   std::string_view src_;
@@ -855,7 +834,7 @@ class Executor {
       check_made(s, name, at);
       if (verb == 'q' && a.index() == 4) {
         if (str(a).size() > kMaxTemplateStringBytes) check_made(str(a), name, at);
-        s += go_quote(str(a));
+        s += gocompat::quote(str(a));
       } else if (verb == 'd' && a.index() != 2) {
         s += "%!d(" + type_name(a) + "=" + print_value(a, data_) + ")";
       } else if (verb == 'q') {

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Writes starlark/unicode_tables.inc: the Unicode letter (L) and decimal digit (Nd) ranges of the
+"""Writes gocompat/unicode_tables.inc: the Unicode letter (L) and decimal digit (Nd) ranges of the
 Unicode version ytt's Go uses (ytt v0.48.0 is built with Go 1.19: Unicode 13.0.0), which
 str.isalpha/isalnum/isdigit follow, and the printable ranges (L, M, N, P, S: Go's
 unicode.IsPrint without ASCII space), which decide what repr() of a string escapes. The ranges are read from that Go release's unicode package
 (src/unicode/tables.go), whose path is the argument; the C library's tables are a different
 Unicode version and count more characters as alphabetic (marks, letter numbers, symbols).
 
-usage: scripts/gen_unicode_tables.py GOROOT/src/unicode/tables.go > starlark/unicode_tables.inc
+usage: scripts/gen_unicode_tables.py GOROOT/src/unicode/tables.go > gocompat/unicode_tables.inc
 """
 import re
 import sys

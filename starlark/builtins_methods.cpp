@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "gocompat/gocompat.h"
 #include "starlark/builtins.h"
 #include "starlark/format.h"
 #include "starlark/runes.h"
@@ -104,7 +105,7 @@ void indices(const Call& c, const Value& start_v, const Value& end_v, size_t n, 
 
 size_t count_runes(std::string_view s) {
   size_t n = 0;
-  for (size_t i = 0; i < s.size(); i += runes::decode(s, i).width) ++n;
+  for (size_t i = 0; i < s.size(); i += gocompat::decode_rune(s, i).width) ++n;
   return n;
 }
 
@@ -177,26 +178,27 @@ Value strip_impl(const Call& c, bool left, bool right) {
   std::string chars = c.args.empty() ? std::string() : str_ref(chars_v);
   std::vector<uint32_t> set;
   for (size_t i = 0; i < chars.size();) {
-    runes::Rune r = runes::decode(chars, i);
+    gocompat::Rune r = gocompat::decode_rune(chars, i);
     set.push_back(r.cp);
     i += r.width;
   }
   auto strip_me = [&](uint32_t cp) {
-    return chars.empty() ? runes::is_space(cp) : std::find(set.begin(), set.end(), cp) != set.end();
+    return chars.empty() ? gocompat::is_space(cp)
+                         : std::find(set.begin(), set.end(), cp) != set.end();
   };
   // Decoded from each end inward (as Go's TrimLeftFunc, then TrimRightFunc on what is left),
   // never the whole string: a table of its runes took 24 bytes per byte.
   size_t from = 0, to = s.size();
   if (left) {
     while (from < to) {
-      runes::Rune r = runes::decode(s, from);
+      gocompat::Rune r = gocompat::decode_rune(s, from);
       if (!strip_me(r.cp)) break;
       from += r.width;
     }
   }
   if (right) {
     while (to > from) {
-      runes::Rune r = runes::decode_last(std::string_view(s).substr(from, to - from));
+      gocompat::Rune r = gocompat::decode_last_rune(std::string_view(s).substr(from, to - from));
       if (!strip_me(r.cp)) break;
       to -= r.width;
     }
@@ -216,8 +218,8 @@ std::vector<std::string> split_space(const std::string& s, int64_t max, bool rev
     size_t fields = 0;
     bool in_field = false;
     for (size_t i = 0; i < s.size() && static_cast<int64_t>(fields) <= max;) {
-      runes::Rune r = runes::decode(s, i);
-      const bool space = runes::is_space(r.cp);
+      gocompat::Rune r = gocompat::decode_rune(s, i);
+      const bool space = gocompat::is_space(r.cp);
       if (!space && !in_field) ++fields;
       in_field = !space;
       i += r.width;
@@ -225,9 +227,9 @@ std::vector<std::string> split_space(const std::string& s, int64_t max, bool rev
     check_collection_size(std::min<size_t>(fields, static_cast<size_t>(max) + 1));
     int64_t start = -1;
     for (size_t i = 0, width = 0; i < s.size(); i += width) {
-      runes::Rune r = runes::decode(s, i);
+      gocompat::Rune r = gocompat::decode_rune(s, i);
       width = r.width;
-      if (runes::is_space(r.cp)) {
+      if (gocompat::is_space(r.cp)) {
         if (start >= 0) {
           if (static_cast<int64_t>(res.size()) == max) break;
           check_collection_size(res.size() + 1);  // before building it
@@ -244,10 +246,10 @@ std::vector<std::string> split_space(const std::string& s, int64_t max, bool rev
   // From the end, decoded backwards as starlark-go's rsplitspace does (no table of runes).
   int64_t end = -1;
   for (size_t i = s.size(); i > 0;) {
-    runes::Rune r = runes::decode_last(std::string_view(s).substr(0, i));
+    gocompat::Rune r = gocompat::decode_last_rune(std::string_view(s).substr(0, i));
     const size_t after = i;
     i -= r.width;
-    if (runes::is_space(r.cp)) {
+    if (gocompat::is_space(r.cp)) {
       if (end >= 0) {
         if (static_cast<int64_t>(res.size()) == max) break;
         check_collection_size(res.size() + 1);  // before building it
@@ -356,7 +358,7 @@ Value s_replace(const Call& c) {
       if (i >= s.size()) {
         break;
       }
-      size_t w = runes::decode(s, i).width;
+      size_t w = gocompat::decode_rune(s, i).width;
       out.append(s, i, w);
       i += w;
       check_string_size(out.size());
@@ -386,7 +388,7 @@ Value map_runes(const Call& c, F f) {
   std::string out;
   out.reserve(s.size());
   for (size_t i = 0; i < s.size();) {
-    runes::Rune r = runes::decode(s, i);
+    gocompat::Rune r = gocompat::decode_rune(s, i);
     uint32_t m = f(r.cp);
     if (m == r.cp && !(r.cp == 0xFFFD && r.width == 1)) {
       out.append(s, i, r.width);
@@ -398,15 +400,15 @@ Value map_runes(const Call& c, F f) {
   return str_value(std::move(out));
 }
 
-Value s_upper(const Call& c) { return map_runes(c, runes::to_upper); }
-Value s_lower(const Call& c) { return map_runes(c, runes::to_lower); }
+Value s_upper(const Call& c) { return map_runes(c, gocompat::to_upper); }
+Value s_lower(const Call& c) { return map_runes(c, gocompat::to_lower); }
 
 // Title case after an uncased code point, lower case after a cased one.
 Value s_title(const Call& c) {
   bool prev_cased = false;
   return map_runes(c, [&](uint32_t r) {
-    r = prev_cased ? runes::to_lower(r) : runes::to_title(r);
-    prev_cased = runes::is_cased(r);
+    r = prev_cased ? gocompat::to_lower(r) : gocompat::to_title(r);
+    prev_cased = gocompat::is_cased(r);
     return r;
   });
 }
@@ -414,7 +416,7 @@ Value s_title(const Call& c) {
 Value s_capitalize(const Call& c) {
   bool first = true;
   return map_runes(c, [&](uint32_t r) {
-    r = first ? runes::to_title(r) : runes::to_lower(r);
+    r = first ? gocompat::to_title(r) : gocompat::to_lower(r);
     first = false;
     return r;
   });
@@ -426,18 +428,18 @@ Value all_runes(const Call& c, F f) {
   unpack_positional(c, 0, 0);
   const std::string& s = recv_str(c);
   for (size_t i = 0; i < s.size();) {
-    runes::Rune r = runes::decode(s, i);
+    gocompat::Rune r = gocompat::decode_rune(s, i);
     if (!f(r.cp)) return Value::from_bool(false);
     i += r.width;
   }
   return Value::from_bool(!s.empty());
 }
 Value s_isalnum(const Call& c) {
-  return all_runes(c, [](uint32_t r) { return runes::is_letter(r) || runes::is_digit(r); });
+  return all_runes(c, [](uint32_t r) { return gocompat::is_letter(r) || gocompat::is_digit(r); });
 }
-Value s_isalpha(const Call& c) { return all_runes(c, runes::is_letter); }
-Value s_isdigit(const Call& c) { return all_runes(c, runes::is_digit); }
-Value s_isspace(const Call& c) { return all_runes(c, runes::is_space); }
+Value s_isalpha(const Call& c) { return all_runes(c, gocompat::is_letter); }
+Value s_isdigit(const Call& c) { return all_runes(c, gocompat::is_digit); }
+Value s_isspace(const Call& c) { return all_runes(c, gocompat::is_space); }
 
 // Some cased code point, and the receiver equals its upper (lower) case.
 Value cased(const Call& c, bool upper) {
@@ -445,9 +447,9 @@ Value cased(const Call& c, bool upper) {
   const std::string& s = recv_str(c);
   bool any = false;
   for (size_t i = 0; i < s.size();) {
-    runes::Rune r = runes::decode(s, i);
-    any = any || runes::is_cased(r.cp);
-    uint32_t m = upper ? runes::to_upper(r.cp) : runes::to_lower(r.cp);
+    gocompat::Rune r = gocompat::decode_rune(s, i);
+    any = any || gocompat::is_cased(r.cp);
+    uint32_t m = upper ? gocompat::to_upper(r.cp) : gocompat::to_lower(r.cp);
     if (m != r.cp) return Value::from_bool(false);
     i += r.width;
   }
@@ -463,16 +465,16 @@ Value s_istitle(const Call& c) {
   const std::string& s = recv_str(c);
   bool prev_cased = false, any = false;
   for (size_t i = 0; i < s.size();) {
-    runes::Rune rr = runes::decode(s, i);
+    gocompat::Rune rr = gocompat::decode_rune(s, i);
     uint32_t r = rr.cp;
     i += rr.width;
-    if ((r >= 'A' && r <= 'Z') || runes::is_title(r)) {
+    if ((r >= 'A' && r <= 'Z') || gocompat::is_title(r)) {
       if (prev_cased) return Value::from_bool(false);
       prev_cased = any = true;
-    } else if (runes::is_lower(r)) {
+    } else if (gocompat::is_lower(r)) {
       if (!prev_cased) return Value::from_bool(false);
       prev_cased = any = true;
-    } else if (runes::is_upper(r)) {
+    } else if (gocompat::is_upper(r)) {
       return Value::from_bool(false);
     } else {
       prev_cased = false;

@@ -10,6 +10,7 @@
 
 #include "diag/diag.h"
 #include "diag/stack.h"
+#include "gocompat/gocompat.h"
 #include "starlark/runes.h"
 
 namespace hintkit::starlark {
@@ -877,83 +878,6 @@ std::string format_float(double d) {
 
 namespace {
 
-// Length of a valid UTF-8 sequence at s[i], or 0.
-size_t utf8_len(std::string_view s, size_t i) {
-  unsigned char c = static_cast<unsigned char>(s[i]);
-  size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
-  }
-  return n;
-}
-
-// Go's strconv.Quote, which starlark-go's String.String uses: printable code points as they are,
-// other valid ones as \uXXXX or \UXXXXXXXX (lower-case hex), bytes of invalid UTF-8 as \xXX.
-void quote(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  auto hex = [&](const char* prefix, uint32_t v, int digits) {
-    out += prefix;
-    for (int k = digits - 1; k >= 0; --k) out.push_back(kHex[(v >> (4 * k)) & 15]);
-  };
-  out.push_back('"');
-  for (size_t i = 0; i < s.size();) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x80) {
-      size_t n = utf8_len(s, i);
-      runes::Rune r = runes::decode(s, i);
-      if (n == 0 || r.width != n) {  // not a valid sequence (overlong, surrogate, ...)
-        hex("\\x", c, 2);
-        ++i;
-      } else if (runes::is_print(r.cp)) {
-        out.append(s.substr(i, n));
-        i += n;
-      } else {
-        r.cp < 0x10000 ? hex("\\u", r.cp, 4) : hex("\\U", r.cp, 8);
-        i += n;
-      }
-      continue;
-    }
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\a':
-        out += "\\a";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\v':
-        out += "\\v";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          hex("\\x", c, 2);
-        } else {
-          out.push_back(static_cast<char>(c));
-        }
-    }
-    ++i;
-  }
-  out.push_back('"');
-}
-
 // The lists and dicts being printed, outermost first: one met again inside itself prints as
 // `[...]` or `{...}`, as in starlark-go. Nesting is bounded only by the stack (ytt prints
 // 20,000 levels), so entering a level checks that enough of it is left.
@@ -1014,7 +938,7 @@ void append_value(std::string& out, const Value& v, bool repr) {
       return;
     case Kind::kString:
       if (repr) {
-        quote(out, str_ref(v));
+        gocompat::append_quoted(out, str_ref(v));  // starlark-go's String.String
       } else {
         out += str_ref(v);
       }

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "gocompat/gocompat.h"
 #include "yaml/internal.h"
 #include "yaml/yaml.h"
 
@@ -12,61 +13,6 @@ namespace hintkit::yaml {
 namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-// Go's strconv.ParseUint(s, 0, 64) on text that has no underscores.
-bool go_parse_uint(std::string_view s, uint64_t& out) {
-  if (s.empty()) return false;
-  unsigned base = 10;
-  if (s[0] == '0') {
-    if (s.size() >= 3 && lower(s[1]) == 'b') {
-      base = 2;
-      s.remove_prefix(2);
-    } else if (s.size() >= 3 && lower(s[1]) == 'o') {
-      base = 8;
-      s.remove_prefix(2);
-    } else if (s.size() >= 3 && lower(s[1]) == 'x') {
-      base = 16;
-      s.remove_prefix(2);
-    } else {
-      base = 8;
-      s.remove_prefix(1);
-    }
-  }
-  uint64_t n = 0;
-  for (char c : s) {
-    unsigned d;
-    if (is_digit(c)) {
-      d = static_cast<unsigned>(c - '0');
-    } else if (lower(c) >= 'a' && lower(c) <= 'z') {
-      d = static_cast<unsigned>(lower(c) - 'a' + 10);
-    } else {
-      return false;
-    }
-    if (d >= base) return false;
-    if (n > (std::numeric_limits<uint64_t>::max() - d) / base) return false;  // out of range
-    n = n * base + d;
-  }
-  out = n;
-  return true;
-}
-
-// Go's strconv.ParseInt(s, 0, 64).
-bool go_parse_int(std::string_view s, int64_t& out) {
-  if (s.empty()) return false;
-  bool neg = false;
-  if (s[0] == '+' || s[0] == '-') {
-    neg = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  uint64_t u;
-  if (!go_parse_uint(s, u)) return false;
-  constexpr uint64_t kCutoff = uint64_t{1} << 63;
-  if (!neg && u >= kCutoff) return false;
-  if (neg && u > kCutoff) return false;
-  out = neg ? static_cast<int64_t>(0 - u) : static_cast<int64_t>(u);
-  return true;
-}
 
 // ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$
 bool matches_yaml_float(std::string_view s) {
@@ -403,13 +349,13 @@ void resolve_plain_scalar_into(std::string_view in, Node& n) {
       plain = stripped;
     }
     int64_t i;
-    if (go_parse_int(plain, i)) {
+    if (gocompat::parse_int(plain, i) == gocompat::ParseStatus::kOk) {
       scalar(n, Kind::kInt, in);
       n.int_value = i;
       return;
     }
     uint64_t u;
-    if (go_parse_uint(plain, u)) {
+    if (gocompat::parse_uint(plain, u) == gocompat::ParseStatus::kOk) {
       scalar(n, Kind::kInt, in);
       n.int_value = static_cast<int64_t>(u);
       n.is_unsigned = true;

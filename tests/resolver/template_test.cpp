@@ -28,6 +28,9 @@ TEST(Template, RendersAsGoTextTemplateDoes) {
       {"a: {{ $e := .Environment }}{{ $e }}-{{ $.Environment }}", "x", "a: x-x"},
       {"a: {{ printf \"%s-%d-%q\" .Environment 7 .Environment }}", "x", "a: x-7-\"x\""},
       {"a: {{ .Environment | printf \"[%s]\" }}", "x", "a: [x]"},
+      // %q is strconv.Quote: \r by name, unprintable runes as \u, invalid UTF-8 as \x.
+      {"a: {{ printf \"%q\" .Environment }}", "x\r\u00a0\u00e9\xff",
+       "a: \"x\\r\\u00a0\u00e9\\xff\""},
       {"a: {{ print 1 2 \"s\" 3 }}", "", "a: 1 2s3"},
       {"a: {{ len .Environment }} {{ not .Environment }} {{ and 1 0 }} {{ or 0 \"y\" }}", "abc",
        "a: 3 false 0 y"},

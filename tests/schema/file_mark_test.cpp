@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "ytt/files/files.h"
-#include "ytt/cmd/cmd.h"
-#include "starlark/runes.h"
+#include "gocompat/gocompat.h"
 #include "tests/support/temp_dir.h"
+#include "ytt/cmd/cmd.h"
+#include "ytt/files/files.h"
 
 namespace {
 
@@ -94,7 +94,7 @@ TEST(FileMarkPattern, AgreesWithABruteForceMatcherOnRandomInputs) {
   auto runes = [](std::string_view s) {
     Runes out;
     for (size_t i = 0; i < s.size();) {
-      const auto r = hintkit::starlark::runes::decode(s, i);
+      const auto r = hintkit::gocompat::decode_rune(s, i);
       out.push_back(r.cp);
       i += r.width;
     }
@@ -120,7 +120,7 @@ TEST(FileMarkPattern, AgreesWithABruteForceMatcherOnRandomInputs) {
         out.push_back(-2);
         i += 1;
       } else {
-        const auto r = hintkit::starlark::runes::decode(p, i);
+        const auto r = hintkit::gocompat::decode_rune(p, i);
         out.push_back(r.cp);
         i += r.width;
       }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gocompat/gocompat.h"
 #include "ytt/cmd/cmd.h"
 #include "ytt/overlay/overlay.h"
 #include "ytt/yamlmeta/yamlmeta.h"
@@ -248,15 +249,9 @@ bool parse_args(const std::vector<std::string>& args, Options& o, Outcome& usage
       }
       std::vector<std::string> fields;
       if (auto err = read_csv_record(value, fields)) {
-        auto quoted = go_quote(value);
-        if (!quoted) {
-          usage.exit_code = kExitUnsupported;
-          usage.err = unsupported_text("a malformed " + short_name + " value with runes Go may escape");
-          return false;
-        }
-        return fail("invalid argument " + *quoted + " for \"" +
-                    (f->shorthand ? std::string("-") + f->shorthand + ", " : std::string()) +
-                    "--" + f->name + "\" flag: " + *err);
+        return fail("invalid argument " + gocompat::quote(value) + " for \"" +
+                    (f->shorthand ? std::string("-") + f->shorthand + ", " : std::string()) + "--" +
+                    f->name + "\" flag: " + *err);
       }
       for (auto& t : fields) apply(*f, t, on, o, outputs);
       continue;

@@ -1,6 +1,4 @@
 // The input file set (ytt's pkg/files and the library tree of pkg/workspace/library.go).
-#include "ytt/files/files.h"
-
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,7 +12,8 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "starlark/runes.h"
+#include "gocompat/gocompat.h"
+#include "ytt/files/files.h"
 
 namespace hintkit::schema {
 
@@ -596,7 +595,7 @@ using Runes = std::vector<uint32_t>;
 Runes runes_of(std::string_view s) {
   Runes out;
   for (size_t i = 0; i < s.size();) {
-    const auto r = starlark::runes::decode(s, i);
+    const auto r = gocompat::decode_rune(s, i);
     out.push_back(r.cp);
     i += r.width;
   }

@@ -6,13 +6,15 @@
 // `when`, with `#@overlay/match-child-defaults` filling in what an item leaves unsaid).
 // Failures are `OverlayError`s holding ytt's flat message ("Document on line a.yml:3: Map
 // item (key 'b') on line ...: Expected ..."); `multi_line_error` lays it out as ytt prints it.
+#include "ytt/overlay/overlay.h"
+
 #include <algorithm>
 #include <charconv>
 #include <functional>
 #include <unordered_map>
 #include <variant>
 
-#include "ytt/overlay/overlay.h"
+#include "gocompat/gocompat.h"
 
 namespace hintkit::schema {
 
@@ -51,12 +53,6 @@ std::string compact(const diag::Span& s) {
   }
   std::string prefix = file.empty() ? "" : file + ":";
   return prefix + (s.begin.line > 0 ? std::to_string(s.begin.line) : "?");
-}
-
-// Go's `%T` of a Starlark value, as ytt's messages show it; the only host values an overlay
-// sees are YAML fragments.
-std::string go_type(const sl::Value& v) {
-  return v.is(sl::Kind::kHost) ? "*yamltemplate.StarlarkFragment" : go_type_name(v);
 }
 
 bool callable(const sl::Value& v) { return v.is(sl::Kind::kFunction) || v.is(sl::Kind::kBuiltin); }
@@ -179,7 +175,7 @@ class Counter {
       return std::nullopt;
     }
     throw Fail{"Expected 'overlay/match' annotation keyword argument '" + kwarg +
-               "' to be either int, string or function, but was " + go_type(v)};
+               "' to be either int, string or function, but was " + go_type_name(v)};
   }
 
   Expects e_;
@@ -380,7 +376,7 @@ struct Edit {
 };
 
 bool as_bool_kwarg(const sl::Value& v) {
-  if (!v.is_bool()) throw Fail{"expected starlark.Bool, but was " + go_type(v)};
+  if (!v.is_bool()) throw Fail{"expected starlark.Bool, but was " + go_type_name(v)};
   return v.as_bool();
 }
 
@@ -393,7 +389,7 @@ Edit parse_replace(const std::vector<Ann>& anns) {
           throw Fail{
               "Expected 'overlay/replace' annotation keyword argument 'via' to be function, but "
               "was " +
-              go_type(v)};
+              go_type_name(v)};
         }
         e.via = v;
       } else if (name == "or_add") {
@@ -424,7 +420,7 @@ Edit parse_insert(const std::vector<Ann>& anns) {
       if (!callable(v)) {
         throw Fail{
             "Expected 'overlay/insert' annotation keyword argument 'via' to be function, but was " +
-            go_type(v)};
+            go_type_name(v)};
       }
       e.via = v;
     } else {
@@ -518,7 +514,7 @@ class Op {
     InOverlayCallback callback;
     auto r = thread_.call(by, args);
     if (!r.ok()) throw Fail{r.error().message};
-    if (!r->is_bool()) throw Fail{"expected starlark.Bool, but was " + go_type(*r)};
+    if (!r->is_bool()) throw Fail{"expected starlark.Bool, but was " + go_type_name(*r)};
     return r->as_bool();
   }
 
@@ -574,7 +570,7 @@ class Op {
       throw Fail{
           "Expected 'overlay/match' annotation keyword argument 'by' to be either string (for "
           "map key) or function, but was " +
-          go_type(*m.by)};
+          go_type_name(*m.by)};
     }
     for (size_t i : idx) spans.push_back(&left.entries[i].span);
     Counter(m.expects, thread_).check(spans);
@@ -604,7 +600,7 @@ class Op {
       throw Fail{
           "Expected 'overlay/match' annotation keyword argument 'by' to be either string (for "
           "map key) or function, but was " +
-          go_type(*m.by)};
+          go_type_name(*m.by)};
     }
     std::vector<const diag::Span*> spans;
     for (size_t i : idx) spans.push_back(&left.entries[i].span);
@@ -645,7 +641,7 @@ class Op {
     if (!callable(*via)) {
       throw Fail{
           "Expected 'overlay/assert' annotation keyword argument 'via' to be function, but was " +
-          go_type(*via)};
+          go_type_name(*via)};
     }
     InOverlayCallback callback;
     auto r = thread_.call(*via, std::vector<sl::Value>{to_starlark(l), to_starlark(right)});
@@ -899,7 +895,7 @@ class Op {
       if (!callable(*m.by)) {
         throw Fail{
             "Expected 'overlay/match' annotation keyword argument 'by' to be function, but was " +
-            go_type(*m.by)};
+            go_type_name(*m.by)};
       }
       int64_t combined = 0;
       sl::Value right = doc.value ? to_starlark(doc.value) : sl::Value::none();
@@ -1157,7 +1153,8 @@ sl::Value matcher(std::string name, std::function<sl::Result<sl::Value>(const sl
 }
 
 sl::Result<bool> as_bool(const std::string& name, const sl::Value& v) {
-  if (!v.is_bool()) return sl::fail_error(name + ": expected starlark.Bool, but was " + go_type(v));
+  if (!v.is_bool())
+    return sl::fail_error(name + ": expected starlark.Bool, but was " + go_type_name(v));
   return v.as_bool();
 }
 
@@ -1249,7 +1246,7 @@ sl::Value overlay_module(const Files& files) {
                   bool dict = v.is(sl::Kind::kDict) || v.is(sl::Kind::kStruct);
                   return sl::fail_error(
                       std::string("overlay.map_key_matcher: Expected value to be map, but was ") +
-                      (dict ? "*orderedmap.Map" : "[]interface {}"));
+                      (dict ? gocompat::kOrderedMapType : gocompat::kSliceType));
                 }
               }
               DPtr l = node_of(m.args[1]);

@@ -9,42 +9,11 @@
 #include <cmath>
 
 #include "diag/diag.h"
+#include "gocompat/gocompat.h"
 #include "ytt/schema/schema.h"
 #include "ytt/template/template.h"
 
 namespace hintkit::schema {
-
-// Go's %T of a Starlark value as ytt's errors print it ("starlark.Int", "*starlark.List").
-std::string starlark_type(const sl::Value& v) {
-  switch (v.kind()) {
-    case sl::Kind::kInt:
-      return "starlark.Int";
-    case sl::Kind::kBool:
-      return "starlark.Bool";
-    case sl::Kind::kString:
-      return "starlark.String";
-    case sl::Kind::kFloat:
-      return "starlark.Float";
-    case sl::Kind::kNone:
-      return "starlark.NoneType";
-    case sl::Kind::kList:
-      return "*starlark.List";
-    case sl::Kind::kDict:
-      return "*starlark.Dict";
-    case sl::Kind::kTuple:
-      return "starlark.Tuple";
-    case sl::Kind::kSet:
-      return "*starlark.Set";
-    case sl::Kind::kFunction:
-      return "*starlark.Function";
-    case sl::Kind::kBuiltin:
-      return "*starlark.Builtin";
-    case sl::Kind::kStruct:
-      return "*core.StarlarkStruct";
-    default:
-      return std::string(v.type_name());
-  }
-}
 
 namespace {
 
@@ -127,7 +96,7 @@ bool type_annotation(const Files& files, const Ann& a, const diag::Span& node) {
     if (!value.is_bool()) {
       invalid_schema(
           files, about(a, node, "unknown @schema/type annotation keyword argument",
-                       starlark_type(value) + by, "starlark.Bool", {"Supported kwargs are 'any'"}));
+                       go_type_name(value) + by, "starlark.Bool", {"Supported kwargs are 'any'"}));
     }
     any = value.as_bool();
   }
@@ -293,7 +262,7 @@ class Inferrer {
       // ytt keeps a dict or list that Starlark put here as Go data, which has no schema type.
       std::string msg = "Expected value '" + go_printed(*v, 's', 0) +
                         "' to be a map, array, or scalar, but was " +
-                        (v->is_map() ? "*orderedmap.Map" : "[]interface {}");
+                        (v->is_map() ? gocompat::kOrderedMapType : gocompat::kSliceType);
       throw YttError{" " + msg, 1, msg};
     }
     auto t = std::make_shared<SType>();
@@ -530,7 +499,8 @@ std::string go_printed(const DNode& n, char verb, int depth) {
     case yaml::Kind::kMap: {
       if (depth > 0 && verb == 'v') throw Unsupported{"printing a nested Starlark dict as Go does"};
       // a pointer below the top is printed by %s as a bad verb, its value by %v
-      if (depth > 0) return "%!s(*orderedmap.Map=" + go_printed(n, 'v', 0) + ")";
+      if (depth > 0)
+        return "%!s(" + std::string(gocompat::kOrderedMapType) + "=" + go_printed(n, 'v', 0) + ")";
       std::string out = "&{[";
       for (size_t i = 0; i < n.entries.size(); ++i) {
         const DEntry& e = n.entries[i];

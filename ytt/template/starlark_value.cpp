@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "diag/stack.h"
+#include "gocompat/gocompat.h"
 #include "ytt/template/template.h"
 
 namespace hintkit::schema {
@@ -187,11 +188,11 @@ std::string go_value_type(const sl::Value& v) {
       return "string";
     case sl::Kind::kDict:
     case sl::Kind::kStruct:
-      return "*orderedmap.Map";
+      return gocompat::kOrderedMapType;
     case sl::Kind::kList:
     case sl::Kind::kTuple:
     case sl::Kind::kSet:
-      return "[]interface {}";
+      return gocompat::kSliceType;
     default:
       break;
   }
@@ -623,37 +624,7 @@ DPtr from_starlark(const sl::Value& v, const diag::Span& span, InnerSpan inner) 
 }
 
 std::string go_type_name(const sl::Value& v) {
-  switch (v.kind()) {
-    case sl::Kind::kNone:
-      return "starlark.NoneType";
-    case sl::Kind::kBool:
-      return "starlark.Bool";
-    case sl::Kind::kInt:
-      return "starlark.Int";
-    case sl::Kind::kFloat:
-      return "starlark.Float";
-    case sl::Kind::kString:
-      return "starlark.String";
-    case sl::Kind::kList:
-      return "*starlark.List";
-    case sl::Kind::kTuple:
-      return "starlark.Tuple";
-    case sl::Kind::kDict:
-      return "*starlark.Dict";
-    case sl::Kind::kSet:
-      return "*starlark.Set";
-    case sl::Kind::kRange:
-      return "starlark.rangeValue";
-    case sl::Kind::kFunction:
-      return "*starlark.Function";
-    case sl::Kind::kBuiltin:
-      return "*starlark.Builtin";
-    case sl::Kind::kStruct:
-      return "*starlarkstruct.Struct";
-    case sl::Kind::kHost:
-      break;
-  }
-  return std::string(v.type_name());
+  return std::string(gocompat::starlark_go_type(v.type_name()));
 }
 
 // ---- Module values (url.value, ip.addr, ...) ----------------------------------------------

@@ -5,6 +5,8 @@
 // nodes go into its own context. Generated statements keep a map back to source lines, so
 // Starlark errors show the template's lines as ytt does. Files without code (only `@schema/*`,
 // `@data/*`, `@overlay/*` annotations) skip the program: see "Fast path" below.
+#include "ytt/template/template.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -14,7 +16,7 @@
 #include <deque>
 #include <unordered_map>
 
-#include "ytt/template/template.h"
+#include "gocompat/gocompat.h"
 
 namespace hintkit::schema {
 
@@ -52,52 +54,13 @@ std::string trim(std::string_view s) {
   return std::string(s.substr(b, e - b + 1));
 }
 
-// Go's unicode.IsSpace: the ASCII white space, NEL, NBSP and the Unicode space separators.
-bool go_is_space(char32_t c) {
-  switch (c) {
-    case '\t':
-    case '\n':
-    case '\v':
-    case '\f':
-    case '\r':
-    case ' ':
-    case 0x85:
-    case 0xA0:
-    case 0x1680:
-    case 0x2028:
-    case 0x2029:
-    case 0x202F:
-    case 0x205F:
-    case 0x3000:
-      return true;
-    default:
-      return c >= 0x2000 && c <= 0x200A;
-  }
-}
-
-// The code point of the well-formed UTF-8 sequence `s[at, at+len)`, else U+FFFD (never space).
-char32_t decode_at(std::string_view s, size_t at, size_t len) {
-  auto b = [&](size_t i) { return static_cast<unsigned char>(s[at + i]); };
-  if (len == 1) return b(0) < 0x80 ? b(0) : 0xFFFD;
-  char32_t c = b(0) & (0x7F >> len);
-  for (size_t i = 1; i < len; ++i) {
-    if ((b(i) & 0xC0) != 0x80) return 0xFFFD;
-    c = (c << 6) | (b(i) & 0x3F);
-  }
-  return c;
-}
-
-size_t utf8_length(unsigned char lead) {
-  return lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
-}
-
 // strings.TrimLeftFunc(s, unicode.IsSpace).
 void trim_space_left(std::string& s) {
   size_t i = 0;
   while (i < s.size()) {
-    size_t len = std::min(utf8_length(static_cast<unsigned char>(s[i])), s.size() - i);
-    if (!go_is_space(decode_at(s, i, len))) break;
-    i += len;
+    const gocompat::Rune r = gocompat::decode_rune(s, i);
+    if (!gocompat::is_space(r.cp)) break;
+    i += r.width;
   }
   s.erase(0, i);
 }
@@ -106,17 +69,9 @@ void trim_space_left(std::string& s) {
 void trim_space_right(std::string& s) {
   size_t end = s.size();
   while (end > 0) {
-    size_t start = end - 1;  // back to the lead byte of the last character (at most 4 bytes)
-    while (start > 0 && end - start < 4 && (static_cast<unsigned char>(s[start]) & 0xC0) == 0x80) {
-      --start;
-    }
-    size_t len = end - start;
-    if (utf8_length(static_cast<unsigned char>(s[start])) != len) {
-      start = end - 1;  // not one well-formed character: the last byte alone
-      len = 1;
-    }
-    if (!go_is_space(decode_at(s, start, len))) break;
-    end = start;
+    const gocompat::Rune r = gocompat::decode_last_rune(std::string_view(s).substr(0, end));
+    if (!gocompat::is_space(r.cp)) break;
+    end -= r.width;
   }
   s.resize(end);
 }
@@ -850,11 +805,11 @@ class TemplateRuntime {
         return "string";
       case sl::Kind::kDict:
       case sl::Kind::kStruct:
-        return "*orderedmap.Map";
+        return gocompat::kOrderedMapType;
       case sl::Kind::kList:
       case sl::Kind::kTuple:
       case sl::Kind::kSet:
-        return "[]interface {}";
+        return gocompat::kSliceType;
       default:
         return std::string(v.type_name());
     }

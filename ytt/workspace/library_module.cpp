@@ -1,6 +1,7 @@
 // `@ytt:library` (ytt's LibraryModule and libraryValue): library.get names a private library;
 // its with_* builtins make new instances; eval, export and data_values run it as a child
 // LibraryExecution over its folder, with the documents its caller addressed to it.
+#include "gocompat/gocompat.h"
 #include "ytt/template/template.h"
 #include "ytt/workspace/workspace.h"
 #include "ytt/yttlibrary/yttlibrary.h"
@@ -10,8 +11,7 @@ namespace hintkit::schema {
 namespace {
 
 // Go's %v of a key and %#v of a value that ytt holds as Go data; nullopt for what Go prints
-// as a pointer or type ytt's error would quote (a map or array value, an uint64, a
-// rune whose printability go_quote does not know).
+// as a pointer or type ytt's error would quote (a map or array value, an uint64).
 std::optional<std::string> go_text(const DNode& n, bool sharp) {
   switch (n.kind) {
     case yaml::Kind::kNull:
@@ -25,7 +25,7 @@ std::optional<std::string> go_text(const DNode& n, bool sharp) {
     case yaml::Kind::kFloat:
       return go_float(n.scalar.float_value);
     case yaml::Kind::kString:
-      return sharp ? go_quote(n.scalar.text) : std::optional<std::string>(n.scalar.text);
+      return sharp ? gocompat::quote(n.scalar.text) : n.scalar.text;
     default:
       return std::nullopt;
   }

@@ -79,7 +79,7 @@ std::vector<LibraryRef> data_values_library_ref(const std::vector<Ann>& anns) {
         throw YttError{"Unknown kwarg " + name + " for annotation data/values"};
       }
       if (!value.is(sl::Kind::kBool)) {
-        throw YttError{"expected starlark.Bool, but was " + starlark_type(value)};
+        throw YttError{"expected starlark.Bool, but was " + go_type_name(value)};
       }
       if (ref.empty()) {
         throw YttError{

@@ -4,7 +4,7 @@
 // annotation. Also here, because every module below the command raises them: `YttError` (a
 // failure that stops the run) and `Unsupported` (a refusal), the places of values built in
 // memory, and go-yaml's wording of YAML errors.
-// node.cpp: the tree; positions.cpp: memory places; go_text.cpp: Go's quoting, go-yaml errors.
+// node.cpp: the tree; positions.cpp: memory places; go_text.cpp: go-yaml's error texts.
 #pragma once
 
 #include <cstdint>
@@ -215,9 +215,6 @@ bool is_no_position(const diag::Span& s);
 // The line of a memory span; null for any other span (and for an unprintable one).
 const std::string* memory_line(const diag::Span& s);
 bool is_unprintable_memory(const diag::Span& s);
-// Go's %#v of a string (strconv.Quote), or nullopt when it holds a rune whose printability
-// this does not know (Go escapes unprintable runes by Unicode tables hintkit does not carry).
-std::optional<std::string> go_quote(std::string_view s);
 
 // How go-yaml v2 (as vendored by ytt v0.48.0) words a YAML error that our loader reported as
 // `d` for `text`: "yaml: line 2: did not find expected key". Errors of the loader go by their

@@ -8,8 +8,8 @@
 #include <cstdlib>
 
 #include "formats/formats.h"
+#include "gocompat/gocompat.h"
 #include "ytt/yttlibrary/yttlibrary.h"
-#include "starlark/runes.h"
 
 namespace hintkit::schema {
 
@@ -42,61 +42,12 @@ class JsonParser {
 
   // ---- the scanner ----
 
-  static std::string quote_char(unsigned char c) {  // Go's quoteChar (a byte read as a rune)
-    if (c == '\'') return "'\\''";
-    if (c == '"') return "'\"'";
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string out = "'";
-    auto esc = [&](char e) {
-      out += '\\';
-      out += e;
-    };
-    switch (c) {
-      case '\a':
-        esc('a');
-        break;
-      case '\b':
-        esc('b');
-        break;
-      case '\f':
-        esc('f');
-        break;
-      case '\n':
-        esc('n');
-        break;
-      case '\r':
-        esc('r');
-        break;
-      case '\t':
-        esc('t');
-        break;
-      case '\v':
-        esc('v');
-        break;
-      case '\\':
-        esc('\\');
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          out += "\\x";
-          out += kHex[c >> 4];
-          out += kHex[c & 15];
-        } else if (c < 0x80 || (c >= 0xa1 && c != 0xad)) {
-          sl::append_utf8(out, c);
-        } else {  // U+0080-U+00A0 and U+00AD are not printable
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 15];
-        }
-    }
-    return out + "'";
-  }
   sl::Error eof() const { return sl::fail_error("json.decode: unexpected end of JSON input"); }
   // The byte at the scan position; at the end, the space Go's scanner steps there to finish a
   // number or literal.
   sl::Error bad(std::string_view context) const {
     unsigned char c = i_ < s_.size() ? static_cast<unsigned char>(s_[i_]) : ' ';
-    return sl::fail_error("json.decode: invalid character " + quote_char(c) + " " +
+    return sl::fail_error("json.decode: invalid character " + gocompat::json_quote_char(c) + " " +
                           std::string(context));
   }
   void skip_ws() {
@@ -135,7 +86,7 @@ class JsonParser {
     for (size_t k = 0; k < word.size(); ++k, ++i_) {
       if (i_ >= s_.size() || s_[i_] != word[k]) {
         return bad("in literal " + std::string(word) + " (expecting " +
-                   quote_char(static_cast<unsigned char>(word[k])) + ")");
+                   gocompat::json_quote_char(static_cast<unsigned char>(word[k])) + ")");
       }
     }
     return std::nullopt;
@@ -307,7 +258,7 @@ class JsonParser {
         return out;
       }
       if (c >= 0x80) {  // Go's unquote: invalid UTF-8 becomes U+FFFD, byte by byte
-        auto r = sl::runes::decode(s_, i_);
+        auto r = gocompat::decode_rune(s_, i_);
         out.append(r.cp == 0xFFFD && r.width == 1 ? "\xEF\xBF\xBD" : s_.substr(i_, r.width));
         i_ += r.width;
         continue;

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "formats/formats.h"
+#include "gocompat/gocompat.h"
 #include "ytt/yttlibrary/yttlibrary.h"
 
 namespace hintkit::schema {
@@ -108,47 +109,22 @@ std::string escape(std::string_view s, Enc mode) {
   return out;
 }
 
-// Go's strconv.Quote for the short pieces url errors quote.
-std::string url_quote(std::string_view s) {
-  static const char* kHex = "0123456789abcdef";
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c < 0x20 || c == 0x7f) {
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
-
 // Go's url.unescape; on failure returns false with the error text.
 bool unescape(std::string_view s, Enc mode, std::string& out, std::string& error) {
   for (size_t i = 0; i < s.size();) {
     if (s[i] == '%') {
       if (i + 2 >= s.size() || !is_hex(s[i + 1]) || !is_hex(s[i + 2])) {
-        error = "invalid URL escape " + url_quote(s.substr(i, 3));
+        error = "invalid URL escape " + gocompat::quote(s.substr(i, 3));
         return false;
       }
       if (mode == Enc::kHost && unhex(s[i + 1]) < 8 && s.substr(i, 3) != "%25") {
-        error = "invalid URL escape " + url_quote(s.substr(i, 3));
+        error = "invalid URL escape " + gocompat::quote(s.substr(i, 3));
         return false;
       }
       if (mode == Enc::kZone) {
         unsigned char v = static_cast<unsigned char>(unhex(s[i + 1]) << 4 | unhex(s[i + 2]));
         if (s.substr(i, 3) != "%25" && v != ' ' && should_escape(v, Enc::kHost)) {
-          error = "invalid URL escape " + url_quote(s.substr(i, 3));
+          error = "invalid URL escape " + gocompat::quote(s.substr(i, 3));
           return false;
         }
       }
@@ -156,7 +132,7 @@ bool unescape(std::string_view s, Enc mode, std::string& out, std::string& error
     } else {
       unsigned char c = static_cast<unsigned char>(s[i]);
       if ((mode == Enc::kHost || mode == Enc::kZone) && c < 0x80 && should_escape(c, mode)) {
-        error = "invalid character " + url_quote(s.substr(i, 1)) + " in host name";
+        error = "invalid character " + gocompat::quote(s.substr(i, 1)) + " in host name";
         return false;
       }
       ++i;
@@ -309,7 +285,7 @@ bool parse_host(std::string_view host, std::string& out, std::string& error) {
     }
     std::string_view colon_port = host.substr(i + 1);
     if (!valid_optional_port(colon_port)) {
-      error = "invalid port " + url_quote(colon_port) + " after host";
+      error = "invalid port " + gocompat::quote(colon_port) + " after host";
       return false;
     }
     size_t zone = host.substr(0, i).find("%25");
@@ -324,7 +300,7 @@ bool parse_host(std::string_view host, std::string& out, std::string& error) {
   } else if (size_t i = host.rfind(':'); i != std::string_view::npos) {
     std::string_view colon_port = host.substr(i);
     if (!valid_optional_port(colon_port)) {
-      error = "invalid port " + url_quote(colon_port) + " after host";
+      error = "invalid port " + gocompat::quote(colon_port) + " after host";
       return false;
     }
   }
@@ -598,7 +574,8 @@ sl::Value string_fn(std::string name,
 // Go's %T of a url argument as ytt's url module converts it: fragments become Go maps and
 // slices there, not YAML nodes.
 std::string url_arg_go_type(const sl::Value& v) {
-  if (DPtr n = fragment_node(v)) return n->is_map() ? "*orderedmap.Map" : "[]interface {}";
+  if (DPtr n = fragment_node(v))
+    return n->is_map() ? gocompat::kOrderedMapType : gocompat::kSliceType;
   return go_value_type(v);
 }
 
@@ -633,7 +610,7 @@ sl::Value url_module() {
         if (auto hint = conversion_hint(c.args[0]))
           return ytt_fail(c, "Unable to convert value: " + *hint);
         DPtr m = from_starlark(c.args[0], {});
-        if (url_arg_go_type(c.args[0]) != "*orderedmap.Map" || !m->is_map()) {
+        if (url_arg_go_type(c.args[0]) != gocompat::kOrderedMapType || !m->is_map()) {
           return ytt_fail(c, "expected argument to be a map, but was " + url_arg_go_type(c.args[0]));
         }
         std::map<std::string, std::vector<std::string>> values;  // Encode sorts by key
@@ -646,7 +623,7 @@ sl::Value url_module() {
             return ytt_fail(c, "expected map key to be string, but was " + t);
           }
           if (!e.value->is_array()) {
-            std::string t = e.value->is_map()                      ? "*orderedmap.Map"
+            std::string t = e.value->is_map()                      ? gocompat::kOrderedMapType
                             : e.value->kind == yaml::Kind::kString ? "string"
                             : e.value->kind == yaml::Kind::kInt    ? "int64"
                             : e.value->kind == yaml::Kind::kBool   ? "bool"
@@ -657,8 +634,8 @@ sl::Value url_module() {
           auto& list = values[e.key.text];
           for (const auto& item : e.value->entries) {
             if (item.value->kind != yaml::Kind::kString) {
-              std::string t = item.value->is_map()                     ? "*orderedmap.Map"
-                              : item.value->is_array()                 ? "[]interface {}"
+              std::string t = item.value->is_map()                     ? gocompat::kOrderedMapType
+                              : item.value->is_array()                 ? gocompat::kSliceType
                               : item.value->kind == yaml::Kind::kInt   ? "int64"
                               : item.value->kind == yaml::Kind::kBool  ? "bool"
                               : item.value->kind == yaml::Kind::kFloat ? "float64"
@@ -719,11 +696,11 @@ sl::Value url_module() {
         size_t hash = s.find('#');
         std::string_view before = s.substr(0, hash);
         if (!parse_url(before, u, err))
-          return ytt_fail(c, "parse " + url_quote(before) + ": " + err);
+          return ytt_fail(c, "parse " + gocompat::quote(before) + ": " + err);
         if (hash != std::string_view::npos) {
           std::string_view frag = s.substr(hash + 1);
           if (!unescape(frag, Enc::kFragment, u.fragment, err)) {
-            return ytt_fail(c, "parse " + url_quote(s) + ": " + err);
+            return ytt_fail(c, "parse " + gocompat::quote(s) + ": " + err);
           }
           if (escape(u.fragment, Enc::kFragment) != frag) u.raw_fragment = std::string(frag);
         }

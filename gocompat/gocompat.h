@@ -1,0 +1,104 @@
+// Go's standard library, where hintkit must answer byte for byte as a Go program does: UTF-8
+// decoding (unicode/utf8), the Unicode classes (unicode), quoting and integer parsing
+// (strconv), encoding/json's quoting of a byte, and the Go type names ytt's messages print.
+// Every module that imitates a Go program (starlark/, gotmpl/, yaml/, resolver/ and the ytt
+// half) takes these from here, so each mechanism is ported once, from Go's own source. This
+// module depends on nothing else in hintkit.
+//
+// Where to start: `quote(s)` (strconv.Quote) and `decode_rune(s, i)`; the tables behind
+// `is_letter`, `is_digit` and `is_print` are generated from Go's (scripts/gen_unicode_tables.py).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace hintkit::gocompat {
+
+// ---- unicode/utf8 --------------------------------------------------------------------------
+
+inline constexpr uint32_t kRuneError = 0xFFFD;  // utf8.RuneError
+
+// A code point and the bytes it took.
+struct Rune {
+  uint32_t cp;
+  size_t width;
+};
+// utf8.DecodeRuneInString(s[i:]) for i < s.size(): what is not one whole valid sequence
+// (a stray byte, a truncated, overlong or surrogate sequence, past U+10FFFF) reads as
+// kRuneError, one byte long.
+Rune decode_rune(std::string_view s, size_t i);
+// utf8.DecodeLastRuneInString(s) for a non-empty s: the code point that ends it, with the same
+// reading of invalid sequences.
+Rune decode_last_rune(std::string_view s);
+
+// ---- unicode -------------------------------------------------------------------------------
+// Classes and simple case mappings of Go's unicode package. Letters, digits and printability
+// come from the Unicode version of the Go that ytt v0.48.0 is built with (13.0.0), not the C
+// library's newer one; the case mappings are the C library's one-to-one ones (C.UTF-8), as Go's
+// ToUpper/ToLower are one-to-one ("ß" stays "ß").
+
+uint32_t to_upper(uint32_t r);
+uint32_t to_lower(uint32_t r);
+uint32_t to_title(uint32_t r);  // to_upper, except for the digraphs' title forms (ǅ, ǈ, ǋ, ǲ)
+
+bool is_upper(uint32_t r);   // Lu
+bool is_lower(uint32_t r);   // Ll
+bool is_title(uint32_t r);   // Lt: ǅ ǈ ǋ ǲ and the Greek letters with prosgegrammeni
+bool is_letter(uint32_t r);  // unicode.IsLetter
+bool is_digit(uint32_t r);   // unicode.IsDigit (Nd)
+// unicode.IsSpace: '\t', '\n', '\v', '\f', '\r', ' ', U+0085 (NEL), U+00A0 (NBSP) and the
+// Unicode space separators (U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000).
+bool is_space(uint32_t r);
+// strconv.IsPrint (= unicode.IsPrint): letters, marks, numbers, punctuation, symbols and the
+// ASCII space. What strconv.Quote shows as it is; every other code point is escaped.
+bool is_print(uint32_t r);
+// Has another case: unicode.SimpleFold(r) != r (starlark-go's isCasedRune).
+bool is_cased(uint32_t r);
+
+// ---- strconv -------------------------------------------------------------------------------
+
+// strconv.Quote: `s` in double quotes, as Go source would spell it. Printable code points
+// (is_print) stay as they are; \a \b \f \n \r \t \v \\ \" by name; other code points below
+// U+0080 and U+007F as \xNN, the rest as \uNNNN or \UNNNNNNNN; each byte of invalid UTF-8 as
+// \xNN. Hex digits are lower case.
+std::string quote(std::string_view s);
+void append_quoted(std::string& out, std::string_view s);
+
+// The outcome of a strconv number parse: nil, ErrSyntax or ErrRange.
+enum class ParseStatus { kOk, kSyntax, kRange };
+
+// strconv.ParseUint(s, 0, 64): a base prefix picks the base (0b/0B binary, 0o/0O or a bare
+// leading 0 octal, 0x/0X hex, else decimal); underscores may stand between digits and after a
+// prefix only; no sign. A value past 2^64-1 is kRange as soon as it overflows, whatever
+// follows. `out` is set only on kOk.
+ParseStatus parse_uint(std::string_view s, uint64_t& out);
+// strconv.ParseInt(s, 0, 64): an optional + or - sign, then parse_uint's text; kRange outside
+// int64.
+ParseStatus parse_int(std::string_view s, int64_t& out);
+// strconv's underscoreOK: the underscores in the number `s` (sign and base prefix included)
+// each stand between two digits, or between the base prefix and a digit.
+bool underscore_ok(std::string_view s);
+
+// ---- encoding/json -------------------------------------------------------------------------
+
+// encoding/json's quoteChar, how its scanner names an unexpected byte: '\'' and '"' spelled
+// out, any other byte quoted as strconv.Quote quotes the code point of the same value, between
+// single quotes ('\x01', 'é' for 0xE9, '\u0080').
+std::string json_quote_char(unsigned char c);
+
+// ---- Go type names in ytt's messages ---------------------------------------------------------
+
+// What a Starlark dict or struct, and a YAML map, become when ytt converts them to Go values
+// (its orderedmap); its %T in messages such as "expected value to be map, but was ...".
+inline constexpr char kOrderedMapType[] = "*orderedmap.Map";
+// What a Starlark list, tuple or set, and a YAML array, become as a Go value.
+inline constexpr char kSliceType[] = "[]interface {}";
+// Go's %T of the starlark-go value whose type() is `starlark_type` in ytt ("int" ->
+// "starlark.Int", "dict" -> "*starlark.Dict", "struct" -> "*core.StarlarkStruct", "module" ->
+// "*starlarkstruct.Module", "yamlfragment" -> "*yamltemplate.StarlarkFragment"); a type Go has
+// no other name for comes back as it is.
+std::string_view starlark_go_type(std::string_view starlark_type);
+
+}  // namespace hintkit::gocompat

@@ -1,0 +1,179 @@
+// gocompat against answers printed by Go 1.19 itself (strconv.Quote, ParseUint/ParseInt with
+// base 0, unicode.IsSpace, encoding/json's error for a bad byte).
+#include "gocompat/gocompat.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace hintkit::gocompat {
+namespace {
+
+TEST(Quote, MatchesGo) {
+  struct Case {
+    std::string_view in, want;
+  };
+  const Case cases[] = {
+      {"", R"("")"},
+      {"abc ~", R"("abc ~")"},
+      {"\a\b\f\n\r\t\v", R"("\a\b\f\n\r\t\v")"},
+      {"\"\\'", R"("\"\\'")"},
+      {std::string_view("\x00\x1f\x7f", 3), R"("\x00\x1f\x7f")"},
+      {"\u00e9\u65e5\u672c", "\"\u00e9\u65e5\u672c\""},  // printable: as they are
+      {"\U0001F600", "\"\U0001F600\""},                  // a printable symbol past U+FFFF
+      {"\u0085", R"("\u0085")"},                         // NEL: a C1 control
+      {"\u00a0", R"("\u00a0")"},                         // NBSP: space, not printable
+      {"\u00ad", R"("\u00ad")"},                         // soft hyphen: a format character
+      {"\u200b", R"("\u200b")"},
+      {"\u2028", R"("\u2028")"},
+      {"\u3000", R"("\u3000")"},
+      {"\u0378", R"("\u0378")"},  // unassigned
+      {"\ue000", R"("\ue000")"},  // private use
+      {"\U000e0001", R"("\U000e0001")"},
+      {"\U0010ffff", R"("\U0010ffff")"},
+      {"\ufffd", "\"\ufffd\""},  // a well-formed U+FFFD is printable
+      // Invalid UTF-8: each byte on its own as \x.
+      {"\xff", R"("\xff")"},
+      {"a\xc3", R"("a\xc3")"},                        // truncated
+      {"\xc0\xaf", R"("\xc0\xaf")"},                  // overlong
+      {"\xed\xa0\x80", R"("\xed\xa0\x80")"},          // a surrogate
+      {"\xf4\x90\x80\x80", R"("\xf4\x90\x80\x80")"},  // past U+10FFFF
+      {"\xe2\x82x", R"("\xe2\x82x")"},                // a sequence cut by ASCII
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.in);
+    EXPECT_EQ(quote(c.in), c.want);
+    std::string appended = "x=";
+    append_quoted(appended, c.in);
+    EXPECT_EQ(appended, "x=" + std::string(c.want));
+  }
+}
+
+TEST(ParseInt, MatchesGoBaseZero) {
+  struct Case {
+    std::string_view in;
+    ParseStatus uint_status;
+    uint64_t uint_value;
+    ParseStatus int_status;
+    int64_t int_value;
+  };
+  constexpr auto kOk = ParseStatus::kOk, kSyntax = ParseStatus::kSyntax,
+                 kRange = ParseStatus::kRange;
+  const Case cases[] = {
+      {"0x1F", kOk, 31, kOk, 31},
+      {"0b101", kOk, 5, kOk, 5},
+      {"0B11", kOk, 3, kOk, 3},
+      {"0o17", kOk, 15, kOk, 15},
+      {"0O7_7", kOk, 63, kOk, 63},
+      {"017", kOk, 15, kOk, 15},
+      {"0", kOk, 0, kOk, 0},
+      {"00", kOk, 0, kOk, 0},
+      {"08", kSyntax, 0, kSyntax, 0},
+      {"0x", kSyntax, 0, kSyntax, 0},
+      {"0b", kSyntax, 0, kSyntax, 0},
+      {"0o", kSyntax, 0, kSyntax, 0},
+      {"0xg", kSyntax, 0, kSyntax, 0},
+      {"1e3", kSyntax, 0, kSyntax, 0},
+      {"1_000", kOk, 1000, kOk, 1000},
+      {"0x_1", kOk, 1, kOk, 1},
+      {"0X_ff", kOk, 255, kOk, 255},
+      {"0x1_F", kOk, 31, kOk, 31},
+      {"0_1", kOk, 1, kOk, 1},
+      {"_1", kSyntax, 0, kSyntax, 0},
+      {"-_1", kSyntax, 0, kSyntax, 0},
+      {"1__0", kSyntax, 0, kSyntax, 0},
+      {"1_", kSyntax, 0, kSyntax, 0},
+      {"", kSyntax, 0, kSyntax, 0},
+      {"-", kSyntax, 0, kSyntax, 0},
+      {"+", kSyntax, 0, kSyntax, 0},
+      {"+5", kSyntax, 0, kOk, 5},
+      {"-0x10", kSyntax, 0, kOk, -16},
+      {"9223372036854775807", kOk, 9223372036854775807u, kOk, INT64_MAX},
+      {"9223372036854775808", kOk, 9223372036854775808u, kRange, 0},
+      {"-9223372036854775808", kSyntax, 0, kOk, INT64_MIN},
+      {"-9223372036854775809", kSyntax, 0, kRange, 0},
+      {"18446744073709551615", kOk, UINT64_MAX, kRange, 0},
+      {"18446744073709551616", kRange, 0, kRange, 0},
+      {"99999999999999999999x", kRange, 0, kRange, 0},  // out of range before the bad digit
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.in);
+    uint64_t u = 7;
+    EXPECT_EQ(parse_uint(c.in, u), c.uint_status);
+    EXPECT_EQ(u, c.uint_status == kOk ? c.uint_value : 7u);  // untouched unless kOk
+    int64_t i = 7;
+    EXPECT_EQ(parse_int(c.in, i), c.int_status);
+    EXPECT_EQ(i, c.int_status == kOk ? c.int_value : 7);
+  }
+}
+
+TEST(IsSpace, MatchesGo) {
+  for (uint32_t r : {0x9u, 0xAu, 0xBu, 0xCu, 0xDu, 0x20u, 0x85u, 0xA0u, 0x1680u, 0x2000u, 0x2005u,
+                     0x200Au, 0x2028u, 0x2029u, 0x202Fu, 0x205Fu, 0x3000u}) {
+    EXPECT_TRUE(is_space(r)) << std::hex << r;
+  }
+  for (uint32_t r : {0x0u, 0x1Cu, 0x61u, 0x200Bu, 0x180Eu, 0xFEFFu, 0x1FFFu, 0x200Cu, kRuneError}) {
+    EXPECT_FALSE(is_space(r)) << std::hex << r;
+  }
+}
+
+TEST(DecodeRune, InvalidSequencesAreOneByteOfRuneError) {
+  struct Case {
+    std::string_view in;
+    uint32_t cp;
+    size_t width;
+  };
+  const Case cases[] = {
+      {"a", 'a', 1},
+      {"\u00e9", 0xE9, 2},
+      {"\u65e5", 0x65E5, 3},
+      {"\U0001F600", 0x1F600, 4},
+      {"\ufffd", kRuneError, 3},
+      {"\xff", kRuneError, 1},
+      {"\xc3", kRuneError, 1},
+      {"\xc0\xaf", kRuneError, 1},
+      {"\xed\xa0\x80", kRuneError, 1},
+      {"\xf4\x90\x80\x80", kRuneError, 1},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(quote(c.in));
+    const Rune r = decode_rune(c.in, 0);
+    EXPECT_EQ(r.cp, c.cp);
+    EXPECT_EQ(r.width, c.width);
+  }
+  EXPECT_EQ(decode_last_rune("a\u00e9").cp, 0xE9u);
+  EXPECT_EQ(decode_last_rune("a\xc3").width, 1u);
+}
+
+TEST(JsonQuoteChar, MatchesEncodingJson) {
+  struct Case {
+    unsigned char c;
+    std::string_view want;
+  };
+  const Case cases[] = {
+      {0x01, R"('\x01')"},   {0x7F, R"('\x7f')"},   {'x', "'x'"},          {'\'', R"('\'')"},
+      {'"', R"('"')"},       {'\\', R"('\\')"},     {0xE9, "'\u00e9'"},    {0xFF, "'\u00ff'"},
+      {0x80, R"('\u0080')"}, {0xA0, R"('\u00a0')"}, {0xAD, R"('\u00ad')"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(static_cast<int>(c.c));
+    EXPECT_EQ(json_quote_char(c.c), c.want);
+  }
+}
+
+TEST(StarlarkGoType, NamesWhatYttPrints) {
+  EXPECT_EQ(starlark_go_type("int"), "starlark.Int");
+  EXPECT_EQ(starlark_go_type("list"), "*starlark.List");
+  EXPECT_EQ(starlark_go_type("tuple"), "starlark.Tuple");
+  EXPECT_EQ(starlark_go_type("range"), "starlark.rangeValue");
+  EXPECT_EQ(starlark_go_type("struct"), "*core.StarlarkStruct");
+  EXPECT_EQ(starlark_go_type("module"), "*starlarkstruct.Module");
+  EXPECT_EQ(starlark_go_type("yamlfragment"), "*yamltemplate.StarlarkFragment");
+  EXPECT_EQ(starlark_go_type("@ytt:ip.addr"), "*yttlibrary.IPAddrValue");
+  EXPECT_EQ(starlark_go_type("something.else"), "something.else");
+}
+
+}  // namespace
+}  // namespace hintkit::gocompat
