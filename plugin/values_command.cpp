@@ -31,7 +31,7 @@ const char* kValuesHelp =
     "  --data-value-file key=path           one value, the file's contents\n"
     "  --data-values-inspect                print the final data values\n"
     "  --data-values-schema-inspect         print the schema (-o openapi-v3)\n"
-    "  -o, --output yaml|json|openapi-v3    output format\n"
+    "  -o, --output yaml|json|pos|openapi-v3  output format (pos: each node's file and line)\n"
     "  --dangerous-data-values-disable-validation\n"
     "  --allow-symlink-destination PATH     read symlinked inputs whose destination is in PATH\n"
     "  --dangerous-allow-all-symlink-destinations  read every symlinked input\n\n"

@@ -65,8 +65,6 @@ TEST(ParseArgs, StrictIsABoolFlagWithTheShorthandS) {
 
 TEST(ParseArgs, RefusesYttFlagsHintkitDoesNotImplementWithExitTwo) {
   const Case cases[] = {
-      {{"-o", "pos"},
-       "Error: hintkit values does not support position output (-o pos); use ytt for this\n"},
       {{"--bulk-out"},
        "Error: hintkit values does not support bulk output (--bulk-out); use ytt "
        "for this\n"},
@@ -81,6 +79,17 @@ TEST(ParseArgs, RefusesYttFlagsHintkitDoesNotImplementWithExitTwo) {
     EXPECT_FALSE(parse_args(c.args, o, err));
     EXPECT_EQ(err.exit_code, kExitUnsupported);
     EXPECT_EQ(err.err, c.want_err);
+  }
+}
+
+TEST(ParseArgs, PositionOutputIsAFileFormatAndTheFirstFormatGivenWins) {
+  for (const auto& [args, want] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"-o", "pos"}, "pos"}, {{"-o", "pos,json"}, "pos"}, {{"-o", "json", "-o", "pos"}, "json"}}) {
+    SCOPED_TRACE(args.back());
+    Options o;
+    Outcome err;
+    ASSERT_TRUE(parse_args(args, o, err)) << err.err;
+    EXPECT_EQ(o.output, want);
   }
 }
 

@@ -278,7 +278,6 @@ bool parse_args(const std::vector<std::string>& args, Options& o, Outcome& usage
     if (t == "openapi-v3") {
       o.output_openapi = true;
     } else if (t == "yaml" || t == "json" || t == "pos") {
-      if (t == "pos" && refused.empty()) refused = "position output (-o pos)";
       if (!format_set) o.output = t;
       format_set = true;
     } else {

@@ -108,6 +108,7 @@ class TemplateCommand {
       if (format_ == "json" && exec_.type() && schema_has_non_string_key(*exec_.type())) {
         throw Unsupported{"JSON output of a schema with non-string keys"};
       }
+      if (format_ == "pos") throw Unsupported{"-o pos of --data-values-schema-inspect"};
       return openapi_text(exec_.type(), format_ == "json");
     }
     if (schema_format_ == "openapi-v3") {
@@ -118,11 +119,7 @@ class TemplateCommand {
     exec_.merge_values(std::move(flag_sources));
     if (!opts_.disable_validation) exec_.validate();
     exec_.refuse_repeated_keys();
-    if (opts_.inspect) {
-      if (format_ == "pos") throw Unsupported{"-o pos"};
-      return inspect_output(*exec_.values());
-    }
-    if (format_ == "pos") throw Unsupported{"-o pos"};
+    if (opts_.inspect) return inspect_output(*exec_.values());
     exec_.publish_values();
     return render_templates();
   }
@@ -146,7 +143,18 @@ class TemplateCommand {
   std::string inspect_output(const DNode& values) {
     if (values.is_null() || (!values.is_scalar() && values.entries.empty())) return {};
     if (format_ == "json") return has_non_finite(values) ? std::string() : json_output(values);
+    if (format_ == "pos") {
+      DDoc doc;
+      doc.value = exec_.values();
+      doc.span = exec_.values_span();
+      return print_positions({&doc}, place_name());
+    }
     return emit_yaml(values);
+  }
+
+  // A known place as ytt's AsCompactString spells it, flag values under ytt's names for them.
+  PlaceName place_name() {
+    return [this](const diag::Span& s) { return compact_position(exec_.files(), s); };
   }
 
   // The output documents (`evaluate_documents`) as ytt prints them.
@@ -160,8 +168,15 @@ class TemplateCommand {
     // Documents are printed for stdout or for the output files, not for both (printing is a
     // sixth of a large run). JSON is still spelled with output files: its refusals stand.
     const bool to_stdout = !writes_files() || format_ == "json";
+    if (format_ == "pos" && to_stdout) {
+      std::vector<const DDoc*> printed;  // ytt's printer skips empty documents
+      for (const auto& set : sets)
+        for (const auto& d : set)
+          if (!doc_empty(d)) printed.push_back(&d);
+      out = print_positions(printed, place_name());
+    }
     for (const auto& set : sets) {
-      if (!to_stdout) break;
+      if (!to_stdout || format_ == "pos") break;
       for (const auto& d : set) {
         if (format_ == "json") {
           // ytt: one compact JSON text per document, back to back; null documents and those

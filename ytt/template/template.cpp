@@ -493,8 +493,10 @@ class TemplateCompiler {
   }
 
   bool starts_with_marker(const yaml::Document& d) const {
+    // A document that starts with directives starts there (its `---` follows them).
     int l = d.span.begin.line;
-    return c_.has_line(l) && c_.lines[static_cast<size_t>(l - 1)].rfind("---", 0) == 0;
+    return c_.has_line(l) && (c_.lines[static_cast<size_t>(l - 1)].rfind("---", 0) == 0 ||
+                              c_.lines[static_cast<size_t>(l - 1)].rfind("%", 0) == 0);
   }
 
   // ---- text templates inside strings (ytt's texttemplate package, compiled inline) --------
@@ -1482,7 +1484,7 @@ CheckedDocs checked_docs(LoadedYaml&& loaded, bool plain) {
 bool starts_with_marker(const SourceFile& file, const yaml::Document& d) {
   int l = d.span.begin.line;
   return l >= 1 && static_cast<size_t>(l) <= file.lines.size() &&
-         file.lines[l - 1].rfind("---", 0) == 0;
+         (file.lines[l - 1].rfind("---", 0) == 0 || file.lines[l - 1].rfind("%", 0) == 0);
 }
 
 std::shared_ptr<CompiledTemplate> compile_template(const SourceFile& file, const LoadedDocs& docs,

@@ -15,6 +15,24 @@ namespace hintkit::schema {
 
 namespace {
 
+// Whether a tree holds a map or array made by Starlark (Go data to ytt).
+bool holds_go_data(const DNode& root) {
+  std::vector<const DNode*> todo{&root};
+  while (!todo.empty()) {  // iterative: values may nest 100,000 deep
+    const DNode* x = todo.back();
+    todo.pop_back();
+    if (x->from_code) return true;
+    for (const auto& e : x->entries)
+      if (e.value) todo.push_back(e.value.get());
+  }
+  return false;
+}
+
+}  // namespace
+
+
+namespace {
+
 // Files after the first holding less YAML than this are parsed on the main thread: a thread
 // costs more to start and end than parsing that much (about 0.3 ms).
 constexpr size_t kPreloadMinBytes = size_t{16} << 10;
@@ -519,10 +537,15 @@ bool LibraryExecution::evaluate_documents() {
     } catch (const OverlayError& e) {
       throw YttError{e.message, e.unsupported ? 2 : 1};  // run() lays it out
     }
-    // ytt's overlay reads every document back as YAML nodes: a dict or list a document
-    // value computed is then a map or array like any other, empty ones included.
-    for (auto& set : sets)
-      for (auto& d : set) d.computed = false;
+    // ytt's overlay reads every document back as YAML nodes (NewASTFromInterface, in
+    // place): a dict or list a document value computed is then a map or array like any
+    // other, empty ones included, whether an overlay matched it or not.
+    for (auto& set : sets) {
+      for (auto& d : set) {
+        d.computed = false;
+        if (d.value && holds_go_data(*d.value)) d.value = yaml_copy(*d.value);
+      }
+    }
   }
   return text_output;
 }

@@ -170,6 +170,8 @@ class LibraryExecution {
   void refuse_repeated_keys() const;
   // The data values are final: templates evaluated from now on read them.
   void publish_values() { files_.data_values = values_; }
+  // Where ytt says the final values document is (`-o pos` of --data-values-inspect).
+  const diag::Span& values_span() const { return root_span_; }
   // Template evaluation, then ytt's overlay post-processing, into `output()`. True when text
   // templates were met (their text is in `text_outputs()`, for output files only).
   bool evaluate_documents();

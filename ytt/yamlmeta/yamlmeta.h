@@ -7,6 +7,8 @@
 // node.cpp: the tree; positions.cpp: memory places; go_text.cpp: go-yaml's error texts.
 #pragma once
 
+#include <functional>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -199,6 +201,12 @@ std::string go_key_text(const Scalar& k);      // `%s` of a key: %!s(int=8080) f
 std::string_view ytt_type_name(yaml::Kind k);  // "integer", "string", "boolean", ...
 
 std::string pos_text(const diag::Span& s);  // "schema.yaml:4"
+
+// ytt's `-o pos` output of documents (yamlmeta.FilePositionPrinter, one for the whole set).
+// `place` spells a known position as ytt's AsCompactString does ("values.yml:3",
+// "(data-value arg):1").
+using PlaceName = std::function<std::string(const diag::Span&)>;
+std::string print_positions(const std::vector<const DDoc*>& docs, const PlaceName& place);
 
 // Positions of values built in memory (`library.with_data_values(dict)`): unknown to ytt
 // ("?"), but its error excerpts quote them as "Data value calculated:" with the item's line as
