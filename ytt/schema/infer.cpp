@@ -384,6 +384,7 @@ class Inferrer {
       std::vector<std::pair<std::string, DPtr>> values;
       for (const auto& [text, value] : example_values) {
         DPtr val = from_starlark(value, span, InnerSpan::kSame);
+        make_yaml_nodes(*val);  // as ytt reads it (NewASTFromInterfaceWithPosition)
         DPtr checked = val;  // checked only: ytt shows an example as written, without defaults
         std::vector<TypeProblem> problems;
         check_and_fill(checked, t, problems);
@@ -413,6 +414,7 @@ class Inferrer {
     const sl::Value& value = default_annotation(
         files_, *d, span, expected_name(t) + " (by " + pos_text(t.declared) + ")");
     DPtr dv = from_starlark(value, span, InnerSpan::kSame);
+    make_yaml_nodes(*dv);  // ytt reads the default as YAML nodes (NewASTFromInterfaceWithPosition)
     std::vector<TypeProblem> problems;
     check_and_fill(dv, t, problems);
     if (!problems.empty()) {
