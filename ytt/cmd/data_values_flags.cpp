@@ -94,13 +94,7 @@ class DataValuesFlags {
       sources.push_back(std::move(src));
       return;
     }
-    std::vector<LibraryRef> ref;
-    try {
-      ref = parse_library_ref(lib);
-    } catch (YttError& e) {
-      e.text = context + e.text;
-      throw;
-    }
+    std::vector<LibraryRef> ref = with_context(context, [&] { return parse_library_ref(lib); });
     auto e = std::make_shared<Envelope>();
     e->desc = "Data Value belonging to library '" + library_ref_text(ref) + "' on line " + where;
     e->ref = std::move(ref);
@@ -115,12 +109,11 @@ class DataValuesFlags {
     if (url_of(path)) throw Unsupported{"--data-values-file from a URL"};
     FoundFiles found;
     try {
-      found = find_files(path, stdin_use_, read_rules());
+      found = with_context(
+          context + "Find files '" + path + "':\n    ",
+          [&] { return find_files(path, stdin_use_, read_rules()); }, /*laid_out=*/true);
     } catch (const StdinTaken& taken) {
       throw YttError{context + "Reading file '" + taken.name + "':\n    " + StdinTaken::kText};
-    } catch (YttError& e) {
-      e.text = laid_out_after(context + "Find files '" + path + "':\n    ", e.text);
-      throw;
     }
     for (SourceFile& f : found.files) {
       // ytt leaves other files (docs and such) kept in a values folder's subfolders alone
@@ -171,13 +164,7 @@ class DataValuesFlags {
   void env_flag(const std::string& arg, const std::string& flag,
                 std::vector<ValuesSource>& sources) {
     const std::string context = "Extracting data values from env under prefix '" + arg + "':\n  ";
-    std::string lib, prefix;
-    try {
-      std::tie(lib, prefix) = split_library_key(arg);
-    } catch (YttError& e) {
-      e.text = context + e.text;
-      throw;
-    }
+    const auto [lib, prefix] = with_context(context, [&] { return split_library_key(arg); });
     for (const auto& kv : opts_.environment) {
       const size_t eq = kv.find('=');
       if (eq == std::string::npos) {
@@ -211,13 +198,7 @@ class DataValuesFlags {
                  ? parse_yaml_value(
                        context + "Deserializing value for key '" + raw_key + "':\n    ", raw, span)
                  : string_node(raw, span);
-    std::string lib, key;
-    try {
-      std::tie(lib, key) = split_library_key(raw_key);
-    } catch (YttError& e) {
-      e.text = context + e.text;
-      throw;
-    }
+    const auto [lib, key] = with_context(context, [&] { return split_library_key(raw_key); });
     add_source(sources, {kv_doc(split(key, "."), v, span), true, false, ""}, lib,
                "(" + flag + " arg):1", context);
   }
@@ -231,12 +212,11 @@ class DataValuesFlags {
     if (url_of(path)) throw Unsupported{"--data-value-file from a URL"};
     FoundFiles found;
     try {
-      found = find_files(path, stdin_use_, read_rules());
+      found = with_context(
+          context + "Finding file '" + path + "':\n    ",
+          [&] { return find_files(path, stdin_use_, read_rules()); }, /*laid_out=*/true);
     } catch (const StdinTaken&) {
       throw YttError{context + "Reading file '" + path + "'"};  // ytt gives no reason here
-    } catch (YttError& e) {
-      e.text = laid_out_after(context + "Finding file '" + path + "':\n    ", e.text);
-      throw;
     }
     if (found.files.empty()) {
       throw Unsupported{"--data-value-file naming an empty directory (ytt panics)"};
@@ -248,13 +228,7 @@ class DataValuesFlags {
       throw YttError{context + "Reading file '" + path + "'"};  // ytt gives no reason here
     }
     const std::string text(found.files[0].text());
-    std::string lib, key;
-    try {
-      std::tie(lib, key) = split_library_key(raw_key);
-    } catch (YttError& e) {
-      e.text = context + e.text;
-      throw;
-    }
+    const auto [lib, key] = with_context(context, [&] { return split_library_key(raw_key); });
     const std::string label = "(data-value-file arg) " + key + "=" + path;
     SourceFile& pf = root_.pseudo(label, text);
     diag::Span span{pf.path, {1, 1}, {1, 1}};
@@ -285,20 +259,6 @@ class DataValuesFlags {
     auto n = make_node(yaml::Kind::kString, span);
     n->scalar.text = s;
     return n;
-  }
-
-  // `tail` laid out as go-cli-ui lays out the end of ytt's one-line error, after `context`
-  // (the error's first clauses, laid out already): a clause a ": " starts goes on its own
-  // line, one step deeper than the line before.
-  static std::string laid_out_after(const std::string& context, const std::string& tail) {
-    const size_t nl = context.rfind('\n');
-    const std::string indent(context.size() - (nl == std::string::npos ? 0 : nl + 1), ' ');
-    std::string laid = multi_line_error(tail), out = context;
-    for (char ch : laid) {
-      out += ch;
-      if (ch == '\n') out += indent;
-    }
-    return out;
   }
 
   // `context`: the lines of ytt's error before "Deserializing YAML value: ...". A scalar is

@@ -38,7 +38,7 @@ class TemplateCommand {
       out.exit_code = kExitUnsupported;
       out.out = printed_files_;
       out.err = exec_.printed() + unsupported_text(u.feature);
-    } catch (YttError& e) {
+    } catch (YttError& e) {                      // moved from: its problems go to the outcome
       if (!exec_.files().unsupported.empty()) {  // the failure came from a refused feature
         out.exit_code = kExitUnsupported;
         out.err = exec_.printed() + unsupported_text(exec_.files().unsupported);
@@ -48,9 +48,9 @@ class TemplateCommand {
       out.exit_code = e.exit_code;
       out.out = printed_files_;
       out.problems = std::move(e.problems);
-      e.text = multi_line_error(e.text);
-      out.err = exec_.printed() + "Error: " + e.text +
-                (e.text.empty() || e.text.back() != '\n' ? "\n" : "");
+      const std::string text = multi_line_error(e.message());
+      out.err =
+          exec_.printed() + "Error: " + text + (text.empty() || text.back() != '\n' ? "\n" : "");
     }
     exec_.stop_loading();  // joins the loading thread (also after an early error)
     return out;

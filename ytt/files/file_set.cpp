@@ -329,12 +329,8 @@ void walk(const std::string& root, const std::string& dir, std::vector<SourceFil
       continue;
     }
     LinkRead text;
-    try {
-      text = checked_read(p, st, rules);
-    } catch (YttError& e) {
-      e.text = "Listing files '" + root + "': " + e.text;
-      throw;
-    }
+    text = with_context("Listing files '" + root + "': ",
+                        [&] { return checked_read(p, st, rules); });
     std::string abs_root = go_abs(root), abs_p = go_abs(p);
     std::string rel = abs_p.substr(std::min(abs_root.size(), abs_p.size()));
     if (!rel.empty() && rel[0] == '/') rel.erase(0, 1);

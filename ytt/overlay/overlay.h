@@ -50,8 +50,4 @@ void overlay_output(std::vector<std::vector<DDoc>>& sets, const std::vector<DDoc
 // The `overlay` struct of `@ytt:overlay`.
 sl::Value overlay_module(const Files& files);
 
-// go-cli-ui's MultiLineError: the first line of `text` broken after each ": " that starts a
-// capitalised clause (outside brackets), each piece indented one step further.
-std::string multi_line_error(std::string_view text);
-
 }  // namespace hintkit::schema

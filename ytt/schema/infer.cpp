@@ -239,7 +239,7 @@ class Inferrer {
         t = from_value(v, span, unique);
       } catch (const YttError& e) {
         throw_schema(files_, {.summary = "Invalid schema",
-                              .misc = (e.raw.empty() ? e.text : e.raw) + " \n"});
+                              .misc = (e.raw.empty() ? e.message() : e.raw) + " \n"});
       }
     } else {
       t = from_value(v, span, unique);

@@ -191,58 +191,42 @@ void LibraryExecution::build_schema() {
     for (size_t k = 0; k < file_docs.size(); ++k) {
       DDoc& d = file_docs[k];
       if (!d.ann("data/values-schema")) continue;
-      std::vector<LibraryRef> ref;
-      try {
-        ref = library_ref_of(d.anns);
-      } catch (YttError& e) {
-        e.text = stage + " " + e.text;
-        throw;
+      std::vector<LibraryRef> ref =
+          with_context(stage + " ", [&] { return library_ref_of(d.anns); });
+      const bool sole = last_file && k == last_schema_doc && docs.empty() && ref.empty();
+      TypePtr t = with_context(stage, [&] {
+        return sole ? infer_document(std::move(d), files_) : infer_document(d, files_);
+      });
+      if (!ref.empty()) {  // meant for a library this one uses
+        auto e = std::make_shared<Envelope>();
+        e->desc = "Schema belonging to library '" + library_ref_text(ref) + "' on line " +
+                  pos_text(d.span);
+        e->ref = std::move(ref);
+        e->src.doc = std::move(d);
+        child_schemas_.push_back(std::move(e));
+        continue;
       }
-      try {
-        const bool sole = last_file && k == last_schema_doc && docs.empty() && ref.empty();
-        TypePtr t = sole ? infer_document(std::move(d), files_) : infer_document(d, files_);
-        if (!ref.empty()) {  // meant for a library this one uses
-          auto e = std::make_shared<Envelope>();
-          e->desc = "Schema belonging to library '" + library_ref_text(ref) + "' on line " +
-                    pos_text(d.span);
-          e->ref = std::move(ref);
-          e->src.doc = std::move(d);
-          child_schemas_.push_back(std::move(e));
-          continue;
-        }
-        types.push_back(std::move(t));
-        docs.push_back(std::move(d));
-      } catch (YttError& e) {
-        e.text = stage + e.text;
-        throw;
-      }
+      types.push_back(std::move(t));
+      docs.push_back(std::move(d));
     }
   }
   for (auto& e : passed_schemas_) child_schemas_.push_back(e);
   for (auto& e : parent_schemas_) {
-    try {
-      types.push_back(infer_document(e->src.doc, files_));
-      docs.push_back(e->src.doc);
-    } catch (YttError& err) {
-      err.text = stage + err.text;
-      throw;
-    }
+    types.push_back(with_context(stage, [&] { return infer_document(e->src.doc, files_); }));
+    docs.push_back(e->src.doc);
   }
   if (docs.empty()) return;
   if (docs.size() == 1) {
     type_ = std::move(types[0]);
   } else {
     types.clear();
-    try {
+    with_context(stage, [&] {
       DDoc merged = docs[0];
       for (size_t k = 1; k < docs.size(); ++k) {
         overlay_document(merged.value, docs[k], thread_, files_, false, false, true, &merged.span);
       }
       type_ = infer_document(merged, files_);
-    } catch (YttError& e) {
-      e.text = stage + e.text;
-      throw;
-    }
+    });
   }
   values_ = default_of(*type_);
   root_span_ = type_->declared;
@@ -294,13 +278,8 @@ void LibraryExecution::merge_values(std::vector<ValuesSource> flag_sources) {
     for (auto& d : docs) {
       check_placement(d);
       if (!d.ann("data/values")) continue;
-      std::vector<LibraryRef> ref;
-      try {
-        ref = data_values_library_ref(d.anns);
-      } catch (YttError& e) {
-        e.text = stage + " " + e.text;
-        throw;
-      }
+      std::vector<LibraryRef> ref =
+          with_context(stage + " ", [&] { return data_values_library_ref(d.anns); });
       if (!ref.empty()) {  // meant for a library this one uses
         auto e = std::make_shared<Envelope>();
         e->desc = "Data Value belonging to library '" + library_ref_text(ref) + "' on line " +
@@ -330,13 +309,10 @@ void LibraryExecution::merge_values(std::vector<ValuesSource> flag_sources) {
       root_anns_ = &src.doc.anns;
       root_span_ = src.doc.span;
     }
-    try {
+    with_context(stage, [&] {
       overlay_document(values_, src.doc, thread_, files_, src.missing_ok, src.plain, false,
                        &root_span_, /*release_right=*/true);
-    } catch (YttError& e) {
-      e.text = stage + e.text;
-      throw;
-    }
+    });
     // A plain file's document that replaced the whole value is where ytt then points.
     if (src.plain && values_ == src.doc.value) root_span_ = src.doc.span;
     // The document now lives on in `values_` where it was merged: holding it as well would
@@ -378,15 +354,11 @@ void LibraryExecution::merge_values(std::vector<ValuesSource> flag_sources) {
 // ytt's validateValues: the schema's rules and the `@assert/validate` rules on the values.
 void LibraryExecution::validate() {
   static const std::vector<Ann> kNoAnns;
-  std::string failures;
   std::vector<Problem> problems;
-  try {
-    failures = validate_values(values_, type_.get(), root_anns_ ? *root_anns_ : kNoAnns, root_span_,
-                               thread_, files_, &problems);
-  } catch (YttError& e) {
-    e.text = "Validating final data values:\n" + e.text;
-    throw;
-  }
+  const std::string failures = with_context("Validating final data values:\n", [&] {
+    return validate_values(values_, type_.get(), root_anns_ ? *root_anns_ : kNoAnns, root_span_,
+                           thread_, files_, &problems);
+  });
   if (!failures.empty()) {
     throw YttError{"Validating final data values:\n" + failures, 1, {}, std::move(problems)};
   }

@@ -319,7 +319,7 @@ std::optional<sl::Error> LibraryExecution::run_library(
     return sl::fail_error(head + e.message);
   } catch (const YttError& e) {
     if (!lib->files_.unsupported.empty()) root_->files_.unsupported = lib->files_.unsupported;
-    std::string text = e.text;
+    std::string text = e.message();
     if (text.ends_with('\n')) text.pop_back();  // the nesting ends its last line itself
     return sl::fail_error(head + text);
   }

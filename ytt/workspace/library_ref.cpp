@@ -52,12 +52,8 @@ std::vector<LibraryRef> library_ref_of(const std::vector<Ann>& anns) {
   if (!a->args[0].is(sl::Kind::kString)) {
     throw YttError{"expected a string, but was " + std::string(a->args[0].type_name())};
   }
-  try {
-    return parse_library_ref(a->args[0].as_string());
-  } catch (YttError& e) {
-    e.text = "Annotation library/ref: " + e.text;
-    throw;
-  }
+  return with_context("Annotation library/ref: ",
+                      [&] { return parse_library_ref(a->args[0].as_string()); });
 }
 
 std::string library_ref_text(const std::vector<LibraryRef>& ref) {

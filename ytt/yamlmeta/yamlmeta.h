@@ -44,16 +44,40 @@ struct Problem {
   std::vector<std::pair<ErrorPlace, std::string>> related = {};
 };
 
-// A failure that stops the run; `text` is everything after "Error: ".
+// A failure that stops the run. Errors gain context as ytt's do (`fmt.Errorf("context: %s",
+// err)` at each level it passes through) in one place, `with_context`: the context is kept as
+// data, innermost first, and `message()` renders it once, when the error is printed or nested.
 struct YttError {
-  std::string text;
+  std::string text;  // the error's own text, without the context it gained
   int exit_code = 1;  // 2: something hintkit does not do (the text names it and says to use ytt)
   // The error's own message as ytt's err.Error() gives it, before any layout, when an
   // enclosing error quotes it (a schema error under @schema/nullable); empty: `text`.
   std::string raw = {};
   // The same error cut into problems at their places (Outcome::problems), when it has parts.
   std::vector<Problem> problems = {};
+  // Context the error gained on its way out, innermost first: each goes before what is inside
+  // it, or (`laid_out`) before it laid out as go-cli-ui lays out the end of an error.
+  struct Frame {
+    std::string context;
+    bool laid_out = false;
+  };
+  std::vector<Frame> frames = {};
+  // Everything after "Error: ": the context, outermost first, then the text.
+  std::string message() const;
 };
+
+// Runs `body`; a YttError it throws gains `context` before its message (see YttError).
+// `laid_out`: the message is laid out after the context (`laid_out_after`).
+template <class Body>
+auto with_context(std::string_view context, Body&& body, bool laid_out = false)
+    -> decltype(body()) {
+  try {
+    return body();
+  } catch (YttError& e) {
+    e.frames.push_back({std::string(context), laid_out});
+    throw;
+  }
+}
 
 // Something of ytt's that hintkit does not do (library modules, text templates, ...): the run
 // stops with exit 2 and an error naming `feature`, never with output that differs from ytt's.
@@ -233,5 +257,13 @@ bool is_unprintable_memory(const diag::Span& s);
 // `Unsupported`.
 std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
                           bool through_ytt_parser);
+
+// go-cli-ui's MultiLineError: the first line of `text` broken after each ": " that starts a
+// capitalised clause (outside brackets), each piece indented one step further.
+std::string multi_line_error(std::string_view text);
+// `tail` laid out as go-cli-ui lays out the end of ytt's one-line error, after `context`
+// (the error's first clauses, laid out already): a clause a ": " starts goes on its own
+// line, one step deeper than the line before.
+std::string laid_out_after(const std::string& context, const std::string& tail);
 
 }  // namespace hintkit::schema
