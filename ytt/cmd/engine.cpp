@@ -38,7 +38,7 @@ class TemplateCommand {
       out.exit_code = kExitUnsupported;
       out.out = printed_files_;
       out.err = exec_.printed() + unsupported_text(u.feature);
-    } catch (YttError& e) {                      // moved from: its problems go to the outcome
+    } catch (YttError& e) {
       if (!exec_.files().unsupported.empty()) {  // the failure came from a refused feature
         out.exit_code = kExitUnsupported;
         out.err = exec_.printed() + unsupported_text(exec_.files().unsupported);

@@ -107,7 +107,7 @@ class Files {
   // The folder of the library these files are evaluated for ("" for the root; else e.g.
   // "_ytt_lib/name"): paths starting with '/' are found from there.
   std::string library_root;
-  // `@ytt:library` for a file in `folder` (set by the engine running this library).
+  // `@ytt:library` for a file in `folder` (set by the LibraryExecution running this library).
   std::function<sl::Value(const std::string& folder)> library_module;
   // load(), data.read() and data.list() find files through this.
   mutable LibraryTreeCache library_tree_cache;
@@ -156,7 +156,7 @@ class Files {
   bool ignore_unknown_comments = false;
   // --strict (or library.get(strict=...)): YAML files are read with ytt's strict YAML.
   bool strict_yaml = false;
-  // Writes a warning to standard error, in order with print() output (set by the engine).
+  // Writes a warning to standard error, in order with print() output (set by the execution).
   std::function<void(const std::string&)> warn;
   bool math_warned = false;  // @ytt:math warns once per run
 };

@@ -51,14 +51,18 @@ std::string join(const std::vector<std::string>& v) {
 
 LibraryExecution::LibraryExecution(ExecutionSettings settings)
     : settings_(std::move(settings)), thread_(make_thread_options(settings_)) {
-  files_.library_module = [this](const std::string& folder) { return library_module(folder); };
+  files_.library_module = [this](const std::string& folder) {
+    return LibraryModule::make(*this, folder);
+  };
 }
 
 LibraryExecution::LibraryExecution(LibraryExecution& parent, std::string dir,
                                    std::vector<EnvelopePtr> values,
                                    std::vector<EnvelopePtr> schemas, bool skip_validation)
     : thread_(make_thread_options(parent.root_->settings_)), root_(parent.root_) {
-  files_.library_module = [this](const std::string& folder) { return library_module(folder); };
+  files_.library_module = [this](const std::string& folder) {
+    return LibraryModule::make(*this, folder);
+  };
   // The library's own files (its folder's, its private libraries' included): nothing
   // outside its folder can be loaded or read from it. Copying the caller's whole file set
   // made evaluating N libraries cost N times the file set (N^2 time and memory).

@@ -81,19 +81,21 @@ EnvelopePtr used_in_library(Envelope& e, const LibraryRef& lib) {
 }  // namespace
 
 // `@ytt:library` for the files of folder `folder`.
-sl::Value LibraryExecution::library_module(const std::string& folder) {
+sl::Value LibraryModule::make(LibraryExecution& owner, const std::string& folder) {
+  LibraryExecution* self = &owner;
   auto get =
-      sl::make_builtin("library.get", [this, folder](const sl::Call& c) -> sl::Result<sl::Value> {
+      sl::make_builtin("library.get", [self, folder](const sl::Call& c) -> sl::Result<sl::Value> {
         if (c.args.size() != 1) return ytt_fail(c, "expected exactly one argument");
         if (!c.args[0].is(sl::Kind::kString)) {
           return ytt_fail(c, "expected a string, but was " + std::string(c.args[0].type_name()));
         }
         auto h = std::make_shared<LibraryHandle>();
-        h->owner = this;
-        h->ignore_unknown_comments = files_.ignore_unknown_comments;
-        h->strict = files_.strict_yaml;
+        h->owner = self;
+        h->ignore_unknown_comments = self->files_.ignore_unknown_comments;
+        h->strict = self->files_.strict_yaml;
         // The run's --dangerous-data-values-disable-validation reaches every library.
-        h->skip_validation = library_mode() ? skip_validation_ : settings_.disable_validation;
+        h->skip_validation =
+            self->library_mode() ? self->skip_validation_ : self->settings_.disable_validation;
         h->name.path = std::string(c.args[0].as_string());
         for (const auto& kw : c.kwargs) {
           if (kw.name == "alias") {
@@ -114,8 +116,8 @@ sl::Value LibraryExecution::library_module(const std::string& folder) {
             } else if (kw.name == "strict") {
               h->strict = kw.value.as_bool();
             } else if (kw.value.as_bool()) {
-              root_->files_.unsupported = "library.get(" + std::string(kw.name) + "=True)";
-              return ytt_fail(c, root_->files_.unsupported);
+              self->root_->files_.unsupported = "library.get(" + std::string(kw.name) + "=True)";
+              return ytt_fail(c, self->root_->files_.unsupported);
             }
           } else {
             return ytt_fail(c, "Unexpected kwarg '" + std::string(kw.name) + "'");
@@ -125,20 +127,20 @@ sl::Value LibraryExecution::library_module(const std::string& folder) {
           return ytt_fail(c, "Expected library '" + h->name.path + "' to be specified without '@'");
         }
         std::string error;
-        auto dir = find_accessible_library(files_, folder, h->name.path, error);
+        auto dir = find_accessible_library(self->files_, folder, h->name.path, error);
         if (!dir) return ytt_fail(c, error);
         h->dir = *dir;
-        if (values_ready_) {
-          h->values = child_values_;
-          h->schemas = child_schemas_;
+        if (self->values_ready_) {
+          h->values = self->child_values_;
+          h->schemas = self->child_schemas_;
         }
-        return library_value(h);
+        return value(h);
       });
   return sl::make_struct("module", "library", {{"get", get}});
 }
 
 // ytt's libraryValue: immutable; with_* return new instances.
-sl::Value LibraryExecution::library_value(HandlePtr h) {
+sl::Value LibraryModule::value(HandlePtr h) {
   const std::string desc =
       h->name.alias.empty() ? h->name.path : h->name.path + "~" + h->name.alias;
   auto with_values =
@@ -166,7 +168,7 @@ sl::Value LibraryExecution::library_value(HandlePtr h) {
         e->src.in_memory = true;
         auto next = std::make_shared<LibraryHandle>(*h);
         next->values.push_back(std::move(e));
-        return library_value(next);
+        return value(next);
       });
   auto with_schema = sl::make_builtin(
       "library.with_data_values_schema", [h](const sl::Call& c) -> sl::Result<sl::Value> {
@@ -176,7 +178,7 @@ sl::Value LibraryExecution::library_value(HandlePtr h) {
         e->src.doc.value = yaml_copy(*from_starlark(c.args[0], diag::Span{}));
         auto next = std::make_shared<LibraryHandle>(*h);
         next->schemas.push_back(std::move(e));
-        return library_value(next);
+        return value(next);
       });
   auto eval =
       sl::make_builtin("library.eval", [h, desc](const sl::Call& c) -> sl::Result<sl::Value> {

@@ -136,6 +136,33 @@ struct ExecutionSettings {
   bool disable_validation = false;
 };
 
+class LibraryExecution;
+
+// A library instance (ytt's libraryValue): which library, and what its caller gives it.
+struct LibraryHandle {
+  LibraryExecution* owner;  // the execution whose files asked for it
+  std::string dir;          // its folder in the file set
+  LibraryRef name;          // as library.get named it (path and alias)
+  std::vector<EnvelopePtr> values, schemas;
+  bool skip_validation = false;
+  bool ignore_unknown_comments = false;  // the caller's, unless library.get overrides it
+  bool strict = false;                   // likewise
+};
+using HandlePtr = std::shared_ptr<const LibraryHandle>;
+
+// `@ytt:library` for the files of one library execution (ytt's LibraryModule;
+// library_module.cpp): library.get names a private library, and its value makes new instances
+// (with_data_values, with_data_values_schema) or runs one as a child execution (eval, export,
+// data_values). A friend of LibraryExecution: the phases it runs are the execution's own.
+class LibraryModule {
+ public:
+  // The module the files of folder `folder` of `owner`'s library load.
+  static sl::Value make(LibraryExecution& owner, const std::string& folder);
+
+ private:
+  static sl::Value value(HandlePtr h);
+};
+
 // One library's run over its files (ytt's LibraryExecution): the files are sorted into schema,
 // data values and template files (`classify_files`), the schema documents merged into one type
 // (`build_schema`), the data values documents and flags overlaid onto its defaults and
@@ -200,18 +227,6 @@ class LibraryExecution {
   void stop_loading() { preloader_.reset(); }
 
  private:
-  // A library instance: which library, and what its caller gives it.
-  struct LibraryHandle {
-    LibraryExecution* owner;
-    std::string dir;  // its folder in the file set
-    LibraryRef name;  // as library.get named it (path and alias)
-    std::vector<EnvelopePtr> values, schemas;
-    bool skip_validation = false;
-    bool ignore_unknown_comments = false;  // the caller's, unless library.get overrides it
-    bool strict = false;                   // likewise
-  };
-  using HandlePtr = std::shared_ptr<const LibraryHandle>;
-
   struct Export {
     std::string path;  // relative to the library's folder
     sl::Module globals;
@@ -234,9 +249,8 @@ class LibraryExecution {
   std::optional<sl::Module> eval_library_file(const SourceFile& f);
   std::string eval_text_file(const SourceFile& f);
   void check_library_documents_used();
-  // `@ytt:library` (library_module.cpp).
-  sl::Value library_module(const std::string& folder);
-  static sl::Value library_value(HandlePtr h);
+  // Runs library `h` for `@ytt:library` (library_module.cpp).
+  friend class LibraryModule;
   std::optional<sl::Error> run_library(const sl::Call& c, const LibraryHandle& h,
                                        const std::string& prefix,
                                        const std::function<void(LibraryExecution&)>& then);
