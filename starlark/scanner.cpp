@@ -337,7 +337,7 @@ class RawScanner {
           advance();
         }
         if (v > 255) {  // shown as starlark-go shows it: three octal digits
-          char buf[8];
+          char buf[16];  // room for any int: -O1 cannot see that v <= 0777
           std::snprintf(buf, sizeof buf, "%03o", v);
           return error(start, std::string("invalid escape sequence \\") + buf);
         }
