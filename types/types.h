@@ -9,7 +9,7 @@
 //
 // One checker, two front doors, no copies: the walk is a template over a small *node view*
 // (see `YamlView` for the shape), so the hint side checks `yaml::Node` trees (`check` and
-// `fits` below) and the ytt engine checks its own compact value tree (schema/infer.cpp's
+// `fits` below) and the ytt engine checks its own compact value tree (ytt/schema/infer.cpp's
 // `DView`) with the same code. The front doors differ only in the `Order` they ask for: hint
 // files report in document order, ytt in its two passes (shapes of maps and arrays first, then
 // keys and scalars). The ytt engine's schema types are `Type`s too (schema's `SType` derives
