@@ -33,6 +33,8 @@ TEST(Syntax, CompileErrorsMatchYtt) {
       {"x = [1, 2\n", "got end of file, want ']'", 2},
       {"x = \"abc\n", "unexpected newline in string", 1},
       {"x = 017\n", "obsolete form of octal literal; use 0o17", 1},
+      {"x = \"\\777\"\n", "invalid escape sequence \\777", 1},  // an octal escape past 255
+      {"x = \"\\4000\"\n", "invalid escape sequence \\400", 1},  // three digits at most
       {"x = )\n", "unexpected ')'", 1},
       {"if True\n  x = 1\nend\n", "got newline, want ':'", 2},  // ytt: the next line
       {"x = if\n", "got if, want primary expression", 1},
