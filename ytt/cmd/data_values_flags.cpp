@@ -111,7 +111,8 @@ class DataValuesFlags {
     try {
       found = with_context(
           context + "Find files '" + path + "':\n    ",
-          [&] { return find_files(path, stdin_use_, read_rules()); }, /*laid_out=*/true);
+          [&, &path = path] { return find_files(path, stdin_use_, read_rules()); },
+          /*laid_out=*/true);
     } catch (const StdinTaken& taken) {
       throw YttError{context + "Reading file '" + taken.name + "':\n    " + StdinTaken::kText};
     }
