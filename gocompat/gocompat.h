@@ -32,6 +32,8 @@ Rune decode_rune(std::string_view s, size_t i);
 // utf8.DecodeLastRuneInString(s) for a non-empty s: the code point that ends it, with the same
 // reading of invalid sequences.
 Rune decode_last_rune(std::string_view s);
+// utf8.AppendRune for a valid code point.
+void append_rune(std::string& out, uint32_t r);
 
 // ---- unicode -------------------------------------------------------------------------------
 // Classes and simple case mappings of Go's unicode package. Letters, digits and printability

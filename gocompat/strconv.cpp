@@ -16,25 +16,6 @@ void append_hex(std::string& out, std::string_view prefix, uint32_t v, int digit
   for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4) out += kLowerHex[(v >> shift) & 0xF];
 }
 
-// utf8.AppendRune for a valid code point.
-void append_rune(std::string& out, uint32_t r) {
-  if (r < 0x80) {
-    out += static_cast<char>(r);
-  } else if (r < 0x800) {
-    out += static_cast<char>(0xC0 | (r >> 6));
-    out += static_cast<char>(0x80 | (r & 0x3F));
-  } else if (r < 0x10000) {
-    out += static_cast<char>(0xE0 | (r >> 12));
-    out += static_cast<char>(0x80 | ((r >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (r & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (r >> 18));
-    out += static_cast<char>(0x80 | ((r >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((r >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (r & 0x3F));
-  }
-}
-
 // appendEscapedRune with quote '"', ASCIIonly and graphicOnly false. `r` is a valid code point
 // (appendQuotedWith has already written the bytes of invalid UTF-8 as \x).
 void append_escaped_rune(std::string& out, uint32_t r) {
@@ -88,6 +69,24 @@ int digit_value(char c) {
 }
 
 }  // namespace
+
+void append_rune(std::string& out, uint32_t r) {
+  if (r < 0x80) {
+    out += static_cast<char>(r);
+  } else if (r < 0x800) {
+    out += static_cast<char>(0xC0 | (r >> 6));
+    out += static_cast<char>(0x80 | (r & 0x3F));
+  } else if (r < 0x10000) {
+    out += static_cast<char>(0xE0 | (r >> 12));
+    out += static_cast<char>(0x80 | ((r >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (r & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (r >> 18));
+    out += static_cast<char>(0x80 | ((r >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((r >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (r & 0x3F));
+  }
+}
 
 void append_quoted(std::string& out, std::string_view s) {
   out += '"';

@@ -49,22 +49,7 @@ std::string sharp_u(uint32_t r) {
   std::string out = buf;
   if (r != kEof && gocompat::is_print(r)) {
     out += " '";
-    // Re-encode the code point as UTF-8.
-    if (r < 0x80) {
-      out += static_cast<char>(r);
-    } else if (r < 0x800) {
-      out += static_cast<char>(0xC0 | (r >> 6));
-      out += static_cast<char>(0x80 | (r & 0x3F));
-    } else if (r < 0x10000) {
-      out += static_cast<char>(0xE0 | (r >> 12));
-      out += static_cast<char>(0x80 | ((r >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (r & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (r >> 18));
-      out += static_cast<char>(0x80 | ((r >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((r >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (r & 0x3F));
-    }
+    gocompat::append_rune(out, r);
     out += "'";
   }
   return out;
