@@ -236,6 +236,23 @@ class Scanner {
     if (c > ' ' && c != 0xC2 && c != 0xE2) return false;
     return c == ' ' || c == '\t' || is_breakz(n);
   }
+  // go-yaml's line folding inside a flow scalar (plain or double-quoted): one line feed between
+  // two parts reads as a space, more keep all but the first; other breaks are kept as they are.
+  static void fold_lines(std::string& out, std::string& leading_break,
+                         std::string& trailing_breaks) {
+    if (!leading_break.empty() && leading_break[0] == '\n') {
+      if (trailing_breaks.empty()) {
+        out += ' ';
+      } else {
+        out += trailing_breaks;
+      }
+    } else {
+      out += leading_break;
+      out += trailing_breaks;
+    }
+    trailing_breaks.clear();
+    leading_break.clear();
+  }
   // A byte a plain scalar takes without a second look (scan_plain): printable ASCII that is no
   // blank, no break and no indicator that may end the scalar.
   static bool plain_run_byte(unsigned char c) {
@@ -713,18 +730,7 @@ class Scanner {
             out.assign(s_.data() + start, end - start);
             copying = true;
           }
-          if (leading_break[0] == '\n') {
-            if (trailing_breaks.empty()) {
-              out += ' ';
-            } else {
-              out += trailing_breaks;
-            }
-          } else {
-            out += leading_break;
-            out += trailing_breaks;
-          }
-          trailing_breaks.clear();
-          leading_break.clear();
+          fold_lines(out, leading_break, trailing_breaks);
           leading_blanks = false;
         } else if (ws_to > ws_from && copying) {
           out.append(s_.data() + ws_from, ws_to - ws_from);
@@ -835,18 +841,7 @@ class Scanner {
         }
       }
       if (leading_blanks) {
-        if (!leading_break.empty() && leading_break[0] == '\n') {
-          if (trailing_breaks.empty()) {
-            out += ' ';
-          } else {
-            out += trailing_breaks;
-          }
-        } else {
-          out += leading_break;
-          out += trailing_breaks;
-        }
-        trailing_breaks.clear();
-        leading_break.clear();
+        fold_lines(out, leading_break, trailing_breaks);
       } else if (copying && ws_to > ws_from) {
         out.append(s_.data() + ws_from, ws_to - ws_from);
       }
