@@ -21,9 +21,10 @@ namespace hintkit::yaml::testing {
 
 // Where yaml-cpp reads valid text differently from go-yaml (ytt v0.48.0 agrees with the
 // reader): a CR without LF (a line break to go-yaml), an anchor on a node that is no key on
-// its line, a line starting with ':' and a non-blank, a tag holding '!', ',', '[' or ']' after its handle, and a plain scalar in a flow
-// collection with a ':' right before ',', ']' or '}' (`{z:}`: go-yaml ends a plain scalar only
-// at a ':' before a blank, so the key is "z:").
+// its line, a line starting with ':' and a non-blank, a tag holding '!', ',', '[' or ']' after
+// its handle, a block scalar's indicator starting a line no deeper than the line before, and a
+// plain scalar in a flow collection with a ':' right before ',', ']' or '}' (`{z:}`: go-yaml
+// ends a plain scalar only at a ':' before a blank, so the key is "z:").
 inline bool yaml_cpp_reads_differently(std::string_view text) {
   if (internal::has_lone_cr(text)) return true;  // a line break to go-yaml, not to yaml-cpp
   for (std::string_view colon : {":,", ":]", ":}"}) {
@@ -48,6 +49,22 @@ inline bool yaml_cpp_reads_differently(std::string_view text) {
         text[at + 1] != '\r' && text[at + 1] != '\t') {
       return true;
     }
+  }
+  // A block scalar whose `|` or `>` starts a line no deeper than the line before (`-\n|`: the
+  // sequence entry's value to go-yaml): yaml-cpp rejects it, or reads a document of its own.
+  size_t previous_indent = 0;
+  for (size_t line = 0; line < text.size();) {
+    size_t end = text.find('\n', line);
+    if (end == std::string_view::npos) end = text.size();
+    size_t first = text.find_first_not_of(' ', line);
+    if (first < end) {
+      if ((text[first] == '|' || text[first] == '>') && line > 0 &&
+          first - line <= previous_indent) {
+        return true;
+      }
+      previous_indent = first - line;
+    }
+    line = end + 1;
   }
   return !internal::go_yaml_scan(text, std::string_view::npos).tag_chars_yaml_cpp_ends_at.empty();
 }
@@ -108,7 +125,7 @@ inline CrossCheck cross_check(std::string_view text) {
   try {
     theirs = YAML::LoadAll(std::string(text));
   } catch (const YAML::Exception&) {
-    return out;  // yaml-cpp rejects text go-yaml reads (a block scalar at its `- ` column)
+    return out;  // yaml-cpp rejects text go-yaml reads
   }
   out.checked = true;
   std::vector<const Document*> ours;
@@ -116,8 +133,8 @@ inline CrossCheck cross_check(std::string_view text) {
   // Annotations after the last node make an empty document of their own (as ytt's do).
   while (ours.size() > theirs.size() && ours.back()->empty) ours.pop_back();
   if (ours.size() != theirs.size()) {
-    out.difference = "document count " + std::to_string(ours.size()) + " vs " +
-                     std::to_string(theirs.size());
+    out.difference =
+        "document count " + std::to_string(ours.size()) + " vs " + std::to_string(theirs.size());
     return out;
   }
   for (size_t i = 0; i < ours.size() && out.difference.empty(); ++i) {

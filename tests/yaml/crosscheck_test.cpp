@@ -244,6 +244,10 @@ TEST(ReaderCrossCheck, TrickySnippets) {
       {"a: !!timestamp\nb: !!timestamp 2001-12-14\n", true},
       {"- !!timestamp x\n", true},
       {"\"a\nb\": 1\n", false},
+      // A block scalar at its entry's column: the entry's value to go-yaml, a document of its
+      // own or an error to yaml-cpp (yaml_differential).
+      {"-\n|\n", true},
+      {"- \n|- \n- |\n  x\n", true},
   };
   Tally t;
   for (const Case& c : cases) {
