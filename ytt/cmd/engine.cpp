@@ -108,7 +108,10 @@ class TemplateCommand {
       if (format_ == "json" && exec_.type() && schema_has_non_string_key(*exec_.type())) {
         throw Unsupported{"JSON output of a schema with non-string keys"};
       }
-      if (format_ == "pos") throw Unsupported{"-o pos of --data-values-schema-inspect"};
+      if (format_ == "pos") {
+        DDoc doc = openapi_document(exec_.type());
+        return print_positions({&doc}, place_name());
+      }
       return openapi_text(exec_.type(), format_ == "json");
     }
     if (schema_format_ == "openapi-v3") {

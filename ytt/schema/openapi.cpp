@@ -8,12 +8,36 @@ namespace hintkit::schema {
 
 namespace {
 
-yaml::MapItem item(std::string key, yaml::Node value) {
-  yaml::MapItem it;
-  it.key = yaml::make_string(std::move(key));
-  it.value = std::move(value);
-  return it;
+// A node of the document itself, made in memory: it has no place (`-o pos` prints none).
+DPtr made(yaml::Kind kind) { return make_node(kind); }
+
+DPtr string_node(std::string_view text) {
+  DPtr n = made(yaml::Kind::kString);
+  n->scalar = string_scalar(text);
+  return n;
 }
+
+DPtr bool_node(bool b) {
+  DPtr n = made(yaml::Kind::kBool);
+  n->scalar.bool_value = b;
+  n->scalar.text = b ? "true" : "false";
+  return n;
+}
+
+void add(DNode& map, Scalar key, DPtr value) {
+  DEntry e;
+  e.key = std::move(key);
+  e.value = std::move(value);
+  map.entries.push_back(std::move(e));
+}
+void add(DNode& map, std::string_view key, DPtr value) {
+  add(map, string_scalar(key), std::move(value));
+}
+
+// A value of the schema (a default, an example) as ytt's document holds it: YAML nodes at the
+// places the schema gave them (a default or example made by Starlark is placed at its
+// annotated node), never Go data.
+DPtr schema_value(const DNode& v) { return yaml_copy(v); }
 
 std::string openapi_type(const SType& t) {
   switch (t.kind) {
@@ -37,48 +61,38 @@ std::string openapi_type(const SType& t) {
 // One schema type as ytt's OpenAPI document describes it (pkg/schema/openapi.go): its
 // documentation, then what its kind adds, in ytt's fixed order of properties. A nullable
 // type is "nullable: true" over its value type's description (a map's has no default).
-yaml::Node describe(const SType& t) {
+DPtr describe(const SType& t) {
   static const TypeDocs kNone;
   const TypeDocs& docs = t.docs ? *t.docs : kNone;
-  yaml::Node n = yaml::make_map();
-  if (docs.title && !docs.title->empty()) {
-    n.items.push_back(item("title", yaml::make_string(*docs.title)));
-  }
+  DPtr out = made(yaml::Kind::kMap);
+  DNode& n = *out;
+  if (docs.title && !docs.title->empty()) add(n, "title", string_node(*docs.title));
   std::string ty = t.any() ? "" : openapi_type(t);
-  if (!ty.empty()) n.items.push_back(item("type", yaml::make_string(ty)));
-  if (t.kind == types::Kind::kMap && !t.any())
-    n.items.push_back(item("additionalProperties", yaml::make_bool(false)));
-  if (t.kind == types::Kind::kFloat && !t.any())
-    n.items.push_back(item("format", yaml::make_string("float")));
-  if (t.nullable || t.any()) n.items.push_back(item("nullable", yaml::make_bool(true)));
-  if (docs.deprecated) n.items.push_back(item("deprecated", yaml::make_bool(true)));
-  if (docs.desc && !docs.desc->empty()) {
-    n.items.push_back(item("description", yaml::make_string(*docs.desc)));
-  }
+  if (!ty.empty()) add(n, "type", string_node(ty));
+  if (t.kind == types::Kind::kMap && !t.any()) add(n, "additionalProperties", bool_node(false));
+  if (t.kind == types::Kind::kFloat && !t.any()) add(n, "format", string_node("float"));
+  if (t.nullable || t.any()) add(n, "nullable", bool_node(true));
+  if (docs.deprecated) add(n, "deprecated", bool_node(true));
+  if (docs.desc && !docs.desc->empty()) add(n, "description", string_node(*docs.desc));
   if (!docs.examples.empty()) {
-    n.items.push_back(item("x-example-description", yaml::make_string(docs.examples[0].first)));
-    n.items.push_back(item("example", to_yaml(*docs.examples[0].second)));
+    add(n, "x-example-description", string_node(docs.examples[0].first));
+    add(n, "example", schema_value(*docs.examples[0].second));
   }
   if (t.any()) {
-    n.items.push_back(item("default", to_yaml(*t.default_value)));
-    return n;
+    add(n, "default", schema_value(*t.default_value));
+    return out;
   }
   if (t.kind == types::Kind::kMap) {
-    yaml::Node props = yaml::make_map();
+    DPtr props = made(yaml::Kind::kMap);
     for (size_t i = 0; i < t.fields.size(); ++i) {
-      yaml::MapItem p;
-      p.key = to_yaml(t.key(i));  // keys keep their YAML type (`true:`, `1:`)
-      p.value = describe(t.field_type(i));
-      props.items.push_back(std::move(p));
+      add(*props, t.key(i), describe(t.field_type(i)));  // keys keep their YAML type (`true:`)
     }
-    n.items.push_back(item("properties", std::move(props)));
-    return n;
+    add(n, "properties", std::move(props));
+    return out;
   }
-  if (t.kind == types::Kind::kArray && t.item) {
-    n.items.push_back(item("items", describe(*t.item_type())));
-  }
-  n.items.push_back(item("default", to_yaml(*t.default_value)));
-  return n;
+  if (t.kind == types::Kind::kArray && t.item) add(n, "items", describe(*t.item_type()));
+  add(n, "default", schema_value(*t.default_value));
+  return out;
 }
 
 void sort_keys(yaml::Node& n) {
@@ -105,27 +119,33 @@ bool has_non_finite(const yaml::Node& n) {
 
 }  // namespace
 
-std::string openapi_text(const TypePtr& type, bool json) {
-  yaml::Node doc = yaml::make_map();
-  doc.items.push_back(item("openapi", yaml::make_string("3.0.0")));
-  yaml::Node info = yaml::make_map();
-  info.items.push_back(item("version", yaml::make_string("0.1.0")));
-  info.items.push_back(
-      item("title", yaml::make_string("Schema for data values, generated by ytt")));
-  doc.items.push_back(item("info", std::move(info)));
-  doc.items.push_back(item("paths", yaml::make_map()));
-  yaml::Node schemas = yaml::make_map();
+DDoc openapi_document(const TypePtr& type) {
+  DPtr doc = made(yaml::Kind::kMap);
+  add(*doc, "openapi", string_node("3.0.0"));
+  DPtr info = made(yaml::Kind::kMap);
+  add(*info, "version", string_node("0.1.0"));
+  add(*info, "title", string_node("Schema for data values, generated by ytt"));
+  add(*doc, "info", std::move(info));
+  add(*doc, "paths", made(yaml::Kind::kMap));
+  DPtr schemas = made(yaml::Kind::kMap);
   if (type) {
-    schemas.items.push_back(item("dataValues", describe(*type)));
+    add(*schemas, "dataValues", describe(*type));
   } else {
-    yaml::Node dv = yaml::make_map();
-    dv.items.push_back(item("nullable", yaml::make_bool(true)));
-    dv.items.push_back(item("default", yaml::make_null()));
-    schemas.items.push_back(item("dataValues", std::move(dv)));
+    DPtr dv = made(yaml::Kind::kMap);
+    add(*dv, "nullable", bool_node(true));
+    add(*dv, "default", made(yaml::Kind::kNull));
+    add(*schemas, "dataValues", std::move(dv));
   }
-  yaml::Node comps = yaml::make_map();
-  comps.items.push_back(item("schemas", std::move(schemas)));
-  doc.items.push_back(item("components", std::move(comps)));
+  DPtr comps = made(yaml::Kind::kMap);
+  add(*comps, "schemas", std::move(schemas));
+  add(*doc, "components", std::move(comps));
+  DDoc d;
+  d.value = std::move(doc);
+  return d;
+}
+
+std::string openapi_text(const TypePtr& type, bool json) {
+  yaml::Node doc = to_yaml(*openapi_document(type).value);
   if (json) {
     if (has_non_finite(doc)) return {};
     sort_keys(doc);

@@ -133,7 +133,10 @@ std::vector<Problem> problems_of(const Files& files, const SchemaError& e);
 SchemaAssertion assertion_of(const TypeProblem& p, const diag::Span* at = nullptr,
                              std::string_view at_word = "at");
 
-// `--data-values-schema-inspect -o openapi-v3` (json: `-o json` as well).
+// `--data-values-schema-inspect -o openapi-v3`: the schema as ytt's OpenAPI document, made
+// in memory except for the schema's own values (defaults, examples), which keep their places
+// for `-o pos`; `openapi_text` prints it as YAML, or as JSON with `json`.
+DDoc openapi_document(const TypePtr& type);
 std::string openapi_text(const TypePtr& type, bool json);
 
 }  // namespace hintkit::schema

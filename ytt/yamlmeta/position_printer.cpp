@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "gocompat/gocompat.h"
 #include "ytt/yamlmeta/yamlmeta.h"
 
 namespace hintkit::schema {
@@ -12,26 +13,9 @@ namespace {
 // Go's fmt verbs take no width beyond this (fmt's tooLarge): a longer number ends the format.
 constexpr int kMaxGoFormatNumber = 1'000'000;
 
-// Go's utf8.DecodeRuneInString, by width only: 1 for an invalid byte (Go's RuneError).
-size_t rune_width(std::string_view s, size_t i) {
-  const auto b = static_cast<unsigned char>(s[i]);
-  size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
-  if (n == 1 || i + n > s.size()) return 1;
-  for (size_t k = 1; k < n; ++k)
-    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 1;
-  const uint32_t cp =
-      n == 2   ? ((b & 0x1Fu) << 6) | (s[i + 1] & 0x3Fu)
-      : n == 3 ? ((b & 0x0Fu) << 12) | ((s[i + 1] & 0x3Fu) << 6) | (s[i + 2] & 0x3Fu)
-               : ((b & 0x07u) << 18) | ((s[i + 1] & 0x3Fu) << 12) | ((s[i + 2] & 0x3Fu) << 6) |
-                     (s[i + 3] & 0x3Fu);
-  const bool overlong = (n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000);
-  if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 1;
-  return n;
-}
-
 size_t rune_count(std::string_view s) {
   size_t n = 0;
-  for (size_t i = 0; i < s.size(); i += rune_width(s, i)) ++n;
+  for (size_t i = 0; i < s.size(); i += gocompat::decode_rune(s, i).width) ++n;
   return n;
 }
 
@@ -112,10 +96,11 @@ std::string go_printf_without_args(std::string_view f) {
       out += "%!(NOVERB)";
       break;
     }
-    const size_t w = rune_width(f, i);
+    const size_t w = gocompat::decode_rune(f, i).width;
     // An invalid byte reads as Go's RuneError, written back as U+FFFD.
-    const std::string verb =
-        w == 1 && static_cast<unsigned char>(f[i]) >= 0x80 ? "\xEF\xBF\xBD" : std::string(f.substr(i, w));
+    const std::string verb = w == 1 && static_cast<unsigned char>(f[i]) >= 0x80
+                                 ? "\xEF\xBF\xBD"
+                                 : std::string(f.substr(i, w));
     i += w;
     if (verb == "%") {
       out += '%';
@@ -173,8 +158,7 @@ class PositionPrinter {
     if ((n.is_map() || n.is_array()) && !n.from_code) {
       for (size_t i = 0; i < n.entries.size(); ++i) {
         const DEntry& e = n.entries[i];
-        const std::string name =
-            n.is_map() ? go_key_text(e.key) : "[" + std::to_string(i) + "]";
+        const std::string name = n.is_map() ? go_key_text(e.key) : "[" + std::to_string(i) + "]";
         const std::string sep = n.is_map() ? ":" : "";
         auto text = e.value ? leaf(*e.value) : std::optional<std::string>("null");
         if (!text || text->find('\n') != std::string::npos) {
