@@ -1,5 +1,5 @@
-// One library's run over its files (ytt's LibraryExecution and DataValuesPreProcessing): the
-// phases the command, and library.get for private libraries, run in ytt's order.
+// One library's run over its files (ytt's LibraryExecution): the phases the command, and
+// library.get for private libraries, run in ytt's order.
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -28,11 +28,6 @@ bool holds_go_data(const DNode& root) {
   return false;
 }
 
-}  // namespace
-
-
-namespace {
-
 // Files after the first holding less YAML than this are parsed on the main thread: a thread
 // costs more to start and end than parsing that much (about 0.3 ms).
 constexpr size_t kPreloadMinBytes = size_t{16} << 10;
@@ -41,13 +36,13 @@ constexpr size_t kPreloadMinBytes = size_t{16} << 10;
 // ytt's filesByAnnotation looks for schemas and data values in YAML templates only.
 bool is_yaml(const SourceFile& f) { return file_type(f) == FileType::kYaml && is_template_file(f); }
 
-std::string join(const std::vector<std::string>& v) {
+}  // namespace
+
+std::string comma_list(const std::vector<std::string>& items) {
   std::string out;
-  for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + v[i];
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + items[i];
   return out;
 }
-
-}  // namespace
 
 LibraryExecution::LibraryExecution(ExecutionSettings settings)
     : settings_(std::move(settings)), thread_(make_thread_options(settings_)) {
@@ -100,19 +95,16 @@ std::optional<LoadedYaml> LibraryExecution::take_loaded(size_t i) {
 }
 
 // Templates a schema or data values file (ytt's EvalYAML in those phases, where
-// data.values is still empty); `stage` and `order` name the phase in errors.
-std::vector<DDoc> LibraryExecution::docs_of(size_t i, const std::string& stage,
-                                            const std::vector<std::string>& order) {
+// data.values is still empty); `stage` names the phase in errors.
+std::vector<DDoc> LibraryExecution::docs_of(size_t i, const std::string& stage) {
   const SourceFile& f = files_.files[i];
   try {
     return eval_template(files_, f, thread_, take_loaded(i));
   } catch (const TemplateError& e) {
     if (e.compile) {
-      throw YttError{multi_line_error(stage + " (in following order: " + join(order) +
-                                      "): Templating file '" + f.path + "': " + e.text)};
+      throw YttError{multi_line_error(stage + ": Templating file '" + f.path + "': " + e.text)};
     }
-    throw YttError{stage + " (in following order: " + join(order) + "):\n  Templating file '" +
-                   f.path + "': \n" + e.text};
+    throw YttError{stage + ":\n  Templating file '" + f.path + "': \n" + e.text};
   }
 }
 
@@ -166,81 +158,26 @@ void LibraryExecution::throw_syntax_error(const LoadedYaml& y, const SourceFile&
   }
 }
 
-// The schema documents, merged, as one type (null without schema documents).
+// ytt's DataValuesSchemaPreProcessing; the values start as the schema's defaults.
 void LibraryExecution::build_schema() {
-  std::vector<std::string> order;
-  for (size_t i : schema_files_) order.push_back(files_.files[i].path);
-  if (!parent_schemas_.empty()) order.push_back("additional data value schema");
-  const std::string stage =
-      "Overlaying data values schema (in following order: " + join(order) + "):";
-  // ytt's collectSchemaDocs: each file templated and checked, each of its schema documents
-  // addressed (`@library/ref`) and typed on its own, before any is merged.
-  std::vector<DDoc> docs;
-  std::vector<TypePtr> types;
-  for (size_t i : schema_files_) {
-    std::vector<DDoc> file_docs = docs_of(i, "Overlaying data values schema", order);
-    // The run's only schema document is read no more once typed (nothing is merged).
-    size_t last_schema_doc = file_docs.size();
-    for (size_t k = 0; k < file_docs.size(); ++k)
-      if (file_docs[k].ann("data/values-schema")) last_schema_doc = k;
-    const bool last_file = i == schema_files_.back() && parent_schemas_.empty();
-    for (const auto& d : file_docs) {
-      check_placement(d);
-      if (!d.ann("data/values-schema") && !doc_empty(d)) {
-        const std::string& p = files_.files[i].path;
-        throw YttError{stage + "\n  Templating file '" + p + "':\n    Expected schema file '" + p +
-                       "' to only have schema documents"};
-      }
-    }
-    for (size_t k = 0; k < file_docs.size(); ++k) {
-      DDoc& d = file_docs[k];
-      if (!d.ann("data/values-schema")) continue;
-      std::vector<LibraryRef> ref =
-          with_context(stage + " ", [&] { return library_ref_of(d.anns); });
-      const bool sole = last_file && k == last_schema_doc && docs.empty() && ref.empty();
-      TypePtr t = with_context(stage, [&] {
-        return sole ? infer_document(std::move(d), files_) : infer_document(d, files_);
-      });
-      if (!ref.empty()) {  // meant for a library this one uses
-        auto e = std::make_shared<Envelope>();
-        e->desc = "Schema belonging to library '" + library_ref_text(ref) + "' on line " +
-                  pos_text(d.span);
-        e->ref = std::move(ref);
-        e->src.doc = std::move(d);
-        child_schemas_.push_back(std::move(e));
-        continue;
-      }
-      types.push_back(std::move(t));
-      docs.push_back(std::move(d));
-    }
-  }
+  const DataValuesSchemaPreProcessing pp{files_, thread_, phase_templater(), schema_files_,
+                                         parent_schemas_};
+  type_ = pp.apply(child_schemas_);
   for (auto& e : passed_schemas_) child_schemas_.push_back(e);
-  for (auto& e : parent_schemas_) {
-    types.push_back(with_context(stage, [&] { return infer_document(e->src.doc, files_); }));
-    docs.push_back(e->src.doc);
-  }
-  if (docs.empty()) return;
-  if (docs.size() == 1) {
-    type_ = std::move(types[0]);
-  } else {
-    types.clear();
-    with_context(stage, [&] {
-      DDoc merged = docs[0];
-      for (size_t k = 1; k < docs.size(); ++k) {
-        overlay_document(merged.value, docs[k], thread_, files_, false, false, true, &merged.span);
-      }
-      type_ = infer_document(merged, files_);
-    });
-  }
-  values_ = default_of(*type_);
-  root_span_ = type_->declared;
+  if (!type_) return;
+  data_values_.value = default_of(*type_);
+  data_values_.span = type_->declared;
+}
+
+PhaseTemplater LibraryExecution::phase_templater() {
+  return [this](size_t i, const std::string& stage) { return docs_of(i, stage); };
 }
 
 // Final data values that still hold a map with a repeated key (a plain file's first
 // document taken as it is, a YAML flag value put in place) make ytt panic when it turns them
 // into Go data for output or templates.
 void LibraryExecution::refuse_repeated_keys() const {
-  if (repeated_keys_ && values_ && has_repeated_key(*values_)) {
+  if (repeated_keys_ && data_values_.value && has_repeated_key(*data_values_.value)) {
     throw Unsupported{"data values holding a map key twice (ytt panics)"};
   }
 }
@@ -260,98 +197,17 @@ bool LibraryExecution::has_repeated_key(const DNode& n) {
   return false;
 }
 
-// ytt's DataValuesPreProcessing: data values documents in file order, then the flags, each
-// overlaid onto the result so far and type-checked.
+// ytt's DataValuesPreProcessing: the data values files, then the flags and the caller's
+// documents; documents for the libraries this one uses are handed on once it is done.
 void LibraryExecution::merge_values(std::vector<ValuesSource> flag_sources) {
   if (values_problem_) throw *values_problem_;
-  std::vector<std::string> order;
-  for (size_t i : value_files_) order.push_back(files_.files[i].path);
-  if (!flag_sources.empty() || !parent_values_.empty()) order.push_back("additional data values");
-  const std::string stage = "Overlaying data values (in following order: " + join(order) + "):";
-  // ytt's collectDataValuesDocs: each file templated and checked, each of its data values
-  // documents addressed to a library or to this one, before any is overlaid.
-  for (size_t i : value_files_) {
-    std::vector<DDoc> docs = docs_of(i, "Overlaying data values", order);
-    const std::string& p = files_.files[i].path;
-    for (const auto& d : docs) {
-      if (!d.ann("data/values") && !doc_empty(d)) {
-        throw YttError{stage + "\n  Templating file '" + p + "':\n    Expected data values file '" +
-                       p + "' to only have data values documents"};
-      }
-    }
-    for (auto& d : docs) {
-      check_placement(d);
-      if (!d.ann("data/values")) continue;
-      std::vector<LibraryRef> ref =
-          with_context(stage + " ", [&] { return data_values_library_ref(d.anns); });
-      if (!ref.empty()) {  // meant for a library this one uses
-        auto e = std::make_shared<Envelope>();
-        e->desc = "Data Value belonging to library '" + library_ref_text(ref) + "' on line " +
-                  pos_text(d.span);
-        e->ref = std::move(ref);
-        for (const auto& a : d.anns) {
-          for (const auto& [name, v] : a.kwargs) {
-            if (a.name == "data/values" && name == "after_library_module") {
-              e->after_library_module = v.as_bool();
-            }
-          }
-        }
-        e->src = {std::move(d), false, false, p};
-        child_values_.push_back(std::move(e));
-        continue;
-      }
-      sources_.push_back({std::move(d), false, false, p});
-    }
-  }
-  for (auto& src : flag_sources) sources_.push_back(std::move(src));
-  for (auto& e : flag_child_values_) child_values_.push_back(e);
-  for (auto& e : passed_values_) child_values_.push_back(e);
-  for (auto& e : parent_values_) sources_.push_back(e->src);
-  for (auto& src : sources_) {
-    if (!type_ && !values_) {
-      // Without a schema the first document is the start: its own rules stay with it.
-      root_anns_ = &src.doc.anns;
-      root_span_ = src.doc.span;
-    }
-    with_context(stage, [&] {
-      overlay_document(values_, src.doc, thread_, files_, src.missing_ok, src.plain, false,
-                       &root_span_, /*release_right=*/true);
-    });
-    // A plain file's document that replaced the whole value is where ytt then points.
-    if (src.plain && values_ == src.doc.value) root_span_ = src.doc.span;
-    // The document now lives on in `values_` where it was merged: holding it as well would
-    // keep every node the overlay copied alive twice (and make the defaults below copy).
-    src.doc.value.reset();
-    if (type_) {
-      std::vector<TypeProblem> problems;
-      check_and_fill(values_, *type_, problems, &root_span_);
-      if (!problems.empty()) {
-        for (const auto& p : problems) {
-          if (is_no_position(p.at)) {
-            throw Unsupported{
-                "a type error on a map a data value flag builds for its key path "
-                "(ytt crashes)"};
-          }
-          if (is_unprintable_memory(p.at)) {
-            throw Unsupported{
-                "a type error on a map or array given to library.with_data_values (ytt quotes "
-                "a Go pointer)"};
-          }
-          // The document itself is at an unknown place, which ytt shows as such; a map or
-          // array in its place has no position at all, on which ytt crashes.
-          if (src.in_memory && p.at.file.empty() && !memory_line(p.at) &&
-              (p.found == "map" || p.found == "array")) {
-            throw Unsupported{"type errors in values given to library.with_data_values"};
-          }
-        }
-        SchemaError e{.summary = "One or more data values were invalid"};
-        for (const auto& p : problems) e.failures.push_back(assertion_of(p));
-        // ytt's newline after the text
-        throw YttError{stage + " " + render(files_, e) + "\n", 1, {}, problems_of(files_, e)};
-      }
-    }
-  }
-  if (!values_) values_ = make_node(yaml::Kind::kMap);
+  for (auto& e : parent_values_) flag_sources.push_back(e->src);
+  DataValuesPreProcessing pp{
+      files_, thread_, phase_templater(), value_files_, std::move(flag_sources), type_.get()};
+  pp.apply(data_values_, child_values_);
+  // After the files' documents for libraries: the flags', then those the caller passed on.
+  for (auto* more : {&flag_child_values_, &passed_values_})
+    for (auto& e : *more) child_values_.push_back(e);
   values_ready_ = true;
 }
 
@@ -360,80 +216,12 @@ void LibraryExecution::validate() {
   static const std::vector<Ann> kNoAnns;
   std::vector<Problem> problems;
   const std::string failures = with_context("Validating final data values:\n", [&] {
-    return validate_values(values_, type_.get(), root_anns_ ? *root_anns_ : kNoAnns, root_span_,
+    return validate_values(data_values_.value, type_.get(),
+                           data_values_.anns ? *data_values_.anns : kNoAnns, data_values_.span,
                            thread_, files_, &problems);
   });
   if (!failures.empty()) {
     throw YttError{"Validating final data values:\n" + failures, 1, {}, std::move(problems)};
-  }
-}
-
-// ytt's DocExtractor on a file as parsed: `@name` on documents only, once per document.
-// True when some document carries it.
-bool LibraryExecution::annotated_documents(const LoadedYaml& file, std::string_view text,
-                                           const std::string& name) {
-  if (!file.has_marker) return false;  // no "#@" in the text: no annotation anywhere
-  size_t on_documents = 0;
-  for (const auto& d : file.docs) {
-    for (const auto& a : d.annotations) on_documents += a.name == name;
-  }
-  // Every `@name` in the file is on a document when the text writes it no more often.
-  if (written_annotations(text, name) > on_documents) {
-    for (const auto& d : file.docs) check_not_on_items(d.root, name);
-  }
-  bool found = false;
-  for (const auto& d : file.docs) {
-    int count = 0;
-    for (const auto& a : d.annotations) count += a.name == name;
-    if (count > 1) throw YttError{name + " annotation may only be used once per document"};
-    found = found || count == 1;
-  }
-  return found;
-}
-
-// How often `text` writes `#@name` followed by a space, a tab or the end of its line: never
-// less often than annotations named `name` occur in it (a name runs to a space or a tab).
-size_t LibraryExecution::written_annotations(std::string_view text, std::string_view name) {
-  const std::string written = "#@" + std::string(name);
-  size_t count = 0;
-  for (size_t at = text.find(written); at != std::string_view::npos;
-       at = text.find(written, at + 1)) {
-    size_t after = at + written.size();
-    if (after == text.size() ||
-        std::string_view(" \t\r\n").find(text[after]) != std::string_view::npos) {
-      ++count;
-    }
-  }
-  return count;
-}
-
-void LibraryExecution::check_not_on_items(const yaml::Node& n, const std::string& name) {
-  auto refuse = [&](const char* what, const diag::Span& at) {
-    throw YttError{"Found @" + name + " on " + what + " (" + pos_text(at) +
-                   "); only documents (---) can be annotated with @" + name};
-  };
-  for (const auto& it : n.items) {
-    for (const auto& a : it.annotations)
-      if (a.name == name) refuse("map item", it.span);
-    check_not_on_items(it.value, name);
-  }
-  for (const auto& el : n.elements) {
-    for (const auto& a : el.annotations)
-      if (a.name == name) refuse("array item", el.span);
-    check_not_on_items(el, name);
-  }
-}
-
-void LibraryExecution::check_placement(const DDoc& d) {
-  if (!d.value) return;
-  for (const auto& e : d.value->entries) {
-    for (const auto& a : e.anns) {
-      if (a.name == "data/values-schema" || a.name == "data/values") {
-        std::string where = d.value->is_map() ? "map item" : "array item";
-        throw YttError{"Found @" + a.name + " on " + where + " (" + pos_text(e.span) +
-                       "); only documents (---) can be annotated with @" + a.name};
-      }
-    }
   }
 }
 
@@ -475,7 +263,8 @@ bool LibraryExecution::evaluate_documents() {
     // ytt hands every template data.values as structs, and panics on a map key that is not
     // a string (core.GoValue); a plain YAML file gets no data module.
     const bool plain = !is_template_file(f) && !is_library_file(f);  // e.g. yaml-plain
-    if (values_ && !plain && is_templated(*y) && has_non_string_key(*values_)) {
+    if (data_values_.value && !plain && is_templated(*y) &&
+        has_non_string_key(*data_values_.value)) {
       throw Unsupported{
           "data values with a map key that is not a string in templates (ytt panics)"};
     }
@@ -606,7 +395,7 @@ std::optional<sl::Module> LibraryExecution::eval_library_file(const SourceFile& 
 std::string LibraryExecution::eval_text_file(const SourceFile& f) {
   (void)f.readable_text();
   // As for YAML templates: ytt panics on data values with a non-string map key.
-  if (values_ && has_non_string_key(*values_)) {
+  if (data_values_.value && has_non_string_key(*data_values_.value)) {
     throw Unsupported{"data values with a map key that is not a string in templates (ytt panics)"};
   }
   try {
@@ -639,7 +428,7 @@ void LibraryExecution::check_library_documents_used() {
   std::string k = kinds[0];
   if (kinds.size() > 1) k += ", and " + kinds[1];
   throw YttError{"Expected all provided library " + k +
-                 " documents to be used but found unused: " + join(unused)};
+                 " documents to be used but found unused: " + comma_list(unused)};
 }
 
 // Whether input `i` is a file of this library: below its folder and not inside one of its

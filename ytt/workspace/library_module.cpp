@@ -200,7 +200,7 @@ sl::Value LibraryModule::value(HandlePtr h) {
         sl::Value out;
         auto err = h->owner->run_library(
             c, *h, "Exporting from library '" + desc + "': ", [&](LibraryExecution& lib) {
-              out = to_struct_value(lib.values_);
+              out = to_struct_value(lib.data_values_.value);
             });
         if (err) return *err;
         return out;
@@ -301,7 +301,7 @@ std::optional<sl::Error> LibraryExecution::run_library(
     lib->merge_values({});
     if (!lib->skip_validation_) lib->validate();
     lib->refuse_repeated_keys();
-    lib->files_.data_values = lib->values_;
+    lib->files_.data_values = lib->data_values_.value;
     then(*lib);
     return std::nullopt;
   } catch (const Unsupported& u) {

@@ -1,10 +1,12 @@
 // workspace: ytt's pkg/workspace, how files become a library's run. Start at
-// `LibraryExecution` (library_execution.cpp): one library's run over its files (data values
-// pre-processing, templates, overlays), which `@ytt:library` also starts for private libraries
-// (library_module.cpp). Also here: template loading (`load()` of `@ytt:` modules, `.star` and
-// `.lib.yml` files: template_loader.cpp), library references (`@library/ref`, `@lib~alias`:
-// library_ref.cpp) and the YAML of the input files loaded ahead on a second thread
-// (`YamlPreloader`: preload.cpp).
+// `LibraryExecution` (library_execution.cpp): one library's run over its files, as named phases
+// (schema: data_values_schema_pre_processing.cpp; data values: data_values_pre_processing.cpp;
+// which documents carry which annotation: doc_extractor.cpp; then templates and overlays),
+// which `@ytt:library` also starts for private libraries (library_module.cpp). Also here:
+// template loading (`load()` of `@ytt:` modules, `.star` and `.lib.yml` files:
+// template_loader.cpp), library references (`@library/ref`, `@lib~alias`: library_ref.cpp)
+// and the YAML of the input files loaded ahead on a second thread (`YamlPreloader`:
+// preload.cpp).
 #pragma once
 
 #include <condition_variable>
@@ -101,7 +103,7 @@ class YamlPreloader {
   bool strict_ = false;
 };
 
-// ---- Library execution (ytt's LibraryExecution, DataValuesPreProcessing, LibraryModule) ----
+// ---- Library execution (ytt's LibraryExecution, its pre-processing, LibraryModule) ---------
 
 // A data values document on its way to be overlaid, with how it is overlaid.
 struct ValuesSource {
@@ -136,6 +138,69 @@ struct ExecutionSettings {
   bool disable_validation = false;
 };
 
+// A library's own data values as pre-processing builds them (ytt's datavalues.Envelope of the
+// library's values): the schema's defaults first, then each document overlaid.
+struct DataValues {
+  DPtr value;                              // null without a schema until a document gives one
+  diag::Span span;                         // where ytt says the values document is
+  const std::vector<Ann>* anns = nullptr;  // without a schema: the first document's own (rules)
+  // The documents overlaid, kept while the values live (`anns` points into one; a run that
+  // does not free at its end hands them on with the rest).
+  std::vector<ValuesSource> docs;
+};
+
+// Templates input file `i` in a pre-processing phase (ytt's TemplateLoader.EvalYAML there,
+// while data.values is still empty); `stage` ("Overlaying data values (in following order:
+// ...)") heads its errors.
+using PhaseTemplater = std::function<std::vector<DDoc>(size_t i, const std::string& stage)>;
+
+// ytt's DataValuesSchemaPreProcessing (data_values_schema_pre_processing.cpp): a library's
+// schema files templated in file order, each schema document typed on its own, then those of
+// this library merged (with those its caller gave it, last) into one type.
+struct DataValuesSchemaPreProcessing {
+  Files& files;
+  sl::Thread& thread;
+  PhaseTemplater eval;
+  const std::vector<size_t>& schema_files;          // input files with schema documents
+  const std::vector<EnvelopePtr>& schema_overlays;  // the caller's (with_data_values_schema)
+
+  // The merged type, null without schema documents. Schema documents addressed to a library
+  // this one uses (`@library/ref`) are appended to `for_libraries` instead.
+  TypePtr apply(std::vector<EnvelopePtr>& for_libraries) const;
+};
+
+// ytt's DataValuesPreProcessing (data_values_pre_processing.cpp): a library's data values
+// files templated in file order, then `values_overlays` (the flags', the caller's), each
+// document overlaid onto the values so far and type-checked against the schema.
+struct DataValuesPreProcessing {
+  Files& files;
+  sl::Thread& thread;
+  PhaseTemplater eval;
+  const std::vector<size_t>& values_files;  // input files with data values documents
+  std::vector<ValuesSource> values_overlays;
+  const SType* schema = nullptr;  // null without a schema
+
+  // Overlays every document onto `values` (the schema's defaults, or empty), which is a map
+  // at the end. Documents addressed to a library this one uses are appended to
+  // `for_libraries` instead.
+  void apply(DataValues& values, std::vector<EnvelopePtr>& for_libraries);
+
+ private:
+  void overlay_and_check(DataValues& values, ValuesSource& src, const std::string& stage);
+};
+
+// ---- ytt's DocExtractor (doc_extractor.cpp) --------------------------------------------------
+
+// On a file as parsed: `@name` on documents only, once per document. True when some document
+// carries it. Throws YttError with ytt's text.
+bool annotated_documents(const LoadedYaml& file, std::string_view text, const std::string& name);
+// On a document as templated: `@data/values` and `@data/values-schema` on the document only,
+// not on its items. Throws YttError.
+void check_document_annotations(const DDoc& d);
+
+// "a, b, c", as ytt lists files and documents in its messages.
+std::string comma_list(const std::vector<std::string>& items);
+
 class LibraryExecution;
 
 // A library instance (ytt's libraryValue): which library, and what its caller gives it.
@@ -165,12 +230,12 @@ class LibraryModule {
 
 // One library's run over its files (ytt's LibraryExecution): the files are sorted into schema,
 // data values and template files (`classify_files`), the schema documents merged into one type
-// (`build_schema`), the data values documents and flags overlaid onto its defaults and
-// type-checked (`merge_values`, ytt's DataValuesPreProcessing), validated (`validate`), then
-// the templates evaluated and overlaid (`evaluate_documents`). The command runs the root
-// library through these phases (ytt/cmd/engine.cpp); `@ytt:library`'s `library.get`
-// (library_module.cpp) runs a child execution over a private library's folder the same way.
-// library_execution.cpp holds the phases.
+// (`build_schema`, by DataValuesSchemaPreProcessing), the data values documents and flags
+// overlaid onto its defaults and type-checked (`merge_values`, by DataValuesPreProcessing),
+// validated (`validate`), then the templates evaluated and overlaid (`evaluate_documents`). The
+// command runs the root library through these phases (ytt/cmd/engine.cpp); `@ytt:library`'s
+// `library.get` (library_module.cpp) runs a child execution over a private library's folder the
+// same way. library_execution.cpp holds the phases.
 class LibraryExecution {
  public:
   // The root library: the run's files are added to `files()` by the command.
@@ -196,9 +261,9 @@ class LibraryExecution {
   // Final data values holding a map with a repeated key make ytt panic: refused.
   void refuse_repeated_keys() const;
   // The data values are final: templates evaluated from now on read them.
-  void publish_values() { files_.data_values = values_; }
+  void publish_values() { files_.data_values = data_values_.value; }
   // Where ytt says the final values document is (`-o pos` of --data-values-inspect).
-  const diag::Span& values_span() const { return root_span_; }
+  const diag::Span& values_span() const { return data_values_.span; }
   // Template evaluation, then ytt's overlay post-processing, into `output()`. True when text
   // templates were met (their text is in `text_outputs()`, for output files only).
   bool evaluate_documents();
@@ -215,7 +280,7 @@ class LibraryExecution {
   // A data value flag's document addressed to a library.
   void add_flag_library_values(EnvelopePtr e) { flag_child_values_.push_back(std::move(e)); }
   const TypePtr& type() const { return type_; }
-  const DPtr& values() const { return values_; }
+  const DPtr& values() const { return data_values_.value; }
   // The output documents, one set per template file, and the input file of each set.
   std::vector<std::vector<DDoc>>& output() { return output_; }
   const std::vector<size_t>& output_files_of_sets() const { return set_files_; }
@@ -236,15 +301,10 @@ class LibraryExecution {
   bool library_mode() const { return root_ != this; }
   bool own_file(size_t i) const;
   std::optional<LoadedYaml> take_loaded(size_t i);
-  std::vector<DDoc> docs_of(size_t i, const std::string& stage,
-                            const std::vector<std::string>& order);
+  std::vector<DDoc> docs_of(size_t i, const std::string& stage);
+  PhaseTemplater phase_templater();
   static void throw_syntax_error(const LoadedYaml& y, const SourceFile& f);
   static bool has_repeated_key(const DNode& n);
-  static bool annotated_documents(const LoadedYaml& file, std::string_view text,
-                                  const std::string& name);
-  static size_t written_annotations(std::string_view text, std::string_view name);
-  static void check_not_on_items(const yaml::Node& n, const std::string& name);
-  void check_placement(const DDoc& d);
   std::vector<size_t> evaluation_order() const;
   std::optional<sl::Module> eval_library_file(const SourceFile& f);
   std::string eval_text_file(const SourceFile& f);
@@ -265,8 +325,7 @@ class LibraryExecution {
   // The pipeline's trees live here, not on the stack, so that `run` can hand them to the
   // caller (Options::free_at_end) instead of freeing them.
   TypePtr type_;
-  DPtr values_;
-  std::vector<ValuesSource> sources_;
+  DataValues data_values_;
   std::vector<std::vector<DDoc>> output_;  // the output documents, one set per template file
   std::vector<size_t> set_files_;          // the input file of each set of output_
   // Text templates' results for output files (the root library's).
@@ -283,8 +342,6 @@ class LibraryExecution {
   std::vector<Export> exports_;    // a library's .star and .lib.yml files' globals
   std::vector<std::shared_ptr<LibraryExecution>> libraries_;  // executions whose values may live on
   std::vector<size_t> schema_files_, value_files_;  // input files by their documents' annotations
-  const std::vector<Ann>* root_anns_ = nullptr;     // the values document's own annotations
-  diag::Span root_span_;                            // where ytt says the values document is
   std::unique_ptr<YamlPreloader> preloader_;
   size_t input_count_ = 0;  // files_.files beyond this come from flags
   // Pseudo files are named by a number unique in the run: a library's start past its caller's.
