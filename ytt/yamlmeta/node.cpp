@@ -42,15 +42,25 @@ Scalar string_scalar(std::string_view text) {
   return s;
 }
 
+namespace {
+
+// The fields a scalar's value has in both a loaded node and a `Scalar`, but its text.
+template <class From, class To>
+void copy_value_fields(const From& from, To& to) {
+  to.kind = from.kind;
+  to.style = from.style;
+  to.bool_value = from.bool_value;
+  to.is_unsigned = from.is_unsigned;
+  to.int_value = from.int_value;
+  to.float_value = from.float_value;
+}
+
+}  // namespace
+
 // The value fields of a scalar (no span, tag or comments: the emitter and equality ignore them).
 yaml::Node to_yaml(const Scalar& n) {
   yaml::Node s;
-  s.kind = n.kind;
-  s.style = n.style;
-  s.bool_value = n.bool_value;
-  s.is_unsigned = n.is_unsigned;
-  s.int_value = n.int_value;
-  s.float_value = n.float_value;
+  copy_value_fields(n, s);
   s.text = n.text;  // JSON keys print their source text
   return s;
 }
@@ -62,12 +72,7 @@ namespace {
 template <class NodeRef>
 Scalar scalar_from(NodeRef&& n) {
   Scalar s;
-  s.kind = n.kind;
-  s.style = n.style;
-  s.bool_value = n.bool_value;
-  s.is_unsigned = n.is_unsigned;
-  s.int_value = n.int_value;
-  s.float_value = n.float_value;
+  copy_value_fields(n, s);
   s.text = std::forward<NodeRef>(n).text;
   return s;
 }

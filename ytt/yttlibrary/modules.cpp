@@ -1,8 +1,7 @@
 // The `@ytt:*` modules: the dispatcher `ytt_module()` plus struct, data, template and module.
 // assert lives in assert.cpp; json, yaml and regexp in codec.cpp.
-#include "ytt/yttlibrary/yttlibrary.h"
-
 #include "diag/stack.h"
+#include "ytt/yttlibrary/yttlibrary.h"
 
 namespace hintkit::schema {
 
@@ -50,6 +49,26 @@ sl::Value new_struct(std::vector<std::pair<std::string, sl::Value>> fields) {
   return sl::make_struct("struct", "struct", std::move(fields));
 }
 
+using Conversion = sl::Result<sl::Value> (*)(const sl::Value&, ValuePath&);
+
+// A list, tuple or set through struct.encode/decode: Go slices, so every sequence comes back a
+// list of its items converted by `convert`.
+sl::Result<sl::Value> list_of_converted(const sl::Value& v, ValuePath& path, Conversion convert,
+                                        std::string_view what) {
+  if (!path.enter(v)) return sl::fail_error(std::string(what) + *path.error());
+  std::vector<sl::Value> items;
+  for (const auto& it : v.items()) {
+    path.at("[" + std::to_string(items.size()) + "]");
+    auto converted = convert(it, path);
+    if (!converted.ok()) return converted;
+    items.push_back(*converted);
+  }
+  path.leave();
+  return sl::make_list(std::move(items));
+}
+
+sl::Result<sl::Value> decode_struct(const sl::Value& v, ValuePath& path);
+
 // dict -> struct, recursively (lists and tuples become lists), as struct.encode does. ytt goes
 // through its Go-value conversion, which never ends on a value that contains itself; `path`
 // stops there with the conversion's error.
@@ -73,18 +92,8 @@ sl::Result<sl::Value> encode_struct(const sl::Value& v, ValuePath& path) {
     }
     case sl::Kind::kList:
     case sl::Kind::kTuple:
-    case sl::Kind::kSet: {  // Go slices: every sequence comes back a list
-      if (!path.enter(v)) return failed();
-      std::vector<sl::Value> items;
-      for (const auto& it : v.items()) {
-        path.at("[" + std::to_string(items.size()) + "]");
-        auto e = encode_struct(it, path);
-        if (!e.ok()) return e;
-        items.push_back(*e);
-      }
-      path.leave();
-      return sl::make_list(std::move(items));
-    }
+    case sl::Kind::kSet:
+      return list_of_converted(v, path, encode_struct, "struct.encode: ");
     case sl::Kind::kFunction:
     case sl::Kind::kBuiltin:
       return sl::fail_error("struct.encode: unknown type " + std::string(v.type_name()) +
@@ -151,18 +160,8 @@ sl::Result<sl::Value> decode_struct(const sl::Value& v, ValuePath& path) {
     }
     case sl::Kind::kList:
     case sl::Kind::kTuple:
-    case sl::Kind::kSet: {  // Go slices: every sequence comes back a list
-      if (!path.enter(v)) return failed();
-      std::vector<sl::Value> items;
-      for (const auto& it : v.items()) {
-        path.at("[" + std::to_string(items.size()) + "]");
-        auto d = decode_struct(it, path);
-        if (!d.ok()) return d;
-        items.push_back(*d);
-      }
-      path.leave();
-      return sl::make_list(std::move(items));
-    }
+    case sl::Kind::kSet:
+      return list_of_converted(v, path, decode_struct, "struct.decode: ");
     case sl::Kind::kDict: {
       if (!path.enter(v)) return failed();
       std::vector<std::pair<sl::Value, sl::Value>> items;

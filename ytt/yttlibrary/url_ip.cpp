@@ -28,32 +28,14 @@ int unhex(char c) {
   return c - 'A' + 10;
 }
 
+constexpr std::string_view kHostSafe = "!$&'()*+,;=:[]<>\"";
+constexpr std::string_view kValidAsEncoded = "!$&'()*+,;=:@[]%";
+
 bool should_escape(unsigned char c, Enc mode) {
   if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return false;
-  if (mode == Enc::kHost || mode == Enc::kZone) {
-    switch (c) {
-      case '!':
-      case '$':
-      case '&':
-      case '\'':
-      case '(':
-      case ')':
-      case '*':
-      case '+':
-      case ',':
-      case ';':
-      case '=':
-      case ':':
-      case '[':
-      case ']':
-      case '<':
-      case '>':
-      case '"':
-        return false;
-      default:
-        break;
-    }
-  }
+  // RFC 3986's sub-delims, ':' and '[]' (and, as Go allows, '<>"') stay as they are in a host.
+  if ((mode == Enc::kHost || mode == Enc::kZone) && kHostSafe.find(char(c)) != kHostSafe.npos)
+    return false;
   switch (c) {
     case '-':
     case '_':
@@ -219,28 +201,10 @@ struct Url {
   }
 
   static bool valid_encoded(std::string_view s, Enc mode) {
+    // The sub-delims, ':', '@', '[]' and '%' are valid as they are (Go's validEncoded).
     for (unsigned char c : s) {
-      switch (c) {
-        case '!':
-        case '$':
-        case '&':
-        case '\'':
-        case '(':
-        case ')':
-        case '*':
-        case '+':
-        case ',':
-        case ';':
-        case '=':
-        case ':':
-        case '@':
-        case '[':
-        case ']':
-        case '%':
-          break;
-        default:
-          if (should_escape(c, mode)) return false;
-      }
+      if (kValidAsEncoded.find(char(c)) != kValidAsEncoded.npos) continue;
+      if (should_escape(c, mode)) return false;
     }
     return true;
   }
@@ -611,7 +575,8 @@ sl::Value url_module() {
           return ytt_fail(c, "Unable to convert value: " + *hint);
         DPtr m = from_starlark(c.args[0], {});
         if (url_arg_go_type(c.args[0]) != gocompat::kOrderedMapType || !m->is_map()) {
-          return ytt_fail(c, "expected argument to be a map, but was " + url_arg_go_type(c.args[0]));
+          return ytt_fail(c,
+                          "expected argument to be a map, but was " + url_arg_go_type(c.args[0]));
         }
         std::map<std::string, std::vector<std::string>> values;  // Encode sorts by key
         for (const auto& e : m->entries) {
