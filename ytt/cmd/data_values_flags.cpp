@@ -5,6 +5,7 @@
 #include "ytt/cmd/cmd.h"
 #include "ytt/overlay/overlay.h"
 #include "ytt/workspace/workspace.h"
+#include "ytt/yamltemplate/yamltemplate.h"
 
 namespace hintkit::schema {
 

@@ -68,7 +68,7 @@ struct SourceFile {
   const std::string& readable_text() const;
 };
 
-struct CompiledTemplate;  // template.cpp: a YAML template compiled to a Starlark program
+struct CompiledTemplate;  // ytt/template/template.h: a template compiled to a Starlark program
 
 struct Library;  // file_set.cpp: a folder of the file set as a library
 // The library tree of a Files' file set (file_set.cpp), kept between lookups: `files` and
@@ -150,7 +150,7 @@ class Files {
   // itself, marked "(generated)").
   std::map<std::string, std::shared_ptr<const CompiledTemplate>> compiled;
   // `template.replace` of each YAML template by file name: as in ytt, the function a file
-  // loads acts on that file's evaluation contexts (template.cpp).
+  // loads acts on that file's evaluation contexts (evaluation_ctx.cpp).
   std::map<std::string, sl::Value> template_replace;
   // --ignore-unknown-comments: templates skip plain `#` comments instead of rejecting them.
   bool ignore_unknown_comments = false;

@@ -204,6 +204,22 @@ std::string go_value_type(const sl::Value& v) {
   return std::string(v.type_name());
 }
 
+std::string yaml_type_name(const sl::Value& v) {
+  static constexpr std::pair<std::string_view, std::string_view> kNames[] = {
+      {"*yamlmeta.DocumentSet", "document set"},
+      {"*yamlmeta.Map", "map"},
+      {"*yamlmeta.Array", "array"},
+      {"int64", "integer"},
+      {"uint64", "integer"},
+      {"float64", "float"},
+      {"bool", "boolean"},
+      {"<nil>", "null"}};
+  std::string go = go_value_type(v);
+  for (const auto& [type, name] : kNames)
+    if (go == type) return std::string(name);
+  return go;
+}
+
 sl::Value make_fragment(DPtr node) { return sl::Value(new Fragment(std::move(node))); }
 
 sl::Value make_nil_fragment() { return sl::Value(new Fragment(make_node(yaml::Kind::kNull))); }

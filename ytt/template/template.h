@@ -1,12 +1,16 @@
-// template: ytt's pkg/template, yamltemplate and texttemplate. A YAML template's `#@` lines
-// and `key: #@ expr` values compile to one Starlark program whose run builds the documents
-// (`eval_template`); a text template's `(@ code @)` and `(@= expr @)` compile the same way
-// (`eval_text_template`). Start at `eval_template` in template.cpp. starlark_value.cpp holds
-// what crosses between Starlark and the tree: conversions both ways, the `yamlfragment` value
-// ytt hands to code, Go's type names of Starlark values and the hints of values with no YAML form.
+// template: ytt's pkg/template (and its core). A template, YAML (ytt/yamltemplate) or text
+// (ytt/texttemplate), compiles to a `CompiledTemplate`: one Starlark program whose generated
+// calls (`start_node(tag)`, `set_node(tag, value)`, ...) build the tree of nodes the compiler
+// tagged. Start at `run_compiled` (evaluation_ctx.cpp: ytt's EvaluationCtx, which runs those
+// calls for both dialects); compiled_template.cpp holds the program's text and ytt's error
+// text with the template's lines. starlark_value.cpp holds what crosses between Starlark and
+// the tree: conversions both ways, the `yamlfragment` value ytt hands to code, Go's type names
+// of Starlark values and the hints of values with no YAML form.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -107,8 +111,12 @@ std::optional<std::string> own_conversion_hint(const sl::Value& v);
 // An assertion object of @ytt:assert (what assert.min(...) etc. return).
 bool is_assertion(const sl::Value& v);
 
-// Evaluates one YAML template file into documents. Throws YttError on failure with ytt's
-// "Templating file" wording left to the caller (`error_text`).
+// yamlmeta.TypeName of what ytt's AsGoValue makes of `v` ("map", "integer", "null", else Go's
+// %T of it, as `go_value_type` says).
+std::string yaml_type_name(const sl::Value& v);
+
+// A template that failed: to compile, or in its program. The caller words the stage ("Templating
+// file") around it.
 struct TemplateError {
   std::string text;  // e.g. "- floored division by zero\n    in ..."
   // A template that does not compile: `text` is one line ("Compiling YAML template 'x': ...")
@@ -120,48 +128,100 @@ struct TemplateError {
   std::string head = {};
 };
 
-struct LoadedYaml {
-  std::string path;
-  std::vector<yaml::Document> docs;
-  diag::Diagnostics diags;
-  bool has_marker = true;  // the text holds "#@" somewhere (else no node can be templated)
-  // The text holds a '#' that is neither "#@" nor "#!" (else no node has a plain comment).
-  bool has_plain_hash = true;
-  // Some map key is a map or array (`? [a]`, `{a: 1}: b`): templating such a file crashes
-  // ytt, and a plain file's array key ytt prints with its array items' Go fields; both are
-  // refused. Found before `roots` takes the trees.
-  bool has_collection_key = false;
-  bool has_array_key = false;
-  // Document roots already converted to engine nodes (by index of `docs`; null where not).
-  // A file whose only annotations are argument-less data annotations on its documents is
-  // plain YAML below them (a large data values file): it is converted where it was loaded,
-  // so its YAML tree is gone before the schema is built. Such a root keeps its kind and span
-  // but not its children.
-  std::vector<DPtr> roots;
+// ---- Compiled templates (ytt's CompiledTemplate, NodeTag, instructions) ---------------------
+//
+// Every node of a template (document set, document, map, map item, array, array item; a text
+// root and its text pieces) gets a tag and a `start_node(tag)` instruction; a scalar becomes
+// `set_node(tag)`; a node's `#@ expr` becomes `set_node(tag, (expr))`; `#@name args`
+// annotations become `start_node_annotation(...)`; code lines are copied. Each generated line
+// remembers the source line it came from (none for purely generated lines), so errors print
+// as ytt prints them.
+
+enum class NodeKind : uint8_t {
+  kDocSet,
+  kDoc,
+  kMap,
+  kMapItem,
+  kArray,
+  kArrayItem,
+  kTextRoot,
+  kText
 };
-// Whether some map key in `n` holds an array (`? [a]`, `{[a]: b}`, `{a: [1]}: b`): ytt writes
-// such a key with its array items' Go fields (`- value: a` / `line: 1`), so it is refused.
-bool has_array_in_key(const yaml::Node& n);
-// Loads one file's YAML. Touches nothing shared, so it may run on another thread.
-// How ytt's YAML reader (its fork of go-yaml v2) reads every file, fragment and value;
-// `strict`: ytt's strict YAML (yaml::LoadOptions::strict).
-yaml::LoadOptions ytt_yaml_options(bool strict = false);
 
-// `split`: a long stream may be read in two halves on two threads (yaml::load_split), for a
-// caller with no other thread at work; `after_split` runs once the second half is back.
-LoadedYaml load_yaml(std::string path, std::string_view text, bool strict = false,
-                     bool split = false, const std::function<void()>& after_split = {});
-// ytt's HasTemplating: some `#@` comment in the file (else ytt takes it as plain YAML).
-bool is_templated(const LoadedYaml& y);
+// The parent tag of a root node.
+inline constexpr int kRootTag = -100;
 
-// Evaluates `file` as a ytt template (from `loaded` when its YAML was loaded ahead of time).
-// On a YAML or Starlark failure throws TemplateError.
-std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread& thread,
-                                std::optional<LoadedYaml> loaded = std::nullopt);
-// Evaluates `file` as a ytt text template (ytt's texttemplate: `(@ code @)`, `(@= expr @)`,
-// `-` trimming) and returns its text; its globals are kept for load(). Throws TemplateError:
-// `compile` set for a template that does not parse ("Parsing text template 'x': ...").
-std::string eval_text_template(Files& files, const SourceFile& file, sl::Thread& thread);
+// `#@comment text`: documentation, dropped like `#!` comments (ytt's AnnotationComment).
+inline constexpr std::string_view kCommentAnnotation = "comment";
+
+// What `start_node(tag)` copies: the source node without its children.
+struct TplNode {
+  NodeKind kind;
+  int parent;  // tag, or kRootTag
+  int depth;   // parents up to the root tag
+  int line;    // 0: unknown position
+  diag::Span span;
+  Scalar key;         // kMapItem
+  DPtr key_node;      // kMapItem with a collection key
+  DPtr scalar;        // kDoc/kMapItem/kArrayItem holding a scalar: that value
+  std::string text;   // kText
+  bool implicit_doc;  // kDoc without `---`
+};
+
+struct CodeLine {
+  CodeLine(std::string code_text, int src_line = 0) : code(std::move(code_text)), src(src_line) {}
+  std::string code;
+  int src = 0;  // source line, 0 when generated
+  // text templates: the piece of the line an error points at
+  int sel_line = 0;
+  std::string sel_text;
+  bool has_sel = false;
+};
+
+struct CompiledTemplate {
+  std::string file;
+  int number = 2;              // names the instructions: ytt numbers each template it compiles
+  std::vector<TplNode> nodes;  // tag - 1
+  std::vector<CodeLine> code;
+  SourceLines lines;
+  std::map<std::pair<int, std::string>, diag::Span> ann_spans;  // (tag, name) -> comment
+
+  // An instruction's name in this template's program ("__ytt_tpl2_start_node").
+  std::string op(std::string_view name) const {
+    return "__ytt_tpl" + std::to_string(number) + "_" + std::string(name);
+  }
+  std::string src_text(int line) const {
+    return has_line(line) ? std::string(lines[static_cast<size_t>(line - 1)]) : std::string();
+  }
+  bool has_line(int line) const { return line >= 1 && static_cast<size_t>(line) <= lines.size(); }
+  // Adds a node (its depth follows from its parent's) and returns its tag.
+  int add_node(TplNode n);
+  // A generated line that stands for source line `src` (none when the file has no such line).
+  CodeLine code_line(std::string code_text, int src) const {
+    return CodeLine(std::move(code_text), has_line(src) ? src : 0);
+  }
+  // ytt's CodeAsString: lines left-trimmed unless the previous one ends with a backslash.
+  std::string code_text() const;
+  // The program beside the source, as ytt's debug output shows it (HINTKIT_DEBUG_TEMPLATE).
+  std::string debug_text() const;
+};
+
+// A template that does not compile: the compiler's message, which the dialect words
+// ("Compiling YAML template '<file>': <message>").
+struct CompileProblem {
+  std::string message;
+};
+
+// What a template's program built: a YAML template's documents, or a text template's text.
+struct TemplateOutput {
+  std::vector<DDoc> docs;
+  std::string text;
+};
+// Runs `compiled` as `file`'s program (ytt's CompiledTemplate.Eval); its globals become the
+// module that load() of the file gives. On a Starlark failure throws TemplateError.
+TemplateOutput run_compiled(Files& files, const SourceFile& file, sl::Thread& thread,
+                            std::shared_ptr<CompiledTemplate> compiled);
+
 // Text of a Starlark error as ytt prints it under "Templating file".
 std::string starlark_error_text(const Files& files, const sl::Error& e);
 

@@ -8,6 +8,7 @@
 #include "ytt/overlay/overlay.h"
 #include "ytt/schema/schema.h"
 #include "ytt/template/template.h"
+#include "ytt/texttemplate/texttemplate.h"
 #include "ytt/validations/validations.h"
 #include "ytt/workspace/workspace.h"
 

@@ -4,6 +4,7 @@
 // the library being run), which must be a library file (`.star` or `x.lib.yml`).
 #include <algorithm>
 
+#include "ytt/texttemplate/texttemplate.h"
 #include "ytt/workspace/workspace.h"
 #include "ytt/yttlibrary/yttlibrary.h"
 

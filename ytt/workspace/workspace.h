@@ -23,6 +23,7 @@
 #include "ytt/files/files.h"
 #include "ytt/schema/schema.h"
 #include "ytt/template/template.h"
+#include "ytt/yamltemplate/yamltemplate.h"
 #include "ytt/yamlmeta/yamlmeta.h"
 
 namespace hintkit::schema {

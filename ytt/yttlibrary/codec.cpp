@@ -10,6 +10,7 @@
 #include "formats/formats.h"
 #include "gocompat/gocompat.h"
 #include "ytt/yttlibrary/yttlibrary.h"
+#include "ytt/yamltemplate/yamltemplate.h"
 
 namespace hintkit::schema {
 
