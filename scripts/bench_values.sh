@@ -11,11 +11,14 @@
 # Usage: scripts/bench_values.sh [path/to/hintkit]     (default: build/hintkit)
 # Env:   SIZES="1600 6400"  RUNS=3  YTT=/path/to/ytt (the reference; required unless SKIP_YTT=1, hintkit only)
 #        SETTLE=2 (seconds to wait before timing hintkit, after the previous size's ytt run)
+#        SHARED=/path/to/shared (default: ../shared beside the checkout)
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${1:-$root/build/hintkit}"
-shared="$root/../shared"
+# The workload generator ships beside the checkout (../shared); SHARED names it from elsewhere
+# (a worktree, a copy of the repository).
+shared="${SHARED:-$root/../shared}"
 gen="$shared/bench/gen-schema-workload.py"
 if [[ -z "${SKIP_YTT:-}" ]]; then
   ytt="${YTT:?set YTT to the reference ytt v0.48.0 binary (or SKIP_YTT=1 for hintkit only)}"
@@ -27,7 +30,7 @@ sizes="${SIZES:-100 400 1600 6400}"
 runs="${RUNS:-3}"
 
 [[ -x "$bin" ]] || { echo "no hintkit binary at $bin (build it first)" >&2; exit 2; }
-[[ -f "$gen" ]] || { echo "workload generator not found: $gen (needs ../shared)" >&2; exit 2; }
+[[ -f "$gen" ]] || { echo "workload generator not found: $gen (set SHARED to the shared folder)" >&2; exit 2; }
 [[ -x /usr/bin/time ]] || { echo "/usr/bin/time is required" >&2; exit 2; }
 
 work="$(mktemp -d)"
