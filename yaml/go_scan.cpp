@@ -7,7 +7,10 @@
 // stops and why, which the wording of go-yaml's messages (go_yaml.cpp) asks again. The first
 // stop of either kind is go-yaml's first error, at go-yaml's place, from the same pass.
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -48,10 +51,14 @@ enum class Tok : uint8_t {
 };
 
 struct Token {
+  Token() = default;
   Token(Tok t, size_t at) : type(t), offset(at) {}
-  Tok type;
-  size_t offset;
-  size_t length = 0;  // anchors and aliases: the name's bytes after `&` or `*`
+  Tok type = Tok::kStreamEnd;
+  // Scalars: how it is written.
+  ScalarStyle style = ScalarStyle::kPlain;
+  // The value (scalars), suffix (tags) or prefix (%TAG directives) is built in the queue's text
+  // (TokenQueue::text) rather than a slice of the source (see `value_at`).
+  bool owned = false;
   // An anchor or alias name go-yaml ends at `:`, `?`, `%`, `@` or a backquote (`&a: 1` is a
   // null key anchored `a`): refused (kUnsupportedAnchorName) when go-yaml reads the text whole.
   bool split = false;
@@ -60,23 +67,24 @@ struct Token {
   // value indicator to go-yaml. Refused (kUnsupportedFlowColon) when the parser takes it as a
   // value; a parser error before that is go-yaml's answer.
   bool flow_colon = false;
-  std::string_view handle = {};  // a named tag's `!name!`; a %TAG directive's handle
-  bool version_1_1 = false;      // a %YAML directive naming 1.1, the one go-yaml takes
+  bool version_1_1 = false;  // a %YAML directive naming 1.1, the one go-yaml takes
   // Where the token starts, as the tree wants it: 0-based line, and the offset its line starts at.
   int line = 0;
+  size_t offset = 0;
   size_t line_start = 0;
-  // Scalars: how it is written, and its value: `text` when `owned`, else the source's bytes
-  // [value_at, value_at + value_len) (most scalars are slices of the source).
-  ScalarStyle style = ScalarStyle::kPlain;
-  bool owned = false;
+  // Scalars, tags, %TAG directives: the text (see `owned`): bytes [value_at, value_at +
+  // value_len) of the source, or of the queue's text when `owned` (most scalars are slices of
+  // the source). Anchors and aliases: `value_len` is the name's bytes after `&` or `*`.
   size_t value_at = 0;
   size_t value_len = 0;
-  std::string text;
-  // Tags: the handle as go-yaml's parser resolves it ("" for verbatim tags and `!`) and the
-  // suffix (in `text`).
-  std::string_view tag_handle;  // a slice of the source, or "!"
-  // A %TAG directive: its prefix, %-escapes decoded (in `text`).
+  // Tags: the handle as go-yaml's parser resolves it ("" for verbatim tags and `!`), a slice of
+  // the source or "!"; for a named one (`!name!`) also the handle a %TAG directive must define.
+  // A %TAG directive: its handle.
+  std::string_view tag_handle;
 };
+// Tokens are copied and moved as plain bytes: the queue inserts at its front without a
+// constructor call per token.
+static_assert(std::is_trivially_copyable_v<Token>);
 
 // What go-yaml's scanner reads of a directive line: its words when it cannot (empty when it
 // can), and the token it makes.
@@ -85,31 +93,62 @@ struct Directive {
   Token token{Tok::kVersionDirective, 0};
 };
 
-// The scanner's token queue: a vector read from `head_`, emptied whenever the parser has taken
-// every token (it holds a few at a time), so that tokens are not allocated one by one.
+// The scanner's token queue: a buffer read from `head_` to `tail_`, emptied whenever the
+// parser has taken every token (it holds a few at a time), so that tokens are not allocated
+// one by one. It starts with room before its head: go-yaml inserts a simple key's KEY (and the
+// BLOCK-MAPPING-START before it) in front of the key's token, which is most often the head.
+// Values built by the scanner (folded, unescaped) live in `text`, emptied with the queue.
 class TokenQueue {
  public:
-  bool empty() const { return head_ == tokens_.size(); }
-  size_t size() const { return tokens_.size() - head_; }
+  TokenQueue() : tokens_(kInitialSize) {}
+  bool empty() const { return head_ == tail_; }
+  size_t size() const { return tail_ - head_; }
   Token& front() { return tokens_[head_]; }
-  Token& back() { return tokens_.back(); }
-  void push_back(Token&& t) { tokens_.push_back(std::move(t)); }
-  void push_back(const Token& t) { tokens_.push_back(t); }
+  Token& back() { return tokens_[tail_ - 1]; }
+  void push_back(const Token& t) { emplace(t.type, t.offset) = t; }
   // A new last token, filled in place.
-  Token& emplace(Tok type, size_t offset) { return tokens_.emplace_back(type, offset); }
-  void insert_at(size_t index, Token t) {
-    tokens_.insert(tokens_.begin() + static_cast<std::ptrdiff_t>(head_ + index), std::move(t));
+  Token& emplace(Tok type, size_t offset) {
+    if (tail_ == tokens_.size()) make_room();
+    Token& t = tokens_[tail_++];
+    t = Token(type, offset);
+    return t;
+  }
+  void insert_at(size_t index, const Token& t) {
+    if (index == 0 && head_ > 0) {
+      tokens_[--head_] = t;
+      return;
+    }
+    if (tail_ == tokens_.size()) make_room();
+    const size_t at = head_ + index;
+    std::memmove(&tokens_[at + 1], &tokens_[at], (tail_ - at) * sizeof(Token));
+    ++tail_;
+    tokens_[at] = t;
   }
   void pop_front() {
-    if (++head_ == tokens_.size()) {
-      tokens_.clear();
-      head_ = 0;
+    if (++head_ == tail_) {
+      head_ = tail_ = kFrontRoom;
+      text.clear();
     }
   }
+  std::string text;
 
  private:
+  static constexpr size_t kFrontRoom = 2;  // a KEY and a BLOCK-MAPPING-START
+  static constexpr size_t kInitialSize = 32;
+  // At the buffer's end: move the tokens back to the front when that frees half of it, else
+  // double it.
+  void make_room() {
+    if (head_ > kFrontRoom && (head_ - kFrontRoom) * 2 >= tokens_.size()) {
+      std::memmove(&tokens_[kFrontRoom], &tokens_[head_], (tail_ - head_) * sizeof(Token));
+      tail_ -= head_ - kFrontRoom;
+      head_ = kFrontRoom;
+      return;
+    }
+    tokens_.resize(tokens_.size() * 2);
+  }
   std::vector<Token> tokens_;
-  size_t head_ = 0;
+  size_t head_ = kFrontRoom;
+  size_t tail_ = kFrontRoom;
 };
 
 // go-yaml's mark: lines and columns count characters (not bytes) from 0; `index` counts
@@ -151,12 +190,20 @@ Stop unnamed(ErrorKind kind, size_t offset) {
 
 class Scanner {
  public:
-  Scanner(std::string_view s, const ReaderStop* reader) : s_(s), reader_(reader) {}
+  Scanner(std::string_view s, const ReaderStop* reader)
+      : s_(s),
+        reader_(reader),
+        fast_end_(reader != nullptr ? std::min(reader->chunk_start, s.size()) : s.size()) {}
 
   // The parser's view of the token queue: `peek` scans as far as go-yaml's scanner must to
   // know the next token; `skip` hands it to the parser.
   const Token& peek() {
-    if (ready_) return queue_.front();
+    if (ready_) [[likely]] return queue_.front();
+    return fetch_for_peek();
+  }
+  // peek() when the scanner must go on first: kept out of line, so that the parser's many
+  // looks at the same token stay cheap.
+  [[gnu::noinline]] const Token& fetch_for_peek() {
     if (queue_.empty() && stream_start_) {
       stream_start_ = false;
       indent_ = -1;
@@ -168,7 +215,7 @@ class Scanner {
     ready_ = true;  // until the parser takes the token: the scanner's state does not change
     return queue_.front();
   }
-  std::string_view name(const Token& t) const { return slice(t.offset + 1, t.length); }
+  std::string_view name(const Token& t) const { return slice(t.offset + 1, t.value_len); }
   bool spans_lines(size_t from, size_t to) const {
     for (size_t i = from; i < to && i < s_.size(); ++i) {
       if (break_at(i) != 0) return true;
@@ -190,14 +237,21 @@ class Scanner {
   }
   // A scalar token's value.
   std::string_view value(const Token& t) const {
-    return t.owned ? std::string_view(t.text) : s_.substr(t.value_at, t.value_len);
+    return t.owned ? std::string_view(queue_.text).substr(t.value_at, t.value_len)
+                   : s_.substr(t.value_at, t.value_len);
   }
   std::string_view source() const { return s_; }
 
  private:
   // ---- characters ---------------------------------------------------------------------
 
+  // Below `fast_end_` (the end of the text, or of the text before the chunk the reader rejects)
+  // a byte is one comparison away.
   unsigned char byte(size_t i) const {
+    if (i < fast_end_) [[likely]] return static_cast<unsigned char>(s_[i]);
+    return byte_past_fast_end(i);
+  }
+  unsigned char byte_past_fast_end(size_t i) const {
     if (reader_ != nullptr && i >= reader_->chunk_start) {
       throw Stop{reader_->kind, reader_->offset};
     }
@@ -259,6 +313,15 @@ class Scanner {
     return c > ' ' && c < 0x7F && c != ':' && c != ',' && c != '?' && c != '[' && c != ']' &&
            c != '{' && c != '}';
   }
+  // A byte that cannot start a plain scalar as it is (one of "-?:,[]{}#&*!|>'\"%@`").
+  static bool not_plain_start(unsigned char c) {
+    static constexpr auto kTable = [] {
+      std::array<bool, 256> t{};
+      for (char x : std::string_view("-?:,[]{}#&*!|>'\"%@`")) t[static_cast<unsigned char>(x)] = true;
+      return t;
+    }();
+    return kTable[c];
+  }
   // At a `?`: the key is empty on its line (only blanks, then a comment, the end of the line
   // or the `:` of its value).
   bool key_line_is_empty() const {
@@ -291,6 +354,30 @@ class Scanner {
     ++m_.index;
     ++m_.column;
   }
+  // `while (!is_breakz()) skip();` (the rest of a comment, or of a block scalar's line), taking
+  // runs of ASCII that is no line break at once.
+  void skip_to_breakz() {
+    while (true) {
+      size_t q = m_.offset;
+      while (q < fast_end_) {
+        const unsigned char c = static_cast<unsigned char>(s_[q]);
+        if (c >= 0x80 || c == '\n' || c == '\r') break;
+        ++q;
+      }
+      const size_t run = q - m_.offset;
+      m_.offset = q;
+      m_.index += run;
+      m_.column += static_cast<int>(run);
+      if (is_breakz()) return;
+      skip();
+    }
+  }
+  // `n` bytes of ASCII, a character each, at once (the caller has looked at them).
+  void skip_ascii(size_t n) {
+    m_.offset += n;
+    m_.index += n;
+    m_.column += static_cast<int>(n);
+  }
   void skip_line() {
     size_t w = break_at(m_.offset);
     if (w == 0) return;
@@ -315,8 +402,8 @@ class Scanner {
 
   // ---- the token queue ----------------------------------------------------------------
 
-  void insert(size_t number, Token t) {  // number: counted from the first token ever
-    queue_.insert_at(number - tokens_parsed_, std::move(t));
+  void insert(size_t number, const Token& t) {  // number: counted from the first token ever
+    queue_.insert_at(number - tokens_parsed_, t);
   }
   static Token make(Tok type, const Mark& at) {
     Token t{type, at.offset};
@@ -506,9 +593,9 @@ class Scanner {
       }
       last_ = c == '&' ? Tok::kAnchor : Tok::kAlias;
       Token t = make(last_, at);
-      t.length = m_.offset - start - 1;
+      t.value_len = m_.offset - start - 1;
       t.split = !is_blankz() && e != ',' && e != ']' && e != '}';
-      queue_.push_back(std::move(t));
+      queue_.push_back(t);
       return;
     }
     if (c == '!') {
@@ -518,7 +605,6 @@ class Scanner {
       scan_tag(t);
       // `!name!suffix`: a named handle, which only a %TAG directive of its document defines.
       t.named_handle = t.tag_handle.size() > 2;
-      if (t.named_handle) t.handle = slice(t.offset, t.tag_handle.size());
       last_ = Tok::kTag;
       return;
     }
@@ -536,9 +622,8 @@ class Scanner {
       last_ = Tok::kScalar;
       return;
     }
-    static constexpr std::string_view kNotPlainStart = "-?:,[]{}#&*!|>'\"%@`";
     bool plain =
-        !(is_blankz() || kNotPlainStart.find(static_cast<char>(c)) != std::string_view::npos) ||
+        !(is_blankz() || not_plain_start(c)) ||
         (c == '-' && !is_blank(1)) || (flow_level_ == 0 && (c == '?' || c == ':') && !is_blankz(1));
     // Cannot start any token. Named for a tab (one where go-yaml wants a token: in block
     // indentation, or right after a block collection's `- `, `? ` or `: `).
@@ -597,21 +682,25 @@ class Scanner {
       } else if (m_.offset - handle_at != 1) {
         return problem("did not find expected '!'");
       }
-      d.token.handle = slice(handle_at, m_.offset - handle_at);
+      d.token.tag_handle = slice(handle_at, m_.offset - handle_at);
       if (!is_blank()) return problem("did not find expected whitespace");
       while (is_blank()) skip();
       static constexpr std::string_view kUriMarks = ";/?:@&=+$,.!~*'()[]";
+      std::string& prefix = queue_.text;
+      d.token.owned = true;
+      d.token.value_at = prefix.size();
       bool any = false;
       while (is_alpha(cur()) ||
              kUriMarks.find(static_cast<char>(cur())) != std::string_view::npos || cur() == '%') {
         any = true;
         if (cur() != '%') {
-          d.token.text += static_cast<char>(cur());
+          prefix += static_cast<char>(cur());
           skip();
           continue;
         }
-        if (const char* words = uri_escape(d.token.text)) return problem(words);
+        if (const char* words = uri_escape(prefix)) return problem(words);
       }
+      d.token.value_len = prefix.size() - d.token.value_at;
       if (!any) return problem("did not find expected tag URI");
       if (!is_blankz()) return problem("did not find expected whitespace or line break");
     } else {
@@ -693,10 +782,14 @@ class Scanner {
 
   void scan_to_next_token() {
     while (true) {
-      while (cur() == ' ' || ((flow_level_ > 0 || !allowed_) && cur() == '\t')) skip();
-      if (cur() == '#') {
-        while (!is_breakz()) skip();
+      while (true) {
+        size_t q = m_.offset;
+        while (q < fast_end_ && s_[q] == ' ') ++q;
+        skip_ascii(q - m_.offset);
+        if (!(cur() == ' ' || ((flow_level_ > 0 || !allowed_) && cur() == '\t'))) break;
+        skip();
       }
+      if (cur() == '#') skip_to_breakz();
       if (!is_break()) return;
       skip_line();
       if (flow_level_ == 0) allowed_ = true;
@@ -706,14 +799,15 @@ class Scanner {
   // ---- scalars, tags ------------------------------------------------------------------
 
   // go-yaml's scan_plain_scalar. The value is a slice of the source until a line break is
-  // folded into it; from then on it is built in `t.text`.
+  // folded into it; from then on it is built in the queue's text.
   void scan_plain(Token& t) {
     const int indent = indent_ + 1;
     const size_t start = m_.offset;
     size_t end = start;  // past the last character taken
     bool leading_blanks = false;
     bool copying = false;
-    std::string& out = t.text;
+    std::string& out = queue_.text;
+    const size_t out_at = out.size();
     std::string leading_break, trailing_breaks;
     size_t ws_from = 0, ws_to = 0;  // blanks after the last character, before any break
     while (true) {
@@ -727,7 +821,7 @@ class Scanner {
         }
         if (leading_blanks) {
           if (!copying) {
-            out.assign(s_.data() + start, end - start);
+            out.append(s_.data() + start, end - start);
             copying = true;
           }
           fold_lines(out, leading_break, trailing_breaks);
@@ -738,9 +832,9 @@ class Scanner {
         ws_from = ws_to = 0;
         const size_t from = m_.offset;
         skip();
-        if (reader_ == nullptr) {  // the bytes after it that need no second look, at once
+        {  // the bytes after it that need no second look, at once
           size_t q = m_.offset;
-          while (q < s_.size() && plain_run_byte(static_cast<unsigned char>(s_[q]))) ++q;
+          while (q < fast_end_ && plain_run_byte(static_cast<unsigned char>(s_[q]))) ++q;
           const size_t run = q - m_.offset;
           m_.offset = q;
           m_.index += run;
@@ -774,6 +868,8 @@ class Scanner {
     t.style = ScalarStyle::kPlain;
     if (copying) {
       t.owned = true;
+      t.value_at = out_at;
+      t.value_len = out.size() - out_at;
     } else {
       t.value_at = start;
       t.value_len = end - start;
@@ -781,16 +877,17 @@ class Scanner {
   }
 
   // go-yaml's scan_flow_scalar: a slice of the source until an escape, a `''` or a line break
-  // needs the value built in `t.text`.
+  // needs the value built in the queue's text.
   void scan_quoted(Token& t, bool single) {
     const unsigned char quote = single ? '\'' : '"';
     skip();
     const size_t body = m_.offset;
     bool copying = false;
-    std::string& out = t.text;
+    std::string& out = queue_.text;
+    const size_t out_at = out.size();
     auto start_copy = [&](size_t upto) {
       if (copying) return;
-      out.assign(s_.data() + body, upto - body);
+      out.append(s_.data() + body, upto - body);
       copying = true;
     };
     std::string leading_break, trailing_breaks;
@@ -816,6 +913,16 @@ class Scanner {
         } else if (!single && c == '\\') {
           start_copy(m_.offset);
           read_escape(out);
+        } else if (c > ' ' && c < 0x7F && c != '\'' && c != '"' && c != '\\') {
+          // with the bytes after it that need no second look
+          size_t q = m_.offset + 1;
+          while (q < fast_end_) {
+            const unsigned char b = static_cast<unsigned char>(s_[q]);
+            if (b <= ' ' || b >= 0x7F || b == '\'' || b == '"' || b == '\\') break;
+            ++q;
+          }
+          if (copying) out.append(s_.data() + m_.offset, q - m_.offset);
+          skip_ascii(q - m_.offset);
         } else {
           const size_t w = width(c);
           if (copying) out.append(s_.data() + m_.offset, std::min(w, s_.size() - m_.offset));
@@ -851,6 +958,8 @@ class Scanner {
     t.style = single ? ScalarStyle::kSingle : ScalarStyle::kDouble;
     if (copying) {
       t.owned = true;
+      t.value_at = out_at;
+      t.value_len = out.size() - out_at;
     } else {
       t.value_at = body;
       t.value_len = end - body;
@@ -954,7 +1063,8 @@ class Scanner {
     skip_line();
     int indent = 0;
     if (increment > 0) indent = indent_ >= 0 ? indent_ + increment : increment;
-    std::string& out = t.text;
+    std::string& out = queue_.text;
+    const size_t out_at = out.size();
     std::string leading_break, trailing_breaks;
     block_scalar_breaks(indent, trailing_breaks);
     bool leading_blank = false;
@@ -971,7 +1081,7 @@ class Scanner {
       trailing_breaks.clear();
       leading_blank = is_blank();
       const size_t from = m_.offset;
-      while (!is_breakz()) skip();
+      skip_to_breakz();
       out.append(s_.data() + from, std::min(m_.offset, s_.size()) - from);
       read_line(leading_break);
       block_scalar_breaks(indent, trailing_breaks);
@@ -980,6 +1090,8 @@ class Scanner {
     if (chomping == 1) out += trailing_breaks;
     t.style = literal ? ScalarStyle::kLiteral : ScalarStyle::kFolded;
     t.owned = true;
+    t.value_at = out_at;
+    t.value_len = out.size() - out_at;
   }
 
   void block_scalar_breaks(int& indent, std::string& breaks) {
@@ -1000,7 +1112,7 @@ class Scanner {
   }
 
   // go-yaml's scan_tag: the handle (`!`, `!!`, `!name!`, "" for verbatim tags and `!` alone)
-  // in `t.tag_handle`, the suffix in `t.text`.
+  // in `t.tag_handle`, the suffix in the queue's text.
   void scan_tag(Token& t) {
     size_t start = m_.offset;
     std::vector<size_t> ends_yaml_cpp_tag;  // characters go-yaml reads on at, yaml-cpp stops at
@@ -1022,10 +1134,13 @@ class Scanner {
       }
       if (!has) throw Stop{ErrorKind::kBadTagUri, start};
     };
+    std::string& suffix = queue_.text;
+    t.owned = true;
+    t.value_at = suffix.size();
     if (ahead(1) == '<') {
       skip();
       skip();
-      uri(false, t.text);
+      uri(false, suffix);
       if (cur() != '>') throw Stop{ErrorKind::kBadTagUri, start};
       skip();
       ends_yaml_cpp_tag.clear();  // yaml-cpp reads a verbatim tag to its '>'
@@ -1035,18 +1150,19 @@ class Scanner {
       if (cur() == '!') {
         skip();
         t.tag_handle = slice(start, m_.offset - start);
-        uri(false, t.text);  // `!!str`, `!e!x`: a suffix must follow
+        uri(false, suffix);  // `!!str`, `!e!x`: a suffix must follow
       } else {
         // `!x`: the handle is the suffix; `!` alone is a tag too
-        t.text = std::string(slice(start + 1, m_.offset - start - 1));
-        uri(true, t.text);
+        suffix.append(slice(start + 1, m_.offset - start - 1));
+        uri(true, suffix);
         t.tag_handle = "!";
-        if (t.text.empty()) {
+        if (suffix.size() == t.value_at) {
           t.tag_handle = {};
-          t.text = "!";
+          suffix += '!';
         }
       }
     }
+    t.value_len = suffix.size() - t.value_at;
     if (!is_blankz()) throw Stop{ErrorKind::kTagNotFollowedBySpace, m_.offset};
     tag_chars_yaml_cpp_ends_at_.insert(tag_chars_yaml_cpp_ends_at_.end(), ends_yaml_cpp_tag.begin(),
                                        ends_yaml_cpp_tag.end());
@@ -1060,6 +1176,7 @@ class Scanner {
  private:
   std::string_view s_;
   const ReaderStop* reader_;
+  size_t fast_end_;  // see byte()
   std::vector<size_t> tag_chars_yaml_cpp_ends_at_;
   Mark m_;
   TokenQueue queue_;
@@ -1393,10 +1510,10 @@ class Parser {
         if (version_seen) fail(ErrorKind::kDuplicateDirective, *d);
         if (!d->version_1_1) fail(ErrorKind::kIncompatibleYamlVersion, *d);
         version_seen = true;
-      } else if (!tag_handles_.insert(std::string(d->handle)).second) {
+      } else if (!tag_handles_.insert(std::string(d->tag_handle)).second) {
         fail(ErrorKind::kDuplicateDirective, *d);
       } else if (h_ != nullptr) {
-        tag_prefixes_.emplace_back(std::string(d->handle), d->text);
+        tag_prefixes_.emplace_back(std::string(d->tag_handle), scanner_.value(*d));
       }
       skip();
     }
@@ -1409,14 +1526,22 @@ class Parser {
 
   // The tag as go-yaml's parser resolves it: the prefix of its handle (a %TAG directive's, or
   // the defaults `!` and `!!`) and the suffix; a verbatim tag as written.
-  std::string resolve_tag(const Token& t) const {
-    if (t.tag_handle.empty()) return t.text;
+  std::string resolve_tag(const Token& t) {
+    const std::string_view suffix = scanner_.value(t);
+    if (t.tag_handle.empty()) return std::string(suffix);
     for (const auto& [handle, prefix] : tag_prefixes_) {
-      if (handle == t.tag_handle) return prefix + t.text;
+      if (handle == t.tag_handle) return prefix + std::string(suffix);
     }
-    if (t.tag_handle == "!") return "!" + t.text;
-    if (t.tag_handle == "!!") return "tag:yaml.org,2002:" + t.text;
+    if (t.tag_handle == "!") return "!" + std::string(suffix);
+    if (t.tag_handle == "!!") return "tag:yaml.org,2002:" + std::string(suffix);
     return {};  // an undefined named handle: the parser has failed before
+  }
+  // Takes the tag token at the head: the token in `tag`, its resolved text (when building) in
+  // `text`, read before the queue lets go of the suffix.
+  void take_tag(std::optional<Token>& tag, std::string& text) {
+    tag = peek();
+    if (h_ != nullptr) text = resolve_tag(*tag);
+    skip();
   }
 
   // A node: an alias, or properties (anchor, tag, either order) and content; properties
@@ -1436,32 +1561,25 @@ class Parser {
     }
     bool properties = false;
     std::optional<Token> tag;
+    std::string tag_text;  // resolved, when building
     NodeMark start;
     AnchorId anchor = 0;
     if (peek().type == Tok::kAnchor) {
       properties = true;
       start = mark(peek());
       anchor = take_anchor();
-      if (peek().type == Tok::kTag) {
-        tag = peek();
-        skip();
-      }
+      if (peek().type == Tok::kTag) take_tag(tag, tag_text);
     } else if (peek().type == Tok::kTag) {
       properties = true;
       start = mark(peek());
-      tag = peek();
-      skip();
+      take_tag(tag, tag_text);
       if (peek().type == Tok::kAnchor) anchor = take_anchor();
     }
-    if (tag && tag->named_handle && tag_handles_.count(std::string(tag->handle)) == 0) {
+    if (tag && tag->named_handle && tag_handles_.count(std::string(tag->tag_handle)) == 0) {
       fail(ErrorKind::kUndefinedTagHandle, *tag);
     }
     const Token& t = peek();
-    std::string tag_text;
-    if (h_ != nullptr) {
-      if (!properties) start = mark(t);
-      if (tag) tag_text = resolve_tag(*tag);
-    }
+    if (h_ != nullptr && !properties) start = mark(t);
     // An untagged collection.
     const std::string& collection_tag = tag_text.empty() ? kNonSpecific : tag_text;
     if (indentless_sequence && t.type == Tok::kBlockEntry) {

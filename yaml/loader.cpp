@@ -325,9 +325,14 @@ class Builder : public internal::EventHandler {
         addr(value.data()) + value.size() <= addr(src_.data()) + src_.size() &&
         (written == Style::kPlain || written == Style::kSingleQuoted ||
          written == Style::kDoubleQuoted)) {
-      size_t end = static_cast<size_t>(value.data() - src_.data()) + value.size() +
-                   (written == Style::kPlain ? 0 : 1);
-      n.span.end = advance(n.span.begin, off, end);
+      const size_t at = static_cast<size_t>(value.data() - src_.data());
+      const size_t end = at + value.size() + (written == Style::kPlain ? 0 : 1);
+      if (at == off + (written == Style::kPlain ? 0 : 1)) {
+        // No properties before it, and the reader slices no line break into a value.
+        n.span.end = {n.span.begin.line, n.span.begin.column + static_cast<int>(end - off)};
+      } else {
+        n.span.end = advance(n.span.begin, off, end);
+      }
     } else {
       n.span.end = scalar_end(n.span.begin, off, body, written, value);
     }
