@@ -137,7 +137,7 @@ class TokenQueue {
   static constexpr size_t kInitialSize = 32;
   // At the buffer's end: move the tokens back to the front when that frees half of it, else
   // double it.
-  void make_room() {
+  [[gnu::noinline]] void make_room() {
     if (head_ > kFrontRoom && (head_ - kFrontRoom) * 2 >= tokens_.size()) {
       std::memmove(&tokens_[kFrontRoom], &tokens_[head_], (tail_ - head_) * sizeof(Token));
       tail_ -= head_ - kFrontRoom;
@@ -247,22 +247,22 @@ class Scanner {
 
   // Below `fast_end_` (the end of the text, or of the text before the chunk the reader rejects)
   // a byte is one comparison away.
-  unsigned char byte(size_t i) const {
+  [[gnu::always_inline]] unsigned char byte(size_t i) const {
     if (i < fast_end_) [[likely]] return static_cast<unsigned char>(s_[i]);
     return byte_past_fast_end(i);
   }
-  unsigned char byte_past_fast_end(size_t i) const {
+  [[gnu::noinline]] unsigned char byte_past_fast_end(size_t i) const {
     if (reader_ != nullptr && i >= reader_->chunk_start) {
       throw Stop{reader_->kind, reader_->offset};
     }
     return i < s_.size() ? static_cast<unsigned char>(s_[i]) : 0;
   }
-  unsigned char cur() const { return byte(m_.offset); }
+  [[gnu::always_inline]] unsigned char cur() const { return byte(m_.offset); }
   // s_.substr that is empty past the end (the reader may stand there after a skip at the end).
   std::string_view slice(size_t from, size_t n) const {
     return from <= s_.size() ? s_.substr(from, n) : std::string_view();
   }
-  unsigned char ahead(size_t n) const { return byte(m_.offset + n); }
+  [[gnu::always_inline]] unsigned char ahead(size_t n) const { return byte(m_.offset + n); }
   bool at_end() const { return m_.offset >= s_.size(); }
   static size_t width(unsigned char b) {
     if ((b & 0x80) == 0) return 1;
@@ -273,8 +273,9 @@ class Scanner {
   }
   // Width of the line break at i (CR LF counts as one), 0 when there is none. go-yaml's
   // breaks: CR, LF, NEL, LS, PS.
-  size_t break_at(size_t i) const {
+  [[gnu::always_inline]] size_t break_at(size_t i) const {
     unsigned char b = byte(i);
+    if (b > '\r' && b < 0xC2) [[likely]] return 0;
     if (b != '\r' && b != '\n' && b != 0xC2 && b != 0xE2) return 0;
     if (b == '\r') return byte(i + 1) == '\n' ? 2 : 1;
     if (b == '\n') return 1;
@@ -282,10 +283,13 @@ class Scanner {
     if (b == 0xE2 && byte(i + 1) == 0x80 && (byte(i + 2) == 0xA8 || byte(i + 2) == 0xA9)) return 3;
     return 0;
   }
-  bool is_break(size_t n = 0) const { return break_at(m_.offset + n) != 0; }
-  bool is_blank(size_t n = 0) const { return ahead(n) == ' ' || ahead(n) == '\t'; }
-  bool is_breakz(size_t n = 0) const { return m_.offset + n >= s_.size() || is_break(n); }
-  bool is_blankz(size_t n = 0) const {
+  [[gnu::always_inline]] bool is_break(size_t n = 0) const { return break_at(m_.offset + n) != 0; }
+  [[gnu::always_inline]] bool is_blank(size_t n = 0) const {
+    const unsigned char c = ahead(n);
+    return c == ' ' || c == '\t';
+  }
+  [[gnu::always_inline]] bool is_breakz(size_t n = 0) const { return m_.offset + n >= s_.size() || is_break(n); }
+  [[gnu::always_inline]] bool is_blankz(size_t n = 0) const {
     const unsigned char c = ahead(n);
     if (c > ' ' && c != 0xC2 && c != 0xE2) return false;
     return c == ' ' || c == '\t' || is_breakz(n);
@@ -310,8 +314,12 @@ class Scanner {
   // A byte a plain scalar takes without a second look (scan_plain): printable ASCII that is no
   // blank, no break and no indicator that may end the scalar.
   static bool plain_run_byte(unsigned char c) {
-    return c > ' ' && c < 0x7F && c != ':' && c != ',' && c != '?' && c != '[' && c != ']' &&
-           c != '{' && c != '}';
+    static constexpr auto kTable = [] {
+      std::array<bool, 256> t{};
+      for (int b = '!'; b < 0x7F; ++b) t[b] = std::string_view(":,?[]{}").find(char(b)) == std::string_view::npos;
+      return t;
+    }();
+    return kTable[c];
   }
   // A byte that cannot start a plain scalar as it is (one of "-?:,[]{}#&*!|>'\"%@`").
   static bool not_plain_start(unsigned char c) {
@@ -344,9 +352,9 @@ class Scanner {
     return c <= '9' ? c - '0' : (c >= 'a' ? c - 'a' + 10 : c - 'A' + 10);
   }
   bool marker_here() const {  // `---` or `...` at column 0, then a blank or the end
+    if (m_.column != 0) return false;
     unsigned char c = cur();
-    return m_.column == 0 && (c == '-' || c == '.') && ahead(1) == c && ahead(2) == c &&
-           is_blankz(3);
+    return (c == '-' || c == '.') && ahead(1) == c && ahead(2) == c && is_blankz(3);
   }
 
   void skip() {
@@ -845,7 +853,15 @@ class Scanner {
       }
       if (!(is_blank() || is_break())) break;
       while (is_blank() || is_break()) {
-        if (is_blank()) {
+        if (cur() == ' ') {  // a run of spaces at once
+          size_t q = m_.offset + 1;
+          while (q < fast_end_ && s_[q] == ' ') ++q;
+          if (!leading_blanks) {
+            if (ws_to == 0) ws_from = m_.offset;
+            ws_to = q;
+          }
+          skip_ascii(q - m_.offset);
+        } else if (is_blank()) {
           if (leading_blanks && m_.column < indent && cur() == '\t') {
             throw Stop{ErrorKind::kTabInIndentation, m_.offset};
           }
@@ -1630,13 +1646,19 @@ class Parser {
     fail(ErrorKind::kMissingNodeContent, t);
   }
 
+  // `~`, `null`, `Null`, `NULL`.
+  static bool is_null_word(std::string_view v) {
+    if (v.size() == 1) return v[0] == '~';
+    if (v.size() != 4 || (v[0] != 'n' && v[0] != 'N')) return false;
+    return v == "null" || v == "Null" || v == "NULL";
+  }
   void scalar(const Token& t, const NodeMark& start, const std::string& tag,
               AnchorId anchor) {
     std::string_view value = scanner_.value(t);
     const bool plain = t.style == ScalarStyle::kPlain;
     if (!tag.empty()) {
       h_->OnScalarView(start, tag, anchor, value);
-    } else if (plain && (value == "~" || value == "null" || value == "Null" || value == "NULL")) {
+    } else if (plain && is_null_word(value)) {
       h_->OnNull(start, anchor);
     } else {
       h_->OnScalarView(start, plain ? kNonSpecific : kNonPlain, anchor, value);

@@ -281,7 +281,8 @@ void resolve_plain_scalar_into(std::string_view in, Node& n) {
       hint = 'S';
     } else if (is_digit(c)) {
       hint = 'D';
-    } else if (std::string_view("yYnNtTfFoO~").find(c) != std::string_view::npos) {
+    } else if (c == 'y' || c == 'Y' || c == 'n' || c == 'N' || c == 't' || c == 'T' || c == 'f' ||
+               c == 'F' || c == 'o' || c == 'O' || c == '~') {
       hint = 'M';
     } else if (c == '.') {
       hint = '.';
