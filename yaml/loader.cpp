@@ -13,6 +13,7 @@
 #include <optional>
 #include <sstream>
 #include <streambuf>
+#include <type_traits>
 #include <unordered_map>
 
 #include "yaml/internal.h"
@@ -129,12 +130,36 @@ uint64_t key_hash(const Node& k) {
   }
 }
 
+// An allocator whose `construct()` without arguments default-initializes: a map item or node
+// built in place (Builder::slot) gets its members' own initial values once, without the
+// zeroing of the whole object that value-initialization (`emplace_back()`) does first.
+template <class T>
+struct DefaultInitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  DefaultInitAllocator() = default;
+  template <class U>
+  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}  // NOLINT: as std::allocator
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+using FrameItems = std::vector<MapItem, DefaultInitAllocator<MapItem>>;
+using FrameElements = std::vector<Node, DefaultInitAllocator<Node>>;
+
 // Open-addressing index from key to item position, for maps too big to scan linearly.
 // Stores positions only; keys are compared in the items themselves.
 class KeyIndex {
  public:
   // Position of an item whose key equals `key`, or SIZE_MAX.
-  size_t find(const std::vector<MapItem>& items, const Node& key) const {
+  size_t find(const FrameItems& items, const Node& key) const {
     if (slots_.empty()) return SIZE_MAX;
     uint64_t h = key_hash(key);
     uint64_t tag = h >> 32;
@@ -146,7 +171,7 @@ class KeyIndex {
       if ((s >> 32) == tag && same_key(items[pos].key, key)) return pos;
     }
   }
-  void add(const std::vector<MapItem>& items, size_t pos) {
+  void add(const FrameItems& items, size_t pos) {
     if ((count_ + 1) * 2 > slots_.size()) grow();
     place(key_hash(items[pos].key), pos);
     ++count_;
@@ -156,7 +181,7 @@ class KeyIndex {
     slots_.clear();
     count_ = 0;
   }
-  void build(const std::vector<MapItem>& items, size_t count) {
+  void build(const FrameItems& items, size_t count) {
     for (size_t i = 0; i < count; ++i) {
       if (items[i].key.is_scalar()) add(items, i);
     }
@@ -358,8 +383,8 @@ class Builder : public internal::EventHandler {
   // moved every child about twice).
   struct Frame {
     Node node;  // kind, style, span, tag; its items/elements are filled at close
-    std::vector<MapItem> items;
-    std::vector<Node> elements;
+    FrameItems items;
+    FrameElements elements;
     AnchorId anchor = 0;
     size_t size = 1;       // nodes in this subtree so far
     size_t bytes = 0;      // scalar text in this subtree so far
@@ -627,7 +652,7 @@ class Builder : public internal::EventHandler {
     f.node.kind = kind;
     f.node.style = flow ? Style::kFlow : Style::kBlock;
     f.node.span = span_at(mark);
-    if (tag != "?" && tag != "!" && !tag.empty()) {
+    if (tag.size() > 1 || (tag.size() == 1 && tag[0] != '?' && tag[0] != '!')) {
       f.node.tag = tag.compare(0, kLongTagPrefix.size(), kLongTagPrefix) == 0
                        ? "!!" + tag.substr(kLongTagPrefix.size())
                        : tag;
@@ -752,7 +777,7 @@ class Builder : public internal::EventHandler {
     last.span.end = last.value.span.end.line > 0 ? last.value.span.end : last.key.span.end;
     const Node& key = last.key;
     // go-yaml's merge key: a plain `<<`, or any `<<` tagged `!!merge`.
-    if (key.kind == Kind::kString && key.text == "<<" &&
+    if (key.kind == Kind::kString && std::string_view(key.text) == "<<" &&
         ((key.style == Style::kPlain && key.tag.empty()) || key.tag == "!!merge")) {
       MapItem item = std::move(last);
       f.items.pop_back();
@@ -765,7 +790,7 @@ class Builder : public internal::EventHandler {
   // A new item is complete at `f.items.back()`: keep it, or, for a key seen before, move its
   // value into the first item's place.
   void finish_pair(Frame& f) {
-    std::vector<MapItem>& items = f.items;
+    FrameItems& items = f.items;
     MapItem& item = items.back();
     size_t found = find_key(f, item.key, items.size() - 1);
     if (options_.keep_duplicate_keys) {  // ytt templates judge duplicates after evaluation
@@ -796,7 +821,7 @@ class Builder : public internal::EventHandler {
   // Among the first `count` items.
   size_t find_key(const Frame& f, const Node& key, size_t count) const {
     if (!key.is_scalar()) return SIZE_MAX;
-    const std::vector<MapItem>& items = f.items;
+    const FrameItems& items = f.items;
     if (f.index.active()) return f.index.find(items, key);
     for (size_t i = 0; i < count; ++i) {
       if (same_key(items[i].key, key)) return i;
@@ -815,7 +840,7 @@ class Builder : public internal::EventHandler {
 
   // Bookkeeping after an item was appended.
   void added(Frame& f) {
-    std::vector<MapItem>& items = f.items;
+    FrameItems& items = f.items;
     if (f.index.active()) {
       if (items.back().key.is_scalar()) f.index.add(items, items.size() - 1);
     } else if (items.size() > kIndexAfter) {
@@ -850,7 +875,7 @@ class Builder : public internal::EventHandler {
   }
 
   void insert(Frame& f, MapItem&& item, bool from_merge) {
-    std::vector<MapItem>& items = f.items;
+    FrameItems& items = f.items;
     if (options_.keep_duplicate_keys && !from_merge) {
       items.push_back(std::move(item));
       added(f);
