@@ -10,6 +10,7 @@
 #include <fstream>
 #include <istream>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <streambuf>
@@ -648,7 +649,9 @@ class Builder : public internal::EventHandler {
     }
     if (top_ == stack_.size()) stack_.emplace_back();
     Frame& f = stack_[top_++];
-    f.node = Node{};
+    // A fresh node, default-initialized in place (`Node{}` would zero it first, then move it).
+    std::destroy_at(&f.node);
+    ::new (static_cast<void*>(&f.node)) Node;
     f.node.kind = kind;
     f.node.style = flow ? Style::kFlow : Style::kBlock;
     f.node.span = span_at(mark);
