@@ -107,7 +107,7 @@ class TokenQueue {
   Token& back() { return tokens_[tail_ - 1]; }
   void push_back(const Token& t) { emplace(t.type, t.offset) = t; }
   // A new last token, filled in place.
-  Token& emplace(Tok type, size_t offset) {
+  [[gnu::always_inline]] Token& emplace(Tok type, size_t offset) {
     if (tail_ == tokens_.size()) make_room();
     Token& t = tokens_[tail_++];
     t = Token(type, offset);
@@ -124,7 +124,7 @@ class TokenQueue {
     ++tail_;
     tokens_[at] = t;
   }
-  void pop_front() {
+  [[gnu::always_inline]] void pop_front() {
     if (++head_ == tail_) {
       head_ = tail_ = kFrontRoom;
       text.clear();
@@ -222,7 +222,7 @@ class Scanner {
     }
     return false;
   }
-  void skip(size_t parser_stop) {
+  [[gnu::always_inline]] void skip(size_t parser_stop) {
     const Token& t = queue_.front();
     if (t.flow_colon) throw Stop{ErrorKind::kUnsupportedFlowColon, t.offset};
     // The parser takes this token now: a stop asked for here comes before anything the scanner
@@ -1276,7 +1276,7 @@ class Parser {
   };
 
   const Token& peek() { return scanner_.peek(); }
-  void skip() {
+  [[gnu::always_inline]] void skip() {
     before_last_ = last_;
     last_ = peek().type;
     scanner_.skip(stop_);
