@@ -1,8 +1,8 @@
-// Cost of `hintkit values` (schema::run) on an in-memory copy of the shared bench workload
+// Cost of `hintkit values` (ytt::run) on an in-memory copy of the shared bench workload
 // (`../shared/bench/gen-schema-workload.py`: N services, named rules, one custom rule each,
 // arrays of maps with defaults to fill), and of `yaml::load` on the same two texts, so the
 // loader's share of a run can be read off. The texts are generated here, written once to a
-// temporary directory (schema::run reads files by path), and each iteration runs
+// temporary directory (ytt::run reads files by path), and each iteration runs
 //   values -f schema.yaml -f values.yaml --data-values-inspect
 // The `read_whole` counter is 1 when yaml::load's reader took both texts to the end.
 // BM_OverlayOutput runs the overlay workload of scripts/bench_overlays.sh the same way.
@@ -79,12 +79,12 @@ const Workload& workload(int n) {
 
 void BM_ValuesInspect(benchmark::State& state) {
   const Workload& w = workload(static_cast<int>(state.range(0)));
-  hintkit::schema::Options o;
+  hintkit::ytt::Options o;
   o.files = {(w.dir / "schema.yaml").string(), (w.dir / "values.yaml").string()};
   o.inspect = true;
   size_t out_bytes = 0;
   for (auto _ : state) {
-    hintkit::schema::Outcome r = hintkit::schema::run(o);
+    hintkit::ytt::Outcome r = hintkit::ytt::run(o);
     if (r.exit_code != 0) {
       state.SkipWithError(r.err.c_str());
       break;
@@ -189,11 +189,11 @@ void BM_OverlayOutput(benchmark::State& state) {
     std::ofstream(dir / "base.yml") << overlay_base_text(n);
     std::ofstream(dir / "overlay.yml") << kOverlayText;
   }
-  hintkit::schema::Options o;
+  hintkit::ytt::Options o;
   o.files = {(dir / "base.yml").string(), (dir / "overlay.yml").string()};
   size_t out_bytes = 0;
   for (auto _ : state) {
-    hintkit::schema::Outcome r = hintkit::schema::run(o);
+    hintkit::ytt::Outcome r = hintkit::ytt::run(o);
     if (r.exit_code != 0) {
       state.SkipWithError(r.err.c_str());
       break;

@@ -52,14 +52,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
     if (!out) abort();
   }
-  schema::Options options;
+  ytt::Options options;
   options.files = {template_path()};
   // Smaller budgets than ytt-compatible runs get, as fuzz_starlark has: the limits' paths are
   // the same, and an input that spends the whole default budget (50,000 nested calls, 10M
   // steps) takes seconds under the sanitizers without finding anything more.
   options.max_starlark_steps = 1'000'000;
   options.max_starlark_call_depth = 5'000;
-  (void)schema::run(options);
+  (void)ytt::run(options);
   // Every module env goes with the run: one the collector cannot free stays reachable from its
   // registry, out of LeakSanitizer's sight, so it is checked here.
   if (size_t left = starlark::live_modules()) {

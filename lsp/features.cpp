@@ -335,10 +335,10 @@ void check_config(const Document& doc, const OpenText& open, diag::Diagnostics& 
 // FILE...` would take them, read by the engine itself with the CLI's rules (size limit,
 // symlinks refused), regular files only, open documents as edited (in memory: nothing is
 // written anywhere). None for a URI without a folder.
-std::optional<schema::Options> folder_inputs(const Document& doc, const OpenText& open) {
+std::optional<ytt::Options> folder_inputs(const Document& doc, const OpenText& open) {
   if (!fs::path(doc.path).is_absolute()) return std::nullopt;
   const std::string dir = fs::path(doc.path).parent_path().string();
-  schema::Options options;
+  ytt::Options options;
   options.regular_files_only = true;
   std::vector<std::string> names;
   std::error_code ec;
@@ -419,7 +419,7 @@ std::string folder_path(const std::string& name, const Document& doc) {
   return (fs::path(doc.path).parent_path() / name).string();
 }
 
-json ytt_problem(const schema::Problem& p, const Document& doc, ErrorFiles& files) {
+json ytt_problem(const ytt::Problem& p, const Document& doc, ErrorFiles& files) {
   const bool known = !p.place.file.empty() && p.place.line > 0;
   const bool here = known && folder_path(p.place.file, doc) == doc.path;
   std::string message = p.message;
@@ -446,7 +446,7 @@ json ytt_problem(const schema::Problem& p, const Document& doc, ErrorFiles& file
 // The first `NAME:LINE` in `line` whose NAME is one of `names` (the base names of the run's
 // inputs, which is how ytt's text names them), if any. NAME runs back from the colon to a
 // space, a quote or a bracket; one scan of the line.
-std::optional<schema::ErrorPlace> place_in(std::string_view line,
+std::optional<ytt::ErrorPlace> place_in(std::string_view line,
                                            const std::vector<std::string>& names) {
   // NAME holds no ':' here, so it starts after the previous colon at the earliest: each
   // character is walked back over once.
@@ -462,7 +462,7 @@ std::optional<schema::ErrorPlace> place_in(std::string_view line,
     }
     std::string_view name = line.substr(begin, colon - begin);
     if (std::find(names.begin(), names.end(), name) != names.end()) {
-      return schema::ErrorPlace{std::string(name), *n};
+      return ytt::ErrorPlace{std::string(name), *n};
     }
   }
   return std::nullopt;
@@ -483,7 +483,7 @@ json ytt_text_diagnostic(const std::string& err, const Document& doc,
   if (text.starts_with("Error: ")) text = text.substr(7);
   std::string message;
   int line = 0;
-  std::vector<std::pair<std::optional<schema::ErrorPlace>, std::string>> rest;
+  std::vector<std::pair<std::optional<ytt::ErrorPlace>, std::string>> rest;
   for (size_t pos = 0; pos < text.size();) {
     size_t eol = text.find('\n', pos);
     if (eol == std::string::npos) eol = text.size();
@@ -491,7 +491,7 @@ json ytt_text_diagnostic(const std::string& err, const Document& doc,
     pos = eol + 1;
     while (!l.empty() && is_space(l.back())) l.remove_suffix(1);
     if (l.empty() || l.find_first_not_of("=|") == std::string_view::npos) continue;
-    std::optional<schema::ErrorPlace> place = place_in(l, names);
+    std::optional<ytt::ErrorPlace> place = place_in(l, names);
     if (place && place->file == doc_name) line = place->line;
     size_t digits = 0;
     while (digits < l.size() && std::isdigit(static_cast<unsigned char>(l[digits]))) ++digits;
@@ -535,14 +535,14 @@ json ytt_text_diagnostic(const std::string& err, const Document& doc,
 // --data-values-inspect` would: one diagnostic per problem, at its own line.
 json check_ytt(const Document& doc, const OpenText& open) {
   json out = json::array();
-  std::optional<schema::Options> inputs = folder_inputs(doc, open);
+  std::optional<ytt::Options> inputs = folder_inputs(doc, open);
   if (!inputs) return out;  // a URI without a folder to check
-  schema::Options& options = *inputs;
+  ytt::Options& options = *inputs;
   options.inspect = true;
-  schema::Outcome outcome = schema::run(options);
+  ytt::Outcome outcome = ytt::run(options);
   if (outcome.exit_code == 0) return out;
   ErrorFiles files(doc, open);
-  for (const schema::Problem& p : outcome.problems) out.push_back(ytt_problem(p, doc, files));
+  for (const ytt::Problem& p : outcome.problems) out.push_back(ytt_problem(p, doc, files));
   if (out.empty()) out.push_back(ytt_text_diagnostic(outcome.err, doc, options.files, files));
   return out;
 }
@@ -758,7 +758,7 @@ struct SchemaSource {
   std::vector<std::string> rules;
   bool any_schema = false;  // some file of the folder has a schema document
 };
-SchemaSource schema_source(const schema::Options& inputs, const KeyPath& path) {
+SchemaSource schema_source(const ytt::Options& inputs, const KeyPath& path) {
   SchemaSource out;
   for (const std::string& file : inputs.files) {
     auto unsaved = inputs.unsaved_texts.find(file);
@@ -802,14 +802,14 @@ std::optional<std::string> ytt_hover(const Document& doc, int line0, const OpenT
   auto docs = yaml::load(doc.text, doc.path, diags);
   std::optional<Hovered> hovered = key_on_line(docs, line0 + 1);
   if (!hovered) return std::nullopt;
-  std::optional<schema::Options> inputs = folder_inputs(doc, open);
+  std::optional<ytt::Options> inputs = folder_inputs(doc, open);
   if (!inputs) return std::nullopt;
   const std::string name = "**" + hovered->item->key.text + "**";
   SchemaSource source = schema_source(*inputs, hovered->path);
   if (!source.any_schema) return std::nullopt;  // no schema in the folder: nothing to say
   inputs->schema_inspect = true;
   inputs->output_openapi = true;
-  schema::Outcome outcome = schema::run(*inputs);
+  ytt::Outcome outcome = ytt::run(*inputs);
   if (outcome.exit_code != 0) {
     return name + ": the folder's schema does not load (see its diagnostics)";
   }

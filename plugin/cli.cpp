@@ -478,7 +478,7 @@ void add_options(const CommandLine& cl, const CLI::App* cmd, std::vector<OptionS
 // ytt's flags as `values` takes them, for completion: files for -f and the data values file.
 std::vector<OptionSpec> values_options() {
   std::vector<OptionSpec> out;
-  for (const schema::FlagName& f : schema::implemented_flags()) {
+  for (const ytt::FlagName& f : ytt::implemented_flags()) {
     OptionSpec spec;
     spec.names.push_back("--" + f.name);
     if (f.shorthand) spec.names.push_back(std::string("-") + f.shorthand);

@@ -63,7 +63,7 @@ constexpr uintmax_t kHugePagesMaxInputBytes = uintmax_t{1} << 20;
 
 // The bytes of the -f and --data-values-file inputs (a folder's files counted as they are
 // walked), or kHugePagesMaxInputBytes + 1 once that is passed or something cannot be sized.
-uintmax_t input_bytes(const schema::Options& o) {
+uintmax_t input_bytes(const ytt::Options& o) {
   uintmax_t total = 0;
   auto add = [&](const std::filesystem::path& p) {
     std::error_code ec;
@@ -103,9 +103,9 @@ int run_values(const std::vector<std::string>& args, Io io) {
       return kExitClean;
     }
   }
-  schema::Options options;
-  schema::Outcome outcome;
-  if (!schema::parse_args(args, options, outcome)) {
+  ytt::Options options;
+  ytt::Outcome outcome;
+  if (!ytt::parse_args(args, options, outcome)) {
     io.err << "hintkit: " << outcome.err;
     return outcome.exit_code;
   }
@@ -118,7 +118,7 @@ int run_values(const std::vector<std::string>& args, Io io) {
   // 18 MB higher (73.9 MB against 55.9 MB on the N=1600 benchmark).
   options.after_loading_thread = [] { mi_collect(true); };
 #endif
-  outcome = schema::run(options);
+  outcome = ytt::run(options);
   keep_until_exit(std::move(outcome.retained));
   io.out << outcome.out;
   if (!outcome.err.empty()) {

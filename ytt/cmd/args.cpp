@@ -14,7 +14,7 @@
 #include "ytt/overlay/overlay.h"
 #include "ytt/yamlmeta/yamlmeta.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -295,4 +295,4 @@ bool parse_args(const std::vector<std::string>& args, Options& o, Outcome& usage
   return true;
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -23,7 +23,7 @@
 
 #include "ytt/yamlmeta/yamlmeta.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 // The flags ytt v0.48.0 accepts that this engine understands, as given on the command line.
 struct Options {
@@ -146,4 +146,4 @@ void write_output_directory(const std::string& dir, const std::vector<OutputFile
 // Throws as write_output_directory does. Refuses to empty the root folder.
 void go_remove_all(const std::string& path);
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -7,7 +7,7 @@
 #include "ytt/workspace/workspace.h"
 #include "ytt/yamltemplate/yamltemplate.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -310,4 +310,4 @@ std::vector<ValuesSource> data_values_flag_sources(const Options& opts, LibraryE
   return sources;
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -10,7 +10,7 @@
 #include "ytt/schema/schema.h"
 #include "ytt/workspace/workspace.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -280,4 +280,4 @@ Outcome run(const Options& options) {
   return out;
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

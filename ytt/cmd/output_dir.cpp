@@ -13,7 +13,7 @@
 #include <set>
 
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 namespace {
 
 // Folders below the one being emptied, at most: each level holds one descriptor open while
@@ -359,4 +359,4 @@ void write_output_directory(const std::string& dir, const std::vector<OutputFile
   }
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -15,7 +15,7 @@
 #include "gocompat/gocompat.h"
 #include "ytt/files/files.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -852,4 +852,4 @@ std::vector<std::string> list_files_from(const Files& files, std::string_view fr
   return out;
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

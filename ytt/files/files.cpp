@@ -3,7 +3,7 @@
 
 #include "ytt/files/files.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 const SourceFile* Files::find(std::string_view path) const {
   for (const auto& f : files)
@@ -79,4 +79,4 @@ ErrorPlace place_of(const Files& files, const diag::Span& s) {
   if (f && (!f->label.empty() || f->path.starts_with('\x01'))) return {};  // not a file
   return {s.file.str(), s.begin.line};
 }
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -18,7 +18,7 @@
 
 #include "ytt/yamlmeta/yamlmeta.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 // A file's lines for error excerpts: one copy of the text and where each line starts and
 // ends (a vector of strings costs a heap block per long line of a large values file).
@@ -283,4 +283,4 @@ std::vector<size_t> files_below(const Files& files, std::string_view folder);
 std::vector<std::string> list_files_from(const Files& files, std::string_view from,
                                          std::string_view path, std::string& error);
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -16,7 +16,7 @@
 
 #include "gocompat/gocompat.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -1312,4 +1312,4 @@ sl::Value overlay_module(const Files& files) {
                           {"subset", subset}});
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

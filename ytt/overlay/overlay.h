@@ -13,7 +13,7 @@
 #include "ytt/template/template.h"
 #include "ytt/yamlmeta/yamlmeta.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 // How data values documents differ from ytt's plain overlay.
 struct OverlayMode {
@@ -50,4 +50,4 @@ void overlay_output(std::vector<std::vector<DDoc>>& sets, const std::vector<DDoc
 // The `overlay` struct of `@ytt:overlay`.
 sl::Value overlay_module(const Files& files);
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -4,7 +4,7 @@
 
 #include "ytt/schema/schema.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -122,4 +122,4 @@ SchemaAssertion assertion_of(const TypeProblem& p, const diag::Span* at, std::st
   a.by = p.by;
   return a;
 }
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

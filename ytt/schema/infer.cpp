@@ -13,7 +13,7 @@
 #include "ytt/schema/schema.h"
 #include "ytt/template/template.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -688,4 +688,4 @@ void check_and_fill(DPtr& value, const SType& type, std::vector<TypeProblem>& pr
   if (DPtr r = fill_defaults(value, type, true)) value = std::move(r);
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

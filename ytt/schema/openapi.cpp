@@ -4,7 +4,7 @@
 
 #include "ytt/schema/schema.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -154,4 +154,4 @@ std::string openapi_text(const TypePtr& type, bool json) {
   return yaml::emit_yaml(doc);
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -17,7 +17,7 @@
 #include "ytt/validations/validations.h"
 #include "ytt/yamlmeta/yamlmeta.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 // `@schema/title|desc|deprecated|examples` of a type. Most types have none, so a type holds
 // these out of line (a large schema has tens of thousands of types).
@@ -139,4 +139,4 @@ SchemaAssertion assertion_of(const TypeProblem& p, const diag::Span* at = nullpt
 DDoc openapi_document(const TypePtr& type);
 std::string openapi_text(const TypePtr& type, bool json);
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -5,7 +5,7 @@
 
 #include "ytt/template/template.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 int CompiledTemplate::add_node(TplNode n) {
   n.depth = n.parent == kRootTag ? 1 : nodes[static_cast<size_t>(n.parent - 1)].depth + 1;
@@ -159,4 +159,4 @@ std::string starlark_error_text(const Files& files, const sl::Error& e) {
   return out;
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

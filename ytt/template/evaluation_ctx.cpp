@@ -8,7 +8,7 @@
 
 #include "ytt/template/template.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -760,4 +760,4 @@ TemplateOutput run_compiled(Files& files, const SourceFile& file, sl::Thread& th
   return {rt->result(), rt->text_result()};
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

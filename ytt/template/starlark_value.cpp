@@ -11,7 +11,7 @@
 #include "gocompat/gocompat.h"
 #include "ytt/template/template.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 // ---- yamlfragment ------------------------------------------------------------------------
 
@@ -704,4 +704,4 @@ std::optional<std::string> conversion_hint(const sl::Value& v, int depth) {
 bool is_assertion(const sl::Value& v) {
   return v.is(sl::Kind::kStruct) && v.type_name() == "@ytt:assert.assertion";
 }
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

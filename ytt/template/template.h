@@ -22,7 +22,7 @@
 #include "ytt/files/files.h"
 #include "ytt/yamlmeta/yamlmeta.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 // Starlark <-> tree.
 // Where the nodes inside a built value point: nowhere (template values, as ytt's overlay sees
@@ -225,4 +225,4 @@ TemplateOutput run_compiled(Files& files, const SourceFile& file, sl::Thread& th
 // Text of a Starlark error as ytt prints it under "Templating file".
 std::string starlark_error_text(const Files& files, const sl::Error& e);
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -7,7 +7,7 @@
 
 #include "gocompat/gocompat.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -187,4 +187,4 @@ std::string eval_text_template(Files& files, const SourceFile& file, sl::Thread&
   return run_compiled(files, file, thread, std::move(c)).text;
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -11,7 +11,7 @@
 #include "ytt/files/files.h"
 #include "ytt/template/template.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 // Evaluates `file` as a ytt text template and returns its text; its globals are kept for
 // load(). Throws TemplateError: `compile` set for a template that does not parse ("Parsing text
@@ -25,4 +25,4 @@ std::string eval_text_template(Files& files, const SourceFile& file, sl::Thread&
 void start_text_template(CompiledTemplate& c, const std::string& text, int start_line,
                          std::vector<CodeLine>& out);
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -8,7 +8,7 @@
 #include "ytt/template/template.h"
 #include "ytt/validations/validations.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 // Starlark's type name of a YAML scalar as ytt decodes it.
@@ -522,4 +522,4 @@ bool mentions_assert_validate(const Files& files) {
   return scan.found || (files.caller && mentions_assert_validate(*files.caller));
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -12,7 +12,7 @@
 #include "ytt/files/files.h"
 #include "ytt/yamlmeta/yamlmeta.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 // What the validations need of a schema type as they walk the values: its rule, whether any
 // value goes below it, and the types of a map's fields and an array's items (ytt's schema puts
@@ -47,4 +47,4 @@ bool mentions_assert_validate(const Files& files);
 // worded as ytt words it (after "Invalid @NAME annotation - "); nullopt when they are right.
 std::optional<std::string> validation_args_problem(const Ann& a);
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

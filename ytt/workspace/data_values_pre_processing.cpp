@@ -5,7 +5,7 @@
 #include "ytt/schema/schema.h"
 #include "ytt/workspace/workspace.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -111,4 +111,4 @@ void DataValuesPreProcessing::overlay_and_check(DataValues& values, ValuesSource
   throw YttError{stage + " " + render(files, e) + "\n", 1, {}, problems_of(files, e)};
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

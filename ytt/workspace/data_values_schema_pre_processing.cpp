@@ -4,7 +4,7 @@
 #include "ytt/schema/schema.h"
 #include "ytt/workspace/workspace.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 TypePtr DataValuesSchemaPreProcessing::apply(std::vector<EnvelopePtr>& for_libraries) const {
   std::vector<std::string> order;
@@ -70,4 +70,4 @@ TypePtr DataValuesSchemaPreProcessing::apply(std::vector<EnvelopePtr>& for_libra
   });
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

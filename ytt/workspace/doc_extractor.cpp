@@ -2,7 +2,7 @@
 // refusal of those annotations anywhere but on a document.
 #include "ytt/workspace/workspace.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -73,4 +73,4 @@ void check_document_annotations(const DDoc& d) {
   }
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -12,7 +12,7 @@
 #include "ytt/validations/validations.h"
 #include "ytt/workspace/workspace.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -474,4 +474,4 @@ bool has_non_string_key(const DNode& v) {
   return false;
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -6,7 +6,7 @@
 #include "ytt/workspace/workspace.h"
 #include "ytt/yttlibrary/yttlibrary.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -327,4 +327,4 @@ std::optional<sl::Error> LibraryExecution::run_library(
   }
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

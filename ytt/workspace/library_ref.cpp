@@ -3,7 +3,7 @@
 #include "ytt/schema/schema.h"
 #include "ytt/workspace/workspace.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -87,4 +87,4 @@ std::vector<LibraryRef> data_values_library_ref(const std::vector<Ann>& anns) {
   return ref;
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

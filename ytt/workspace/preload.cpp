@@ -1,6 +1,6 @@
 #include "ytt/workspace/workspace.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 YamlPreloader::YamlPreloader(std::vector<Input> order, bool strict,
                              std::function<void()> on_worker_done, size_t min_bytes_ahead)
@@ -79,4 +79,4 @@ void YamlPreloader::finish_worker() {
   if (on_worker_done_) on_worker_done_();
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

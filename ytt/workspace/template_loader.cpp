@@ -8,7 +8,7 @@
 #include "ytt/workspace/workspace.h"
 #include "ytt/yttlibrary/yttlibrary.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -129,4 +129,4 @@ sl::Result<sl::Module> load_found(Files& files, sl::Thread& thread, const Source
   return cannot_load(module, "File '" + f->path + "' type is not a known");
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -26,7 +26,7 @@
 #include "ytt/yamltemplate/yamltemplate.h"
 #include "ytt/yamlmeta/yamlmeta.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 // `load(module)` from the file running innermost (Files::running): `@ytt:` modules, else a
 // `.star` or `.lib.yml` file of the file set, found as ytt finds it (template_loader.cpp).
@@ -354,4 +354,4 @@ bool doc_empty(const DDoc& d);
 // ytt panics on these (its JSON encoder, and templates' data values, take string keys only).
 bool has_non_string_key(const DNode& v);
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -2,7 +2,7 @@
 // error is rendered with the context it gained.
 #include "ytt/yamlmeta/yamlmeta.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
                           bool through_ytt_parser) {
@@ -167,4 +167,4 @@ std::string YttError::message() const {
   return out;
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -8,7 +8,7 @@
 #include "diag/stack.h"
 #include "ytt/yamlmeta/yamlmeta.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 DEntry* DNode::find(std::string_view key) {
   for (auto& e : entries)
@@ -326,4 +326,4 @@ std::string pos_text(const diag::Span& s) {
   if (s.begin.line <= 0) return s.file.empty() ? "?" : s.file + ":?";  // built by Starlark
   return s.file + ":" + std::to_string(s.begin.line);
 }
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

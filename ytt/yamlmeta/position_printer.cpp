@@ -6,7 +6,7 @@
 #include "gocompat/gocompat.h"
 #include "ytt/yamlmeta/yamlmeta.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -186,4 +186,4 @@ std::string print_positions(const std::vector<const DDoc*>& docs, const PlaceNam
   return out;
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

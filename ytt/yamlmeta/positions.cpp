@@ -3,7 +3,7 @@
 
 #include "ytt/yamlmeta/yamlmeta.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -59,4 +59,4 @@ const std::string* memory_line(const diag::Span& s) {
   const auto i = static_cast<size_t>(s.begin.column);
   return i <= lines.size() ? &lines[i - 1] : nullptr;
 }
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

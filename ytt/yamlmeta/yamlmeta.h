@@ -21,7 +21,7 @@
 #include "starlark/starlark.h"
 #include "yaml/yaml.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace sl = hintkit::starlark;
 
@@ -266,4 +266,4 @@ std::string multi_line_error(std::string_view text);
 // line, one step deeper than the line before.
 std::string laid_out_after(const std::string& context, const std::string& tail);
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

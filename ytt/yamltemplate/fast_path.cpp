@@ -10,7 +10,7 @@
 
 #include "ytt/yamltemplate/yamltemplate.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -249,4 +249,4 @@ std::optional<std::vector<DDoc>> build_without_program(const SourceFile& file, s
   return DirectBuilder(file, thread).build(docs, roots);
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -5,7 +5,7 @@
 
 #include "ytt/yamltemplate/yamltemplate.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 yaml::LoadOptions ytt_yaml_options(bool strict) {
   yaml::LoadOptions options;
@@ -141,4 +141,4 @@ LoadedYaml load_yaml(std::string path, std::string_view text, bool strict, bool 
   return out;
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -12,7 +12,7 @@
 #include "ytt/texttemplate/texttemplate.h"
 #include "ytt/yamltemplate/yamltemplate.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -494,4 +494,4 @@ std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread
 
 bool is_templated(const LoadedYaml& y) { return y.has_marker && has_templating(y.docs); }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

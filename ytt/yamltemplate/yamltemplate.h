@@ -17,7 +17,7 @@
 #include "ytt/template/template.h"
 #include "ytt/yamlmeta/yamlmeta.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 struct LoadedYaml {
   std::string path;
@@ -78,4 +78,4 @@ std::optional<std::vector<DDoc>> build_without_program(const SourceFile& file, s
                                                        std::vector<yaml::Document>& docs,
                                                        std::vector<DPtr>& roots);
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -11,7 +11,7 @@
 
 #include "ytt/yttlibrary/yttlibrary.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -261,4 +261,4 @@ sl::Value assert_module(Files& files) {
        {"try_to", try_to}});
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -12,7 +12,7 @@
 #include "ytt/yttlibrary/yttlibrary.h"
 #include "ytt/yamltemplate/yamltemplate.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -634,4 +634,4 @@ sl::Value regexp_module() {
   return sl::make_struct("module", "regexp", {{"match", match}, {"replace", replace}});
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -7,7 +7,7 @@
 
 #include "ytt/yttlibrary/yttlibrary.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -316,4 +316,4 @@ sl::Value sha256_module() {
   return sl::make_struct("module", "sha256", {{"sum", sum}});
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -11,7 +11,7 @@
 
 #include "ytt/yttlibrary/yttlibrary.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -183,4 +183,4 @@ sl::Value math_module(Files& files) {
   return sl::make_struct("module", "math", std::move(members));
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

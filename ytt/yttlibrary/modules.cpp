@@ -3,7 +3,7 @@
 #include "diag/stack.h"
 #include "ytt/yttlibrary/yttlibrary.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 std::optional<sl::Error> check_arg_count(const sl::Call& c, size_t min, int max) {
   size_t n = c.args.size();
@@ -402,4 +402,4 @@ std::optional<sl::Module> ytt_module(Files& files, std::string_view name,
   return std::nullopt;
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

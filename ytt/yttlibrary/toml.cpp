@@ -14,7 +14,7 @@
 
 #include "ytt/yttlibrary/yttlibrary.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -457,4 +457,4 @@ sl::Value toml_module(Files& files) {
   return sl::make_struct("module", "toml", {{"decode", decode}, {"encode", encode}});
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

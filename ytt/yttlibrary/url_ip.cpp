@@ -11,7 +11,7 @@
 #include "gocompat/gocompat.h"
 #include "ytt/yttlibrary/yttlibrary.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -710,4 +710,4 @@ sl::Value ip_module() {
   return sl::make_struct("module", "ip", {{"parse_addr", parse_addr}, {"parse_cidr", parse_cidr}});
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

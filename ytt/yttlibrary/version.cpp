@@ -6,7 +6,7 @@
 #include "formats/formats.h"
 #include "ytt/yttlibrary/yttlibrary.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 namespace {
 
@@ -113,4 +113,4 @@ sl::Value version_module() {
   return sl::make_struct("module", "version", {{"require_at_least", require}});
 }
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -16,7 +16,7 @@
 #include "ytt/template/template.h"
 #include "ytt/yamlmeta/yamlmeta.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 
 // @ytt:* modules.
 // `name` without its "@ytt:" prefix; `folder`: where the loading file is (data.read looks
@@ -52,4 +52,4 @@ std::optional<sl::Error> go_value_panic(const sl::Value& v, std::string_view fn 
 // ytt's YAML encoding of a Starlark value (`yaml.encode`, `assert.equals`).
 sl::Result<std::string> yaml_text(const sl::Value& v);
 
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -13,8 +13,8 @@
 
 namespace {
 
-using hintkit::schema::Options;
-using hintkit::schema::run;
+using hintkit::ytt::Options;
+using hintkit::ytt::run;
 using hintkit::starlark::live_modules;
 
 class ModuleLifetime : public hintkit::testing::TempDirTest {

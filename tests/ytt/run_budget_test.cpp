@@ -9,15 +9,15 @@
 
 namespace {
 
-using hintkit::schema::Options;
-using hintkit::schema::run;
+using hintkit::ytt::Options;
+using hintkit::ytt::run;
 
 constexpr const char* kRecurse =
     "#@ def down(n):\n#@   return 0 if n == 0 else down(n - 1)\n#@ end\n";
 
 class RunBudget : public hintkit::testing::TempDirTest {
  protected:
-  hintkit::schema::Outcome values(Options o) {
+  hintkit::ytt::Outcome values(Options o) {
     o.files = {dir_.string()};
     return run(o);
   }

@@ -8,7 +8,7 @@
 #include <string>
 #include <thread>
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 namespace {
 
 // The texts live as long as the test binary: inputs only view them, as they view the
@@ -216,4 +216,4 @@ TEST(YamlPreloader, StopsWithoutBeingAsked) {
 }
 
 }  // namespace
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

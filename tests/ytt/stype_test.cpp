@@ -4,7 +4,7 @@
 
 #include "ytt/schema/schema.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 namespace {
 
 std::shared_ptr<SType> scalar_type(types::Kind kind) {
@@ -128,4 +128,4 @@ TEST(STypeCheck, ProblemsComeInYttsOrderAndStopDefaults) {
 }
 
 }  // namespace
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

@@ -18,7 +18,7 @@
 
 namespace {
 
-using hintkit::schema::FileMarkPattern;
+using hintkit::ytt::FileMarkPattern;
 
 struct Case {
   std::string pattern, path;
@@ -179,11 +179,11 @@ class FileMarkRun : public hintkit::testing::TempDirTest {};
 
 TEST_F(FileMarkRun, ALongPatternThatMatchesNothingIsYttsError) {
   write("a.yml", "a: 1\n");
-  hintkit::schema::Options o;
+  hintkit::ytt::Options o;
   o.files = {(dir_ / "a.yml").string()};
   const std::string mark = std::string(120000, 'x') + ":exclude=true";
   o.file_marks = {mark};
-  auto r = hintkit::schema::run(o);
+  auto r = hintkit::ytt::run(o);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err, "Error: Expected file mark '" + mark +
                        "' to match at least one file by path, but did not\n");
@@ -191,10 +191,10 @@ TEST_F(FileMarkRun, ALongPatternThatMatchesNothingIsYttsError) {
 
 TEST_F(FileMarkRun, APatternThatIsNotUtf8IsRefused) {
   write("a.yml", "a: 1\n");
-  hintkit::schema::Options o;
+  hintkit::ytt::Options o;
   o.files = {(dir_ / "a.yml").string()};
   o.file_marks = {"a\xff*:exclude=true"};
-  auto r = hintkit::schema::run(o);
+  auto r = hintkit::ytt::run(o);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("not valid UTF-8"), std::string::npos) << r.err;
 }

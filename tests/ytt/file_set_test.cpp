@@ -13,8 +13,8 @@
 
 namespace {
 
-using hintkit::schema::Options;
-using hintkit::schema::run;
+using hintkit::ytt::Options;
+using hintkit::ytt::run;
 
 // A pipe holding `text`, its write end closed: readable through /dev/fd/N like `<(...)`.
 class PipeInput {

@@ -5,7 +5,7 @@
 
 #include "ytt/yamlmeta/yamlmeta.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 namespace {
 
 struct Case {
@@ -156,4 +156,4 @@ TEST(GoYamlError, YamlDecodeKeepsTheClosingBracket) {
 }
 
 }  // namespace
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

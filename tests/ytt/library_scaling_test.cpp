@@ -47,10 +47,10 @@ class LibraryScaling : public hintkit::testing::TempDirTest {
 
   // User CPU seconds of one run over `folder`, whose output must be `want`.
   static double run_once(const std::string& folder, const std::string& want) {
-    hintkit::schema::Options o;
+    hintkit::ytt::Options o;
     o.files = {folder};
     const double start = cpu_seconds();
-    auto r = hintkit::schema::run(o);
+    auto r = hintkit::ytt::run(o);
     const double spent = cpu_seconds() - start;
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, want);

@@ -3,7 +3,7 @@
 
 #include "ytt/cmd/cmd.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 namespace {
 
 struct Case {
@@ -118,4 +118,4 @@ TEST(ParseArgs, BooleanFlagsTakeGoSpellingsAndOutputTakesAList) {
 }
 
 }  // namespace
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt

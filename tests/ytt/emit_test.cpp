@@ -1,4 +1,4 @@
-// The engine prints its own tree (`schema::emit_yaml(const DNode&)`) through the streaming
+// The engine prints its own tree (`ytt::emit_yaml(const DNode&)`) through the streaming
 // emitter instead of copying it into yaml::Node first; it must print exactly what ytt printed
 // for the recorded emit fixtures (fixtures/yaml/emit, recorded from the oracle).
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 
 #include "ytt/template/template.h"
 
-namespace hintkit::schema {
+namespace hintkit::ytt {
 namespace {
 
 namespace fs = std::filesystem;
@@ -88,4 +88,4 @@ TEST(EngineEmit, KeysOfEveryKindAndNesting) {
 }
 
 }  // namespace
-}  // namespace hintkit::schema
+}  // namespace hintkit::ytt
