@@ -1,6 +1,7 @@
 // ytt's template.EvaluationCtx: the instructions a compiled template's program calls
 // (`start_ctx`, `start_node`, `set_node`, `template.replace`, ...) build its nodes, for both
-// dialects: YAML nodes into documents, text nodes into a string.
+// dialects: YAML nodes into documents, text nodes into a string (`TemplateRuntime`). The yaml
+// dialect's `template.replace` is its own class (`YamlReplace`), as in ytt's yamltemplate.
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
@@ -58,60 +59,41 @@ sl::Error op_error(const CompiledTemplate& c, std::string_view op, const std::st
   return sl::fail_error(c.op(op) + ": " + msg);
 }
 
-class TemplateRuntime {
+// What template.replace returns (ytt's StarlarkNoop).
+class Noop : public sl::HostObject {
  public:
-  TemplateRuntime(std::shared_ptr<const CompiledTemplate> c, std::string file)
-      : c_(std::move(c)), file_(std::move(file)) {}
-
-  sl::Predeclared builtins(const std::shared_ptr<TemplateRuntime>& self) {
-    sl::Predeclared p;
-    auto bind = [&](std::string_view name,
-                    sl::Result<sl::Value> (TemplateRuntime::*fn)(const sl::Call&)) {
-      std::string full = c_->op(name);
-      // Functions of a loaded library template keep calling these after it ran: the
-      // runtime lives as long as they do (it holds nothing that points back).
-      std::shared_ptr<TemplateRuntime> rt = self;
-      p.emplace_back(full, sl::make_builtin(
-                               full, [rt, fn](const sl::Call& call) { return ((*rt).*fn)(call); }));
-    };
-    bind("set_ctx_type", &TemplateRuntime::set_ctx_type);
-    bind("start_ctx", &TemplateRuntime::start_ctx);
-    bind("end_ctx", &TemplateRuntime::end_ctx);
-    bind("start_node_annotation", &TemplateRuntime::start_node_annotation);
-    bind("collect_node_annotation", &TemplateRuntime::collect_node_annotation);
-    bind("start_node", &TemplateRuntime::start_node);
-    bind("set_node", &TemplateRuntime::set_node);
-    bind("set_map_item_key", &TemplateRuntime::set_map_item_key);
-    return p;
+  std::string_view type_name() const override { return "noop"; }
+  std::optional<std::string> hash_error() const override {
+    return std::string("unhashable type: noop");
   }
+  std::string repr() const override { return "noop"; }
+  bool truth() const override { return false; }
+};
 
-  std::vector<std::string> names() const {
-    std::vector<std::string> out;
-    for (auto n : {"set_ctx_type", "start_ctx", "end_ctx", "start_node_annotation",
-                   "collect_node_annotation", "start_node", "set_node", "set_map_item_key"}) {
-      out.push_back(c_->op(n));
-    }
-    return out;
-  }
+bool is_noop(const sl::Value& v) {
+  return v.is(sl::Kind::kHost) && dynamic_cast<const Noop*>(v.object()) != nullptr;
+}
 
-  // `template.replace(value)` (ytt's EvaluationCtx.Replace for the yaml dialect): the node on
-  // top of the innermost context gives way, at once, to the items of `value` in its parent
-  // (documents in a document set, map items in a map, array items in an array). The call
-  // returns a no-op value that `set_node` ignores.
-  sl::Result<sl::Value> replace(const sl::Call& c) {
-    if (c.args.size() != 1) return sl::fail_error("expected exactly one argument");
-    if (auto hint = conversion_hint(c.args[0])) {
-      return sl::fail_error("Unable to convert value: " + *hint);
+bool same_entry_key(const DEntry& a, const DEntry& b) {
+  if (a.key_node || b.key_node) return false;  // Go compares collection keys by identity
+  return same_key(a.key, b.key);
+}
+
+// `template.replace(value)` in the yaml dialect (ytt's yamltemplate EvaluationCtx.Replace): the
+// node on top of the innermost context gives way, at once, to the items of `value` in its
+// parent (documents in a document set, map items in a map, array items in an array).
+class YamlReplace {
+ public:
+  explicit YamlReplace(const std::string& file) : file_(file) {}
+
+  // The node on top of `parents` gives way to the items of `with` in its parent; the error's
+  // text when it cannot (empty when it did).
+  std::string apply(std::vector<ENode>& parents, const sl::Value& with) const {
+    if (parents.empty()) {
+      return "expected to replace document value, map item or array item, but found null";
     }
-    if (ctxs_.empty()) return sl::fail_error("expected to find an evaluation context");
-    EvalCtx& ctx = ctxs_.back();
-    if (ctx.text) return sl::fail_error("unsupported operation");
-    if (ctx.parents.empty()) {
-      return sl::fail_error(
-          "expected to replace document value, map item or array item, but found null");
-    }
-    ENode& top = ctx.parents.back();
-    const ENode* parent = ctx.parents.size() >= 2 ? &ctx.parents[ctx.parents.size() - 2] : nullptr;
+    ENode& top = parents.back();
+    const ENode* parent = parents.size() >= 2 ? &parents[parents.size() - 2] : nullptr;
     auto parent_is = [&](NodeKind k, std::string_view what) -> std::string {
       if (!parent) return "expected to find " + std::string(what) + ", but was not enough parents";
       if (parent->kind == k) return {};
@@ -126,39 +108,24 @@ class TemplateRuntime {
     switch (top.kind) {
       case NodeKind::kDoc:
         err = parent_is(NodeKind::kDocSet, "document set");
-        if (err.empty()) err = replace_doc(*parent, top, c.args[0]);
+        if (err.empty()) err = replace_doc(*parent, top, with);
         break;
       case NodeKind::kMapItem:
         err = parent_is(NodeKind::kMap, "map");
-        if (err.empty()) err = replace_map_item(*parent, top, c.args[0]);
+        if (err.empty()) err = replace_map_item(*parent, top, with);
         break;
       case NodeKind::kArrayItem:
         err = parent_is(NodeKind::kArray, "array");
-        if (err.empty()) err = replace_array_item(*parent, top, c.args[0]);
+        if (err.empty()) err = replace_array_item(*parent, top, with);
         break;
       default:
-        return sl::fail_error(
-            "expected to replace document value, map item or array item, but found " +
-            std::string(go_type_name(top.kind)));
+        return "expected to replace document value, map item or array item, but found " +
+               std::string(go_type_name(top.kind));
     }
-    if (!err.empty()) return sl::fail_error(err);
-    return sl::Value(new Noop());
+    return err;
   }
 
-  // What template.replace returns (ytt's StarlarkNoop).
-  class Noop : public sl::HostObject {
-   public:
-    std::string_view type_name() const override { return "noop"; }
-    std::optional<std::string> hash_error() const override {
-      return std::string("unhashable type: noop");
-    }
-    std::string repr() const override { return "noop"; }
-    bool truth() const override { return false; }
-  };
-  static bool is_noop(const sl::Value& v) {
-    return v.is(sl::Kind::kHost) && dynamic_cast<const Noop*>(v.object()) != nullptr;
-  }
-
+ private:
   // The replaced node left its parent but stays on the stack, as in ytt (where the removed
   // node is still referenced): later writes to it land in a container of its own, and
   // replacing it again finds no placeholder.
@@ -180,7 +147,7 @@ class TemplateRuntime {
            (v.is(sl::Kind::kList) || v.is(sl::Kind::kTuple) || v.is(sl::Kind::kSet));
   }
 
-  std::string replace_doc(const ENode& parent, ENode& top, const sl::Value& with) {
+  std::string replace_doc(const ENode& parent, ENode& top, const sl::Value& with) const {
     std::vector<DDoc> docs;
     if (const auto* ds = fragment_docs(with)) {
       docs = *ds;
@@ -210,7 +177,7 @@ class TemplateRuntime {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
-  std::string replace_map_item(const ENode& parent, ENode& top, const sl::Value& with) {
+  static std::string replace_map_item(const ENode& parent, ENode& top, const sl::Value& with) {
     DNode& map = *parent.coll;
     const diag::Span span = top.coll->entries[top.index].span;
     std::vector<DEntry> items;
@@ -256,7 +223,7 @@ class TemplateRuntime {
 #pragma GCC diagnostic pop
 #endif
 
-  std::string replace_array_item(const ENode& parent, ENode& top, const sl::Value& with) {
+  static std::string replace_array_item(const ENode& parent, ENode& top, const sl::Value& with) {
     DNode& arr = *parent.coll;
     const diag::Span span = top.coll->entries[top.index].span;
     std::vector<DEntry> items;
@@ -275,6 +242,60 @@ class TemplateRuntime {
     arr.entries.insert(pos, items.begin(), items.end());
     detach(top, std::move(placeholder), yaml::Kind::kArray);
     return {};
+  }
+
+  const std::string& file_;
+};
+
+class TemplateRuntime {
+ public:
+  TemplateRuntime(std::shared_ptr<const CompiledTemplate> c, std::string file)
+      : c_(std::move(c)), file_(std::move(file)) {}
+
+  sl::Predeclared builtins(const std::shared_ptr<TemplateRuntime>& self) {
+    sl::Predeclared p;
+    auto bind = [&](std::string_view name,
+                    sl::Result<sl::Value> (TemplateRuntime::*fn)(const sl::Call&)) {
+      std::string full = c_->op(name);
+      // Functions of a loaded library template keep calling these after it ran: the
+      // runtime lives as long as they do (it holds nothing that points back).
+      std::shared_ptr<TemplateRuntime> rt = self;
+      p.emplace_back(full, sl::make_builtin(
+                               full, [rt, fn](const sl::Call& call) { return ((*rt).*fn)(call); }));
+    };
+    bind("set_ctx_type", &TemplateRuntime::set_ctx_type);
+    bind("start_ctx", &TemplateRuntime::start_ctx);
+    bind("end_ctx", &TemplateRuntime::end_ctx);
+    bind("start_node_annotation", &TemplateRuntime::start_node_annotation);
+    bind("collect_node_annotation", &TemplateRuntime::collect_node_annotation);
+    bind("start_node", &TemplateRuntime::start_node);
+    bind("set_node", &TemplateRuntime::set_node);
+    bind("set_map_item_key", &TemplateRuntime::set_map_item_key);
+    return p;
+  }
+
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (auto n : {"set_ctx_type", "start_ctx", "end_ctx", "start_node_annotation",
+                   "collect_node_annotation", "start_node", "set_node", "set_map_item_key"}) {
+      out.push_back(c_->op(n));
+    }
+    return out;
+  }
+
+  // `template.replace(value)`: the yaml dialect replaces (YamlReplace); the call returns a
+  // no-op value that `set_node` ignores.
+  sl::Result<sl::Value> replace(const sl::Call& c) {
+    if (c.args.size() != 1) return sl::fail_error("expected exactly one argument");
+    if (auto hint = conversion_hint(c.args[0])) {
+      return sl::fail_error("Unable to convert value: " + *hint);
+    }
+    if (ctxs_.empty()) return sl::fail_error("expected to find an evaluation context");
+    EvalCtx& ctx = ctxs_.back();
+    if (ctx.text) return sl::fail_error("unsupported operation");
+    std::string err = YamlReplace(file_).apply(ctx.parents, c.args[0]);
+    if (!err.empty()) return sl::fail_error(err);
+    return sl::Value(new Noop());
   }
 
   // The documents of the file once the program ran.
@@ -634,11 +655,6 @@ class TemplateRuntime {
         return "unsupported operation";
     }
     return "unsupported operation";
-  }
-
-  static bool same_entry_key(const DEntry& a, const DEntry& b) {
-    if (a.key_node || b.key_node) return false;  // Go compares collection keys by identity
-    return same_key(a.key, b.key);
   }
 
   sl::Result<sl::Value> set_node(const sl::Call& c) {
