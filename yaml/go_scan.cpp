@@ -322,10 +322,24 @@ class Scanner {
     return kTable[c];
   }
   // A byte that cannot start a plain scalar as it is (one of "-?:,[]{}#&*!|>'\"%@`").
+  static constexpr std::string_view kNotPlainStart = "-?:,[]{}#&*!|>'\"%@`";
   static bool not_plain_start(unsigned char c) {
     static constexpr auto kTable = [] {
       std::array<bool, 256> t{};
-      for (char x : std::string_view("-?:,[]{}#&*!|>'\"%@`")) t[static_cast<unsigned char>(x)] = true;
+      for (char x : kNotPlainStart) t[static_cast<unsigned char>(x)] = true;
+      return t;
+    }();
+    return kTable[c];
+  }
+  // A byte that starts a plain scalar whatever follows: no other token starts with it (printable
+  // ASCII but the indicators, '.' of a `...` marker and '%' of a directive).
+  static bool plain_for_sure(unsigned char c) {
+    static constexpr auto kTable = [] {
+      std::array<bool, 256> t{};
+      for (int b = '!'; b < 0x7F; ++b) {
+        t[b] = kNotPlainStart.find(static_cast<char>(b)) == std::string_view::npos;
+      }
+      t['.'] = false;
       return t;
     }();
     return kTable[c];
@@ -424,7 +438,7 @@ class Scanner {
     last_ = type;
   }
   // A new token at the end of the queue, starting at `at`.
-  Token& emplace(Tok type, const Mark& at) {
+  [[gnu::always_inline]] Token& emplace(Tok type, const Mark& at) {
     Token& t = queue_.emplace(type, at.offset);
     t.line = at.line;
     t.line_start = at.line_start;
@@ -434,7 +448,7 @@ class Scanner {
   void fetch_more_tokens() {
     while (true) {
       bool need = queue_.empty();
-      if (!need) {
+      if (!need && possible_keys_ > 0) {
         stale_simple_keys();
         for (const SimpleKey& k : keys_) {
           if (k.possible && k.token_number == tokens_parsed_) {
@@ -453,10 +467,12 @@ class Scanner {
   // A simple key lives on one line and within 1024 characters; one that go-yaml requires
   // (it stands where a block map's next key belongs) and that ends without `:` is an error.
   void stale_simple_keys() {
+    if (possible_keys_ == 0) return;
     for (SimpleKey& k : keys_) {
       if (k.possible && (k.mark.line < m_.line || k.mark.index + kMaxSimpleKeyChars < m_.index)) {
         if (k.required) throw Stop{ErrorKind::kMissingColon, k.mark.offset, false, false, m_.line};
         k.possible = false;
+        --possible_keys_;
       }
     }
   }
@@ -466,13 +482,14 @@ class Scanner {
     SimpleKey k{true, required, tokens_parsed_ + queue_.size(), m_};
     remove_simple_key();
     keys_.back() = k;
+    ++possible_keys_;
   }
   void remove_simple_key() {
     SimpleKey& k = keys_.back();
-    if (k.possible && k.required) {
-      throw Stop{ErrorKind::kMissingColon, k.mark.offset, false, false, m_.line};
-    }
+    if (!k.possible) return;
+    if (k.required) throw Stop{ErrorKind::kMissingColon, k.mark.offset, false, false, m_.line};
     k.possible = false;
+    --possible_keys_;
   }
 
   void roll_indent(int column, long number, Tok type, const Mark& at) {
@@ -506,6 +523,10 @@ class Scanner {
       return;
     }
     unsigned char c = cur();
+    if (plain_for_sure(c)) {  // the most common token: straight to the plain scalar below
+      fetch_plain();
+      return;
+    }
     if (m_.column == 0 && c == '%') {
       unroll_indent(-1);
       remove_simple_key();
@@ -637,6 +658,9 @@ class Scanner {
     // indentation, or right after a block collection's `- `, `? ` or `: `).
     if (c == '\t' && !plain) throw Stop{ErrorKind::kUnknownToken, m_.offset};
     if (!plain) throw unnamed(ErrorKind::kUnknownToken, m_.offset);
+    fetch_plain();
+  }
+  void fetch_plain() {
     save_simple_key();
     allowed_ = false;
     scan_plain(emplace(Tok::kScalar, m_));
@@ -769,6 +793,7 @@ class Scanner {
       insert(k.token_number, make(Tok::kKey, k.mark));
       roll_indent(k.mark.column, static_cast<long>(k.token_number), Tok::kBlockMapStart, k.mark);
       keys_.back().possible = false;
+      --possible_keys_;
       allowed_ = false;
     } else {
       if (flow_level_ == 0) {
@@ -1205,6 +1230,7 @@ class Scanner {
   bool allowed_ = false;          // go-yaml's simple_key_allowed
   Tok last_ = Tok::kStreamStart;  // the token appended last
   std::vector<SimpleKey> keys_;
+  size_t possible_keys_ = 0;  // how many of `keys_` are possible: none, nothing to look at
 };
 
 // go-yaml's parser: a state machine over the tokens, one event at a time, with a stack of
