@@ -272,9 +272,7 @@ bool LibraryExecution::evaluate_documents() {
     try {
       results[i] = eval_template(files_, f, thread_, std::move(y));
     } catch (const TemplateError& e) {
-      if (library_mode()) throw;  // the caller nests the failure in its own
-      if (e.compile) throw YttError{multi_line_error(e.text)};
-      throw YttError{"\n" + e.text};  // the text already starts with "- "
+      throw_template_error(e);
     }
   }
   for (size_t i = 0; i < input_count_; ++i) {
@@ -379,9 +377,7 @@ std::optional<sl::Module> LibraryExecution::eval_library_file(const SourceFile& 
       try {
         (void)eval_template(files_, f, thread_, std::move(y));
       } catch (const TemplateError& e) {
-        if (library_mode()) throw;  // the caller nests the failure in its own
-        if (e.compile) throw YttError{multi_line_error(e.text)};
-        throw YttError{"\n" + e.text};
+        throw_template_error(e);
       }
       return files_.module_cache[f.path];
     }
@@ -389,6 +385,15 @@ std::optional<sl::Module> LibraryExecution::eval_library_file(const SourceFile& 
       break;
   }
   return std::nullopt;
+}
+
+// A YAML template's failure as the run reports it: a library's caller nests it in its own; at
+// the root, a template that does not compile is one line that multi_line_error lays out, and
+// any other failure's text already starts with "- ".
+void LibraryExecution::throw_template_error(const TemplateError& e) const {
+  if (library_mode()) throw e;
+  if (e.compile) throw YttError{multi_line_error(e.text)};
+  throw YttError{"\n" + e.text};
 }
 
 // A text template of the file set, evaluated in file order with the YAML templates (its

@@ -308,6 +308,7 @@ class LibraryExecution {
   static bool has_repeated_key(const DNode& n);
   std::vector<size_t> evaluation_order() const;
   std::optional<sl::Module> eval_library_file(const SourceFile& f);
+  [[noreturn]] void throw_template_error(const TemplateError& e) const;
   std::string eval_text_file(const SourceFile& f);
   void check_library_documents_used();
   // Runs library `h` for `@ytt:library` (library_module.cpp).
