@@ -447,7 +447,7 @@ json ytt_problem(const ytt::Problem& p, const Document& doc, ErrorFiles& files) 
 // inputs, which is how ytt's text names them), if any. NAME runs back from the colon to a
 // space, a quote or a bracket; one scan of the line.
 std::optional<ytt::ErrorPlace> place_in(std::string_view line,
-                                           const std::vector<std::string>& names) {
+                                        const std::vector<std::string>& names) {
   // NAME holds no ':' here, so it starts after the previous colon at the earliest: each
   // character is walked back over once.
   size_t after_previous = 0;

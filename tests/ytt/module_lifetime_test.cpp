@@ -7,15 +7,15 @@
 
 #include <string>
 
-#include "ytt/cmd/cmd.h"
 #include "starlark/starlark.h"
 #include "tests/support/temp_dir.h"
+#include "ytt/cmd/cmd.h"
 
 namespace {
 
+using hintkit::starlark::live_modules;
 using hintkit::ytt::Options;
 using hintkit::ytt::run;
-using hintkit::starlark::live_modules;
 
 class ModuleLifetime : public hintkit::testing::TempDirTest {
  protected:

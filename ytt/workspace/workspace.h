@@ -23,8 +23,8 @@
 #include "ytt/files/files.h"
 #include "ytt/schema/schema.h"
 #include "ytt/template/template.h"
-#include "ytt/yamltemplate/yamltemplate.h"
 #include "ytt/yamlmeta/yamlmeta.h"
+#include "ytt/yamltemplate/yamltemplate.h"
 
 namespace hintkit::ytt {
 

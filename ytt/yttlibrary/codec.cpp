@@ -9,8 +9,8 @@
 
 #include "formats/formats.h"
 #include "gocompat/gocompat.h"
-#include "ytt/yttlibrary/yttlibrary.h"
 #include "ytt/yamltemplate/yamltemplate.h"
+#include "ytt/yttlibrary/yttlibrary.h"
 
 namespace hintkit::ytt {
 
