@@ -1,6 +1,7 @@
 // Go's text/template grammar, parse only: the lexer and parser of Go's text/template/parse
 // (Go 1.19) ported to C++, producing the same tree of nodes with byte offsets. Nothing here
-// executes a template; the tree is for checkers (tmplcheck/) and, later, executors.
+// executes a template; the tree is for the checker (tmplcheck/) and tazuna.yaml's renderer
+// (resolver/template.cpp).
 //
 // Where to start: `parse(text, name, options)` returns a `TreeSet` (the main tree under `name`,
 // and one tree per `{{define}}` / `{{block}}`) or a `ParseError` with Go's message and the
@@ -237,6 +238,8 @@ struct ParseError {
   std::string message;  // Go's text after "template: NAME:LINE: "
   size_t offset = 0;    // where the parser stood (the current token)
   diag::Position at;
+  // The text nests deeper than kMaxNesting: a limit of this parser, not an error Go reports.
+  bool nesting_limit = false;
 };
 
 struct Options {

@@ -216,7 +216,8 @@ std::optional<double> parse_float(std::string_view s0) {
 
 struct Stop {
   std::string message;
-  size_t offset;  // npos: where the parser stood
+  size_t offset;       // npos: where the parser stood
+  bool limit = false;  // past kMaxNesting (Go has no such limit)
 };
 constexpr size_t kHere = static_cast<size_t>(-1);
 
@@ -315,7 +316,7 @@ class Parser {
 
   struct Depth {
     explicit Depth(Parser& p) : p_(p) {
-      if (++p_.depth_ > kMaxNesting) p_.errorf("max nesting depth exceeded");
+      if (++p_.depth_ > kMaxNesting) throw Stop{"max nesting depth exceeded", kHere, true};
     }
     ~Depth() { --p_.depth_; }
     Parser& p_;
@@ -1075,6 +1076,7 @@ diag::Result<TreeSet, ParseError> parse(std::string_view text, std::string_view 
   } catch (const Stop& stop) {
     ParseError e;
     e.message = stop.message;
+    e.nesting_limit = stop.limit;
     e.offset = parser.error_offset(stop);
     e.at = set.position(e.offset);
     return e;

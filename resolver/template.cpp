@@ -2,15 +2,12 @@
 #include "resolver/template.h"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
-#include <cstdlib>
 #include <memory>
-#include <optional>
 #include <unordered_map>
 #include <variant>
 
 #include "gocompat/gocompat.h"
+#include "gotmpl/gotmpl.h"
 #include "yaml/yaml.h"
 
 namespace hintkit::resolver {
@@ -98,37 +95,6 @@ std::string print_value(const Value& v, const TemplateData& data) {
   }
 }
 
-// ---- syntax tree ---------------------------------------------------------------------
-
-struct Pipeline;
-struct Operand {
-  enum class Kind { kDot, kField, kVariable, kLiteral, kFunction, kParen } kind = Kind::kDot;
-  std::string name;                 // variable ("$x") or function name
-  std::vector<std::string> fields;  // .A.B after the dot, a variable or a parenthesis
-  Value literal;
-  std::shared_ptr<Pipeline> paren;
-  size_t at = 0;
-};
-struct Command {
-  std::vector<Operand> args;
-  size_t at = 0;
-};
-struct Pipeline {
-  std::string decl;     // "$x" or ""
-  bool assign = false;  // `=` rather than `:=`
-  std::vector<Command> commands;
-  size_t at = 0;
-};
-struct Node;
-using List = std::vector<Node>;
-struct Node {
-  enum class Kind { kText, kAction, kIf, kWith } kind = Kind::kText;
-  size_t begin = 0, end = 0;  // kText: source range
-  size_t at = 0;              // the action's `{{`
-  Pipeline pipe;
-  List then, otherwise;
-};
-
 struct Failure {
   bool unsupported;  // true: a feature hintkit does not implement (exit 2)
   size_t at;
@@ -136,383 +102,59 @@ struct Failure {
   bool limit = false;  // a limit of this renderer was reached (HK003)
 };
 
-// ---- lexing and parsing -----------------------------------------------------------------
+// ---- what the renderer refuses ----------------------------------------------------------
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+// Go's builtins that take values this renderer has no kind for (maps, slices, functions) or
+// escape for other languages.
+bool refused_function(std::string_view name) {
+  static constexpr std::string_view kRefused[] = {"index", "slice",    "html",
+                                                  "js",    "urlquery", "call"};
+  return std::find(std::begin(kRefused), std::end(kRefused), name) != std::end(kRefused);
+}
 
-// Nested {{if}}/{{with}} and parentheses; deeper is machine-made or hostile, and the parser
-// and executor recurse once per level.
-inline constexpr int kMaxTemplateDepth = 256;
-
-class Parser {
- public:
-  explicit Parser(std::string_view src) : src_(src) {}
-
-  // The whole template; throws Failure.
-  List parse() {
-    List top;
-    std::string_view stop = parse_list(top);
-    if (!stop.empty()) fail(last_action_, "unexpected {{" + std::string(stop) + "}}");
-    return top;
+// Refuses, before anything runs, what the renderer does not execute: `range`, `template`,
+// `define`/`block`, `break`/`continue`, the refused builtins and complex constants. Go's own
+// parse has already accepted the text.
+void refuse_unsupported(const gotmpl::TreeSet& set) {
+  // An action is refused at its `{{`.
+  auto action = [&set](size_t pos) {
+    const size_t open = set.text().rfind("{{", pos);
+    return open == std::string_view::npos ? pos : open;
+  };
+  for (const auto& [name, tree] : set.trees) {
+    if (name != set.main) {
+      throw Failure{true, action(tree.pos), "the text/template action `define` (or `block`)"};
+    }
   }
-
- private:
-  [[noreturn]] void fail(size_t at, std::string msg) { throw Failure{false, at, std::move(msg)}; }
-  [[noreturn]] void unsupported(size_t at, std::string msg) {
-    throw Failure{true, at, std::move(msg)};
-  }
-
-  // Parses nodes until EOF or a control keyword ({{else}}, {{end}}, {{else if ...}}), returned.
-  std::string_view parse_list(List& out) {
-    while (pos_ < src_.size()) {
-      size_t open = src_.find("{{", pos_);
-      size_t text_end = open == std::string_view::npos ? src_.size() : open;
-      size_t action = open;
-      size_t inner = open == std::string_view::npos ? 0 : open + 2;
-      bool left_trim = false;
-      if (open != std::string_view::npos && inner + 1 < src_.size() && src_[inner] == '-' &&
-          is_space(src_[inner + 1])) {
-        left_trim = true;
-        inner += 2;
-      }
-      size_t text_stop = text_end;
-      if (left_trim) {
-        while (text_stop > pos_ && is_space(src_[text_stop - 1])) --text_stop;
-      }
-      if (trim_next_) {
-        while (pos_ < text_stop && is_space(src_[pos_])) ++pos_;
-        trim_next_ = false;
-      }
-      if (text_stop > pos_) {
-        Node t;
-        t.begin = pos_;
-        t.end = text_stop;
-        out.push_back(std::move(t));
-      }
-      if (open == std::string_view::npos) {
-        pos_ = src_.size();
+  const gotmpl::Tree& main = set.trees.at(set.main);
+  if (!main.root) return;
+  gotmpl::walk(*main.root, [&action](const gotmpl::Node& n) {
+    switch (n.type) {
+      case gotmpl::NodeType::kRange:
+        throw Failure{true, action(n.pos), "the text/template action `range`"};
+      case gotmpl::NodeType::kTemplate:
+        throw Failure{true, action(n.pos), "the text/template action `template`"};
+      case gotmpl::NodeType::kBreak:
+      case gotmpl::NodeType::kContinue:
+        throw Failure{true, action(n.pos), "the text/template actions `break` and `continue`"};
+      case gotmpl::NodeType::kIdentifier: {
+        const auto& id = static_cast<const gotmpl::IdentifierNode&>(n);
+        if (refused_function(id.ident)) {
+          throw Failure{true, n.pos, "the text/template function `" + std::string(id.ident) + "`"};
+        }
         break;
       }
-      last_action_ = action;
-      pos_ = inner;
-      skip_spaces();
-      // Comments: {{/* ... */}}
-      if (src_.substr(pos_, 2) == "/*") {
-        size_t close = src_.find("*/", pos_ + 2);
-        if (close == std::string_view::npos) fail(action, "unclosed comment");
-        pos_ = close + 2;
-        end_action(action);
-        continue;
-      }
-      std::string_view word = peek_word();
-      if (word == "if" || word == "with") {
-        pos_ += word.size();
-        Node n;
-        n.kind = word == "if" ? Node::Kind::kIf : Node::Kind::kWith;
-        n.at = action;
-        parse_control(n, word);
-        out.push_back(std::move(n));
-        continue;
-      }
-      if (word == "else" || word == "end") {
-        pos_ += word.size();
-        if (word == "end") end_action(action);
-        return word;  // `else` leaves the rest of the action to the caller
-      }
-      if (word == "range" || word == "define" || word == "template" || word == "block" ||
-          word == "break" || word == "continue") {
-        unsupported(action, "the text/template action `" + std::string(word) + "`");
-      }
-      Node a;
-      a.kind = Node::Kind::kAction;
-      a.at = action;
-      a.pipe = parse_pipeline(action);
-      end_action(action);
-      out.push_back(std::move(a));
-    }
-    return {};
-  }
-
-  // Counts one level of nesting for as long as it lives.
-  struct Level {
-    explicit Level(Parser& p) : p_(p) {
-      if (++p_.depth_ > kMaxTemplateDepth) {
-        throw Failure{true, p_.pos_,
-                      "nesting deeper than " + std::to_string(kMaxTemplateDepth) + " levels"};
-      }
-    }
-    ~Level() { --p_.depth_; }
-    Parser& p_;
-  };
-
-  void parse_control(Node& n, std::string_view word) {
-    Level level(*this);
-    n.pipe = parse_pipeline(n.at);
-    end_action(n.at);
-    std::string_view stop = parse_list(n.then);
-    if (stop.empty()) fail(n.at, "unexpected EOF: {{" + std::string(word) + "}} has no {{end}}");
-    if (stop == "else") {
-      skip_spaces();
-      std::string_view next = peek_word();
-      if (next == "if" || next == "with") {  // {{else if ...}} chains into a nested node
-        pos_ += next.size();
-        Node inner;
-        inner.kind = next == "if" ? Node::Kind::kIf : Node::Kind::kWith;
-        inner.at = last_action_;
-        parse_control(inner, next);
-        n.otherwise.push_back(std::move(inner));
-        return;
-      }
-      end_action(last_action_);
-      stop = parse_list(n.otherwise);
-      if (stop != "end") fail(n.at, "unexpected EOF: {{" + std::string(word) + "}} has no {{end}}");
-    }
-  }
-
-  void skip_spaces() {
-    while (pos_ < src_.size() && is_space(src_[pos_])) ++pos_;
-  }
-
-  std::string_view peek_word() const {
-    size_t e = pos_;
-    while (e < src_.size() && (std::isalnum(static_cast<unsigned char>(src_[e])) || src_[e] == '_'))
-      ++e;
-    return src_.substr(pos_, e - pos_);
-  }
-
-  bool at_close() {
-    skip_spaces();
-    if (src_.substr(pos_, 2) == "}}") return true;
-    // " -}}": the dash must follow a space
-    return pos_ > 0 && is_space(src_[pos_ - 1]) && src_.substr(pos_, 3) == "-}}";
-  }
-
-  void end_action(size_t action) {
-    skip_spaces();
-    if (pos_ > 0 && is_space(src_[pos_ - 1]) && src_.substr(pos_, 3) == "-}}") {
-      trim_next_ = true;
-      pos_ += 3;
-      return;
-    }
-    if (src_.substr(pos_, 2) == "}}") {
-      pos_ += 2;
-      return;
-    }
-    if (pos_ >= src_.size()) fail(action, "unclosed action");
-    fail(pos_, "unexpected " + quote_char(src_[pos_]) + " in action");
-  }
-
-  static std::string quote_char(char c) { return std::string("\"") + c + "\""; }
-
-  Pipeline parse_pipeline(size_t action) {
-    Pipeline p;
-    p.at = action;
-    skip_spaces();
-    // Declaration: $x := ... or $x = ...
-    if (pos_ < src_.size() && src_[pos_] == '$') {
-      size_t save = pos_;
-      std::string var = read_variable();
-      skip_spaces();
-      if (src_.substr(pos_, 2) == ":=") {
-        p.decl = var;
-        pos_ += 2;
-      } else if (pos_ < src_.size() && src_[pos_] == '=' && src_.substr(pos_, 2) != "==") {
-        p.decl = var;
-        p.assign = true;
-        pos_ += 1;
-      } else {
-        pos_ = save;
-      }
-    }
-    while (true) {
-      Command c;
-      c.at = pos_;
-      while (!at_close() && pos_ < src_.size() && src_[pos_] != '|' && src_[pos_] != ')') {
-        c.args.push_back(parse_operand());
-      }
-      if (c.args.empty()) fail(pos_ < src_.size() ? pos_ : action, "missing value for command");
-      p.commands.push_back(std::move(c));
-      skip_spaces();
-      if (pos_ < src_.size() && src_[pos_] == '|') {
-        ++pos_;
-        continue;
-      }
-      break;
-    }
-    return p;
-  }
-
-  std::string read_variable() {
-    size_t b = pos_++;
-    while (pos_ < src_.size() &&
-           (std::isalnum(static_cast<unsigned char>(src_[pos_])) || src_[pos_] == '_'))
-      ++pos_;
-    return std::string(src_.substr(b, pos_ - b));
-  }
-
-  void read_fields(std::vector<std::string>& fields) {
-    while (pos_ + 1 < src_.size() && src_[pos_] == '.' &&
-           (std::isalpha(static_cast<unsigned char>(src_[pos_ + 1])) || src_[pos_ + 1] == '_')) {
-      ++pos_;
-      size_t b = pos_;
-      while (pos_ < src_.size() &&
-             (std::isalnum(static_cast<unsigned char>(src_[pos_])) || src_[pos_] == '_'))
-        ++pos_;
-      fields.emplace_back(src_.substr(b, pos_ - b));
-    }
-  }
-
-  Operand parse_operand() {
-    skip_spaces();
-    Operand o;
-    o.at = pos_;
-    if (pos_ >= src_.size()) fail(o.at, "unclosed action");
-    const char c = src_[pos_];
-    if (c == '.') {
-      if (pos_ + 1 < src_.size() &&
-          (std::isalpha(static_cast<unsigned char>(src_[pos_ + 1])) || src_[pos_ + 1] == '_')) {
-        o.kind = Operand::Kind::kField;
-        read_fields(o.fields);
-      } else {
-        o.kind = Operand::Kind::kDot;
-        ++pos_;
-      }
-      return o;
-    }
-    if (c == '$') {
-      o.kind = Operand::Kind::kVariable;
-      o.name = read_variable();
-      read_fields(o.fields);
-      return o;
-    }
-    if (c == '(') {
-      Level level(*this);
-      ++pos_;
-      o.kind = Operand::Kind::kParen;
-      o.paren = std::make_shared<Pipeline>(parse_pipeline(o.at));
-      skip_spaces();
-      if (pos_ >= src_.size() || src_[pos_] != ')') fail(o.at, "unclosed left paren");
-      ++pos_;
-      read_fields(o.fields);
-      return o;
-    }
-    if (c == '"' || c == '`') {
-      o.kind = Operand::Kind::kLiteral;
-      o.literal = make_string(read_string());
-      return o;
-    }
-    if (c == '\'') unsupported(o.at, "character constants");
-    if (std::isdigit(static_cast<unsigned char>(c)) ||
-        ((c == '-' || c == '+') && pos_ + 1 < src_.size() &&
-         std::isdigit(static_cast<unsigned char>(src_[pos_ + 1])))) {
-      o.kind = Operand::Kind::kLiteral;
-      o.literal = read_number();
-      return o;
-    }
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-      std::string word(peek_word());
-      pos_ += word.size();
-      if (word == "true" || word == "false") {
-        o.kind = Operand::Kind::kLiteral;
-        o.literal = word == "true";
-      } else if (word == "nil") {
-        o.kind = Operand::Kind::kLiteral;
-        o.literal = std::monostate{};
-      } else {
-        o.kind = Operand::Kind::kFunction;
-        o.name = word;
-        static const char* kSupported[] = {"and", "or", "not", "eq",    "ne",      "lt",    "le",
-                                           "gt",  "ge", "len", "print", "println", "printf"};
-        static const char* kGoOnly[] = {"index", "slice", "html", "js", "urlquery", "call"};
-        bool known = false;
-        for (const char* f : kSupported) known = known || word == f;
-        for (const char* f : kGoOnly) {
-          if (word == f) unsupported(o.at, "the text/template function `" + word + "`");
+      case gotmpl::NodeType::kNumber:
+        if (static_cast<const gotmpl::NumberNode&>(n).is_complex) {
+          throw Failure{true, n.pos, "complex constants"};
         }
-        if (!known) fail(o.at, "function " + gocompat::quote(word) + " not defined");
-      }
-      return o;
+        break;
+      default:
+        break;
     }
-    fail(o.at, "unexpected " + quote_char(c) + " in operand");
-  }
-
-  std::string read_string() {
-    const size_t b = pos_;
-    const char q = src_[pos_++];
-    std::string out;
-    while (pos_ < src_.size() && src_[pos_] != q) {
-      char c = src_[pos_++];
-      if (q == '"' && c == '\n') fail(b, "unterminated quoted string");
-      if (q == '"' && c == '\\') {
-        if (pos_ >= src_.size()) break;
-        char e = src_[pos_++];
-        switch (e) {
-          case 'n':
-            out += '\n';
-            break;
-          case 't':
-            out += '\t';
-            break;
-          case 'r':
-            out += '\r';
-            break;
-          case '\\':
-          case '"':
-            out += e;
-            break;
-          default:
-            unsupported(b, "the string escape \\" + std::string(1, e));
-        }
-        continue;
-      }
-      out += c;
-    }
-    if (pos_ >= src_.size()) fail(b, "unterminated quoted string");
-    ++pos_;
-    return out;
-  }
-
-  Value read_number() {
-    const size_t b = pos_;
-    while (pos_ < src_.size() && !is_space(src_[pos_]) && src_[pos_] != ')' && src_[pos_] != '|' &&
-           src_[pos_] != '}')
-      ++pos_;
-    std::string text(src_.substr(b, pos_ - b));
-    std::string plain;
-    for (char c : text)
-      if (c != '_') plain += c;
-    bool neg = !plain.empty() && plain[0] == '-';
-    std::string digits = (plain[0] == '-' || plain[0] == '+') ? plain.substr(1) : plain;
-    int base = 10;
-    std::string body = digits;
-    if (digits.size() > 1 && digits[0] == '0') {
-      char p = static_cast<char>(std::tolower(static_cast<unsigned char>(digits[1])));
-      if (p == 'x')
-        base = 16, body = digits.substr(2);
-      else if (p == 'o')
-        base = 8, body = digits.substr(2);
-      else if (p == 'b')
-        base = 2, body = digits.substr(2);
-      else if (std::isdigit(static_cast<unsigned char>(p)))
-        base = 8, body = digits.substr(1);
-    }
-    int64_t iv = 0;
-    auto r = std::from_chars(body.data(), body.data() + body.size(), iv, base);
-    if (!body.empty() && r.ec == std::errc() && r.ptr == body.data() + body.size())
-      return neg ? -iv : iv;
-    double dv = 0;
-    auto rf = std::from_chars(digits.data(), digits.data() + digits.size(), dv);
-    if (base == 10 && rf.ec == std::errc() && rf.ptr == digits.data() + digits.size())
-      return neg ? -dv : dv;
-    fail(b, "bad number syntax: " + gocompat::quote(text));
-  }
-
-  std::string_view src_;
-  size_t pos_ = 0;
-  size_t last_action_ = 0;
-  bool trim_next_ = false;
-  int depth_ = 0;
-};
+    return true;
+  });
+}
 
 // ---- execution ------------------------------------------------------------------------
 
@@ -557,9 +199,9 @@ class Executor {
   Executor(std::string_view src, const TemplateData& data, Rendered& out)
       : src_(src), data_(data), out_(out) {}
 
-  void run(const List& list) {
+  void run(const gotmpl::ListNode* root) {
     (void)vars_.push("$", DataTag{});
-    walk(list);
+    walk_list(root);
   }
 
  private:
@@ -611,59 +253,79 @@ class Executor {
     }
   }
 
-  void walk(const List& list) {
-    const size_t scope = vars_.size();
-    for (const Node& n : list) {
-      switch (n.kind) {
-        case Node::Kind::kText:
-          emit(src_.substr(n.begin, n.end - n.begin), n.begin, true);
-          break;
-        case Node::Kind::kAction: {
-          Value v = pipeline(n.pipe);
-          if (n.pipe.decl.empty()) {
-            emit(v.index() == 0 ? "<no value>" : print_value(v, data_), n.at, false);
-          }
-          break;
-        }
-        case Node::Kind::kIf:
-        case Node::Kind::kWith: {
-          const size_t inner = vars_.size();
-          Value v = pipeline(n.pipe);
-          const bool yes = truth(v, data_);
-          const Value saved = dot_;
-          if (yes && n.kind == Node::Kind::kWith) dot_ = v;  // {{with}} moves the dot
-          walk(yes ? n.then : n.otherwise);
-          dot_ = saved;
-          vars_.truncate(inner);
-          break;
-        }
-      }
-    }
-    vars_.truncate(scope);
+  // Go's state.walk over one list: variables declared in it live until the list's `if` or
+  // `with` ends (the main list: until the end).
+  void walk_list(const gotmpl::ListNode* list) {
+    if (!list) return;
+    for (const gotmpl::Node* n : list->nodes) walk(*n);
   }
 
-  Value pipeline(const Pipeline& p) {
+  void walk(const gotmpl::Node& n) {
+    switch (n.type) {
+      case gotmpl::NodeType::kText: {
+        const auto& t = static_cast<const gotmpl::TextNode&>(n);
+        emit(t.text, n.pos, true);
+        return;
+      }
+      case gotmpl::NodeType::kAction: {
+        const auto& a = static_cast<const gotmpl::ActionNode&>(n);
+        Value v = pipeline(*a.pipe);
+        if (a.pipe->decl.empty()) {
+          emit(v.index() == 0 ? "<no value>" : print_value(v, data_), action_start(n.pos), false);
+        }
+        return;
+      }
+      case gotmpl::NodeType::kIf:
+      case gotmpl::NodeType::kWith: {
+        const auto& b = static_cast<const gotmpl::BranchNode&>(n);
+        const size_t scope = vars_.size();
+        Value v = pipeline(*b.pipe);
+        const bool yes = truth(v, data_);
+        const Value saved = dot_;
+        if (yes && n.type == gotmpl::NodeType::kWith) dot_ = v;  // {{with}} moves the dot
+        walk_list(yes ? b.list : b.else_list);
+        dot_ = saved;
+        vars_.truncate(scope);
+        return;
+      }
+      case gotmpl::NodeType::kComment:
+        return;
+      default:  // refused before the run (refuse_unsupported)
+        throw Failure{true, n.pos, "the text/template node " + std::string(to_string(n.type))};
+    }
+  }
+
+  // Where the action holding `pos` opens: the output of an action maps to its `{{`.
+  size_t action_start(size_t pos) const {
+    const size_t open = src_.rfind("{{", pos);
+    return open == std::string_view::npos ? pos : open;
+  }
+
+  Value pipeline(const gotmpl::PipeNode& p) {
     Value v;
     bool have = false;
-    for (const Command& c : p.commands) {
-      v = command(c, have ? &v : nullptr);
+    for (const gotmpl::CommandNode* c : p.cmds) {
+      v = command(*c, have ? &v : nullptr);
       have = true;
     }
-    if (!p.decl.empty()) {
-      if (p.assign) {
-        Value* slot = vars_.find(p.decl);
-        if (!slot) fail(p.at, "undefined variable: " + p.decl);
+    for (const gotmpl::VariableNode* var : p.decl) {
+      const std::string name(var->ident[0]);
+      if (p.is_assign) {
+        Value* slot = vars_.find(name);
+        if (!slot) fail(p.pos, "undefined variable: " + name);
         *slot = v;
-      } else if (!vars_.push(p.decl, v)) {
-        over_limit(p.at, "more than " + std::to_string(kMaxTemplateVariables) +
-                             " variables are alive at once");
+      } else if (!vars_.push(name, v)) {
+        over_limit(p.pos, "more than " + std::to_string(kMaxTemplateVariables) +
+                              " variables are alive at once");
       }
     }
     return v;
   }
 
-  Value field(Value base, const std::vector<std::string>& fields, size_t at) {
-    for (const std::string& f : fields) {
+  template <class Names>
+  Value field(Value base, const Names& fields, size_t first, size_t at) {
+    for (size_t i = first; i < fields.size(); ++i) {
+      const std::string f(fields[i]);
       if (base.index() == 5 && f == "Environment") {
         base = make_string(data_.environment);
         continue;
@@ -674,84 +336,137 @@ class Executor {
     return base;
   }
 
-  Value operand(const Operand& o) {
-    switch (o.kind) {
-      case Operand::Kind::kDot:
-        return dot_;
-      case Operand::Kind::kField:
-        return field(dot_, o.fields, o.at);
-      case Operand::Kind::kVariable: {
-        const Value* v = vars_.find(o.name);
-        if (!v) fail(o.at, "undefined variable \"" + o.name + "\"");
-        return field(*v, o.fields, o.at);
-      }
-      case Operand::Kind::kLiteral:
-        return o.literal;
-      case Operand::Kind::kParen:
-        return field(pipeline(*o.paren), o.fields, o.at);
-      case Operand::Kind::kFunction:
-        return call(o.name, {}, o.at);
+  // Go's idealConstant: a literal with a '.', an exponent or a 'p' (not a hex integer) is a
+  // float64, any other an int.
+  Value number(const gotmpl::NumberNode& n) {
+    const std::string_view t = n.text;
+    const bool hex_int = (t.starts_with("0x") || t.starts_with("0X")) &&
+                         t.find_first_of("pP") == std::string_view::npos;
+    if (n.is_float && !hex_int && !t.starts_with("'") &&
+        t.find_first_of(".eEpP") != std::string_view::npos) {
+      return n.float64;
     }
-    return {};
+    if (n.is_int) return n.int64;
+    fail(n.pos, std::string(t) + " overflows int");
   }
 
-  Value command(const Command& c, const Value* piped) {
-    const Operand& head = c.args[0];
-    if (head.kind == Operand::Kind::kLiteral && head.literal.index() == 0) {
-      fail(head.at, "nil is not a command");
+  // A command's argument (or its only word, when it is no function).
+  Value operand(const gotmpl::Node& o) {
+    switch (o.type) {
+      case gotmpl::NodeType::kDot:
+        return dot_;
+      case gotmpl::NodeType::kField: {
+        const auto& f = static_cast<const gotmpl::FieldNode&>(o);
+        return field(dot_, f.ident, 0, o.pos);
+      }
+      case gotmpl::NodeType::kVariable: {
+        const auto& v = static_cast<const gotmpl::VariableNode&>(o);
+        const std::string name(v.ident[0]);
+        const Value* value = vars_.find(name);
+        if (!value) fail(o.pos, "undefined variable \"" + name + "\"");
+        return field(*value, v.ident, 1, o.pos);
+      }
+      case gotmpl::NodeType::kChain: {
+        const auto& c = static_cast<const gotmpl::ChainNode&>(o);
+        return field(operand(*c.node), c.field, 0, o.pos);
+      }
+      case gotmpl::NodeType::kPipe:
+        return pipeline(static_cast<const gotmpl::PipeNode&>(o));
+      case gotmpl::NodeType::kBool:
+        return static_cast<const gotmpl::BoolNode&>(o).value;
+      case gotmpl::NodeType::kNil:
+        return std::monostate{};
+      case gotmpl::NodeType::kNumber:
+        return number(static_cast<const gotmpl::NumberNode&>(o));
+      case gotmpl::NodeType::kString:
+        return make_string(std::string(static_cast<const gotmpl::StringNode&>(o).text));
+      case gotmpl::NodeType::kIdentifier:
+        return call(std::string(static_cast<const gotmpl::IdentifierNode&>(o).ident), {}, o.pos);
+      default:
+        fail(o.pos, "can't evaluate command");
     }
-    if (head.kind != Operand::Kind::kFunction) {
+  }
+
+  Value command(const gotmpl::CommandNode& c, const Value* piped) {
+    const gotmpl::Node& head = *c.args[0];
+    if (head.type == gotmpl::NodeType::kNil) fail(head.pos, "nil is not a command");
+    if (head.type != gotmpl::NodeType::kIdentifier) {
       if (c.args.size() > 1 || piped) {
-        fail(head.at, "can't give argument to non-function " +
-                          std::string(src_.substr(head.at, 1) == "." ? "." : "operand"));
+        fail(head.pos, "can't give argument to non-function " +
+                           std::string(head.type == gotmpl::NodeType::kDot ? "." : "operand"));
       }
       return operand(head);
     }
-    if ((head.name == "and" || head.name == "or") && c.args.size() > 1) {
+    const std::string name(static_cast<const gotmpl::IdentifierNode&>(head).ident);
+    if ((name == "and" || name == "or") && c.args.size() > 1) {
       // Go stops at the first operand that decides: later ones are not evaluated at all.
-      const bool want = head.name == "or";
+      const bool want = name == "or";
       Value v;
       for (size_t i = 1; i < c.args.size(); ++i) {
-        v = operand(c.args[i]);
+        v = operand(*c.args[i]);
         if (truth(v, data_) == want) return v;
       }
       if (piped) return *piped;
       return v;
     }
     std::vector<Value> args;
-    for (size_t i = 1; i < c.args.size(); ++i) args.push_back(operand(c.args[i]));
+    for (size_t i = 1; i < c.args.size(); ++i) args.push_back(operand(*c.args[i]));
     if (piped) args.push_back(*piped);
-    return call(head.name, args, head.at);
+    return call(name, args, head.pos);
   }
 
-  static int compare_kind(const Value& v) {  // 1 bool, 2 number, 4 string, 0 other
-    if (v.index() == 1) return 1;
-    if (v.index() == 2 || v.index() == 3) return 2;
-    if (v.index() == 4) return 4;
-    return 0;
+  // Go's basicKind: 1 bool, 2 int, 3 float64, 4 string; 0 for nil and the data (a struct),
+  // which only `eq` compares (by identity: nil equals only nil).
+  static int basic_kind(const Value& v) {
+    switch (v.index()) {
+      case 1:
+      case 2:
+      case 3:
+      case 4:
+        return static_cast<int>(v.index());
+      default:
+        return 0;
+    }
   }
 
-  // <0, 0, >0; fails on incomparable kinds as Go does.
-  int compare(const Value& a, const Value& b, size_t at, bool ordered) {
-    const int ka = compare_kind(a), kb = compare_kind(b);
-    if (ka == 0 || kb == 0 || ka != kb) fail(at, "incompatible types for comparison");
-    if (ka == 1) {
-      if (ordered) fail(at, "invalid type for comparison");
-      return std::get<bool>(a) == std::get<bool>(b) ? 0 : 1;
+  // Go's eq of two values (funcs.go): values of different kinds are an error unless one is nil.
+  bool equal(const Value& a, const Value& b, size_t at) {
+    const int ka = basic_kind(a), kb = basic_kind(b);
+    if (ka != kb) {
+      if (a.index() != 0 && b.index() != 0) fail(at, "incompatible types for comparison");
+      return false;
     }
-    if (ka == 4) {
-      const std::string& x = str(a);
-      const std::string& y = str(b);
-      work(std::min(x.size(), y.size()), at);
-      return x.compare(y) < 0 ? -1 : (x == y ? 0 : 1);
+    switch (ka) {
+      case 1:
+        return std::get<bool>(a) == std::get<bool>(b);
+      case 2:
+        return std::get<int64_t>(a) == std::get<int64_t>(b);
+      case 3:
+        return std::get<double>(a) == std::get<double>(b);
+      case 4:
+        work(std::min(str(a).size(), str(b).size()), at);
+        return str(a) == str(b);
+      default:  // nil or the data: equal when both are nil or both the data
+        return a.index() == b.index();
     }
-    if (a.index() != b.index()) fail(at, "incompatible types for comparison");
-    if (a.index() == 2) {
-      auto x = std::get<int64_t>(a), y = std::get<int64_t>(b);
-      return x < y ? -1 : (x == y ? 0 : 1);
+  }
+
+  // Go's lt (funcs.go): only numbers of one kind and strings are ordered.
+  bool less(const Value& a, const Value& b, size_t at) {
+    const int ka = basic_kind(a), kb = basic_kind(b);
+    if (ka == 0 || kb == 0) fail(at, "invalid type for comparison");
+    if (ka != kb) fail(at, "incompatible types for comparison");
+    switch (ka) {
+      case 2:
+        return std::get<int64_t>(a) < std::get<int64_t>(b);
+      case 3:
+        return std::get<double>(a) < std::get<double>(b);
+      case 4:
+        work(std::min(str(a).size(), str(b).size()), at);
+        return str(a) < str(b);
+      default:  // bool
+        fail(at, "invalid type for comparison");
     }
-    auto x = std::get<double>(a), y = std::get<double>(b);
-    return x < y ? -1 : (x == y ? 0 : 1);
   }
 
   Value call(const std::string& name, const std::vector<Value>& args, size_t at) {
@@ -773,20 +488,21 @@ class Executor {
       return !truth(args[0], data_);
     }
     if (name == "eq") {
+      if (args.empty()) fail(at, "wrong number of args for eq: want at least 1 got 0");
       if (args.size() < 2) fail(at, "missing argument for comparison");
       for (size_t i = 1; i < args.size(); ++i) {
-        if (compare(args[0], args[i], at, false) == 0) return true;
+        if (equal(args[0], args[i], at)) return true;
       }
       return false;
     }
     if (name == "ne" || name == "lt" || name == "le" || name == "gt" || name == "ge") {
       want(2);
-      const int c = compare(args[0], args[1], at, name != "ne");
-      if (name == "ne") return c != 0;
-      if (name == "lt") return c < 0;
-      if (name == "le") return c <= 0;
-      if (name == "gt") return c > 0;
-      return c >= 0;
+      if (name == "ne") return !equal(args[0], args[1], at);
+      const bool lt = less(args[0], args[1], at);
+      if (name == "lt") return lt;
+      if (name == "ge") return !lt;
+      const bool le = lt || equal(args[0], args[1], at);
+      return name == "le" ? le : !le;
     }
     if (name == "len") {
       want(1);
@@ -901,8 +617,22 @@ diag::Result<Rendered> render_template(std::string_view source, std::string_view
   r.identity = false;
   r.src_lines = line_starts(source);
   try {
-    List tree = Parser(source).parse();
-    Executor(source, data, r).run(tree);
+    gotmpl::Options options;
+    options.is_function = gotmpl::is_builtin;  // tazuna adds no functions
+    auto parsed = gotmpl::parse(source, file, options);
+    if (!parsed.ok()) {
+      const gotmpl::ParseError& e = parsed.error();
+      if (e.nesting_limit) {
+        throw Failure{true, std::min(e.offset, source.size()),
+                      "nesting deeper than " + std::to_string(gotmpl::kMaxNesting) + " levels"};
+      }
+      const diag::Position at = position_of(r.src_lines, std::min(e.offset, source.size()));
+      const diag::Span span{std::string(file), at, at};
+      diags.error("HK316", span, "Go template: " + e.message);
+      return r;
+    }
+    refuse_unsupported(*parsed);
+    Executor(source, data, r).run(parsed->trees.at(parsed->main).root);
   } catch (const Failure& f) {
     const diag::Position at = position_of(r.src_lines, f.at);
     const diag::Span span{std::string(file), at, at};

@@ -4,14 +4,17 @@
 // YAML positions still point at what the author wrote: literal text maps one to one, the output
 // of an action maps to the action's `{{`.
 //
-// Supported: text, comments, trim markers, pipelines with `|`, `.Environment`, `.`, `$`,
-// variables (`$x := ...`, `$x = ...`), string/number/bool/nil literals, parentheses,
+// The text is parsed by Go's own parser (gotmpl/, the whole grammar, Go's error texts) and
+// its tree is executed here. Executed: text, comments, trim markers, pipelines with `|`,
+// `.Environment`, `.`, `$`, variables (`$x := ...`, `$x = ...`), every literal Go's lexer
+// reads (numbers in any base, characters, quoted and raw strings, bool, nil), parentheses,
 // `if`/`else if`/`else`/`with`/`end`, and the builtins and, or, not, eq, ne, lt, le, gt, ge,
 // len, print, println, printf (%s %v %d %q %%). Anything else of text/template (range,
-// define, template, block, break, continue, other functions) is refused with an `Error` naming
-// it, never rendered differently. A string a function makes, the strings made and compared in
-// one render, the rendered text and the variables alive at once are bounded (template.cpp's
-// limits); past one, an HK003 diagnostic names it.
+// define, template, block, break, continue, index, slice, html, js, urlquery, call, complex
+// constants, other printf verbs) is refused with an `Error` naming it, never rendered
+// differently. A string a function makes, the strings made and compared in one render, the
+// rendered text and the variables alive at once are bounded (template.cpp's limits); past one,
+// an HK003 diagnostic names it.
 #pragma once
 
 #include <string>

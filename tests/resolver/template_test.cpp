@@ -82,12 +82,17 @@ struct ErrorCase {
 TEST(Template, ErrorsAreDiagnosticsAtTheirPlace) {
   const ErrorCase cases[] = {
       {"a: 1\nb: {{ .Unknown }}", "can't evaluate field Unknown in type tmpl.Data", 2, 7},
-      {"a: {{ .Environment ", "unclosed action", 1, 4},
-      {"a: {{ if true }}x", "has no {{end}}", 1, 4},
-      {"a: {{ end }}", "unexpected {{end}}", 1, 4},
+      // Parse errors are Go's (gotmpl), where Go's parser stood: at the end for what the
+      // text leaves open.
+      {"a: {{ .Environment ", "unclosed action", 1, 20},
+      {"a: {{ if true }}x", "unexpected EOF", 1, 18},
+      {"a: {{ end }}", "unexpected {{end}}", 1, 7},
+      {"a: {{ 1__0 }}", "illegal number syntax: \"1__0\"", 1, 7},
+      {"a: {{ /* c */ }}", "unexpected \"/\" in command", 1, 7},
       {"a: {{ nosuch 1 }}", "function \"nosuch\" not defined", 1, 7},
       {"a: {{ eq 1 \"x\" }}", "incompatible types for comparison", 1, 7},
-      {"a: {{ .Environment.Name }}", "can't evaluate field Name in type string", 1, 7},
+      // Go's parser places a chain of fields at its last one.
+      {"a: {{ .Environment.Name }}", "can't evaluate field Name in type string", 1, 19},
       {"a: {{ $x }}", "undefined variable \"$x\"", 1, 7},
       {"a: {{ nil }}", "nil is not a command", 1, 7},
   };
@@ -114,8 +119,8 @@ TEST(Template, FeaturesHintkitDoesNotImplementAreRefusedByName) {
   std::string deep;
   for (int i = 0; i < 100000; ++i) deep += "{{ if true }}";
   std::string parens = "{{ " + std::string(100000, '(') + "1" + std::string(100000, ')') + " }}";
-  const std::pair<std::string, std::string_view> limits[] = {{deep, "nesting deeper than 256"},
-                                                             {parens, "nesting deeper than 256"}};
+  const std::pair<std::string, std::string_view> limits[] = {{deep, "nesting deeper than 500"},
+                                                             {parens, "nesting deeper than 500"}};
   for (const auto& [source, feature] : limits) {
     diag::Diagnostics d;
     auto r = render_template(source, "t.yaml", TemplateData{"e"}, d);
