@@ -4,8 +4,8 @@
 // plain, quoted and block scalars with their folding, escapes and chomping, anchors, tags and
 // %TAG prefixes, and the parser's state machine. With an EventHandler (go_yaml_read) every
 // event goes to the tree's builder; without one (go_yaml_scan) it only finds where go-yaml
-// stops and why, which the wording of go-yaml's messages (go_yaml.cpp) asks again. The first
-// stop of either kind is go-yaml's first error, at go-yaml's place, from the same pass.
+// stops and why. The first stop of either kind is go-yaml's first error, at go-yaml's place,
+// with the problem and mark go-yaml sets where it meets it, from the same pass.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -168,25 +168,18 @@ struct SimpleKey {
   Mark mark;
 };
 
-// Ends the scan: a scanner error, a parser error (`parser`), or the parser taking the token at
-// `parser_stop` (`reached`).
+// Ends the scan: go-yaml's error, as its scanner and parser set it where they meet it
+// (yaml_parser_set_scanner_error, yaml_parser_set_parser_error), or one of our refusals.
 struct Stop {
   ErrorKind kind;
   size_t offset;
-  bool parser = false;
-  bool reached = false;
-  int problem_line = -1;  // a required key's end: go-yaml's line when it found the `:` missing
-  // A scanner error kept apart from `kind` (see GoScan::unnamed).
-  ErrorKind unnamed = ErrorKind::kNone;
+  std::string problem = {};  // go-yaml's words; empty for our refusals and the reader's errors
+  int line = -1;        // the problem's mark: 0-based line (-1: the decoder's error, no line)
+  bool parser = false;  // a parser error (its mark is the token's); else a scanner error's
 };
 
 constexpr size_t kMaxSimpleKeyChars = 1024;  // go-yaml's limit on a simple key's length
-
-Stop unnamed(ErrorKind kind, size_t offset) {
-  Stop s{ErrorKind::kNone, offset};
-  s.unnamed = kind;
-  return s;
-}
+constexpr const char* kNoColon = "could not find expected ':'";
 
 class Scanner {
  public:
@@ -196,7 +189,7 @@ class Scanner {
         fast_end_(reader != nullptr ? std::min(reader->chunk_start, s.size()) : s.size()) {}
 
   // The parser's view of the token queue: `peek` scans as far as go-yaml's scanner must to
-  // know the next token; `skip` hands it to the parser.
+  // know the next token; `take` hands it to the parser.
   const Token& peek() {
     if (ready_) [[likely]] return queue_.front();
     return fetch_for_peek();
@@ -222,15 +215,9 @@ class Scanner {
     }
     return false;
   }
-  [[gnu::always_inline]] void skip(size_t parser_stop) {
+  [[gnu::always_inline]] void take() {
     const Token& t = queue_.front();
     if (t.flow_colon) throw Stop{ErrorKind::kUnsupportedFlowColon, t.offset};
-    // The parser takes this token now: a stop asked for here comes before anything the scanner
-    // finds later.
-    if (parser_stop != std::string_view::npos && t.type != Tok::kStreamStart &&
-        t.type != Tok::kBlockEnd && t.type != Tok::kStreamEnd && t.offset >= parser_stop) {
-      throw Stop{ErrorKind::kNone, t.offset, false, true};
-    }
     queue_.pop_front();
     ready_ = false;
     ++tokens_parsed_;
@@ -243,6 +230,11 @@ class Scanner {
   std::string_view source() const { return s_; }
 
  private:
+  // go-yaml's scanner error: `problem` at the reader's mark (`offset`: where we report it).
+  [[noreturn]] void error(ErrorKind kind, size_t offset, std::string problem) const {
+    throw Stop{kind, offset, std::move(problem), m_.line};
+  }
+
   // ---- characters ---------------------------------------------------------------------
 
   // Below `fast_end_` (the end of the text, or of the text before the chunk the reader rejects)
@@ -470,7 +462,7 @@ class Scanner {
     if (possible_keys_ == 0) return;
     for (SimpleKey& k : keys_) {
       if (k.possible && (k.mark.line < m_.line || k.mark.index + kMaxSimpleKeyChars < m_.index)) {
-        if (k.required) throw Stop{ErrorKind::kMissingColon, k.mark.offset, false, false, m_.line};
+        if (k.required) error(ErrorKind::kMissingColon, k.mark.offset, kNoColon);
         k.possible = false;
         --possible_keys_;
       }
@@ -487,7 +479,7 @@ class Scanner {
   void remove_simple_key() {
     SimpleKey& k = keys_.back();
     if (!k.possible) return;
-    if (k.required) throw Stop{ErrorKind::kMissingColon, k.mark.offset, false, false, m_.line};
+    if (k.required) error(ErrorKind::kMissingColon, k.mark.offset, kNoColon);
     k.possible = false;
     --possible_keys_;
   }
@@ -533,7 +525,7 @@ class Scanner {
       allowed_ = false;
       const Mark at = m_;
       Directive d = read_directive();
-      if (!d.problem.empty()) throw Stop{ErrorKind::kBadDirective, d.token.offset};
+      if (!d.problem.empty()) error(ErrorKind::kBadDirective, d.token.offset, d.problem);
       d.token.line = at.line;
       d.token.line_start = at.line_start;
       last_ = d.token.type;
@@ -582,7 +574,10 @@ class Scanner {
     }
     if (c == '-' && is_blankz(1)) {
       if (flow_level_ == 0) {
-        if (!allowed_) throw unnamed(ErrorKind::kUnexpectedDash, m_.offset);
+        if (!allowed_) {
+          error(ErrorKind::kUnexpectedDash, m_.offset,
+                "block sequence entries are not allowed in this context");
+        }
         roll_indent(m_.column, -1, Tok::kBlockSeqStart, m_);
       }
       remove_simple_key();
@@ -592,7 +587,10 @@ class Scanner {
       return;
     }
     if (c == '?' && (flow_level_ > 0 || is_blankz(1))) {
-      if (flow_level_ == 0 && !allowed_) throw Stop{ErrorKind::kUnexpectedKeyIndicator, m_.offset};
+      if (flow_level_ == 0 && !allowed_) {
+        error(ErrorKind::kUnexpectedKeyIndicator, m_.offset,
+              "mapping keys are not allowed in this context");
+      }
       if (key_line_is_empty()) {
         throw Stop{ErrorKind::kUnsupportedEmptyExplicitKey, m_.offset};
       }
@@ -618,7 +616,8 @@ class Scanner {
       unsigned char e = cur();
       if (n == 0 || !(is_blankz() || e == '?' || e == ':' || e == ',' || e == ']' || e == '}' ||
                       e == '%' || e == '@' || e == '`')) {
-        throw Stop{ErrorKind::kBadAnchorOrAlias, start};
+        error(ErrorKind::kBadAnchorOrAlias, start,
+              "did not find expected alphabetic or numeric character");
       }
       last_ = c == '&' ? Tok::kAnchor : Tok::kAlias;
       Token t = make(last_, at);
@@ -654,10 +653,11 @@ class Scanner {
     bool plain =
         !(is_blankz() || not_plain_start(c)) ||
         (c == '-' && !is_blank(1)) || (flow_level_ == 0 && (c == '?' || c == ':') && !is_blankz(1));
-    // Cannot start any token. Named for a tab (one where go-yaml wants a token: in block
-    // indentation, or right after a block collection's `- `, `? ` or `: `).
-    if (c == '\t' && !plain) throw Stop{ErrorKind::kUnknownToken, m_.offset};
-    if (!plain) throw unnamed(ErrorKind::kUnknownToken, m_.offset);
+    // Cannot start any token (a tab where go-yaml wants one too: in block indentation, or
+    // right after a block collection's `- `, `? ` or `: `).
+    if (!plain) {
+      error(ErrorKind::kUnknownToken, m_.offset, "found character that cannot start any token");
+    }
     fetch_plain();
   }
   void fetch_plain() {
@@ -746,7 +746,6 @@ class Scanner {
     skip_line();
     return d;
   }
-  void start_at_line(size_t offset) { m_.offset = offset; }
 
   // One UTF-8 character written as %-escaped octets, at a '%': its bytes appended to `out`, or
   // go-yaml's words for what is wrong with it.
@@ -797,7 +796,10 @@ class Scanner {
       allowed_ = false;
     } else {
       if (flow_level_ == 0) {
-        if (!allowed_) throw unnamed(ErrorKind::kUnexpectedColon, m_.offset);
+        if (!allowed_) {
+          error(ErrorKind::kUnexpectedColon, m_.offset,
+                "mapping values are not allowed in this context");
+        }
         roll_indent(m_.column, -1, Tok::kBlockMapStart, m_);
       }
       allowed_ = flow_level_ == 0;
@@ -888,7 +890,8 @@ class Scanner {
           skip_ascii(q - m_.offset);
         } else if (is_blank()) {
           if (leading_blanks && m_.column < indent && cur() == '\t') {
-            throw Stop{ErrorKind::kTabInIndentation, m_.offset};
+            error(ErrorKind::kTabInIndentation, m_.offset,
+                  "found a tab character that violates indentation");
           }
           if (!leading_blanks) {
             if (ws_to == 0) ws_from = m_.offset;
@@ -933,8 +936,10 @@ class Scanner {
     };
     std::string leading_break, trailing_breaks;
     while (true) {
-      if (marker_here()) throw unnamed(ErrorKind::kDocumentMarkerInQuote, m_.offset);
-      if (at_end()) throw Stop{ErrorKind::kUnterminatedQuote, s_.size()};
+      if (marker_here()) {
+        error(ErrorKind::kDocumentMarkerInQuote, m_.offset, "found unexpected document indicator");
+      }
+      if (at_end()) error(ErrorKind::kUnterminatedQuote, s_.size(), "found unexpected end of stream");
       bool leading_blanks = false;
       while (!is_blankz()) {
         unsigned char c = cur();
@@ -1041,18 +1046,20 @@ class Scanner {
       case '_':
         throw Stop{ErrorKind::kUnsupportedNelNbspEscape, start};
       default:
-        throw Stop{ErrorKind::kUnknownEscape, start};  // `\/` too: YAML 1.2's, not go-yaml's
+        error(ErrorKind::kUnknownEscape, start, "found unknown escape character");  // `\/` too: YAML 1.2's, not go-yaml's
     }
     skip();
     skip();
     // go-yaml reports both problems where the digits start.
     long value = 0;
     for (int k = 0; k < digits; ++k) {
-      if (!is_hex(ahead(static_cast<size_t>(k)))) throw Stop{ErrorKind::kBadHexEscape, m_.offset};
+      if (!is_hex(ahead(static_cast<size_t>(k)))) {
+        error(ErrorKind::kBadHexEscape, m_.offset, "did not find expected hexdecimal number");
+      }
       value = (value << 4) + hex(ahead(static_cast<size_t>(k)));
     }
     if ((value >= 0xD800 && value <= 0xDFFF) || value > 0x10FFFF) {
-      throw Stop{ErrorKind::kBadUnicodeEscape, m_.offset};
+      error(ErrorKind::kBadUnicodeEscape, m_.offset, "found invalid Unicode character escape code");
     }
     if (digits == 0) return;
     if (value <= 0x7F) {
@@ -1081,7 +1088,10 @@ class Scanner {
     int chomping = 0;
     auto digit = [&] {
       if (cur() < '0' || cur() > '9') return;
-      if (cur() == '0') throw Stop{ErrorKind::kZeroIndentationIndicator, m_.offset};
+      if (cur() == '0') {
+        error(ErrorKind::kZeroIndentationIndicator, m_.offset,
+              "found an indentation indicator equal to 0");
+      }
       increment = cur() - '0';
       skip();
     };
@@ -1100,7 +1110,9 @@ class Scanner {
     if (cur() == '#') {
       while (!is_breakz()) skip();
     }
-    if (!is_breakz()) throw unnamed(ErrorKind::kBadBlockScalarHeader, start);
+    if (!is_breakz()) {
+      error(ErrorKind::kBadBlockScalarHeader, start, "did not find expected comment or line break");
+    }
     skip_line();
     int indent = 0;
     if (increment > 0) indent = indent_ >= 0 ? indent_ + increment : increment;
@@ -1141,7 +1153,8 @@ class Scanner {
       while ((indent == 0 || m_.column < indent) && cur() == ' ') skip();
       if (m_.column > max_indent) max_indent = m_.column;
       if ((indent == 0 || m_.column < indent) && cur() == '\t') {
-        throw Stop{ErrorKind::kTabInBlockScalarIndentation, m_.offset};
+        error(ErrorKind::kTabInBlockScalarIndentation, m_.offset,
+              "found a tab character where an indentation space is expected");
       }
       if (!is_break()) break;
       read_line(breaks);
@@ -1163,7 +1176,7 @@ class Scanner {
       while (is_alpha(cur()) ||
              kUriMarks.find(static_cast<char>(cur())) != std::string_view::npos || cur() == '%') {
         if (cur() == '%') {
-          if (uri_escape(out) != nullptr) throw Stop{ErrorKind::kBadTagUri, start};
+          if (const char* problem = uri_escape(out)) error(ErrorKind::kBadTagUri, start, problem);
         } else {
           if (std::string_view("!,[]").find(static_cast<char>(cur())) != std::string_view::npos) {
             ends_yaml_cpp_tag.push_back(m_.offset);
@@ -1173,7 +1186,7 @@ class Scanner {
         }
         has = true;
       }
-      if (!has) throw Stop{ErrorKind::kBadTagUri, start};
+      if (!has) error(ErrorKind::kBadTagUri, start, "did not find expected tag URI");
     };
     std::string& suffix = queue_.text;
     t.owned = true;
@@ -1182,7 +1195,7 @@ class Scanner {
       skip();
       skip();
       uri(false, suffix);
-      if (cur() != '>') throw Stop{ErrorKind::kBadTagUri, start};
+      if (cur() != '>') error(ErrorKind::kBadTagUri, start, "did not find the expected '>'");
       skip();
       ends_yaml_cpp_tag.clear();  // yaml-cpp reads a verbatim tag to its '>'
     } else {
@@ -1204,7 +1217,10 @@ class Scanner {
       }
     }
     t.value_len = suffix.size() - t.value_at;
-    if (!is_blankz()) throw Stop{ErrorKind::kTagNotFollowedBySpace, m_.offset};
+    if (!is_blankz()) {
+      error(ErrorKind::kTagNotFollowedBySpace, m_.offset,
+            "did not find expected whitespace or line break");
+    }
     tag_chars_yaml_cpp_ends_at_.insert(tag_chars_yaml_cpp_ends_at_.end(), ends_yaml_cpp_tag.begin(),
                                        ends_yaml_cpp_tag.end());
   }
@@ -1233,6 +1249,20 @@ class Scanner {
   size_t possible_keys_ = 0;  // how many of `keys_` are possible: none, nothing to look at
 };
 
+// go-yaml's Error() text for `stop` (decode.go's fail) as ytt's parser shows it: "yaml: line N:
+// problem". go-yaml names the line of the problem's mark, 0-based for a parser error and one
+// more for a scanner error, and none when the mark is on its input's first line; ytt's parser
+// reads a text after a `---` line it puts before it (`ytt_line_first`) and takes one off the
+// line named (which leaves none for line 0).
+std::string go_yaml_text(const Stop& stop, bool ytt_line_first) {
+  if (stop.problem.empty()) return {};
+  const int prefix = ytt_line_first ? 1 : 0;
+  const int go_line = stop.line < 0 ? 0 : stop.line + prefix;
+  const int named = go_line == 0 ? 0 : (stop.parser ? go_line : go_line + 1) - prefix;
+  return named > 0 ? "yaml: line " + std::to_string(named) + ": " + stop.problem
+                   : "yaml: " + stop.problem;
+}
+
 // go-yaml's parser: a state machine over the tokens, one event at a time, with a stack of
 // the states to return to. Without a handler it builds nothing and only finds where the token
 // stream stops being YAML, and with which of go-yaml's problems; with one, it hands every
@@ -1241,10 +1271,9 @@ class Scanner {
 // entry with no `:` at all, whose empty value sits at the entry's first token.
 class Parser {
  public:
-  Parser(std::string_view source, size_t parser_stop, bool after_document_start,
-         const ReaderStop* reader, EventHandler* handler = nullptr)
+  Parser(std::string_view source, bool after_document_start, const ReaderStop* reader,
+         EventHandler* handler = nullptr)
       : scanner_(source, reader),
-        stop_(parser_stop),
         after_document_start_(after_document_start),
         h_(handler) {}
 
@@ -1256,13 +1285,10 @@ class Parser {
       out.kind = stop.kind;
       out.offset = stop.offset;
       out.parser_error = stop.parser;
-      out.problem_line = stop.problem_line;
-      out.reached = stop.reached;
-      out.unnamed = stop.unnamed;
+      out.message = go_yaml_text(stop, ytt_puts_document_start(scanner_.source()));
       stopped_ = true;
     }
-    if (out.kind == ErrorKind::kNone && out.unnamed == ErrorKind::kNone &&
-        std::min(split_, entry_lines_) != std::string_view::npos) {
+    if (out.kind == ErrorKind::kNone && std::min(split_, entry_lines_) != std::string_view::npos) {
       out = GoScan{};
       out.kind = split_ < entry_lines_ ? ErrorKind::kUnsupportedAnchorName
                                        : ErrorKind::kUnsupportedFlowEntryLines;
@@ -1305,10 +1331,12 @@ class Parser {
   [[gnu::always_inline]] void skip() {
     before_last_ = last_;
     last_ = peek().type;
-    scanner_.skip(stop_);
+    scanner_.take();
   }
-  [[noreturn]] void fail(ErrorKind kind, const Token& at) {
-    throw Stop{h_ != nullptr ? reported_kind(kind, at) : kind, at.offset, true};
+  // go-yaml's parser error: `problem` at the token it could not take.
+  [[noreturn]] void fail(ErrorKind kind, const Token& at, std::string problem) {
+    throw Stop{h_ != nullptr ? reported_kind(kind, at) : kind, at.offset, std::move(problem),
+               at.line, true};
   }
   // The kind the loader reports for go-yaml's parser error `kind` at `at`. go-yaml's parser
   // meets the end of the input inside a flow collection as a missing entry or node: the
@@ -1549,17 +1577,23 @@ class Parser {
     for (const Token* d = &peek();
          d->type == Tok::kVersionDirective || d->type == Tok::kTagDirective; d = &peek()) {
       if (d->type == Tok::kVersionDirective) {
-        if (version_seen) fail(ErrorKind::kDuplicateDirective, *d);
-        if (!d->version_1_1) fail(ErrorKind::kIncompatibleYamlVersion, *d);
+        if (version_seen) {
+          fail(ErrorKind::kDuplicateDirective, *d, "found duplicate %YAML directive");
+        }
+        if (!d->version_1_1) {
+          fail(ErrorKind::kIncompatibleYamlVersion, *d, "found incompatible YAML document");
+        }
         version_seen = true;
       } else if (!tag_handles_.insert(std::string(d->tag_handle)).second) {
-        fail(ErrorKind::kDuplicateDirective, *d);
+        fail(ErrorKind::kDuplicateDirective, *d, "found duplicate %TAG directive");
       } else if (h_ != nullptr) {
         tag_prefixes_.emplace_back(std::string(d->tag_handle), scanner_.value(*d));
       }
       skip();
     }
-    if (peek().type != Tok::kDocumentStart) fail(ErrorKind::kMissingDocumentMarker, peek());
+    if (peek().type != Tok::kDocumentStart) {
+      fail(ErrorKind::kMissingDocumentMarker, peek(), "did not find expected <document start>");
+    }
     begin_document(peek());
     states_.push_back(State::kDocumentEnd);
     state_ = State::kDocumentContent;
@@ -1594,7 +1628,10 @@ class Parser {
     if (peek().type == Tok::kAlias) {
       std::string name(scanner_.name(peek()));
       auto it = anchor_ids_.find(name);
-      if (anchors_.count(name) == 0) fail(ErrorKind::kUndefinedAlias, peek());
+      if (anchors_.count(name) == 0) {  // the decoder's error, which names no line
+        throw Stop{ErrorKind::kUndefinedAlias, peek().offset,
+                   "unknown anchor '" + name + "' referenced", -1, true};
+      }
       note_split(peek());
       if (h_ != nullptr) h_->OnAlias(mark(peek()), it == anchor_ids_.end() ? 0 : it->second);
       pop_state();
@@ -1618,7 +1655,7 @@ class Parser {
       if (peek().type == Tok::kAnchor) anchor = take_anchor();
     }
     if (tag && tag->named_handle && tag_handles_.count(std::string(tag->tag_handle)) == 0) {
-      fail(ErrorKind::kUndefinedTagHandle, *tag);
+      fail(ErrorKind::kUndefinedTagHandle, *tag, "found undefined tag handle");
     }
     const Token& t = peek();
     if (h_ != nullptr && !properties) start = mark(t);
@@ -1669,7 +1706,7 @@ class Parser {
       pop_state();
       return;
     }
-    fail(ErrorKind::kMissingNodeContent, t);
+    fail(ErrorKind::kMissingNodeContent, t, "did not find expected node content");
   }
 
   // `~`, `null`, `Null`, `NULL`.
@@ -1692,7 +1729,7 @@ class Parser {
   }
 
   // A split name (see Token::split) matters only if go-yaml goes on without an error: the
-  // model reports the first one when it gets to the end or to `parser_stop`.
+  // model reports the first one when it gets to the end.
   void note_split(const Token& t) {
     if (t.split && split_ == std::string_view::npos) {
       split_ = t.offset;
@@ -1731,7 +1768,7 @@ class Parser {
       skip();
       return;
     }
-    fail(ErrorKind::kMissingDash, t);
+    fail(ErrorKind::kMissingDash, t, "did not find expected '-' indicator");
   }
 
   void indentless_sequence_entry() {
@@ -1772,7 +1809,7 @@ class Parser {
       skip();
       return;
     }
-    fail(ErrorKind::kMissingKey, t);
+    fail(ErrorKind::kMissingKey, t, "did not find expected key");
   }
 
   void block_mapping_value() {
@@ -1794,7 +1831,9 @@ class Parser {
   void flow_sequence_entry(bool first) {
     if (peek().type != Tok::kFlowSeqEnd) {
       if (!first) {
-        if (peek().type != Tok::kFlowEntry) fail(ErrorKind::kMissingFlowListEntryEnd, peek());
+        if (peek().type != Tok::kFlowEntry) {
+          fail(ErrorKind::kMissingFlowListEntryEnd, peek(), "did not find expected ',' or ']'");
+        }
         skip();
       }
       const Token& t = peek();
@@ -1821,7 +1860,9 @@ class Parser {
   void flow_mapping_key(bool first) {
     if (peek().type != Tok::kFlowMapEnd) {
       if (!first) {
-        if (peek().type != Tok::kFlowEntry) fail(ErrorKind::kMissingFlowMapEntryEnd, peek());
+        if (peek().type != Tok::kFlowEntry) {
+          fail(ErrorKind::kMissingFlowMapEntryEnd, peek(), "did not find expected ',' or '}'");
+        }
         skip();
       }
       const Token& t = peek();
@@ -1853,7 +1894,6 @@ class Parser {
   static inline const std::string kNonPlain = "!";     // and of untagged quoted and block ones
 
   Scanner scanner_;
-  size_t stop_;
   bool after_document_start_;
   EventHandler* h_;
   bool stopped_ = false;
@@ -1904,14 +1944,13 @@ std::vector<size_t> go_line_starts(std::string_view text) {
   return starts;
 }
 
-GoScan go_yaml_scan(std::string_view source, size_t parser_stop, bool after_document_start,
-                    const ReaderStop* reader) {
-  return Parser(source, parser_stop, after_document_start, reader).run();
+GoScan go_yaml_scan(std::string_view source, bool after_document_start, const ReaderStop* reader) {
+  return Parser(source, after_document_start, reader).run();
 }
 
 bool go_yaml_read(std::string_view source, EventHandler& handler, bool after_document_start,
                   GoScan* stop) {
-  Parser parser(source, std::string_view::npos, after_document_start, nullptr, &handler);
+  Parser parser(source, after_document_start, nullptr, &handler);
   GoScan out = parser.run();
   if (stop != nullptr) *stop = std::move(out);
   return parser.read_whole();
@@ -1944,12 +1983,6 @@ bool ytt_puts_document_start(std::string_view text) {
   size_t i = text.find_first_not_of(kSpace);
   return !(i != std::string_view::npos && text.substr(i, 3) == "---" && i + 3 < text.size() &&
            kSpace.find(text[i + 3]) != std::string_view::npos);
-}
-
-std::string directive_problem(std::string_view source, size_t offset) {
-  Scanner scanner(source, nullptr);
-  scanner.start_at_line(offset);
-  return scanner.read_directive().problem;
 }
 
 }  // namespace hintkit::yaml::internal

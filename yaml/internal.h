@@ -70,10 +70,7 @@ size_t split_offset(std::string_view source);
 // without the "syntax error: " prefix; "" for kinds whose message carries details.
 std::string_view syntax_error_text(ErrorKind kind);
 
-// ---- go_yaml.cpp -------------------------------------------------------------------------
-
-// Kinds go-yaml's scanner reports (the other syntax kinds are its parser's).
-bool is_scanner_kind(ErrorKind kind);
+// ---- scan.cpp ----------------------------------------------------------------------------
 
 enum class CommentKind { kAnnotation, kPlain };
 
@@ -106,31 +103,26 @@ size_t offset_at(const std::vector<size_t>& line_starts, size_t size, diag::Posi
 
 // ---- go_scan.cpp -------------------------------------------------------------------------
 
-// The first error go-yaml v2's scanner and parser meet in `source` before its parser takes
-// the token that starts at offset `parser_stop` (npos: the whole input), or one of our
-// refusals. Scanner errors (`parser_error` false): kMissingColon (a key go-yaml requires,
-// ending without `:`; `offset` at the key), kBadAnchorOrAlias (a name go-yaml does not take;
-// `offset` at the `&` or `*`), kUnsupportedAnchorName (a name go-yaml ends at `:`, `?`, `%`,
-// `@` or a backquote; `offset` at the `&` or `*`), kUnterminatedQuote (`offset` at the end of
-// the input), kUnknownToken (a tab where a token must start; `offset` at the tab),
-// kTabInIndentation (`offset` at the tab), kZeroIndentationIndicator (`offset` at the `0`),
-// kBadHexEscape and kBadUnicodeEscape (`offset` where the escape's digits start),
-// kBadDirective (`offset` at the `%`), kBadTagUri. Parser errors (`parser_error` true, `offset`
-// at the token the parser could not take): kMissingKey, kMissingDash, kMissingNodeContent,
-// kMissingDocumentMarker, kMissingFlowListEntryEnd, kMissingFlowMapEntryEnd,
-// kDuplicateDirective, kIncompatibleYamlVersion, kUndefinedAlias (go-yaml's decoder looks
-// aliases up as its parser takes them). kNone when the parser gets to `parser_stop` (or the
-// end) first.
+// The first error go-yaml v2's scanner and parser meet in `source`, or one of our refusals.
+// Scanner errors (`parser_error` false): kMissingColon (a key go-yaml requires, ending without
+// `:`; `offset` at the key), kBadAnchorOrAlias (a name go-yaml does not take; `offset` at the
+// `&` or `*`), kUnsupportedAnchorName (a name go-yaml ends at `:`, `?`, `%`, `@` or a
+// backquote; `offset` at the `&` or `*`), kUnterminatedQuote (`offset` at the end of the
+// input), kUnknownToken, kTabInIndentation (`offset` at the tab), kZeroIndentationIndicator
+// (`offset` at the `0`), kBadHexEscape and kBadUnicodeEscape (`offset` where the escape's
+// digits start), kBadDirective (`offset` at the `%`), kBadTagUri, kUnexpectedColon,
+// kUnexpectedDash, kDocumentMarkerInQuote, kBadBlockScalarHeader. Parser errors
+// (`parser_error` true, `offset` at the token the parser could not take): kMissingKey,
+// kMissingDash, kMissingNodeContent, kMissingDocumentMarker, kMissingFlowListEntryEnd,
+// kMissingFlowMapEntryEnd, kDuplicateDirective, kIncompatibleYamlVersion, kUndefinedAlias
+// (go-yaml's decoder looks aliases up as its parser takes them). kNone when it reads to the end.
 struct GoScan {
   ErrorKind kind = ErrorKind::kNone;
   size_t offset = 0;
   bool parser_error = false;
-  int problem_line = -1;  // kMissingColon: the 0-based line go-yaml's scanner had reached
-  bool reached = false;   // kNone: the parser took a token at or past `parser_stop`
-  // kind kNone: a scanner error whose message go_yaml.cpp words from the text around `offset`
-  // (kUnexpectedColon, kUnexpectedDash, kUnknownToken, kDocumentMarkerInQuote,
-  // kBadBlockScalarHeader).
-  ErrorKind unnamed = ErrorKind::kNone;
+  // go-yaml's message for the error as ytt prints it ("yaml: line 3: could not find expected
+  // ':'"), from the problem and mark go-yaml sets where it meets it; empty for our refusals.
+  std::string message;
   // In the tags scanned (not verbatim ones): the offsets of '!', ',', '[' and ']', which go-yaml
   // reads as tag text and other YAML readers (yaml-cpp) end a tag at.
   std::vector<size_t> tag_chars_yaml_cpp_ends_at;
@@ -150,7 +142,7 @@ struct ReaderStop {
 // when `after_document_start`.
 size_t reader_chunk_start(std::string_view text, size_t offset, bool after_document_start);
 
-GoScan go_yaml_scan(std::string_view source, size_t parser_stop, bool after_document_start = false,
+GoScan go_yaml_scan(std::string_view source, bool after_document_start = false,
                     const ReaderStop* reader = nullptr);
 
 // Where a node's event places it: its first token (its first property, if any); for an empty
@@ -199,10 +191,6 @@ bool ytt_puts_document_start(std::string_view text);
 // The offset of each line's first byte as go-yaml counts lines: CR, LF, CR LF, NEL, LS and PS
 // each end one (for `position_at`).
 std::vector<size_t> go_line_starts(std::string_view text);
-
-// go-yaml's words for the directive at `offset` (a `%` at the start of a line) when its
-// scanner cannot read it ("found unknown directive name"); "" when it reads it.
-std::string directive_problem(std::string_view source, size_t offset);
 
 // ---- loader.cpp --------------------------------------------------------------------------
 

@@ -1440,19 +1440,19 @@ std::vector<Document> load_with(std::string_view source, std::string_view file,
           internal::reader_chunk_start(source, bad.offset, after_document_start), bad.kind,
           bad.offset};
     }
-    internal::GoScan go = internal::go_yaml_scan(source, std::string_view::npos,
-                                                 after_document_start, reader ? &*reader : nullptr);
-    const ErrorKind kind = go.kind != ErrorKind::kNone ? go.kind : go.unnamed;
+    internal::GoScan go =
+        internal::go_yaml_scan(source, after_document_start, reader ? &*reader : nullptr);
+    const ErrorKind kind = go.kind;
     const bool stops_first = line_break || (kind != bad.kind && go.offset < bad.offset);
     if (kind != ErrorKind::kNone && stops_first && !is_refusal(kind) &&
         kind != ErrorKind::kUnsupportedAnchorName) {
       diag::Span s = whole_file();
       s.begin = s.end = position_at(internal::go_line_starts(source), go.offset);
       std::string_view words = syntax_error_text(kind);
-      diags
-          .error("HK001", s,
-                 "syntax error: " + std::string(words.empty() ? "not YAML here" : words))
-          .kind = static_cast<uint16_t>(kind);
+      diag::Diagnostic& d = diags.error(
+          "HK001", s, "syntax error: " + std::string(words.empty() ? "not YAML here" : words));
+      d.kind = static_cast<uint16_t>(kind);
+      d.kind_detail = std::move(go.message);
       return {};
     }
     internal::ScanResult lines = internal::scan_source(source.substr(0, bad.offset), false, 0);
@@ -1503,7 +1503,7 @@ std::vector<Document> load_with(std::string_view source, std::string_view file,
       error_at(limit->code, limit->at, limit->message, limit->kind);
     } else if (!whole) {
       // go-yaml's first error (or our refusal) where its scanner or parser stopped.
-      const ErrorKind kind = go.kind != ErrorKind::kNone ? go.kind : go.unnamed;
+      const ErrorKind kind = go.kind;
       const diag::Position at = position_at(scan.line_starts, go.offset);
       // go-yaml parses a whole document before building values from it: problems found while
       // building this document's values come after its syntax error, and are not reported.
@@ -1518,6 +1518,7 @@ std::vector<Document> load_with(std::string_view source, std::string_view file,
       std::string_view words = syntax_error_text(kind);
       error_at(is_refusal(kind) ? "HK004" : "HK001", at,
                "syntax error: " + std::string(words.empty() ? "not YAML here" : words), kind);
+      diags.items().back().kind_detail = std::move(go.message);
     }
     std::vector<Document> docs = std::move(builder.documents());
     start_documents_at_directives(docs, scan, source);

@@ -321,14 +321,13 @@ enum class ErrorKind : uint16_t {
 };
 ErrorKind error_kind(const diag::Diagnostic& d);
 
-// How go-yaml v2 (as vendored by ytt v0.48.0) words the error `d` that `load` reported for
-// `source`: "yaml: line 2: did not find expected key". go-yaml counts lines differently for
-// scanner and parser errors, and a few kinds read the source around the position.
+// How go-yaml v2 (as vendored by ytt v0.48.0) words the error `d` that `load` reported, as ytt's
+// parser shows it: "yaml: line 2: did not find expected key". A syntax error carries go-yaml's
+// problem and line from where its scanner or parser met it (`kind_detail`).
 // `through_ytt_parser`: files and flag values go through ytt's own parser, whose line fix-up
 // cuts "did not find expected ',' or '}'" to "did not find expected ',' or '"; yaml.decode
 // gets go-yaml's text unchanged. A diagnostic of kind kNone keeps its own words.
-std::string go_yaml_message(const diag::Diagnostic& d, std::string_view source,
-                            bool through_ytt_parser);
+std::string go_yaml_message(const diag::Diagnostic& d, bool through_ytt_parser);
 
 // Parses `source` (named `file` in diagnostics). Diagnostic codes: HK001 syntax error,
 // HK002 duplicate key, HK003 limit exceeded, HK004 not text (control characters, invalid

@@ -66,7 +66,7 @@ inline bool yaml_cpp_reads_differently(std::string_view text) {
     }
     line = end + 1;
   }
-  return !internal::go_yaml_scan(text, std::string_view::npos).tag_chars_yaml_cpp_ends_at.empty();
+  return !internal::go_yaml_scan(text).tag_chars_yaml_cpp_ends_at.empty();
 }
 
 // "" when `ours` and yaml-cpp's `theirs` have the same structure and scalar text.

@@ -132,7 +132,7 @@ class DataValuesFlags {
         if (d.severity == diag::Severity::kError && d.code != "HK002") {
           throw YttError{laid_out_after("Extracting data value from file:\n  ",
                                         "Unmarshaling YAML data values file '" + f.path +
-                                            "': " + go_yaml_error(d, f.text(), true))};
+                                            "': " + go_yaml_error(d, true))};
         }
       }
       root_.files().files.push_back(std::move(f));
@@ -275,7 +275,7 @@ class DataValuesFlags {
       if (d.code == "HK002") root_.note_repeated_keys();
       if (d.severity == diag::Severity::kError && d.code != "HK002") {
         throw YttError{
-            laid_out_after(context, "Deserializing YAML value: " + go_yaml_error(d, text, true))};
+            laid_out_after(context, "Deserializing YAML value: " + go_yaml_error(d, true))};
       }
     }
     if (!docs.empty() && has_array_in_key(docs[0].root)) {

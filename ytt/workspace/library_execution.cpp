@@ -154,7 +154,7 @@ void LibraryExecution::throw_syntax_error(const LoadedYaml& y, const SourceFile&
     // Duplicate keys are not syntax errors to ytt (templating reports them, if at all).
     if (d.severity == diag::Severity::kError && d.code != "HK002") {
       throw YttError{"Unmarshaling YAML template '" + f.path +
-                     "': " + go_yaml_error(d, f.text(), true)};
+                     "': " + go_yaml_error(d, true)};
     }
   }
 }

@@ -106,7 +106,7 @@ sl::Result<sl::Module> load_found(Files& files, sl::Thread& thread, const Source
       for (const auto& d : diags.items()) {
         if (d.severity == diag::Severity::kError && d.code != "HK002") {
           return cannot_load(module, "Unmarshaling YAML template '" + f->path +
-                                         "': " + go_yaml_error(d, f->text(), true));
+                                         "': " + go_yaml_error(d, true));
         }
       }
       try {

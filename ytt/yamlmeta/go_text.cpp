@@ -4,8 +4,7 @@
 
 namespace hintkit::ytt {
 
-std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
-                          bool through_ytt_parser) {
+std::string go_yaml_error(const diag::Diagnostic& d, bool through_ytt_parser) {
   switch (yaml::error_kind(d)) {
     case yaml::ErrorKind::kUnsupportedLineBreak:
       // ytt reads on; its values and lines would differ from ours.
@@ -29,7 +28,7 @@ std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
       if (d.span.begin.line == 1) {
         throw Unsupported{"a %YAML directive other than 1.1 on a file's first line (ytt crashes)"};
       }
-      return yaml::go_yaml_message(d, text, through_ytt_parser);
+      return yaml::go_yaml_message(d, through_ytt_parser);
     case yaml::ErrorKind::kNone:
       // Limits (HK003) and problems found after loading: our words at go-yaml's place.
       return d.span.begin.line > 0
@@ -37,7 +36,7 @@ std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
                  : "yaml: " + d.message;
     default:
       // Every error kind of the loader: go-yaml's words, which the yaml module owns.
-      return yaml::go_yaml_message(d, text, through_ytt_parser);
+      return yaml::go_yaml_message(d, through_ytt_parser);
   }
 }
 // ---- Error layout (go-cli-ui's MultiLineError, as ytt's main prints errors) ----------------

@@ -249,14 +249,13 @@ const std::string* memory_line(const diag::Span& s);
 bool is_unprintable_memory(const diag::Span& s);
 
 // How go-yaml v2 (as vendored by ytt v0.48.0) words a YAML error that our loader reported as
-// `d` for `text`: "yaml: line 2: did not find expected key". Errors of the loader go by their
+// `d`: "yaml: line 2: did not find expected key". Errors of the loader go by their
 // kind (`yaml::ErrorKind`, worded by `yaml::go_yaml_message`); limits keep our words.
 // `through_ytt_parser`: files and flag values go through ytt's own parser, whose line fix-up
 // cuts "did not find expected ',' or '}'" to "did not find expected ',' or '"; yaml.decode
 // gets go-yaml's text unchanged. A line break go-yaml has and we do not (NEL, LS, PS) throws
 // `Unsupported`.
-std::string go_yaml_error(const diag::Diagnostic& d, std::string_view text,
-                          bool through_ytt_parser);
+std::string go_yaml_error(const diag::Diagnostic& d, bool through_ytt_parser);
 
 // go-cli-ui's MultiLineError: the first line of `text` broken after each ": " that starts a
 // capitalised clause (outside brackets), each piece indented one step further.

@@ -557,7 +557,7 @@ sl::Value yaml_module() {
         return sl::fail_error("(p) Unexpected duplicate key (" + d.message + ")");
       }
       if (d.severity == diag::Severity::kError) {
-        return sl::fail_error("yaml.decode: " + go_yaml_error(d, c.args[0].as_string(), false));
+        return sl::fail_error("yaml.decode: " + go_yaml_error(d, false));
       }
     }
     if (docs.size() > 1) {
