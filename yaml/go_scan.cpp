@@ -59,14 +59,7 @@ struct Token {
   // The value (scalars), suffix (tags) or prefix (%TAG directives) is built in the queue's text
   // (TokenQueue::text) rather than a slice of the source (see `value_at`).
   bool owned = false;
-  // An anchor or alias name go-yaml ends at `:`, `?`, `%`, `@` or a backquote (`&a: 1` is a
-  // null key anchored `a`): refused (kUnsupportedAnchorName) when go-yaml reads the text whole.
-  bool split = false;
   bool named_handle = false;  // a tag `!name!suffix`
-  // A flow `:` with text right after it that follows `?`, an anchor or a tag (`{!t :b}`): a
-  // value indicator to go-yaml. Refused (kUnsupportedFlowColon) when the parser takes it as a
-  // value; a parser error before that is go-yaml's answer.
-  bool flow_colon = false;
   bool version_1_1 = false;  // a %YAML directive naming 1.1, the one go-yaml takes
   // Where the token starts, as the tree wants it: 0-based line, and the offset its line starts at.
   int line = 0;
@@ -169,11 +162,11 @@ struct SimpleKey {
 };
 
 // Ends the scan: go-yaml's error, as its scanner and parser set it where they meet it
-// (yaml_parser_set_scanner_error, yaml_parser_set_parser_error), or one of our refusals.
+// (yaml_parser_set_scanner_error, yaml_parser_set_parser_error), or its reader's.
 struct Stop {
   ErrorKind kind;
   size_t offset;
-  std::string problem = {};  // go-yaml's words; empty for our refusals and the reader's errors
+  std::string problem = {};  // go-yaml's words; empty for the reader's errors (ReaderStop)
   int line = -1;        // the problem's mark: 0-based line (-1: the decoder's error, no line)
   bool parser = false;  // a parser error (its mark is the token's); else a scanner error's
 };
@@ -209,15 +202,7 @@ class Scanner {
     return queue_.front();
   }
   std::string_view name(const Token& t) const { return slice(t.offset + 1, t.value_len); }
-  bool spans_lines(size_t from, size_t to) const {
-    for (size_t i = from; i < to && i < s_.size(); ++i) {
-      if (break_at(i) != 0) return true;
-    }
-    return false;
-  }
   [[gnu::always_inline]] void take() {
-    const Token& t = queue_.front();
-    if (t.flow_colon) throw Stop{ErrorKind::kUnsupportedFlowColon, t.offset};
     queue_.pop_front();
     ready_ = false;
     ++tokens_parsed_;
@@ -336,17 +321,6 @@ class Scanner {
     }();
     return kTable[c];
   }
-  // At a `?`: the key is empty on its line (only blanks, then a comment, the end of the line
-  // or the `:` of its value).
-  bool key_line_is_empty() const {
-    size_t n = 1;
-    while (is_blank(n)) ++n;
-    if (ahead(n) == ':') {  // `{? :b}`: see kUnsupportedFlowColon
-      unsigned char after = ahead(n + 1);
-      return is_blankz(n + 1) || after == ',' || after == ']' || after == '}';
-    }
-    return is_breakz(n) || (n > 1 && ahead(n) == '#');
-  }
   static bool is_alpha(unsigned char c) {
     return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
            c == '-';
@@ -425,10 +399,7 @@ class Scanner {
     t.line_start = at.line_start;
     return t;
   }
-  void append(Tok type, const Mark& at) {
-    emplace(type, at);
-    last_ = type;
-  }
+  void append(Tok type, const Mark& at) { emplace(type, at); }
   // A new token at the end of the queue, starting at `at`.
   [[gnu::always_inline]] Token& emplace(Tok type, const Mark& at) {
     Token& t = queue_.emplace(type, at.offset);
@@ -528,7 +499,6 @@ class Scanner {
       if (!d.problem.empty()) error(ErrorKind::kBadDirective, d.token.offset, d.problem);
       d.token.line = at.line;
       d.token.line_start = at.line_start;
-      last_ = d.token.type;
       queue_.push_back(d.token);
       return;
     }
@@ -591,9 +561,6 @@ class Scanner {
         error(ErrorKind::kUnexpectedKeyIndicator, m_.offset,
               "mapping keys are not allowed in this context");
       }
-      if (key_line_is_empty()) {
-        throw Stop{ErrorKind::kUnsupportedEmptyExplicitKey, m_.offset};
-      }
       if (flow_level_ == 0) roll_indent(m_.column, -1, Tok::kBlockMapStart, m_);
       remove_simple_key();
       allowed_ = flow_level_ == 0;
@@ -619,10 +586,8 @@ class Scanner {
         error(ErrorKind::kBadAnchorOrAlias, start,
               "did not find expected alphabetic or numeric character");
       }
-      last_ = c == '&' ? Tok::kAnchor : Tok::kAlias;
-      Token t = make(last_, at);
+      Token t = make(c == '&' ? Tok::kAnchor : Tok::kAlias, at);
       t.value_len = m_.offset - start - 1;
-      t.split = !is_blankz() && e != ',' && e != ']' && e != '}';
       queue_.push_back(t);
       return;
     }
@@ -633,21 +598,18 @@ class Scanner {
       scan_tag(t);
       // `!name!suffix`: a named handle, which only a %TAG directive of its document defines.
       t.named_handle = t.tag_handle.size() > 2;
-      last_ = Tok::kTag;
       return;
     }
     if ((c == '|' || c == '>') && flow_level_ == 0) {
       remove_simple_key();
       allowed_ = true;
       scan_block_scalar(emplace(Tok::kScalar, m_), c == '|');
-      last_ = Tok::kScalar;
       return;
     }
     if (c == '\'' || c == '"') {
       save_simple_key();
       allowed_ = false;
       scan_quoted(emplace(Tok::kScalar, m_), c == '\'');
-      last_ = Tok::kScalar;
       return;
     }
     bool plain =
@@ -664,7 +626,6 @@ class Scanner {
     save_simple_key();
     allowed_ = false;
     scan_plain(emplace(Tok::kScalar, m_));
-    last_ = Tok::kScalar;
   }
 
   // A directive, from its `%` at the start of a line through the line's break: a name (go-yaml's
@@ -786,7 +747,6 @@ class Scanner {
   }
 
   void fetch_value() {
-    const Tok previous = last_;
     SimpleKey& k = keys_.back();
     if (k.possible) {
       insert(k.token_number, make(Tok::kKey, k.mark));
@@ -804,14 +764,7 @@ class Scanner {
       }
       allowed_ = flow_level_ == 0;
     }
-    // After `?`, an anchor or a tag, go-yaml's parser takes this ':' as ending an empty key
-    // (see Token::flow_colon).
-    unsigned char after = ahead(1);
     append(Tok::kValue, m_);
-    queue_.back().flow_colon =
-        flow_level_ > 0 && !is_blankz(1) && after != ',' && after != '[' && after != ']' &&
-        after != '{' && after != '}' &&
-        (previous == Tok::kKey || previous == Tok::kAnchor || previous == Tok::kTag);
     skip();
   }
 
@@ -939,7 +892,9 @@ class Scanner {
       if (marker_here()) {
         error(ErrorKind::kDocumentMarkerInQuote, m_.offset, "found unexpected document indicator");
       }
-      if (at_end()) error(ErrorKind::kUnterminatedQuote, s_.size(), "found unexpected end of stream");
+      if (at_end()) {
+        error(ErrorKind::kUnterminatedQuote, s_.size(), "found unexpected end of stream");
+      }
       bool leading_blanks = false;
       while (!is_blankz()) {
         unsigned char c = cur();
@@ -1042,11 +997,10 @@ class Scanner {
       case 'U':
         digits = 8;
         break;
-      case 'N':
-      case '_':
-        throw Stop{ErrorKind::kUnsupportedNelNbspEscape, start};
-      default:
-        error(ErrorKind::kUnknownEscape, start, "found unknown escape character");  // `\/` too: YAML 1.2's, not go-yaml's
+      case 'N': out += "\xC2\x85"; break;  // NEL
+      case '_': out += "\xC2\xA0"; break;  // NBSP
+      default:  // `\/` too: YAML 1.2's, not go-yaml's
+        error(ErrorKind::kUnknownEscape, start, "found unknown escape character");
     }
     skip();
     skip();
@@ -1244,7 +1198,6 @@ class Scanner {
   std::vector<int> indents_;
   bool stream_start_ = true;
   bool allowed_ = false;          // go-yaml's simple_key_allowed
-  Tok last_ = Tok::kStreamStart;  // the token appended last
   std::vector<SimpleKey> keys_;
   size_t possible_keys_ = 0;  // how many of `keys_` are possible: none, nothing to look at
 };
@@ -1286,13 +1239,6 @@ class Parser {
       out.offset = stop.offset;
       out.parser_error = stop.parser;
       out.message = go_yaml_text(stop, ytt_puts_document_start(scanner_.source()));
-      stopped_ = true;
-    }
-    if (out.kind == ErrorKind::kNone && std::min(split_, entry_lines_) != std::string_view::npos) {
-      out = GoScan{};
-      out.kind = split_ < entry_lines_ ? ErrorKind::kUnsupportedAnchorName
-                                       : ErrorKind::kUnsupportedFlowEntryLines;
-      out.offset = std::min(split_, entry_lines_);
       stopped_ = true;
     }
     out.tag_chars_yaml_cpp_ends_at = scanner_.tag_chars_yaml_cpp_ends_at();
@@ -1476,7 +1422,10 @@ class Parser {
           states_.push_back(State::kFlowSequenceEntryMappingValue);
           return node(false, false);
         }
-        empty_before_next();  // an empty key
+        // An empty key. go-yaml takes the token after it too (libyaml's quirk): `[? : 1]` loses
+        // its `:` and `[?]` its `]`.
+        empty_before_next();
+        skip();
         state_ = State::kFlowSequenceEntryMappingValue;
         return;
       }
@@ -1521,23 +1470,10 @@ class Parser {
         state_ = State::kFlowMappingKey;
         return;
       }
-      case State::kFlowMappingEmptyValue: {
-        // An entry without `:` (`{a, b}`): refused (kUnsupportedFlowEntryLines) when its `,` or
-        // `}` stands on a later line or more than 1024 bytes on, and go-yaml reads the text whole.
-        const size_t start = entry_starts_.back();
-        entry_starts_.pop_back();
-        const Token& next = peek();
-        // Refused only if go-yaml goes on without an error (as a split anchor name).
-        if ((next.type == Tok::kFlowEntry || next.type == Tok::kFlowMapEnd) &&
-            (scanner_.spans_lines(start, next.offset) ||
-             next.offset - start > kMaxSimpleKeyChars) &&
-            entry_lines_ == std::string_view::npos) {
-          entry_lines_ = start;
-        }
+      case State::kFlowMappingEmptyValue:  // an entry without `:` (`{a, b}`)
         empty_before_next();
         state_ = State::kFlowMappingKey;
         return;
-      }
       case State::kEnd:
         return;
     }
@@ -1632,7 +1568,6 @@ class Parser {
         throw Stop{ErrorKind::kUndefinedAlias, peek().offset,
                    "unknown anchor '" + name + "' referenced", -1, true};
       }
-      note_split(peek());
       if (h_ != nullptr) h_->OnAlias(mark(peek()), it == anchor_ids_.end() ? 0 : it->second);
       pop_state();
       skip();
@@ -1728,16 +1663,7 @@ class Parser {
     }
   }
 
-  // A split name (see Token::split) matters only if go-yaml goes on without an error: the
-  // model reports the first one when it gets to the end.
-  void note_split(const Token& t) {
-    if (t.split && split_ == std::string_view::npos) {
-      split_ = t.offset;
-    }
-  }
-
   AnchorId take_anchor() {
-    note_split(peek());
     std::string name(scanner_.name(peek()));
     AnchorId id = 0;
     if (h_ != nullptr) {
@@ -1880,7 +1806,6 @@ class Parser {
       }
       if (t.type != Tok::kFlowMapEnd) {
         states_.push_back(State::kFlowMappingEmptyValue);
-        entry_starts_.push_back(t.offset);
         return node(false, false);
       }
     }
@@ -1897,14 +1822,10 @@ class Parser {
   bool after_document_start_;
   EventHandler* h_;
   bool stopped_ = false;
-  std::vector<size_t> entry_starts_;  // of the flow map entries without `:` being read
-  // The first such entry that ends on a later line (see kUnsupportedFlowEntryLines).
-  size_t entry_lines_ = std::string_view::npos;
   State state_ = State::kStreamStart;
   std::vector<State> states_;
   std::unordered_set<std::string> anchors_;      // of the current document
   std::unordered_set<std::string> tag_handles_;  // defined by the current document's %TAG
-  size_t split_ = std::string_view::npos;        // the first split anchor or alias name taken
   // Building: the marks of the map entries being read (where an entry with no `:` has its
   // empty value), the anchors' ids in the current document, its %TAG prefixes.
   std::vector<NodeMark> entry_marks_;

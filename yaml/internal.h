@@ -103,11 +103,10 @@ size_t offset_at(const std::vector<size_t>& line_starts, size_t size, diag::Posi
 
 // ---- go_scan.cpp -------------------------------------------------------------------------
 
-// The first error go-yaml v2's scanner and parser meet in `source`, or one of our refusals.
+// The first error go-yaml v2's scanner and parser meet in `source`.
 // Scanner errors (`parser_error` false): kMissingColon (a key go-yaml requires, ending without
 // `:`; `offset` at the key), kBadAnchorOrAlias (a name go-yaml does not take; `offset` at the
-// `&` or `*`), kUnsupportedAnchorName (a name go-yaml ends at `:`, `?`, `%`, `@` or a
-// backquote; `offset` at the `&` or `*`), kUnterminatedQuote (`offset` at the end of the
+// `&` or `*`), kUnterminatedQuote (`offset` at the end of the
 // input), kUnknownToken, kTabInIndentation (`offset` at the tab), kZeroIndentationIndicator
 // (`offset` at the `0`), kBadHexEscape and kBadUnicodeEscape (`offset` where the escape's
 // digits start), kBadDirective (`offset` at the `%`), kBadTagUri, kUnexpectedColon,
@@ -121,7 +120,7 @@ struct GoScan {
   size_t offset = 0;
   bool parser_error = false;
   // go-yaml's message for the error as ytt prints it ("yaml: line 3: could not find expected
-  // ':'"), from the problem and mark go-yaml sets where it meets it; empty for our refusals.
+  // ':'"), from the problem and mark go-yaml sets where it meets it; empty for the reader's.
   std::string message;
   // In the tags scanned (not verbatim ones): the offsets of '!', ',', '[' and ']', which go-yaml
   // reads as tag text and other YAML readers (yaml-cpp) end a tag at.
@@ -177,9 +176,8 @@ class EventHandler {
 };
 
 // go-yaml v2's scanner and parser reading `source` whole, handing each event to `handler` (the
-// tree's builder). False when it stops before the end: at a syntax error, at one of our
-// refusals, or at a construct it does not read (tag %-escapes): the events handed over so far
-// must then be dropped. `after_document_start` as for go_yaml_scan.
+// tree's builder). False when it stops before the end, at go-yaml's first error: the events
+// handed over so far must then be dropped. `after_document_start` as for go_yaml_scan.
 // `*stop` (optional) gets where and why it stopped, as go_yaml_scan reports it.
 bool go_yaml_read(std::string_view source, EventHandler& handler, bool after_document_start,
                   GoScan* stop = nullptr);

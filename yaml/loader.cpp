@@ -1129,13 +1129,8 @@ void attach_comments(std::vector<Document>& docs, const internal::ScanResult& sc
   if (have_trailing) docs.push_back(std::move(trailing));
 }
 
-// Our refusals (HK004; an anchor name go-yaml ends early is HK001): see ErrorKind.
-bool is_refusal(ErrorKind kind) {
-  return kind == ErrorKind::kUnsupportedFlowColon ||
-         kind == ErrorKind::kUnsupportedEmptyExplicitKey ||
-         kind == ErrorKind::kUnsupportedNelNbspEscape || kind == ErrorKind::kUnsupportedLineBreak ||
-         kind == ErrorKind::kUnsupportedFlowEntryLines;
-}
+// Our refusal (HK004): see ErrorKind.
+bool is_refusal(ErrorKind kind) { return kind == ErrorKind::kUnsupportedLineBreak; }
 
 // The line of the `---` that starts the document holding `line` (1 before any).
 int document_start_line(const internal::ScanResult& scan, int line) {
@@ -1307,9 +1302,6 @@ std::string_view syntax_error_text(ErrorKind kind) {
       return "unexpected '-' (a list item is not allowed here)";
     case ErrorKind::kUnexpectedKeyIndicator:
       return "unexpected '?' (a map key is not allowed here)";
-    case ErrorKind::kUnsupportedFlowEntryLines:
-      return "a flow map entry without ':' that ends on a later line is not supported (go-yaml "
-             "reads a key with a null value, yaml-cpp fails)";
     case ErrorKind::kMissingColon:
       return "missing ':' after a map key";
     case ErrorKind::kMissingDash:
@@ -1332,15 +1324,6 @@ std::string_view syntax_error_text(ErrorKind kind) {
       return "alias refers to an undefined anchor";
     case ErrorKind::kParserStalled:
       return "unexpected ',' (the YAML parser stopped here)";
-    case ErrorKind::kUnsupportedFlowColon:
-      return "':' followed by text after '?', an anchor or a tag in a flow collection is not "
-             "supported (go-yaml reads a value indicator there, yaml-cpp a plain scalar)";
-    case ErrorKind::kUnsupportedNelNbspEscape:
-      return "the escapes \\N and \\_ in double-quoted text are not supported (go-yaml writes "
-             "U+0085 and U+00A0, yaml-cpp one byte)";
-    case ErrorKind::kUnsupportedEmptyExplicitKey:
-      return "an empty key after a '?' key indicator is not supported (go-yaml "
-             "reads an empty key there, yaml-cpp the lines below)";
     case ErrorKind::kTabInIndentation:
       return "a tab in the indentation of a continued scalar";
     case ErrorKind::kTabInBlockScalarIndentation:
@@ -1369,9 +1352,6 @@ std::string_view syntax_error_text(ErrorKind kind) {
       return "an escape names no Unicode character (a surrogate or beyond U+10FFFF)";
     case ErrorKind::kTagNotFollowedBySpace:
       return "a tag must be followed by a space or a line break";
-    case ErrorKind::kUnsupportedAnchorName:
-      return "an anchor or alias name followed by ':', '?', '%', '@' or '`' is not supported "
-             "(go-yaml ends the name there; quote the key or put a space after the name)";
     default:
       return "";
   }
@@ -1444,8 +1424,7 @@ std::vector<Document> load_with(std::string_view source, std::string_view file,
         internal::go_yaml_scan(source, after_document_start, reader ? &*reader : nullptr);
     const ErrorKind kind = go.kind;
     const bool stops_first = line_break || (kind != bad.kind && go.offset < bad.offset);
-    if (kind != ErrorKind::kNone && stops_first && !is_refusal(kind) &&
-        kind != ErrorKind::kUnsupportedAnchorName) {
+    if (kind != ErrorKind::kNone && stops_first && !is_refusal(kind)) {
       diag::Span s = whole_file();
       s.begin = s.end = position_at(internal::go_line_starts(source), go.offset);
       std::string_view words = syntax_error_text(kind);

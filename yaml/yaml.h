@@ -299,24 +299,15 @@ enum class ErrorKind : uint16_t {
   // HK004, our refusal: NEL, LS or PS (U+0085, U+2028, U+2029). go-yaml ends lines there, the
   // line positions here (and ytt's own line lookup) do not, so positions would differ.
   kUnsupportedLineBreak,
-  // HK004, our refusal: in a flow collection, a `:` with text right after it that follows `?`,
-  // an anchor or a tag (`{? :b}`, `[&a :b]`): a value indicator to go-yaml. The refusals below
-  // stand where the tree's readers once disagreed; the reader now reads each as go-yaml does,
-  // and each can go once its output is compared with ytt's.
-  kUnsupportedFlowColon,
-  // HK004, our refusal: a `?` with nothing after it on its line (`?\n: a`, `{? : a}`): go-yaml
-  // reads an empty key there.
-  kUnsupportedEmptyExplicitKey,
-  // HK004, our refusal: `\N` or `\_` in a double-quoted scalar: go-yaml writes U+0085 / U+00A0.
-  kUnsupportedNelNbspEscape,
-  // HK001, our refusal: an anchor or alias name followed by `:`, `?`, `%`, `@` or a backquote:
-  // go-yaml ends the name there.
-  kUnsupportedAnchorName,
+  // No longer reported (kept so that the kinds' numbers stay put): refusals that stood where
+  // the tree's earlier readers disagreed, which the reader now reads as go-yaml and ytt do.
+  kUnsupportedFlowColon,         // `{? :b}`, `[&a :b]`: a value indicator
+  kUnsupportedEmptyExplicitKey,  // `?\n: a`, `{? : a}`: an empty key
+  kUnsupportedNelNbspEscape,     // `\N`, `\_`: U+0085, U+00A0
+  kUnsupportedAnchorName,        // `&a: 1`: go-yaml ends the name at `:`, `?`, `%`, `@`, '`'
   // HK001, go-yaml's scanner: a `? ` key indicator where no key may start (`a: ? b`).
   kUnexpectedKeyIndicator,
-  // HK004, our refusal: a flow map entry without `:` whose `,` or `}` stands on a later line
-  // (`{a\n, b}`, `{{ x | y\n z }}`): go-yaml reads a key with a null value.
-  kUnsupportedFlowEntryLines,
+  kUnsupportedFlowEntryLines,  // no longer reported: `{a\n, b}`, a key with a null value
   kOther,  // any other problem (out of memory), in its own words
 };
 ErrorKind error_kind(const diag::Diagnostic& d);

@@ -10,6 +10,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cctype>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,15 +21,47 @@
 namespace hintkit::yaml::testing {
 
 // Where yaml-cpp reads valid text differently from go-yaml (ytt v0.48.0 agrees with the
-// reader): a CR without LF (a line break to go-yaml), an anchor on a node that is no key on
-// its line, a line starting with ':' and a non-blank, a tag holding '!', ',', '[' or ']' after
-// its handle, a block scalar's indicator starting a line no deeper than the line before, and a
-// plain scalar in a flow collection with a ':' right before ',', ']' or '}' (`{z:}`: go-yaml
-// ends a plain scalar only at a ':' before a blank, so the key is "z:").
+// reader): a CR without LF (a line break to go-yaml), the escapes `\N` and `\_`, an anchor
+// on a node that is no key on its line, a line starting with ':' and a non-blank, a tag
+// holding '!', ',', '[' or ']' after its handle, a block scalar's indicator starting a line no
+// deeper than the line before, and a plain scalar in a flow collection with a ':' right before
+// ',', ']' or '}' (`{z:}`: go-yaml ends a plain scalar only at a ':' before a blank, so the key
+// is "z:"), an empty key after `?` (`?\n: a`, `{? : a}`: yaml-cpp reads the lines below), a
+// ':' with text right after a blank (`[&a :b]`: after `?`, an anchor or a tag a value
+// indicator to go-yaml, a plain scalar to yaml-cpp), and an anchor or alias name go-yaml ends
+// at ':', '?', '%', '@' or '`' (`&a: 1`: a null key anchored `a`).
 inline bool yaml_cpp_reads_differently(std::string_view text) {
   if (internal::has_lone_cr(text)) return true;  // a line break to go-yaml, not to yaml-cpp
+  // `\N` and `\_` in double quotes: U+0085 and U+00A0 to go-yaml, one byte to yaml-cpp.
+  if (text.find("\\N") != std::string_view::npos || text.find("\\_") != std::string_view::npos) {
+    return true;
+  }
   for (std::string_view colon : {":,", ":]", ":}"}) {
     if (text.find(colon) != std::string_view::npos) return true;
+  }
+  auto is_blank = [](char c) { return c == ' ' || c == '\t'; };
+  for (size_t at = text.find('?'); at != std::string_view::npos; at = text.find('?', at + 1)) {
+    size_t next = at + 1;
+    while (next < text.size() && is_blank(text[next])) ++next;
+    if (next == text.size() || std::string_view("\r\n#:").find(text[next]) != text.npos) return true;
+  }
+  for (size_t at = text.find(':'); at != std::string_view::npos; at = text.find(':', at + 1)) {
+    if (at > 0 && is_blank(text[at - 1]) && at + 1 < text.size() &&
+        std::string_view(" \t\r\n,[]{}").find(text[at + 1]) == std::string_view::npos) {
+      return true;
+    }
+  }
+  for (size_t at = text.find_first_of("&*"); at != std::string_view::npos;
+       at = text.find_first_of("&*", at + 1)) {
+    size_t end = at + 1;
+    while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) ||
+                                 text[end] == '_' || text[end] == '-')) {
+      ++end;
+    }
+    if (end > at + 1 && end < text.size() &&
+        std::string_view(":?%@`").find(text[end]) != std::string_view::npos) {
+      return true;
+    }
   }
   // An anchor before a node that is no key on its line (`&x 2|\n  t\nb:1` is one plain scalar
   // to go-yaml): yaml-cpp opens an indentation level at it until it knows, and wants the

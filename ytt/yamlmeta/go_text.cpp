@@ -10,17 +10,6 @@ std::string go_yaml_error(const diag::Diagnostic& d, bool through_ytt_parser) {
       // ytt reads on; its values and lines would differ from ours.
       throw Unsupported{
           "YAML with CR (without LF), NEL, LS or PS line breaks (U+000D, U+0085, U+2028, U+2029)"};
-    case yaml::ErrorKind::kUnsupportedFlowColon:
-      throw Unsupported{"YAML with a ':' and text right after '?', an anchor or a tag in [] or {}"};
-    case yaml::ErrorKind::kUnsupportedNelNbspEscape:
-      throw Unsupported{"YAML with the escapes \\N or \\_ in double-quoted text"};
-    case yaml::ErrorKind::kUnsupportedEmptyExplicitKey:
-      throw Unsupported{"YAML with an empty key after a '?' key indicator"};
-    case yaml::ErrorKind::kUnsupportedFlowEntryLines:
-      throw Unsupported{"YAML flow map entries without ':' that end on a later line"};
-    case yaml::ErrorKind::kUnsupportedAnchorName:
-      // go-yaml ends the name earlier than our parser does; the trees would differ.
-      throw Unsupported{"YAML anchor or alias names followed by ':', '?', '%', '@' or '`'"};
     case yaml::ErrorKind::kIncompatibleYamlVersion:
       // ytt's parser (files, flag values and yaml.decode alike) puts a `---` line before a
       // text that does not start with one and takes one off the line go-yaml names; on the
