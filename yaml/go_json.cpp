@@ -5,6 +5,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "gocompat/gocompat.h"
 #include "yaml/yaml.h"
 
 namespace hintkit::yaml {
@@ -129,7 +130,7 @@ class Checker {
       case Kind::kMap:
         return "map[interface {}]interface {}";
       default:
-        return "[]interface {}";
+        return gocompat::kSliceType;
     }
   }
 

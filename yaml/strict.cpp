@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "gocompat/gocompat.h"
 #include "yaml/internal.h"
 
 namespace hintkit::yaml::internal {
@@ -50,26 +51,10 @@ bool strict_float(std::string_view s) {
 
 // Go's unicode.IsSpace over the UTF-8 text.
 bool has_space(std::string_view s) {
-  for (size_t i = 0; i < s.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c == ' ' || (c >= '\t' && c <= '\r')) return true;
-    if (c < 0x80) continue;
-    // Multi-byte spaces: U+0085, U+00A0 (C2 xx), U+1680 (E1 9A 80), U+2000-200A, 2028, 2029,
-    // 202F, 205F (E2 80/81 xx), U+3000 (E3 80 80).
-    if (i + 1 < s.size() && c == 0xC2) {
-      unsigned char d = static_cast<unsigned char>(s[i + 1]);
-      if (d == 0x85 || d == 0xA0) return true;
-    }
-    if (i + 2 < s.size()) {
-      unsigned char d = static_cast<unsigned char>(s[i + 1]);
-      unsigned char e = static_cast<unsigned char>(s[i + 2]);
-      if (c == 0xE1 && d == 0x9A && e == 0x80) return true;
-      if (c == 0xE2 && d == 0x80 && (e <= 0x8A || e == 0xA8 || e == 0xA9 || e == 0xAF)) {
-        return true;
-      }
-      if (c == 0xE2 && d == 0x81 && e == 0x9F) return true;
-      if (c == 0xE3 && d == 0x80 && e == 0x80) return true;
-    }
+  for (size_t i = 0; i < s.size();) {
+    const gocompat::Rune r = gocompat::decode_rune(s, i);
+    if (gocompat::is_space(r.cp)) return true;
+    i += r.width;
   }
   return false;
 }
