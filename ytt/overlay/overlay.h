@@ -2,7 +2,8 @@
 // overlays on template output and `overlay.apply`. Start at `overlay_document` (one annotated
 // document onto another) and `overlay_output` (ytt's overlay post-processing of templates'
 // output); `overlay_module` is the `@ytt:overlay` struct whose matchers and functions the
-// annotations evaluate.
+// annotations evaluate. Inside, the engine is laid out as ytt's package is, one file per ytt
+// file; the internal header op.h says where to start.
 #pragma once
 
 #include <string>
