@@ -26,7 +26,8 @@ namespace hintkit::yaml::testing {
 // holding '!', ',', '[' or ']' after its handle, a block scalar's indicator starting a line no
 // deeper than the line before, and a plain scalar in a flow collection with a ':' right before
 // ',', ']' or '}' (`{z:}`: go-yaml ends a plain scalar only at a ':' before a blank, so the key
-// is "z:"), an empty key after `?` (`?\n: a`, `{? : a}`: yaml-cpp reads the lines below), a
+// is "z:"), an empty key after `?` (`?\n: a`, `{? : a}`: yaml-cpp reads the lines below; in a
+// flow list go-yaml's parser takes the token after it too, `[?, :z]` being [{null: z}]), a
 // ':' with text right after a blank (`[&a :b]`: after `?`, an anchor or a tag a value
 // indicator to go-yaml, a plain scalar to yaml-cpp), and an anchor or alias name go-yaml ends
 // at ':', '?', '%', '@' or '`' (`&a: 1`: a null key anchored `a`).
@@ -43,7 +44,9 @@ inline bool yaml_cpp_reads_differently(std::string_view text) {
   for (size_t at = text.find('?'); at != std::string_view::npos; at = text.find('?', at + 1)) {
     size_t next = at + 1;
     while (next < text.size() && is_blank(text[next])) ++next;
-    if (next == text.size() || std::string_view("\r\n#:").find(text[next]) != text.npos) return true;
+    if (next == text.size() || std::string_view("\r\n#:,]}").find(text[next]) != text.npos) {
+      return true;
+    }
   }
   for (size_t at = text.find(':'); at != std::string_view::npos; at = text.find(':', at + 1)) {
     if (at > 0 && is_blank(text[at - 1]) && at + 1 < text.size() &&

@@ -120,6 +120,9 @@ TEST(ReaderCrossCheck, TrickySnippets) {
       {"a: {\"x\":1, 'y': 2}\n", true},
       {"a: [1, [2, [3, {b: [4]}]]]\n", true},
       {"a: [x: 1]\n", false},
+      // An empty key in a flow list: go-yaml's parser takes the `,` after it too (ytt:
+      // `[x, {null: z}, {true: null}]`), yaml-cpp does not.
+      {"b: [x, ?    ,:z,? y]\n", false},
       {"a: {x, y: 1}\n", false},
       {"[1, 2]\n", true},
       {"{a: 1}\n", true},
