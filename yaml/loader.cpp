@@ -1,6 +1,6 @@
 // The loader: go-yaml's scanner and parser (go_scan.cpp) hand their events to a small
 // builder that makes our `Node` tree directly. Limits are checked before and during the parse;
-// where go-yaml stops, its error (or our refusal) is reported at its place.
+// where go-yaml stops, its error is reported at its place.
 
 #include <algorithm>
 #include <cerrno>
@@ -1129,9 +1129,6 @@ void attach_comments(std::vector<Document>& docs, const internal::ScanResult& sc
   if (have_trailing) docs.push_back(std::move(trailing));
 }
 
-// Our refusal (HK004): see ErrorKind.
-bool is_refusal(ErrorKind kind) { return kind == ErrorKind::kUnsupportedLineBreak; }
-
 // The line of the `---` that starts the document holding `line` (1 before any).
 int document_start_line(const internal::ScanResult& scan, int line) {
   int start = 1;
@@ -1424,7 +1421,7 @@ std::vector<Document> load_with(std::string_view source, std::string_view file,
         internal::go_yaml_scan(source, after_document_start, reader ? &*reader : nullptr);
     const ErrorKind kind = go.kind;
     const bool stops_first = line_break || (kind != bad.kind && go.offset < bad.offset);
-    if (kind != ErrorKind::kNone && stops_first && !is_refusal(kind)) {
+    if (kind != ErrorKind::kNone && stops_first) {
       diag::Span s = whole_file();
       s.begin = s.end = position_at(internal::go_line_starts(source), go.offset);
       std::string_view words = syntax_error_text(kind);
@@ -1481,7 +1478,7 @@ std::vector<Document> load_with(std::string_view source, std::string_view file,
     if (limit) {
       error_at(limit->code, limit->at, limit->message, limit->kind);
     } else if (!whole) {
-      // go-yaml's first error (or our refusal) where its scanner or parser stopped.
+      // go-yaml's first error, where its scanner or parser stopped.
       const ErrorKind kind = go.kind;
       const diag::Position at = position_at(scan.line_starts, go.offset);
       // go-yaml parses a whole document before building values from it: problems found while
@@ -1495,7 +1492,7 @@ std::vector<Document> load_with(std::string_view source, std::string_view file,
                          }),
           items.end());
       std::string_view words = syntax_error_text(kind);
-      error_at(is_refusal(kind) ? "HK004" : "HK001", at,
+      error_at("HK001", at,
                "syntax error: " + std::string(words.empty() ? "not YAML here" : words), kind);
       diags.items().back().kind_detail = std::move(go.message);
     }
