@@ -1561,6 +1561,13 @@ class Parser {
   // go-yaml's decoder looks an alias up while it takes the document's events: an anchor
   // defined earlier in the same document (or on an enclosing node) is known.
   void node(bool block, bool indentless_sequence) {
+    if (peek().type == Tok::kScalar) {  // the most common node: a scalar without properties
+      const Token& t = peek();
+      if (h_ != nullptr) scalar(t, mark(t), kNoTag, 0);
+      pop_state();
+      skip();
+      return;
+    }
     if (peek().type == Tok::kAlias) {
       std::string name(scanner_.name(peek()));
       auto it = anchor_ids_.find(name);
@@ -1815,6 +1822,7 @@ class Parser {
     skip();
   }
 
+  static inline const std::string kNoTag;  // a node without a tag property
   static inline const std::string kNonSpecific = "?";  // the tag of untagged plain nodes
   static inline const std::string kNonPlain = "!";     // and of untagged quoted and block ones
 
