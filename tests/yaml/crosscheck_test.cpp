@@ -250,6 +250,11 @@ TEST(ReaderCrossCheck, TrickySnippets) {
       // own or an error to yaml-cpp (yaml_differential).
       {"-\n|\n", true},
       {"- \n|- \n- |\n  x\n", true},
+      // A quoted scalar ending in line breaks: yaml-cpp keeps one break fewer than go-yaml
+      // (yaml_differential).
+      {"\"\r\n\r\n\"\r\n\r\n\n", true},
+      {"a: ' \n\n '\nb: \"\n \n\n\"\n", true},
+      {"? \"1.AIL. %0\n\n\n \"\n", true},
   };
   Tally t;
   for (const Case& c : cases) {
