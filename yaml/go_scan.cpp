@@ -6,13 +6,15 @@
 // event goes to the tree's builder; without one (go_yaml_scan) it only finds where go-yaml
 // stops and why. The first stop of either kind is go-yaml's first error, at go-yaml's place,
 // with the problem and mark go-yaml sets where it meets it, from the same pass.
+// Bottom up: ScannerInput (the text and the mark), ScalarScanner (directives, scalars, tags),
+// Scanner (tokens, simple keys, indentation), Parser (events).
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
-#include <type_traits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -60,7 +62,7 @@ struct Token {
   // (TokenQueue::text) rather than a slice of the source (see `value_at`).
   bool owned = false;
   bool named_handle = false;  // a tag `!name!suffix`
-  bool version_1_1 = false;  // a %YAML directive naming 1.1, the one go-yaml takes
+  bool version_1_1 = false;   // a %YAML directive naming 1.1, the one go-yaml takes
   // Where the token starts, as the tree wants it: 0-based line, and the offset its line starts at.
   int line = 0;
   size_t offset = 0;
@@ -167,54 +169,27 @@ struct Stop {
   ErrorKind kind;
   size_t offset;
   std::string problem = {};  // go-yaml's words; empty for the reader's errors (ReaderStop)
-  int line = -1;        // the problem's mark: 0-based line (-1: the decoder's error, no line)
-  bool parser = false;  // a parser error (its mark is the token's); else a scanner error's
+  int line = -1;             // the problem's mark: 0-based line (-1: the decoder's error, no line)
+  bool parser = false;       // a parser error (its mark is the token's); else a scanner error's
 };
 
 constexpr size_t kMaxSimpleKeyChars = 1024;  // go-yaml's limit on a simple key's length
 constexpr const char* kNoColon = "could not find expected ':'";
 
-class Scanner {
+// go-yaml's reader as its scanner sees it: the text, the mark and the characters at and after
+// it (readerc.go's buffer and the scanner's character tests), and the scanner's state, which
+// the scalar scanners and the token logic above both read.
+class ScannerInput {
  public:
-  Scanner(std::string_view s, const ReaderStop* reader)
+  ScannerInput(std::string_view s, const ReaderStop* reader)
       : s_(s),
         reader_(reader),
         fast_end_(reader != nullptr ? std::min(reader->chunk_start, s.size()) : s.size()) {}
+  const std::vector<size_t>& tag_chars_yaml_cpp_ends_at() const {
+    return tag_chars_yaml_cpp_ends_at_;
+  }
 
-  // The parser's view of the token queue: `peek` scans as far as go-yaml's scanner must to
-  // know the next token; `take` hands it to the parser.
-  const Token& peek() {
-    if (ready_) [[likely]] return queue_.front();
-    return fetch_for_peek();
-  }
-  // peek() when the scanner must go on first: kept out of line, so that the parser's many
-  // looks at the same token stay cheap.
-  [[gnu::noinline]] const Token& fetch_for_peek() {
-    if (queue_.empty() && stream_start_) {
-      stream_start_ = false;
-      indent_ = -1;
-      keys_.push_back({});
-      allowed_ = true;
-      queue_.push_back(make(Tok::kStreamStart, m_));
-    }
-    fetch_more_tokens();
-    ready_ = true;  // until the parser takes the token: the scanner's state does not change
-    return queue_.front();
-  }
-  std::string_view name(const Token& t) const { return slice(t.offset + 1, t.value_len); }
-  [[gnu::always_inline]] void take() {
-    queue_.pop_front();
-    ready_ = false;
-    ++tokens_parsed_;
-  }
-  // A scalar token's value.
-  std::string_view value(const Token& t) const {
-    return t.owned ? std::string_view(queue_.text).substr(t.value_at, t.value_len)
-                   : s_.substr(t.value_at, t.value_len);
-  }
-  std::string_view source() const { return s_; }
-
- private:
+ protected:
   // go-yaml's scanner error: `problem` at the reader's mark (`offset`: where we report it).
   [[noreturn]] void error(ErrorKind kind, size_t offset, std::string problem) const {
     throw Stop{kind, offset, std::move(problem), m_.line};
@@ -225,7 +200,8 @@ class Scanner {
   // Below `fast_end_` (the end of the text, or of the text before the chunk the reader rejects)
   // a byte is one comparison away.
   [[gnu::always_inline]] unsigned char byte(size_t i) const {
-    if (i < fast_end_) [[likely]] return static_cast<unsigned char>(s_[i]);
+    if (i < fast_end_) [[likely]]
+      return static_cast<unsigned char>(s_[i]);
     return byte_past_fast_end(i);
   }
   [[gnu::noinline]] unsigned char byte_past_fast_end(size_t i) const {
@@ -252,7 +228,8 @@ class Scanner {
   // breaks: CR, LF, NEL, LS, PS.
   [[gnu::always_inline]] size_t break_at(size_t i) const {
     unsigned char b = byte(i);
-    if (b > '\r' && b < 0xC2) [[likely]] return 0;
+    if (b > '\r' && b < 0xC2) [[likely]]
+      return 0;
     if (b != '\r' && b != '\n' && b != 0xC2 && b != 0xE2) return 0;
     if (b == '\r') return byte(i + 1) == '\n' ? 2 : 1;
     if (b == '\n') return 1;
@@ -265,7 +242,9 @@ class Scanner {
     const unsigned char c = ahead(n);
     return c == ' ' || c == '\t';
   }
-  [[gnu::always_inline]] bool is_breakz(size_t n = 0) const { return m_.offset + n >= s_.size() || is_break(n); }
+  [[gnu::always_inline]] bool is_breakz(size_t n = 0) const {
+    return m_.offset + n >= s_.size() || is_break(n);
+  }
   [[gnu::always_inline]] bool is_blankz(size_t n = 0) const {
     const unsigned char c = ahead(n);
     if (c > ' ' && c != 0xC2 && c != 0xE2) return false;
@@ -293,7 +272,8 @@ class Scanner {
   static bool plain_run_byte(unsigned char c) {
     static constexpr auto kTable = [] {
       std::array<bool, 256> t{};
-      for (int b = '!'; b < 0x7F; ++b) t[b] = std::string_view(":,?[]{}").find(char(b)) == std::string_view::npos;
+      for (int b = '!'; b < 0x7F; ++b)
+        t[b] = std::string_view(":,?[]{}").find(char(b)) == std::string_view::npos;
       return t;
     }();
     return kTable[c];
@@ -388,6 +368,599 @@ class Scanner {
     skip_line();
   }
 
+  std::string_view s_;
+  const ReaderStop* reader_;
+  size_t fast_end_;  // see byte()
+  std::vector<size_t> tag_chars_yaml_cpp_ends_at_;
+  Mark m_;
+  TokenQueue queue_;
+  int flow_level_ = 0;
+  int indent_ = -1;
+  bool allowed_ = false;  // go-yaml's simple_key_allowed
+};
+
+// go-yaml's scanning of directives, scalars and tags (scannerc.go's yaml_parser_scan_directive,
+// _plain_scalar, _flow_scalar, _block_scalar, _tag): each reads one token's text at the mark.
+class ScalarScanner : public ScannerInput {
+ public:
+  using ScannerInput::ScannerInput;
+
+  // A directive, from its `%` at the start of a line through the line's break: a name (go-yaml's
+  // alphabet), then for YAML a version `major.minor` (at most two digits each), for TAG a handle
+  // (`!`, `!!` or `!name!`), blanks and a prefix (URI characters and %-escapes of UTF-8), then
+  // blanks, an optional comment and the end of the line.
+  Directive read_directive() {
+    Directive d;
+    d.token.offset = m_.offset;
+    auto problem = [&](const char* words) {
+      d.problem = words;
+      return d;
+    };
+    skip();  // '%'
+    size_t name_at = m_.offset;
+    while (is_alpha(cur())) skip();
+    std::string_view name = slice(name_at, m_.offset - name_at);
+    if (name.empty()) return problem("could not find expected directive name");
+    if (!is_blankz()) return problem("found unexpected non-alphabetical character");
+    if (name == "YAML") {
+      while (is_blank()) skip();
+      int version[2] = {0, 0};
+      for (int part = 0; part < 2; ++part) {
+        if (part == 1) {
+          if (cur() != '.') return problem("did not find expected digit or '.' character");
+          skip();
+        }
+        int digits = 0;
+        for (; cur() >= '0' && cur() <= '9'; ++digits) {
+          if (digits == 2) return problem("found extremely long version number");
+          version[part] = version[part] * 10 + (cur() - '0');
+          skip();
+        }
+        if (digits == 0) return problem("did not find expected version number");
+      }
+      d.token.version_1_1 = version[0] == 1 && version[1] == 1;
+    } else if (name == "TAG") {
+      d.token.type = Tok::kTagDirective;
+      while (is_blank()) skip();
+      size_t handle_at = m_.offset;
+      if (cur() != '!') return problem("did not find expected '!'");
+      skip();
+      while (is_alpha(cur())) skip();
+      if (cur() == '!') {
+        skip();
+      } else if (m_.offset - handle_at != 1) {
+        return problem("did not find expected '!'");
+      }
+      d.token.tag_handle = slice(handle_at, m_.offset - handle_at);
+      if (!is_blank()) return problem("did not find expected whitespace");
+      while (is_blank()) skip();
+      static constexpr std::string_view kUriMarks = ";/?:@&=+$,.!~*'()[]";
+      std::string& prefix = queue_.text;
+      d.token.owned = true;
+      d.token.value_at = prefix.size();
+      bool any = false;
+      while (is_alpha(cur()) ||
+             kUriMarks.find(static_cast<char>(cur())) != std::string_view::npos || cur() == '%') {
+        any = true;
+        if (cur() != '%') {
+          prefix += static_cast<char>(cur());
+          skip();
+          continue;
+        }
+        if (const char* words = uri_escape(prefix)) return problem(words);
+      }
+      d.token.value_len = prefix.size() - d.token.value_at;
+      if (!any) return problem("did not find expected tag URI");
+      if (!is_blankz()) return problem("did not find expected whitespace or line break");
+    } else {
+      return problem("found unknown directive name");
+    }
+    while (is_blank()) skip();
+    if (cur() == '#') {
+      while (!is_breakz()) skip();
+    }
+    if (!is_breakz()) return problem("did not find expected comment or line break");
+    skip_line();
+    return d;
+  }
+
+  // One UTF-8 character written as %-escaped octets, at a '%': its bytes appended to `out`, or
+  // go-yaml's words for what is wrong with it.
+  const char* uri_escape(std::string& out) {
+    for (int left = -1; left != 0; --left) {
+      if (cur() != '%' || !is_hex(ahead(1)) || !is_hex(ahead(2))) {
+        return "did not find URI escaped octet";
+      }
+      int octet = hex(ahead(1)) * 16 + hex(ahead(2));
+      if (left == -1) {
+        left = (octet & 0x80) == 0x00   ? 1
+               : (octet & 0xE0) == 0xC0 ? 2
+               : (octet & 0xF0) == 0xE0 ? 3
+               : (octet & 0xF8) == 0xF0 ? 4
+                                        : 0;
+        if (left == 0) return "found an incorrect leading UTF-8 octet";
+      } else if ((octet & 0xC0) != 0x80) {
+        return "found an incorrect trailing UTF-8 octet";
+      }
+      out += static_cast<char>(octet);
+      skip();
+      skip();
+      skip();
+    }
+    return nullptr;
+  }
+
+ protected:
+  // ---- scalars, tags ------------------------------------------------------------------
+
+  // go-yaml's scan_plain_scalar. The value is a slice of the source until a line break is
+  // folded into it; from then on it is built in the queue's text.
+  void scan_plain(Token& t) {
+    const int indent = indent_ + 1;
+    const size_t start = m_.offset;
+    size_t end = start;  // past the last character taken
+    bool leading_blanks = false;
+    bool copying = false;
+    std::string& out = queue_.text;
+    const size_t out_at = out.size();
+    std::string leading_break, trailing_breaks;
+    size_t ws_from = 0, ws_to = 0;  // blanks after the last character, before any break
+    while (true) {
+      if (marker_here() || cur() == '#') break;
+      while (!is_blankz()) {
+        unsigned char c = cur();
+        if ((c == ':' && is_blankz(1)) || (flow_level_ > 0 && (c == ',' || c == '?' || c == '[' ||
+                                                               c == ']' || c == '{' || c == '}'))) {
+          break;
+        }
+        if (leading_blanks) {
+          if (!copying) {
+            out.append(s_.data() + start, end - start);
+            copying = true;
+          }
+          fold_lines(out, leading_break, trailing_breaks);
+          leading_blanks = false;
+        } else if (ws_to > ws_from && copying) {
+          out.append(s_.data() + ws_from, ws_to - ws_from);
+        }
+        ws_from = ws_to = 0;
+        const size_t from = m_.offset;
+        skip();
+        {  // the bytes after it that need no second look, at once
+          size_t q = m_.offset;
+          while (q < fast_end_ && plain_run_byte(static_cast<unsigned char>(s_[q]))) ++q;
+          const size_t run = q - m_.offset;
+          m_.offset = q;
+          m_.index += run;
+          m_.column += static_cast<int>(run);
+        }
+        if (copying) out.append(s_.data() + from, std::min(m_.offset, s_.size()) - from);
+        end = m_.offset;
+      }
+      if (!(is_blank() || is_break())) break;
+      while (is_blank() || is_break()) {
+        if (cur() == ' ') {  // a run of spaces at once
+          size_t q = m_.offset + 1;
+          while (q < fast_end_ && s_[q] == ' ') ++q;
+          if (!leading_blanks) {
+            if (ws_to == 0) ws_from = m_.offset;
+            ws_to = q;
+          }
+          skip_ascii(q - m_.offset);
+        } else if (is_blank()) {
+          if (leading_blanks && m_.column < indent && cur() == '\t') {
+            error(ErrorKind::kTabInIndentation, m_.offset,
+                  "found a tab character that violates indentation");
+          }
+          if (!leading_blanks) {
+            if (ws_to == 0) ws_from = m_.offset;
+            ws_to = m_.offset + 1;
+          }
+          skip();
+        } else if (!leading_blanks) {
+          ws_from = ws_to = 0;
+          read_line(leading_break);
+          leading_blanks = true;
+        } else {
+          read_line(trailing_breaks);
+        }
+      }
+      if (flow_level_ == 0 && m_.column < indent) break;
+    }
+    if (leading_blanks) allowed_ = true;
+    t.style = ScalarStyle::kPlain;
+    if (copying) {
+      t.owned = true;
+      t.value_at = out_at;
+      t.value_len = out.size() - out_at;
+    } else {
+      t.value_at = start;
+      t.value_len = end - start;
+    }
+  }
+
+  // go-yaml's scan_flow_scalar: a slice of the source until an escape, a `''` or a line break
+  // needs the value built in the queue's text.
+  void scan_quoted(Token& t, bool single) {
+    const unsigned char quote = single ? '\'' : '"';
+    skip();
+    const size_t body = m_.offset;
+    bool copying = false;
+    std::string& out = queue_.text;
+    const size_t out_at = out.size();
+    auto start_copy = [&](size_t upto) {
+      if (copying) return;
+      out.append(s_.data() + body, upto - body);
+      copying = true;
+    };
+    std::string leading_break, trailing_breaks;
+    while (true) {
+      if (marker_here()) {
+        error(ErrorKind::kDocumentMarkerInQuote, m_.offset, "found unexpected document indicator");
+      }
+      if (at_end()) {
+        error(ErrorKind::kUnterminatedQuote, s_.size(), "found unexpected end of stream");
+      }
+      bool leading_blanks = false;
+      while (!is_blankz()) {
+        unsigned char c = cur();
+        if (single && c == '\'' && ahead(1) == '\'') {
+          start_copy(m_.offset);
+          out += '\'';
+          skip();
+          skip();
+        } else if (c == quote) {
+          break;
+        } else if (!single && c == '\\' && is_break(1)) {
+          start_copy(m_.offset);
+          skip();
+          skip_line();
+          leading_blanks = true;
+          break;
+        } else if (!single && c == '\\') {
+          start_copy(m_.offset);
+          read_escape(out);
+        } else if (c > ' ' && c < 0x7F && c != '\'' && c != '"' && c != '\\') {
+          // with the bytes after it that need no second look
+          size_t q = m_.offset + 1;
+          while (q < fast_end_) {
+            const unsigned char b = static_cast<unsigned char>(s_[q]);
+            if (b <= ' ' || b >= 0x7F || b == '\'' || b == '"' || b == '\\') break;
+            ++q;
+          }
+          if (copying) out.append(s_.data() + m_.offset, q - m_.offset);
+          skip_ascii(q - m_.offset);
+        } else {
+          const size_t w = width(c);
+          if (copying) out.append(s_.data() + m_.offset, std::min(w, s_.size() - m_.offset));
+          skip();
+        }
+      }
+      if (cur() == quote) break;
+      size_t ws_from = 0, ws_to = 0;
+      while (is_blank() || is_break()) {
+        if (is_blank()) {
+          if (!leading_blanks) {
+            if (ws_to == 0) ws_from = m_.offset;
+            ws_to = m_.offset + 1;
+          }
+          skip();
+        } else if (!leading_blanks) {
+          start_copy(ws_to > 0 ? ws_from : m_.offset);
+          ws_from = ws_to = 0;
+          read_line(leading_break);
+          leading_blanks = true;
+        } else {
+          read_line(trailing_breaks);
+        }
+      }
+      if (leading_blanks) {
+        fold_lines(out, leading_break, trailing_breaks);
+      } else if (copying && ws_to > ws_from) {
+        out.append(s_.data() + ws_from, ws_to - ws_from);
+      }
+    }
+    const size_t end = m_.offset;
+    skip();
+    t.style = single ? ScalarStyle::kSingle : ScalarStyle::kDouble;
+    if (copying) {
+      t.owned = true;
+      t.value_at = out_at;
+      t.value_len = out.size() - out_at;
+    } else {
+      t.value_at = body;
+      t.value_len = end - body;
+    }
+  }
+
+  // A double-quoted scalar's escape at the backslash, its character appended to `out`.
+  void read_escape(std::string& out) {
+    size_t start = m_.offset;
+    int digits = 0;
+    switch (ahead(1)) {
+      case '0':
+        out += '\0';
+        break;
+      case 'a':
+        out += '\x07';
+        break;
+      case 'b':
+        out += '\x08';
+        break;
+      case 't':
+      case '\t':
+        out += '\x09';
+        break;
+      case 'n':
+        out += '\x0A';
+        break;
+      case 'v':
+        out += '\x0B';
+        break;
+      case 'f':
+        out += '\x0C';
+        break;
+      case 'r':
+        out += '\x0D';
+        break;
+      case 'e':
+        out += '\x1B';
+        break;
+      case ' ':
+        out += ' ';
+        break;
+      case '"':
+        out += '"';
+        break;
+      case '\'':
+        out += '\'';
+        break;
+      case '\\':
+        out += '\\';
+        break;
+      case 'L':
+        out += "\xE2\x80\xA8";
+        break;
+      case 'P':
+        out += "\xE2\x80\xA9";
+        break;
+      case 'x':
+        digits = 2;
+        break;
+      case 'u':
+        digits = 4;
+        break;
+      case 'U':
+        digits = 8;
+        break;
+      case 'N':
+        out += "\xC2\x85";
+        break;  // NEL
+      case '_':
+        out += "\xC2\xA0";
+        break;  // NBSP
+      default:  // `\/` too: YAML 1.2's, not go-yaml's
+        error(ErrorKind::kUnknownEscape, start, "found unknown escape character");
+    }
+    skip();
+    skip();
+    // go-yaml reports both problems where the digits start.
+    long value = 0;
+    for (int k = 0; k < digits; ++k) {
+      if (!is_hex(ahead(static_cast<size_t>(k)))) {
+        error(ErrorKind::kBadHexEscape, m_.offset, "did not find expected hexdecimal number");
+      }
+      value = (value << 4) + hex(ahead(static_cast<size_t>(k)));
+    }
+    if ((value >= 0xD800 && value <= 0xDFFF) || value > 0x10FFFF) {
+      error(ErrorKind::kBadUnicodeEscape, m_.offset, "found invalid Unicode character escape code");
+    }
+    if (digits == 0) return;
+    if (value <= 0x7F) {
+      out += static_cast<char>(value);
+    } else if (value <= 0x7FF) {
+      out += static_cast<char>(0xC0 + (value >> 6));
+      out += static_cast<char>(0x80 + (value & 0x3F));
+    } else if (value <= 0xFFFF) {
+      out += static_cast<char>(0xE0 + (value >> 12));
+      out += static_cast<char>(0x80 + ((value >> 6) & 0x3F));
+      out += static_cast<char>(0x80 + (value & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 + (value >> 18));
+      out += static_cast<char>(0x80 + ((value >> 12) & 0x3F));
+      out += static_cast<char>(0x80 + ((value >> 6) & 0x3F));
+      out += static_cast<char>(0x80 + (value & 0x3F));
+    }
+    for (int k = 0; k < digits; ++k) skip();
+  }
+
+  // go-yaml's scan_block_scalar: header, indentation, folding and chomping.
+  void scan_block_scalar(Token& t, bool literal) {
+    size_t start = m_.offset;
+    skip();
+    int increment = 0;
+    int chomping = 0;
+    auto digit = [&] {
+      if (cur() < '0' || cur() > '9') return;
+      if (cur() == '0') {
+        error(ErrorKind::kZeroIndentationIndicator, m_.offset,
+              "found an indentation indicator equal to 0");
+      }
+      increment = cur() - '0';
+      skip();
+    };
+    if (cur() == '+' || cur() == '-') {
+      chomping = cur() == '+' ? 1 : -1;
+      skip();
+      digit();
+    } else if (cur() >= '0' && cur() <= '9') {
+      digit();
+      if (cur() == '+' || cur() == '-') {
+        chomping = cur() == '+' ? 1 : -1;
+        skip();
+      }
+    }
+    while (is_blank()) skip();
+    if (cur() == '#') {
+      while (!is_breakz()) skip();
+    }
+    if (!is_breakz()) {
+      error(ErrorKind::kBadBlockScalarHeader, start, "did not find expected comment or line break");
+    }
+    skip_line();
+    int indent = 0;
+    if (increment > 0) indent = indent_ >= 0 ? indent_ + increment : increment;
+    std::string& out = queue_.text;
+    const size_t out_at = out.size();
+    std::string leading_break, trailing_breaks;
+    block_scalar_breaks(indent, trailing_breaks);
+    bool leading_blank = false;
+    while (m_.column == indent && !at_end()) {
+      const bool trailing_blank = is_blank();
+      if (!literal && !leading_blank && !trailing_blank && !leading_break.empty() &&
+          leading_break[0] == '\n') {
+        if (trailing_breaks.empty()) out += ' ';
+      } else {
+        out += leading_break;
+      }
+      leading_break.clear();
+      out += trailing_breaks;
+      trailing_breaks.clear();
+      leading_blank = is_blank();
+      const size_t from = m_.offset;
+      skip_to_breakz();
+      out.append(s_.data() + from, std::min(m_.offset, s_.size()) - from);
+      read_line(leading_break);
+      block_scalar_breaks(indent, trailing_breaks);
+    }
+    if (chomping != -1) out += leading_break;
+    if (chomping == 1) out += trailing_breaks;
+    t.style = literal ? ScalarStyle::kLiteral : ScalarStyle::kFolded;
+    t.owned = true;
+    t.value_at = out_at;
+    t.value_len = out.size() - out_at;
+  }
+
+  void block_scalar_breaks(int& indent, std::string& breaks) {
+    int max_indent = 0;
+    while (true) {
+      while ((indent == 0 || m_.column < indent) && cur() == ' ') skip();
+      if (m_.column > max_indent) max_indent = m_.column;
+      if ((indent == 0 || m_.column < indent) && cur() == '\t') {
+        error(ErrorKind::kTabInBlockScalarIndentation, m_.offset,
+              "found a tab character where an indentation space is expected");
+      }
+      if (!is_break()) break;
+      read_line(breaks);
+    }
+    if (indent == 0) {
+      indent = std::max(max_indent, indent_ + 1);
+      if (indent < 1) indent = 1;
+    }
+  }
+
+  // go-yaml's scan_tag: the handle (`!`, `!!`, `!name!`, "" for verbatim tags and `!` alone)
+  // in `t.tag_handle`, the suffix in the queue's text.
+  void scan_tag(Token& t) {
+    size_t start = m_.offset;
+    std::vector<size_t> ends_yaml_cpp_tag;  // characters go-yaml reads on at, yaml-cpp stops at
+    // The URI characters from here, %-escapes decoded, into `out`.
+    auto uri = [&](bool has, std::string& out) {
+      static constexpr std::string_view kUriMarks = ";/?:@&=+$,.!~*'()[]";
+      while (is_alpha(cur()) ||
+             kUriMarks.find(static_cast<char>(cur())) != std::string_view::npos || cur() == '%') {
+        if (cur() == '%') {
+          if (const char* problem = uri_escape(out)) error(ErrorKind::kBadTagUri, start, problem);
+        } else {
+          if (std::string_view("!,[]").find(static_cast<char>(cur())) != std::string_view::npos) {
+            ends_yaml_cpp_tag.push_back(m_.offset);
+          }
+          out += static_cast<char>(cur());
+          skip();
+        }
+        has = true;
+      }
+      if (!has) error(ErrorKind::kBadTagUri, start, "did not find expected tag URI");
+    };
+    std::string& suffix = queue_.text;
+    t.owned = true;
+    t.value_at = suffix.size();
+    if (ahead(1) == '<') {
+      skip();
+      skip();
+      uri(false, suffix);
+      if (cur() != '>') error(ErrorKind::kBadTagUri, start, "did not find the expected '>'");
+      skip();
+      ends_yaml_cpp_tag.clear();  // yaml-cpp reads a verbatim tag to its '>'
+    } else {
+      skip();  // '!'
+      while (is_alpha(cur())) skip();
+      if (cur() == '!') {
+        skip();
+        t.tag_handle = slice(start, m_.offset - start);
+        uri(false, suffix);  // `!!str`, `!e!x`: a suffix must follow
+      } else {
+        // `!x`: the handle is the suffix; `!` alone is a tag too
+        suffix.append(slice(start + 1, m_.offset - start - 1));
+        uri(true, suffix);
+        t.tag_handle = "!";
+        if (suffix.size() == t.value_at) {
+          t.tag_handle = {};
+          suffix += '!';
+        }
+      }
+    }
+    t.value_len = suffix.size() - t.value_at;
+    if (!is_blankz()) {
+      error(ErrorKind::kTagNotFollowedBySpace, m_.offset,
+            "did not find expected whitespace or line break");
+    }
+    tag_chars_yaml_cpp_ends_at_.insert(tag_chars_yaml_cpp_ends_at_.end(), ends_yaml_cpp_tag.begin(),
+                                       ends_yaml_cpp_tag.end());
+  }
+};
+
+// go-yaml's scanner proper: the token queue, simple keys and indentation, and which token
+// comes next (yaml_parser_fetch_next_token), over the scalar scanners below it.
+class Scanner : public ScalarScanner {
+ public:
+  using ScalarScanner::ScalarScanner;
+
+  // The parser's view of the token queue: `peek` scans as far as go-yaml's scanner must to
+  // know the next token; `take` hands it to the parser.
+  const Token& peek() {
+    if (ready_) [[likely]]
+      return queue_.front();
+    return fetch_for_peek();
+  }
+  // peek() when the scanner must go on first: kept out of line, so that the parser's many
+  // looks at the same token stay cheap.
+  [[gnu::noinline]] const Token& fetch_for_peek() {
+    if (queue_.empty() && stream_start_) {
+      stream_start_ = false;
+      indent_ = -1;
+      keys_.push_back({});
+      allowed_ = true;
+      queue_.push_back(make(Tok::kStreamStart, m_));
+    }
+    fetch_more_tokens();
+    ready_ = true;  // until the parser takes the token: the scanner's state does not change
+    return queue_.front();
+  }
+  std::string_view name(const Token& t) const { return slice(t.offset + 1, t.value_len); }
+  [[gnu::always_inline]] void take() {
+    queue_.pop_front();
+    ready_ = false;
+    ++tokens_parsed_;
+  }
+  // A scalar token's value.
+  std::string_view value(const Token& t) const {
+    return t.owned ? std::string_view(queue_.text).substr(t.value_at, t.value_len)
+                   : s_.substr(t.value_at, t.value_len);
+  }
+  std::string_view source() const { return s_; }
+
+ private:
   // ---- the token queue ----------------------------------------------------------------
 
   void insert(size_t number, const Token& t) {  // number: counted from the first token ever
@@ -612,9 +1185,8 @@ class Scanner {
       scan_quoted(emplace(Tok::kScalar, m_), c == '\'');
       return;
     }
-    bool plain =
-        !(is_blankz() || not_plain_start(c)) ||
-        (c == '-' && !is_blank(1)) || (flow_level_ == 0 && (c == '?' || c == ':') && !is_blankz(1));
+    bool plain = !(is_blankz() || not_plain_start(c)) || (c == '-' && !is_blank(1)) ||
+                 (flow_level_ == 0 && (c == '?' || c == ':') && !is_blankz(1));
     // Cannot start any token (a tab where go-yaml wants one too: in block indentation, or
     // right after a block collection's `- `, `? ` or `: `).
     if (!plain) {
@@ -628,113 +1200,6 @@ class Scanner {
     scan_plain(emplace(Tok::kScalar, m_));
   }
 
-  // A directive, from its `%` at the start of a line through the line's break: a name (go-yaml's
-  // alphabet), then for YAML a version `major.minor` (at most two digits each), for TAG a handle
-  // (`!`, `!!` or `!name!`), blanks and a prefix (URI characters and %-escapes of UTF-8), then
-  // blanks, an optional comment and the end of the line.
- public:
-  Directive read_directive() {
-    Directive d;
-    d.token.offset = m_.offset;
-    auto problem = [&](const char* words) {
-      d.problem = words;
-      return d;
-    };
-    skip();  // '%'
-    size_t name_at = m_.offset;
-    while (is_alpha(cur())) skip();
-    std::string_view name = slice(name_at, m_.offset - name_at);
-    if (name.empty()) return problem("could not find expected directive name");
-    if (!is_blankz()) return problem("found unexpected non-alphabetical character");
-    if (name == "YAML") {
-      while (is_blank()) skip();
-      int version[2] = {0, 0};
-      for (int part = 0; part < 2; ++part) {
-        if (part == 1) {
-          if (cur() != '.') return problem("did not find expected digit or '.' character");
-          skip();
-        }
-        int digits = 0;
-        for (; cur() >= '0' && cur() <= '9'; ++digits) {
-          if (digits == 2) return problem("found extremely long version number");
-          version[part] = version[part] * 10 + (cur() - '0');
-          skip();
-        }
-        if (digits == 0) return problem("did not find expected version number");
-      }
-      d.token.version_1_1 = version[0] == 1 && version[1] == 1;
-    } else if (name == "TAG") {
-      d.token.type = Tok::kTagDirective;
-      while (is_blank()) skip();
-      size_t handle_at = m_.offset;
-      if (cur() != '!') return problem("did not find expected '!'");
-      skip();
-      while (is_alpha(cur())) skip();
-      if (cur() == '!') {
-        skip();
-      } else if (m_.offset - handle_at != 1) {
-        return problem("did not find expected '!'");
-      }
-      d.token.tag_handle = slice(handle_at, m_.offset - handle_at);
-      if (!is_blank()) return problem("did not find expected whitespace");
-      while (is_blank()) skip();
-      static constexpr std::string_view kUriMarks = ";/?:@&=+$,.!~*'()[]";
-      std::string& prefix = queue_.text;
-      d.token.owned = true;
-      d.token.value_at = prefix.size();
-      bool any = false;
-      while (is_alpha(cur()) ||
-             kUriMarks.find(static_cast<char>(cur())) != std::string_view::npos || cur() == '%') {
-        any = true;
-        if (cur() != '%') {
-          prefix += static_cast<char>(cur());
-          skip();
-          continue;
-        }
-        if (const char* words = uri_escape(prefix)) return problem(words);
-      }
-      d.token.value_len = prefix.size() - d.token.value_at;
-      if (!any) return problem("did not find expected tag URI");
-      if (!is_blankz()) return problem("did not find expected whitespace or line break");
-    } else {
-      return problem("found unknown directive name");
-    }
-    while (is_blank()) skip();
-    if (cur() == '#') {
-      while (!is_breakz()) skip();
-    }
-    if (!is_breakz()) return problem("did not find expected comment or line break");
-    skip_line();
-    return d;
-  }
-
-  // One UTF-8 character written as %-escaped octets, at a '%': its bytes appended to `out`, or
-  // go-yaml's words for what is wrong with it.
-  const char* uri_escape(std::string& out) {
-    for (int left = -1; left != 0; --left) {
-      if (cur() != '%' || !is_hex(ahead(1)) || !is_hex(ahead(2))) {
-        return "did not find URI escaped octet";
-      }
-      int octet = hex(ahead(1)) * 16 + hex(ahead(2));
-      if (left == -1) {
-        left = (octet & 0x80) == 0x00   ? 1
-               : (octet & 0xE0) == 0xC0 ? 2
-               : (octet & 0xF0) == 0xE0 ? 3
-               : (octet & 0xF8) == 0xF0 ? 4
-                                        : 0;
-        if (left == 0) return "found an incorrect leading UTF-8 octet";
-      } else if ((octet & 0xC0) != 0x80) {
-        return "found an incorrect trailing UTF-8 octet";
-      }
-      out += static_cast<char>(octet);
-      skip();
-      skip();
-      skip();
-    }
-    return nullptr;
-  }
-
- private:
   void fetch_stream_end() {
     if (m_.column != 0) {
       m_.column = 0;
@@ -784,420 +1249,10 @@ class Scanner {
     }
   }
 
-  // ---- scalars, tags ------------------------------------------------------------------
-
-  // go-yaml's scan_plain_scalar. The value is a slice of the source until a line break is
-  // folded into it; from then on it is built in the queue's text.
-  void scan_plain(Token& t) {
-    const int indent = indent_ + 1;
-    const size_t start = m_.offset;
-    size_t end = start;  // past the last character taken
-    bool leading_blanks = false;
-    bool copying = false;
-    std::string& out = queue_.text;
-    const size_t out_at = out.size();
-    std::string leading_break, trailing_breaks;
-    size_t ws_from = 0, ws_to = 0;  // blanks after the last character, before any break
-    while (true) {
-      if (marker_here() || cur() == '#') break;
-      while (!is_blankz()) {
-        unsigned char c = cur();
-        if ((c == ':' && is_blankz(1)) ||
-            (flow_level_ > 0 &&
-             (c == ',' || c == '?' || c == '[' || c == ']' || c == '{' || c == '}'))) {
-          break;
-        }
-        if (leading_blanks) {
-          if (!copying) {
-            out.append(s_.data() + start, end - start);
-            copying = true;
-          }
-          fold_lines(out, leading_break, trailing_breaks);
-          leading_blanks = false;
-        } else if (ws_to > ws_from && copying) {
-          out.append(s_.data() + ws_from, ws_to - ws_from);
-        }
-        ws_from = ws_to = 0;
-        const size_t from = m_.offset;
-        skip();
-        {  // the bytes after it that need no second look, at once
-          size_t q = m_.offset;
-          while (q < fast_end_ && plain_run_byte(static_cast<unsigned char>(s_[q]))) ++q;
-          const size_t run = q - m_.offset;
-          m_.offset = q;
-          m_.index += run;
-          m_.column += static_cast<int>(run);
-        }
-        if (copying) out.append(s_.data() + from, std::min(m_.offset, s_.size()) - from);
-        end = m_.offset;
-      }
-      if (!(is_blank() || is_break())) break;
-      while (is_blank() || is_break()) {
-        if (cur() == ' ') {  // a run of spaces at once
-          size_t q = m_.offset + 1;
-          while (q < fast_end_ && s_[q] == ' ') ++q;
-          if (!leading_blanks) {
-            if (ws_to == 0) ws_from = m_.offset;
-            ws_to = q;
-          }
-          skip_ascii(q - m_.offset);
-        } else if (is_blank()) {
-          if (leading_blanks && m_.column < indent && cur() == '\t') {
-            error(ErrorKind::kTabInIndentation, m_.offset,
-                  "found a tab character that violates indentation");
-          }
-          if (!leading_blanks) {
-            if (ws_to == 0) ws_from = m_.offset;
-            ws_to = m_.offset + 1;
-          }
-          skip();
-        } else if (!leading_blanks) {
-          ws_from = ws_to = 0;
-          read_line(leading_break);
-          leading_blanks = true;
-        } else {
-          read_line(trailing_breaks);
-        }
-      }
-      if (flow_level_ == 0 && m_.column < indent) break;
-    }
-    if (leading_blanks) allowed_ = true;
-    t.style = ScalarStyle::kPlain;
-    if (copying) {
-      t.owned = true;
-      t.value_at = out_at;
-      t.value_len = out.size() - out_at;
-    } else {
-      t.value_at = start;
-      t.value_len = end - start;
-    }
-  }
-
-  // go-yaml's scan_flow_scalar: a slice of the source until an escape, a `''` or a line break
-  // needs the value built in the queue's text.
-  void scan_quoted(Token& t, bool single) {
-    const unsigned char quote = single ? '\'' : '"';
-    skip();
-    const size_t body = m_.offset;
-    bool copying = false;
-    std::string& out = queue_.text;
-    const size_t out_at = out.size();
-    auto start_copy = [&](size_t upto) {
-      if (copying) return;
-      out.append(s_.data() + body, upto - body);
-      copying = true;
-    };
-    std::string leading_break, trailing_breaks;
-    while (true) {
-      if (marker_here()) {
-        error(ErrorKind::kDocumentMarkerInQuote, m_.offset, "found unexpected document indicator");
-      }
-      if (at_end()) {
-        error(ErrorKind::kUnterminatedQuote, s_.size(), "found unexpected end of stream");
-      }
-      bool leading_blanks = false;
-      while (!is_blankz()) {
-        unsigned char c = cur();
-        if (single && c == '\'' && ahead(1) == '\'') {
-          start_copy(m_.offset);
-          out += '\'';
-          skip();
-          skip();
-        } else if (c == quote) {
-          break;
-        } else if (!single && c == '\\' && is_break(1)) {
-          start_copy(m_.offset);
-          skip();
-          skip_line();
-          leading_blanks = true;
-          break;
-        } else if (!single && c == '\\') {
-          start_copy(m_.offset);
-          read_escape(out);
-        } else if (c > ' ' && c < 0x7F && c != '\'' && c != '"' && c != '\\') {
-          // with the bytes after it that need no second look
-          size_t q = m_.offset + 1;
-          while (q < fast_end_) {
-            const unsigned char b = static_cast<unsigned char>(s_[q]);
-            if (b <= ' ' || b >= 0x7F || b == '\'' || b == '"' || b == '\\') break;
-            ++q;
-          }
-          if (copying) out.append(s_.data() + m_.offset, q - m_.offset);
-          skip_ascii(q - m_.offset);
-        } else {
-          const size_t w = width(c);
-          if (copying) out.append(s_.data() + m_.offset, std::min(w, s_.size() - m_.offset));
-          skip();
-        }
-      }
-      if (cur() == quote) break;
-      size_t ws_from = 0, ws_to = 0;
-      while (is_blank() || is_break()) {
-        if (is_blank()) {
-          if (!leading_blanks) {
-            if (ws_to == 0) ws_from = m_.offset;
-            ws_to = m_.offset + 1;
-          }
-          skip();
-        } else if (!leading_blanks) {
-          start_copy(ws_to > 0 ? ws_from : m_.offset);
-          ws_from = ws_to = 0;
-          read_line(leading_break);
-          leading_blanks = true;
-        } else {
-          read_line(trailing_breaks);
-        }
-      }
-      if (leading_blanks) {
-        fold_lines(out, leading_break, trailing_breaks);
-      } else if (copying && ws_to > ws_from) {
-        out.append(s_.data() + ws_from, ws_to - ws_from);
-      }
-    }
-    const size_t end = m_.offset;
-    skip();
-    t.style = single ? ScalarStyle::kSingle : ScalarStyle::kDouble;
-    if (copying) {
-      t.owned = true;
-      t.value_at = out_at;
-      t.value_len = out.size() - out_at;
-    } else {
-      t.value_at = body;
-      t.value_len = end - body;
-    }
-  }
-
-  // A double-quoted scalar's escape at the backslash, its character appended to `out`.
-  void read_escape(std::string& out) {
-    size_t start = m_.offset;
-    int digits = 0;
-    switch (ahead(1)) {
-      case '0': out += '\0'; break;
-      case 'a': out += '\x07'; break;
-      case 'b': out += '\x08'; break;
-      case 't':
-      case '\t': out += '\x09'; break;
-      case 'n': out += '\x0A'; break;
-      case 'v': out += '\x0B'; break;
-      case 'f': out += '\x0C'; break;
-      case 'r': out += '\x0D'; break;
-      case 'e': out += '\x1B'; break;
-      case ' ': out += ' '; break;
-      case '"': out += '"'; break;
-      case '\'': out += '\''; break;
-      case '\\': out += '\\'; break;
-      case 'L': out += "\xE2\x80\xA8"; break;
-      case 'P': out += "\xE2\x80\xA9"; break;
-      case 'x':
-        digits = 2;
-        break;
-      case 'u':
-        digits = 4;
-        break;
-      case 'U':
-        digits = 8;
-        break;
-      case 'N': out += "\xC2\x85"; break;  // NEL
-      case '_': out += "\xC2\xA0"; break;  // NBSP
-      default:  // `\/` too: YAML 1.2's, not go-yaml's
-        error(ErrorKind::kUnknownEscape, start, "found unknown escape character");
-    }
-    skip();
-    skip();
-    // go-yaml reports both problems where the digits start.
-    long value = 0;
-    for (int k = 0; k < digits; ++k) {
-      if (!is_hex(ahead(static_cast<size_t>(k)))) {
-        error(ErrorKind::kBadHexEscape, m_.offset, "did not find expected hexdecimal number");
-      }
-      value = (value << 4) + hex(ahead(static_cast<size_t>(k)));
-    }
-    if ((value >= 0xD800 && value <= 0xDFFF) || value > 0x10FFFF) {
-      error(ErrorKind::kBadUnicodeEscape, m_.offset, "found invalid Unicode character escape code");
-    }
-    if (digits == 0) return;
-    if (value <= 0x7F) {
-      out += static_cast<char>(value);
-    } else if (value <= 0x7FF) {
-      out += static_cast<char>(0xC0 + (value >> 6));
-      out += static_cast<char>(0x80 + (value & 0x3F));
-    } else if (value <= 0xFFFF) {
-      out += static_cast<char>(0xE0 + (value >> 12));
-      out += static_cast<char>(0x80 + ((value >> 6) & 0x3F));
-      out += static_cast<char>(0x80 + (value & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 + (value >> 18));
-      out += static_cast<char>(0x80 + ((value >> 12) & 0x3F));
-      out += static_cast<char>(0x80 + ((value >> 6) & 0x3F));
-      out += static_cast<char>(0x80 + (value & 0x3F));
-    }
-    for (int k = 0; k < digits; ++k) skip();
-  }
-
-  // go-yaml's scan_block_scalar: header, indentation, folding and chomping.
-  void scan_block_scalar(Token& t, bool literal) {
-    size_t start = m_.offset;
-    skip();
-    int increment = 0;
-    int chomping = 0;
-    auto digit = [&] {
-      if (cur() < '0' || cur() > '9') return;
-      if (cur() == '0') {
-        error(ErrorKind::kZeroIndentationIndicator, m_.offset,
-              "found an indentation indicator equal to 0");
-      }
-      increment = cur() - '0';
-      skip();
-    };
-    if (cur() == '+' || cur() == '-') {
-      chomping = cur() == '+' ? 1 : -1;
-      skip();
-      digit();
-    } else if (cur() >= '0' && cur() <= '9') {
-      digit();
-      if (cur() == '+' || cur() == '-') {
-        chomping = cur() == '+' ? 1 : -1;
-        skip();
-      }
-    }
-    while (is_blank()) skip();
-    if (cur() == '#') {
-      while (!is_breakz()) skip();
-    }
-    if (!is_breakz()) {
-      error(ErrorKind::kBadBlockScalarHeader, start, "did not find expected comment or line break");
-    }
-    skip_line();
-    int indent = 0;
-    if (increment > 0) indent = indent_ >= 0 ? indent_ + increment : increment;
-    std::string& out = queue_.text;
-    const size_t out_at = out.size();
-    std::string leading_break, trailing_breaks;
-    block_scalar_breaks(indent, trailing_breaks);
-    bool leading_blank = false;
-    while (m_.column == indent && !at_end()) {
-      const bool trailing_blank = is_blank();
-      if (!literal && !leading_blank && !trailing_blank && !leading_break.empty() &&
-          leading_break[0] == '\n') {
-        if (trailing_breaks.empty()) out += ' ';
-      } else {
-        out += leading_break;
-      }
-      leading_break.clear();
-      out += trailing_breaks;
-      trailing_breaks.clear();
-      leading_blank = is_blank();
-      const size_t from = m_.offset;
-      skip_to_breakz();
-      out.append(s_.data() + from, std::min(m_.offset, s_.size()) - from);
-      read_line(leading_break);
-      block_scalar_breaks(indent, trailing_breaks);
-    }
-    if (chomping != -1) out += leading_break;
-    if (chomping == 1) out += trailing_breaks;
-    t.style = literal ? ScalarStyle::kLiteral : ScalarStyle::kFolded;
-    t.owned = true;
-    t.value_at = out_at;
-    t.value_len = out.size() - out_at;
-  }
-
-  void block_scalar_breaks(int& indent, std::string& breaks) {
-    int max_indent = 0;
-    while (true) {
-      while ((indent == 0 || m_.column < indent) && cur() == ' ') skip();
-      if (m_.column > max_indent) max_indent = m_.column;
-      if ((indent == 0 || m_.column < indent) && cur() == '\t') {
-        error(ErrorKind::kTabInBlockScalarIndentation, m_.offset,
-              "found a tab character where an indentation space is expected");
-      }
-      if (!is_break()) break;
-      read_line(breaks);
-    }
-    if (indent == 0) {
-      indent = std::max(max_indent, indent_ + 1);
-      if (indent < 1) indent = 1;
-    }
-  }
-
-  // go-yaml's scan_tag: the handle (`!`, `!!`, `!name!`, "" for verbatim tags and `!` alone)
-  // in `t.tag_handle`, the suffix in the queue's text.
-  void scan_tag(Token& t) {
-    size_t start = m_.offset;
-    std::vector<size_t> ends_yaml_cpp_tag;  // characters go-yaml reads on at, yaml-cpp stops at
-    // The URI characters from here, %-escapes decoded, into `out`.
-    auto uri = [&](bool has, std::string& out) {
-      static constexpr std::string_view kUriMarks = ";/?:@&=+$,.!~*'()[]";
-      while (is_alpha(cur()) ||
-             kUriMarks.find(static_cast<char>(cur())) != std::string_view::npos || cur() == '%') {
-        if (cur() == '%') {
-          if (const char* problem = uri_escape(out)) error(ErrorKind::kBadTagUri, start, problem);
-        } else {
-          if (std::string_view("!,[]").find(static_cast<char>(cur())) != std::string_view::npos) {
-            ends_yaml_cpp_tag.push_back(m_.offset);
-          }
-          out += static_cast<char>(cur());
-          skip();
-        }
-        has = true;
-      }
-      if (!has) error(ErrorKind::kBadTagUri, start, "did not find expected tag URI");
-    };
-    std::string& suffix = queue_.text;
-    t.owned = true;
-    t.value_at = suffix.size();
-    if (ahead(1) == '<') {
-      skip();
-      skip();
-      uri(false, suffix);
-      if (cur() != '>') error(ErrorKind::kBadTagUri, start, "did not find the expected '>'");
-      skip();
-      ends_yaml_cpp_tag.clear();  // yaml-cpp reads a verbatim tag to its '>'
-    } else {
-      skip();  // '!'
-      while (is_alpha(cur())) skip();
-      if (cur() == '!') {
-        skip();
-        t.tag_handle = slice(start, m_.offset - start);
-        uri(false, suffix);  // `!!str`, `!e!x`: a suffix must follow
-      } else {
-        // `!x`: the handle is the suffix; `!` alone is a tag too
-        suffix.append(slice(start + 1, m_.offset - start - 1));
-        uri(true, suffix);
-        t.tag_handle = "!";
-        if (suffix.size() == t.value_at) {
-          t.tag_handle = {};
-          suffix += '!';
-        }
-      }
-    }
-    t.value_len = suffix.size() - t.value_at;
-    if (!is_blankz()) {
-      error(ErrorKind::kTagNotFollowedBySpace, m_.offset,
-            "did not find expected whitespace or line break");
-    }
-    tag_chars_yaml_cpp_ends_at_.insert(tag_chars_yaml_cpp_ends_at_.end(), ends_yaml_cpp_tag.begin(),
-                                       ends_yaml_cpp_tag.end());
-  }
-
- public:
-  const std::vector<size_t>& tag_chars_yaml_cpp_ends_at() const {
-    return tag_chars_yaml_cpp_ends_at_;
-  }
-
- private:
-  std::string_view s_;
-  const ReaderStop* reader_;
-  size_t fast_end_;  // see byte()
-  std::vector<size_t> tag_chars_yaml_cpp_ends_at_;
-  Mark m_;
-  TokenQueue queue_;
   bool ready_ = false;  // the queue's front is what go-yaml's parser would see next
   size_t tokens_parsed_ = 0;
-  int flow_level_ = 0;
-  int indent_ = -1;
   std::vector<int> indents_;
   bool stream_start_ = true;
-  bool allowed_ = false;          // go-yaml's simple_key_allowed
   std::vector<SimpleKey> keys_;
   size_t possible_keys_ = 0;  // how many of `keys_` are possible: none, nothing to look at
 };
@@ -1226,9 +1281,7 @@ class Parser {
  public:
   Parser(std::string_view source, bool after_document_start, const ReaderStop* reader,
          EventHandler* handler = nullptr)
-      : scanner_(source, reader),
-        after_document_start_(after_document_start),
-        h_(handler) {}
+      : scanner_(source, reader), after_document_start_(after_document_start), h_(handler) {}
 
   GoScan run() {
     GoScan out;
@@ -1657,8 +1710,7 @@ class Parser {
     if (v.size() != 4 || (v[0] != 'n' && v[0] != 'N')) return false;
     return v == "null" || v == "Null" || v == "NULL";
   }
-  void scalar(const Token& t, const NodeMark& start, const std::string& tag,
-              AnchorId anchor) {
+  void scalar(const Token& t, const NodeMark& start, const std::string& tag, AnchorId anchor) {
     std::string_view value = scanner_.value(t);
     const bool plain = t.style == ScalarStyle::kPlain;
     if (!tag.empty()) {
@@ -1822,7 +1874,7 @@ class Parser {
     skip();
   }
 
-  static inline const std::string kNoTag;  // a node without a tag property
+  static inline const std::string kNoTag;              // a node without a tag property
   static inline const std::string kNonSpecific = "?";  // the tag of untagged plain nodes
   static inline const std::string kNonPlain = "!";     // and of untagged quoted and block ones
 
@@ -1837,10 +1889,11 @@ class Parser {
   // Building: the marks of the map entries being read (where an entry with no `:` has its
   // empty value), the anchors' ids in the current document, its %TAG prefixes.
   std::vector<NodeMark> entry_marks_;
-  std::vector<bool> flows_;  // the open flow collections, innermost last: true for a map
-  Tok last_ = Tok::kStreamStart;         // the token taken last
+  std::vector<bool> flows_;       // the open flow collections, innermost last: true for a map
+  Tok last_ = Tok::kStreamStart;  // the token taken last
   Tok before_last_ = Tok::kStreamStart;  // and the one before it
-  size_t indentless_end_ = std::string_view::npos;  // the token that ended a list at its key's column
+  size_t indentless_end_ =
+      std::string_view::npos;  // the token that ended a list at its key's column
   std::unordered_map<std::string, AnchorId> anchor_ids_;
   AnchorId anchor_count_ = 0;
   std::vector<std::pair<std::string, std::string>> tag_prefixes_;

@@ -212,11 +212,143 @@ class KeyIndex {
   size_t count_ = 0;
 };
 
-class Builder : public internal::EventHandler {
+// Places in the source the builder's spans are made from: a mark's position, the position some
+// bytes on, the end of a scalar and what follows a node, read off the text and its line starts.
+class SourcePlaces {
+ public:
+  SourcePlaces(std::string_view source, std::string_view file, const internal::ScanResult& scan)
+      : src_(source), file_(file), file_name_(file), scan_(scan) {}
+
+ protected:
+  size_t offset(const Mark& m) const { return std::min(m.pos, src_.size()); }
+  // Whether only blanks, line ends and comments follow `off`.
+  bool at_end(size_t off) const {
+    for (size_t p = off; p < src_.size(); ++p) {
+      char c = src_[p];
+      if (c == '#' && (p == 0 || is_blank(src_[p - 1]) || src_[p - 1] == '\n')) {
+        while (p < src_.size() && src_[p] != '\n') ++p;
+        if (p >= src_.size()) break;
+      } else if (!is_blank(c) && c != '\n' && c != '\r') {
+        return false;
+      }
+    }
+    return true;
+  }
+  diag::Position pos(const Mark& m) const { return {m.line + 1, m.column + 1}; }
+  diag::Span span_at(const Mark& m) const {
+    diag::Span s;
+    s.file = file_name_;
+    s.begin = pos(m);
+    s.end = s.begin;
+    return s;
+  }
+  // Position of `to`, given that `from` is at `at`.
+  diag::Position advance(diag::Position at, size_t from, size_t to) const {
+    if (to <= from) return at;
+    if (src_.substr(from, to - from).find('\n') == std::string_view::npos) {
+      return {at.line, at.column + static_cast<int>(to - from)};
+    }
+    return position_at(scan_.line_starts, to);
+  }
+  // Offset of a position, clamped to the input: spans made here are best effort and must
+  // never send a read past the end of the source.
+  size_t offset_of(diag::Position p) const {
+    if (p.line < 1) return 0;
+    if (static_cast<size_t>(p.line) > scan_.line_starts.size()) return src_.size();
+    size_t off = scan_.line_starts[static_cast<size_t>(p.line - 1)] +
+                 static_cast<size_t>(std::max(p.column, 1) - 1);
+    return std::min(off, src_.size());
+  }
+
+  size_t skip_properties(size_t p) const {
+    while (p < src_.size() && (src_[p] == '!' || src_[p] == '&')) {
+      while (p < src_.size() && !is_blank(src_[p]) && src_[p] != '\n' && src_[p] != '\r') ++p;
+      while (p < src_.size()) {
+        char c = src_[p];
+        if (is_blank(c) || c == '\n' || c == '\r') {
+          ++p;
+        } else if (c == '#') {
+          while (p < src_.size() && src_[p] != '\n') ++p;
+        } else {
+          break;
+        }
+      }
+    }
+    return p;
+  }
+
+  // Where a scalar whose text starts at `body` ends (`flow`: inside a flow collection).
+  diag::Position scalar_end(diag::Position begin, size_t off, size_t body, Style style,
+                            std::string_view value, bool flow) const {
+    size_t n = src_.size();
+    size_t p = body;
+    switch (style) {
+      case Style::kDoubleQuoted:
+        for (++p;; ++p) {
+          if (p >= n) break;
+          if (src_[p] == '\\') {
+            ++p;
+          } else if (src_[p] == '"') {
+            ++p;
+            break;
+          }
+        }
+        break;
+      case Style::kSingleQuoted:
+        for (++p;; ++p) {
+          if (p >= n) break;
+          if (src_[p] == '\'') {
+            if (p + 1 < n && src_[p + 1] == '\'') {
+              ++p;
+            } else {
+              ++p;
+              break;
+            }
+          }
+        }
+        break;
+      case Style::kLiteral:
+      case Style::kFolded: {
+        // Best effort: the header line plus one line per line of content.
+        // A header at the end of the input has no next line: the block ends at the end.
+        int lines = static_cast<int>(std::count(value.begin(), value.end(), '\n'));
+        if (lines == 0) lines = 1;
+        if (static_cast<size_t>(begin.line + lines) > scan_.line_starts.size()) {
+          return position_at(scan_.line_starts, n);
+        }
+        return {begin.line + lines, 1};
+      }
+      default: {
+        while (p < n) {
+          char c = src_[p];
+          if (c == '\n' || c == '\r') break;
+          if (c == ':' &&
+              (p + 1 >= n || is_blank(src_[p + 1]) || src_[p + 1] == '\n' || src_[p + 1] == '\r' ||
+               (flow && std::string_view(",[]{}").find(src_[p + 1]) != std::string_view::npos))) {
+            break;
+          }
+          if (c == '#' && p > body && is_blank(src_[p - 1])) break;
+          if (flow && (c == ',' || c == ']' || c == '}')) break;
+          ++p;
+        }
+        while (p > body && is_blank(src_[p - 1])) --p;
+        break;
+      }
+    }
+    return advance(begin, off, p);
+  }
+
+  std::string_view src_;
+  std::string_view file_;
+  diag::FileName file_name_;  // interned once; every span copies the handle
+  const internal::ScanResult& scan_;
+};
+
+class Builder : public internal::EventHandler, private SourcePlaces {
  public:
   Builder(std::string_view source, std::string_view file, diag::Diagnostics& diags,
           const LoadOptions& options, const internal::ScanResult& scan)
-      : src_(source), file_(file), file_name_(file), diags_(diags), options_(options), scan_(scan) {
+      : SourcePlaces(source, file, scan), diags_(diags), options_(options) {
     // Every `---` line starts a document: sized once, a stream of many small documents is not
     // moved at each doubling.
     docs_.reserve(scan.doc_start_lines.size() + 1);
@@ -360,7 +492,7 @@ class Builder : public internal::EventHandler {
         n.span.end = advance(n.span.begin, off, end);
       }
     } else {
-      n.span.end = scalar_end(n.span.begin, off, body, written, value);
+      n.span.end = scalar_end(n.span.begin, off, body, written, value, in_flow());
     }
     placed(n, 1, 0, anchor, n.text.size());
   }
@@ -371,8 +503,7 @@ class Builder : public internal::EventHandler {
   }
   void OnSequenceEnd() override { close(); }
 
-  void OnMapStart(const Mark& mark, const std::string& tag, AnchorId anchor,
-                  bool flow) override {
+  void OnMapStart(const Mark& mark, const std::string& tag, AnchorId anchor, bool flow) override {
     open(mark, Kind::kMap, tag, anchor, flow);
   }
   void OnMapEnd() override { close(); }
@@ -403,124 +534,6 @@ class Builder : public internal::EventHandler {
     size_t bytes = 0;
   };
   static constexpr size_t kIndexAfter = 8;  // maps with more items use a hash index
-
-  size_t offset(const Mark& m) const { return std::min(m.pos, src_.size()); }
-  // Whether only blanks, line ends and comments follow `off`.
-  bool at_end(size_t off) const {
-    for (size_t p = off; p < src_.size(); ++p) {
-      char c = src_[p];
-      if (c == '#' && (p == 0 || is_blank(src_[p - 1]) || src_[p - 1] == '\n')) {
-        while (p < src_.size() && src_[p] != '\n') ++p;
-        if (p >= src_.size()) break;
-      } else if (!is_blank(c) && c != '\n' && c != '\r') {
-        return false;
-      }
-    }
-    return true;
-  }
-  diag::Position pos(const Mark& m) const { return {m.line + 1, m.column + 1}; }
-  diag::Span span_at(const Mark& m) const {
-    diag::Span s;
-    s.file = file_name_;
-    s.begin = pos(m);
-    s.end = s.begin;
-    return s;
-  }
-  // Position of `to`, given that `from` is at `at`.
-  diag::Position advance(diag::Position at, size_t from, size_t to) const {
-    if (to <= from) return at;
-    if (src_.substr(from, to - from).find('\n') == std::string_view::npos) {
-      return {at.line, at.column + static_cast<int>(to - from)};
-    }
-    return position_at(scan_.line_starts, to);
-  }
-  // Offset of a position, clamped to the input: spans made here are best effort and must
-  // never send a read past the end of the source.
-  size_t offset_of(diag::Position p) const {
-    if (p.line < 1) return 0;
-    if (static_cast<size_t>(p.line) > scan_.line_starts.size()) return src_.size();
-    size_t off = scan_.line_starts[static_cast<size_t>(p.line - 1)] +
-                 static_cast<size_t>(std::max(p.column, 1) - 1);
-    return std::min(off, src_.size());
-  }
-
-  size_t skip_properties(size_t p) const {
-    while (p < src_.size() && (src_[p] == '!' || src_[p] == '&')) {
-      while (p < src_.size() && !is_blank(src_[p]) && src_[p] != '\n' && src_[p] != '\r') ++p;
-      while (p < src_.size()) {
-        char c = src_[p];
-        if (is_blank(c) || c == '\n' || c == '\r') {
-          ++p;
-        } else if (c == '#') {
-          while (p < src_.size() && src_[p] != '\n') ++p;
-        } else {
-          break;
-        }
-      }
-    }
-    return p;
-  }
-
-  diag::Position scalar_end(diag::Position begin, size_t off, size_t body, Style style,
-                            std::string_view value) const {
-    size_t n = src_.size();
-    size_t p = body;
-    switch (style) {
-      case Style::kDoubleQuoted:
-        for (++p;; ++p) {
-          if (p >= n) break;
-          if (src_[p] == '\\') {
-            ++p;
-          } else if (src_[p] == '"') {
-            ++p;
-            break;
-          }
-        }
-        break;
-      case Style::kSingleQuoted:
-        for (++p;; ++p) {
-          if (p >= n) break;
-          if (src_[p] == '\'') {
-            if (p + 1 < n && src_[p + 1] == '\'') {
-              ++p;
-            } else {
-              ++p;
-              break;
-            }
-          }
-        }
-        break;
-      case Style::kLiteral:
-      case Style::kFolded: {
-        // Best effort: the header line plus one line per line of content.
-        // A header at the end of the input has no next line: the block ends at the end.
-        int lines = static_cast<int>(std::count(value.begin(), value.end(), '\n'));
-        if (lines == 0) lines = 1;
-        if (static_cast<size_t>(begin.line + lines) > scan_.line_starts.size()) {
-          return position_at(scan_.line_starts, n);
-        }
-        return {begin.line + lines, 1};
-      }
-      default: {
-        bool flow = in_flow();
-        while (p < n) {
-          char c = src_[p];
-          if (c == '\n' || c == '\r') break;
-          if (c == ':' &&
-              (p + 1 >= n || is_blank(src_[p + 1]) || src_[p + 1] == '\n' || src_[p + 1] == '\r' ||
-               (flow && std::string_view(",[]{}").find(src_[p + 1]) != std::string_view::npos))) {
-            break;
-          }
-          if (c == '#' && p > body && is_blank(src_[p - 1])) break;
-          if (flow && (c == ',' || c == ']' || c == '}')) break;
-          ++p;
-        }
-        while (p > body && is_blank(src_[p - 1])) --p;
-        break;
-      }
-    }
-    return advance(begin, off, p);
-  }
 
   bool in_flow() const { return top_ > 0 && stack_[top_ - 1].node.style == Style::kFlow; }
   Frame& top() { return stack_[top_ - 1]; }
@@ -915,12 +928,8 @@ class Builder : public internal::EventHandler {
     added(f);
   }
 
-  std::string_view src_;
-  std::string_view file_;
-  diag::FileName file_name_;  // interned once; every span copies the handle
   diag::Diagnostics& diags_;
   const LoadOptions& options_;
-  const internal::ScanResult& scan_;
   std::vector<Document> docs_;
   Document doc_;
   Node root_;
@@ -1258,8 +1267,7 @@ bool starts_with_directive(std::string_view text) {
 std::vector<Document> load(std::string_view source, std::string_view file, diag::Diagnostics& diags,
                            const LoadOptions& options) {
   const size_t before = diags.items().size();
-  std::vector<Document> docs =
-      internal::load_with(source, file, diags, options, nullptr);
+  std::vector<Document> docs = internal::load_with(source, file, diags, options, nullptr);
   // ytt's parser puts a `---` line before a text that does not start with one; before a
   // directive that line is an empty document of its own (go-yaml ends it at the directive).
   if (options.leading_bom_is_text && !docs.empty() && diags.items().size() == before &&
@@ -1471,7 +1479,8 @@ std::vector<Document> load_with(std::string_view source, std::string_view file,
     } catch (const std::bad_alloc&) {
       // an address-space limit (`ulimit -v`), with several files loading at once (lint -j N)
       error_at("HK001", position_at(scan.line_starts, source.size()),
-               "cannot load YAML: out of memory (the process may not have more)", ErrorKind::kOther);
+               "cannot load YAML: out of memory (the process may not have more)",
+               ErrorKind::kOther);
       return {};
     }
     if (read_whole != nullptr) *read_whole = whole;
@@ -1492,14 +1501,13 @@ std::vector<Document> load_with(std::string_view source, std::string_view file,
                          }),
           items.end());
       std::string_view words = syntax_error_text(kind);
-      error_at("HK001", at,
-               "syntax error: " + std::string(words.empty() ? "not YAML here" : words), kind);
+      error_at("HK001", at, "syntax error: " + std::string(words.empty() ? "not YAML here" : words),
+               kind);
       diags.items().back().kind_detail = std::move(go.message);
     }
     std::vector<Document> docs = std::move(builder.documents());
     start_documents_at_directives(docs, scan, source);
-    attach_comments(docs, scan, source, file_name, builder.in_source_order(),
-                    builder.node_count());
+    attach_comments(docs, scan, source, file_name, builder.in_source_order(), builder.node_count());
     return docs;
   }
 }
