@@ -12,6 +12,18 @@ struct Case {
   std::string_view input, want;
 };
 
+// Each input stops the reader with ytt's error text `want`.
+template <size_t N>
+void expect_go_yaml_errors(const Case (&cases)[N]) {
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.input));
+    diag::Diagnostics diags;
+    (void)yaml::load(c.input, "input.yaml", diags);
+    ASSERT_FALSE(diags.empty());
+    EXPECT_EQ(go_yaml_error(diags.items()[0], true), c.want);
+  }
+}
+
 TEST(GoYamlError, MatchesYttForCommonSyntaxErrors) {
   const Case cases[] = {
       {"{a", "yaml: line 1: did not find expected ',' or '"},
@@ -92,13 +104,7 @@ TEST(GoYamlError, MatchesYttForCommonSyntaxErrors) {
       {"a: \xef\xbf\xbe\n", "yaml: control characters are not allowed"},
       {"a: \xff\n", "yaml: invalid leading UTF-8 octet"},
   };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(std::string(c.input));
-    diag::Diagnostics diags;
-    (void)yaml::load(c.input, "input.yaml", diags);
-    ASSERT_FALSE(diags.empty());
-    EXPECT_EQ(go_yaml_error(diags.items()[0], true), c.want);
-  }
+  expect_go_yaml_errors(cases);
 }
 
 // A `%` at the start of a line is a directive to go-yaml wherever it stands (between map items
@@ -126,13 +132,7 @@ TEST(GoYamlError, DirectivesAreScannedAndParsedAsGoYamlDoes) {
        "yaml: line 4: found undefined tag handle"},
       {"---\nx: 1\n...\n%YAML 1.2\n---\na: 1\n", "yaml: line 3: found incompatible YAML document"},
   };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(std::string(c.input));
-    diag::Diagnostics diags;
-    (void)yaml::load(c.input, "input.yaml", diags);
-    ASSERT_FALSE(diags.empty());
-    EXPECT_EQ(go_yaml_error(diags.items()[0], true), c.want);
-  }
+  expect_go_yaml_errors(cases);
 }
 
 TEST(GoYamlError, ValidDirectivesLoad) {

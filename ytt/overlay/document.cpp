@@ -52,6 +52,12 @@ DDoc Op::doc_copy(const DDoc& doc, DPtr value) const {
   return d;
 }
 
+bool Op::matched_docs(std::vector<std::vector<DDoc>*>& sets, const DDoc& doc,
+                      const Expects& defaults, bool exact, std::vector<DocIdx>& idx) {
+  Match m = parse_match(doc.anns, defaults, Target::kDocument, exact);
+  return matches_or_skip([&] { idx = doc_matches(sets, doc, m, exact); });
+}
+
 void Op::doc_op(std::vector<std::vector<DDoc>*>& sets, const DDoc& doc, const Expects& defaults,
                 bool exact) {
   OpKind op = which_op(doc.anns);
@@ -59,9 +65,8 @@ void Op::doc_op(std::vector<std::vector<DDoc>*>& sets, const DDoc& doc, const Ex
   switch (op) {
     case OpKind::kMerge: {
       Expects child = child_defaults(doc.anns, defaults);
-      Match m = parse_match(doc.anns, defaults, Target::kDocument, exact);
       std::vector<DocIdx> idx;
-      if (!matches_or_skip([&] { idx = doc_matches(sets, doc, m, exact); })) return;
+      if (!matched_docs(sets, doc, defaults, exact, idx)) return;
       for (auto [i, j] : idx) {
         DDoc& d = (*sets[i])[j];
         bool replace = true;
@@ -71,9 +76,8 @@ void Op::doc_op(std::vector<std::vector<DDoc>*>& sets, const DDoc& doc, const Ex
       return;
     }
     case OpKind::kRemove: {
-      Match m = parse_match(doc.anns, defaults, Target::kDocument, exact);
       std::vector<DocIdx> idx;
-      if (!matches_or_skip([&] { idx = doc_matches(sets, doc, m, exact); })) return;
+      if (!matched_docs(sets, doc, defaults, exact, idx)) return;
       for (size_t i = 0; i < sets.size(); ++i) {
         std::vector<size_t> here;
         for (auto [a, b] : idx)
@@ -102,9 +106,8 @@ void Op::doc_op(std::vector<std::vector<DDoc>*>& sets, const DDoc& doc, const Ex
       return;
     }
     case OpKind::kInsert: {
-      Match m = parse_match(doc.anns, defaults, Target::kDocument, exact);
       std::vector<DocIdx> idx;
-      if (!matches_or_skip([&] { idx = doc_matches(sets, doc, m, exact); })) return;
+      if (!matched_docs(sets, doc, defaults, exact, idx)) return;
       Edit e = parse_insert(doc.anns);
       for (size_t i = 0; i < sets.size(); ++i) {
         std::vector<DDoc> out;
@@ -131,9 +134,8 @@ void Op::doc_op(std::vector<std::vector<DDoc>*>& sets, const DDoc& doc, const Ex
       return;
     case OpKind::kAssert: {
       Expects child = child_defaults(doc.anns, defaults);
-      Match m = parse_match(doc.anns, defaults, Target::kDocument, exact);
       std::vector<DocIdx> idx;
-      if (!matches_or_skip([&] { idx = doc_matches(sets, doc, m, exact); })) return;
+      if (!matched_docs(sets, doc, defaults, exact, idx)) return;
       for (auto [i, j] : idx) {
         DDoc& d = (*sets[i])[j];
         check_assert(doc.anns, d.value, right);

@@ -216,6 +216,10 @@ class Op {
   // document.cpp
   std::vector<DocIdx> doc_matches(std::vector<std::vector<DDoc>*>& sets, const DDoc& doc,
                                   const Match& m, bool exact);
+  // The documents `doc`'s match annotation selects, into `idx`; false when a `when=`
+  // condition skips the operation.
+  bool matched_docs(std::vector<std::vector<DDoc>*>& sets, const DDoc& doc, const Expects& defaults,
+                    bool exact, std::vector<DocIdx>& idx);
   DDoc doc_copy(const DDoc& doc, DPtr value) const;
   void doc_op(std::vector<std::vector<DDoc>*>& sets, const DDoc& doc, const Expects& defaults,
               bool exact);
