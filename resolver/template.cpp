@@ -112,15 +112,19 @@ bool refused_function(std::string_view name) {
   return std::find(std::begin(kRefused), std::end(kRefused), name) != std::end(kRefused);
 }
 
+// Where the action holding `pos` of `text` opens: an action's output and its refusal are placed
+// at its `{{` (gotmpl places a node at its first word).
+size_t action_start(std::string_view text, size_t pos) {
+  const size_t open = text.rfind("{{", pos);
+  return open == std::string_view::npos ? pos : open;
+}
+
 // Refuses, before anything runs, what the renderer does not execute: `range`, `template`,
 // `define`/`block`, `break`/`continue`, the refused builtins and complex constants. Go's own
 // parse has already accepted the text.
 void refuse_unsupported(const gotmpl::TreeSet& set) {
   // An action is refused at its `{{`.
-  auto action = [&set](size_t pos) {
-    const size_t open = set.text().rfind("{{", pos);
-    return open == std::string_view::npos ? pos : open;
-  };
+  auto action = [&set](size_t pos) { return action_start(set.text(), pos); };
   for (const auto& [name, tree] : set.trees) {
     if (name != set.main) {
       throw Failure{true, action(tree.pos), "the text/template action `define` (or `block`)"};
@@ -271,7 +275,8 @@ class Executor {
         const auto& a = static_cast<const gotmpl::ActionNode&>(n);
         Value v = pipeline(*a.pipe);
         if (a.pipe->decl.empty()) {
-          emit(v.index() == 0 ? "<no value>" : print_value(v, data_), action_start(n.pos), false);
+          emit(v.index() == 0 ? "<no value>" : print_value(v, data_), action_start(src_, n.pos),
+               false);
         }
         return;
       }
@@ -293,12 +298,6 @@ class Executor {
       default:  // refused before the run (refuse_unsupported)
         throw Failure{true, n.pos, "the text/template node " + std::string(to_string(n.type))};
     }
-  }
-
-  // Where the action holding `pos` opens: the output of an action maps to its `{{`.
-  size_t action_start(size_t pos) const {
-    const size_t open = src_.rfind("{{", pos);
-    return open == std::string_view::npos ? pos : open;
   }
 
   Value pipeline(const gotmpl::PipeNode& p) {
