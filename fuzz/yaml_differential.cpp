@@ -62,19 +62,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Diagnostics diags;
   bool whole = false;
   std::vector<Document> docs = internal::load_with(text, "in.yaml", diags, {}, &whole);
-  // The pre-read checks (not text, nesting, lone CRs) stop before the reader: nothing to compare.
+  // The pre-read checks (not text, lone CRs) stop before the reader: nothing to compare.
   if (internal::find_not_text(text).kind == hintkit::yaml::ErrorKind::kNone &&
       !internal::has_lone_cr(text) && text.substr(0, 3) != "\xEF\xBB\xBF") {
-    internal::ScanResult scan = internal::scan_source(text, false, hintkit::yaml::kMaxDepth + 2);
-    if (!scan.depth_exceeded) {
-      const bool scan_whole =
-          internal::go_yaml_scan(text).kind == hintkit::yaml::ErrorKind::kNone;
-      const bool limit = std::any_of(diags.items().begin(), diags.items().end(),
-                                     [](const auto& d) { return d.code == "HK003"; });
-      if (!limit && scan_whole != whole) {
-        disagree(text, std::string("the builder's pass ") + (whole ? "read" : "stopped") +
-                           ", go_yaml_scan " + (scan_whole ? "read the text whole" : "stopped"));
-      }
+    const bool scan_whole = internal::go_yaml_scan(text).kind == hintkit::yaml::ErrorKind::kNone;
+    const bool limit = std::any_of(diags.items().begin(), diags.items().end(),
+                                   [](const auto& d) { return d.code == "HK003"; });
+    if (!limit && scan_whole != whole) {
+      disagree(text, std::string("the builder's pass ") + (whole ? "read" : "stopped") +
+                         ", go_yaml_scan " + (scan_whole ? "read the text whole" : "stopped"));
     }
   }
   const Position end = end_of(text);

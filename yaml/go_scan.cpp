@@ -181,9 +181,10 @@ constexpr const char* kNoColon = "could not find expected ':'";
 // the scalar scanners and the token logic above both read.
 class ScannerInput {
  public:
-  ScannerInput(std::string_view s, const ReaderStop* reader)
+  ScannerInput(std::string_view s, const ReaderStop* reader, SourceMap* map)
       : s_(s),
         reader_(reader),
+        map_(map),
         fast_end_(reader != nullptr ? std::min(reader->chunk_start, s.size()) : s.size()) {}
   const std::vector<size_t>& tag_chars_yaml_cpp_ends_at() const {
     return tag_chars_yaml_cpp_ends_at_;
@@ -354,6 +355,7 @@ class ScannerInput {
     m_.column = 0;
     m_.line_start = m_.offset;
     ++m_.line;
+    if (map_ != nullptr) map_->line_starts.push_back(m_.offset);
   }
   // go-yaml's readLine: the line break appended to `out` as a scalar holds it (CR LF, CR, LF
   // and NEL as LF, LS and PS as themselves), then skipped.
@@ -370,6 +372,7 @@ class ScannerInput {
 
   std::string_view s_;
   const ReaderStop* reader_;
+  SourceMap* map_;   // what the reader notes for the tree (optional)
   size_t fast_end_;  // see byte()
   std::vector<size_t> tag_chars_yaml_cpp_ends_at_;
   Mark m_;
@@ -1122,6 +1125,7 @@ class Scanner : public ScalarScanner {
                 "block sequence entries are not allowed in this context");
         }
         roll_indent(m_.column, -1, Tok::kBlockSeqStart, m_);
+        if (map_ != nullptr) map_->block_entries.push_back(m_.offset);
       }
       remove_simple_key();
       allowed_ = true;
@@ -1242,11 +1246,30 @@ class Scanner : public ScalarScanner {
         if (!(cur() == ' ' || ((flow_level_ > 0 || !allowed_) && cur() == '\t'))) break;
         skip();
       }
-      if (cur() == '#') skip_to_breakz();
+      if (cur() == '#') fetch_comment();
       if (!is_break()) return;
       skip_line();
       if (flow_level_ == 0) allowed_ = true;
     }
+  }
+
+  // ytt's fork of go-yaml keeps the comments its scanner passes between tokens, with their
+  // marks (yamlParserFetchComment); those after a directive or a block scalar's header it skips
+  // as go-yaml does. Here `#@` annotations are always kept, plain comments when asked for and
+  // `#!` ones never (ytt drops them).
+  void fetch_comment() {
+    const Mark at = m_;
+    skip_to_breakz();
+    if (map_ == nullptr) return;
+    std::string_view text = slice(at.offset + 1, m_.offset - at.offset - 1);
+    const bool annotation = !text.empty() && text[0] == '@';
+    if ((!text.empty() && text[0] == '!') || (!annotation && !map_->plain_comments)) return;
+    ScannedComment& c = map_->comments.emplace_back();
+    c.kind = annotation ? CommentKind::kAnnotation : CommentKind::kPlain;
+    c.line = at.line + 1;
+    c.column = static_cast<int>(at.offset - at.line_start) + 1;
+    c.end_column = static_cast<int>(m_.offset - at.line_start) + 1;
+    c.text = annotation ? text.substr(1) : text;
   }
 
   bool ready_ = false;  // the queue's front is what go-yaml's parser would see next
@@ -1280,8 +1303,8 @@ std::string go_yaml_text(const Stop& stop, bool ytt_line_first) {
 class Parser {
  public:
   Parser(std::string_view source, bool after_document_start, const ReaderStop* reader,
-         EventHandler* handler = nullptr)
-      : scanner_(source, reader), after_document_start_(after_document_start), h_(handler) {}
+         EventHandler* handler = nullptr, SourceMap* map = nullptr)
+      : scanner_(source, reader, map), after_document_start_(after_document_start), h_(handler) {}
 
   GoScan run() {
     GoScan out;
@@ -1291,6 +1314,7 @@ class Parser {
       out.kind = stop.kind;
       out.offset = stop.offset;
       out.parser_error = stop.parser;
+      out.decoded_end = in_document_ ? document_start_ : stop.offset;
       out.message = go_yaml_text(stop, ytt_puts_document_start(scanner_.source()));
       stopped_ = true;
     }
@@ -1421,8 +1445,8 @@ class Parser {
               state_ = State::kDocumentStart;
               return;
             }
-            begin_document(peek());
           }
+          begin_document(peek(), false);
           anchors_.clear();
           states_.push_back(State::kDocumentEnd);
           state_ = State::kDocumentContent;
@@ -1442,6 +1466,8 @@ class Parser {
         return node(true, false);
       }
       case State::kDocumentEnd:
+        peek();  // go-yaml's parser looks for a `...` before it ends the document
+        in_document_ = false;
         if (h_ != nullptr) h_->OnDocumentEnd();
         if (peek().type == Tok::kDocumentEnd) skip();
         tag_handles_.clear();  // a %TAG directive holds for its own document
@@ -1539,7 +1565,10 @@ class Parser {
     return m;
   }
 
-  void begin_document(const Token& at) {
+  // `at`: the `---` of an explicit document, else the implicit one's first token.
+  void begin_document(const Token& at, bool explicit_start) {
+    in_document_ = true;
+    document_start_ = explicit_start ? at.offset : 0;
     anchor_ids_.clear();
     if (h_ != nullptr) h_->OnDocumentStart(mark(at));
   }
@@ -1557,7 +1586,7 @@ class Parser {
     }
     const bool directive = t.type == Tok::kVersionDirective || t.type == Tok::kTagDirective;
     if (implicit && t.type != Tok::kDocumentStart && !directive) {
-      begin_document(t);
+      begin_document(t, false);
       states_.push_back(State::kDocumentEnd);
       state_ = State::kBlockNode;
       return;
@@ -1583,7 +1612,7 @@ class Parser {
     if (peek().type != Tok::kDocumentStart) {
       fail(ErrorKind::kMissingDocumentMarker, peek(), "did not find expected <document start>");
     }
-    begin_document(peek());
+    begin_document(peek(), true);
     states_.push_back(State::kDocumentEnd);
     state_ = State::kDocumentContent;
     skip();
@@ -1882,6 +1911,8 @@ class Parser {
   bool after_document_start_;
   EventHandler* h_;
   bool stopped_ = false;
+  bool in_document_ = false;   // between a document's start and its end
+  size_t document_start_ = 0;  // and where it starts (see GoScan::decoded_end)
   State state_ = State::kStreamStart;
   std::vector<State> states_;
   std::unordered_set<std::string> anchors_;      // of the current document
@@ -1931,8 +1962,8 @@ GoScan go_yaml_scan(std::string_view source, bool after_document_start, const Re
 }
 
 bool go_yaml_read(std::string_view source, EventHandler& handler, bool after_document_start,
-                  GoScan* stop) {
-  Parser parser(source, after_document_start, nullptr, &handler);
+                  GoScan* stop, SourceMap* map) {
+  Parser parser(source, after_document_start, nullptr, &handler, map);
   GoScan out = parser.run();
   if (stop != nullptr) *stop = std::move(out);
   return parser.read_whole();

@@ -60,6 +60,12 @@ NotText find_not_text(std::string_view source);
 bool has_lone_cr(std::string_view text);
 std::string with_lone_cr_as_lf(std::string_view text);
 
+// Converts an offset to a 1-based position using `line_starts`.
+diag::Position position_at(const std::vector<size_t>& line_starts, size_t offset);
+// The position of `offset` in `text` counting LF alone as a line end (where text the reader
+// does not take stops it).
+diag::Position lf_position(std::string_view text, size_t offset);
+
 // Where `load_split` cuts `source` (the start of a `---` line past its middle), npos when it
 // reads it whole (short, or holding anchors, directives, comments, tabs or CRs).
 size_t split_offset(std::string_view source);
@@ -70,38 +76,25 @@ size_t split_offset(std::string_view source);
 // without the "syntax error: " prefix; "" for kinds whose message carries details.
 std::string_view syntax_error_text(ErrorKind kind);
 
-// ---- scan.cpp ----------------------------------------------------------------------------
+// ---- go_scan.cpp -------------------------------------------------------------------------
 
 enum class CommentKind { kAnnotation, kPlain };
 
 struct ScannedComment {
   CommentKind kind = CommentKind::kPlain;
-  int line = 0;      // 1-based
-  int column = 0;    // 1-based, of the '#'
-  std::string text;  // after the '#' (for annotations: after "#@")
+  int line = 0;        // 1-based
+  int column = 0;      // 1-based, of the '#'
+  int end_column = 0;  // 1-based, past its last byte (the end of its line)
+  std::string text;    // after the '#' (for annotations: after "#@")
 };
 
-struct ScanResult {
-  std::vector<size_t> line_starts;       // offset of each line's first byte
+// What the reader notes of the text as it reads it, for the tree's places and comments.
+struct SourceMap {
+  bool plain_comments = false;           // keep plain `#` comments too, not only `#@` ones
+  std::vector<size_t> line_starts{0};    // offset of each line's first byte, as far as read
   std::vector<ScannedComment> comments;  // `#@` and plain `#` (`#!` dropped), in order
   std::vector<size_t> block_entries;     // offsets of block sequence `-` indicators
-  std::vector<int> doc_start_lines;      // 1-based lines holding a `---` marker
-  // A cheap, conservative estimate of the nesting depth (flow brackets plus block
-  // indentation levels). The scan stops early once `depth_limit` is exceeded.
-  int max_depth = 0;
-  bool depth_exceeded = false;
-  size_t depth_offset = 0;  // where the limit was crossed
 };
-
-// Line-oriented scan that knows quoted strings, block scalars and flow context.
-ScanResult scan_source(std::string_view source, bool want_comments, int depth_limit);
-
-// Converts an offset to a 1-based position using `line_starts`.
-diag::Position position_at(const std::vector<size_t>& line_starts, size_t offset);
-// The inverse: the offset of `at` in a source of `size` bytes (clamped to it).
-size_t offset_at(const std::vector<size_t>& line_starts, size_t size, diag::Position at);
-
-// ---- go_scan.cpp -------------------------------------------------------------------------
 
 // The first error go-yaml v2's scanner and parser meet in `source`.
 // Scanner errors (`parser_error` false): kMissingColon (a key go-yaml requires, ending without
@@ -119,6 +112,10 @@ struct GoScan {
   ErrorKind kind = ErrorKind::kNone;
   size_t offset = 0;
   bool parser_error = false;
+  // The end of the text whose documents go-yaml's decoder built before the stop (it builds a
+  // document's values once its parser has read the document): the start of the document the
+  // parser stopped in (0 in the first, implicit one), or the stop itself between documents.
+  size_t decoded_end = 0;
   // go-yaml's message for the error as ytt prints it ("yaml: line 3: could not find expected
   // ':'"), from the problem and mark go-yaml sets where it meets it; empty for the reader's.
   std::string message;
@@ -179,8 +176,9 @@ class EventHandler {
 // tree's builder). False when it stops before the end, at go-yaml's first error: the events
 // handed over so far must then be dropped. `after_document_start` as for go_yaml_scan.
 // `*stop` (optional) gets where and why it stopped, as go_yaml_scan reports it.
+// `*map` (optional) gets what the reader notes as it reads (see SourceMap).
 bool go_yaml_read(std::string_view source, EventHandler& handler, bool after_document_start,
-                  GoScan* stop = nullptr);
+                  GoScan* stop = nullptr, SourceMap* map = nullptr);
 
 // Whether ytt's parser puts a `---` line before `text` (it does unless the text starts with
 // optional white space, `---` and white space).

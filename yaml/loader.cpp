@@ -216,8 +216,8 @@ class KeyIndex {
 // bytes on, the end of a scalar and what follows a node, read off the text and its line starts.
 class SourcePlaces {
  public:
-  SourcePlaces(std::string_view source, std::string_view file, const internal::ScanResult& scan)
-      : src_(source), file_(file), file_name_(file), scan_(scan) {}
+  SourcePlaces(std::string_view source, std::string_view file, const internal::SourceMap& map)
+      : src_(source), file_(file), file_name_(file), map_(map) {}
 
  protected:
   size_t offset(const Mark& m) const { return std::min(m.pos, src_.size()); }
@@ -248,14 +248,14 @@ class SourcePlaces {
     if (src_.substr(from, to - from).find('\n') == std::string_view::npos) {
       return {at.line, at.column + static_cast<int>(to - from)};
     }
-    return position_at(scan_.line_starts, to);
+    return position_at(map_.line_starts, to);
   }
   // Offset of a position, clamped to the input: spans made here are best effort and must
   // never send a read past the end of the source.
   size_t offset_of(diag::Position p) const {
     if (p.line < 1) return 0;
-    if (static_cast<size_t>(p.line) > scan_.line_starts.size()) return src_.size();
-    size_t off = scan_.line_starts[static_cast<size_t>(p.line - 1)] +
+    if (static_cast<size_t>(p.line) > map_.line_starts.size()) return src_.size();
+    size_t off = map_.line_starts[static_cast<size_t>(p.line - 1)] +
                  static_cast<size_t>(std::max(p.column, 1) - 1);
     return std::min(off, src_.size());
   }
@@ -313,8 +313,8 @@ class SourcePlaces {
         // A header at the end of the input has no next line: the block ends at the end.
         int lines = static_cast<int>(std::count(value.begin(), value.end(), '\n'));
         if (lines == 0) lines = 1;
-        if (static_cast<size_t>(begin.line + lines) > scan_.line_starts.size()) {
-          return position_at(scan_.line_starts, n);
+        if (static_cast<size_t>(begin.line + lines) > map_.line_starts.size()) {
+          return position_at(map_.line_starts, n);
         }
         return {begin.line + lines, 1};
       }
@@ -341,18 +341,14 @@ class SourcePlaces {
   std::string_view src_;
   std::string_view file_;
   diag::FileName file_name_;  // interned once; every span copies the handle
-  const internal::ScanResult& scan_;
+  const internal::SourceMap& map_;
 };
 
 class Builder : public internal::EventHandler, private SourcePlaces {
  public:
   Builder(std::string_view source, std::string_view file, diag::Diagnostics& diags,
-          const LoadOptions& options, const internal::ScanResult& scan)
-      : SourcePlaces(source, file, scan), diags_(diags), options_(options) {
-    // Every `---` line starts a document: sized once, a stream of many small documents is not
-    // moved at each doubling.
-    docs_.reserve(scan.doc_start_lines.size() + 1);
-  }
+          const LoadOptions& options, const internal::SourceMap& map)
+      : SourcePlaces(source, file, map), diags_(diags), options_(options) {}
 
   std::vector<Document>& documents() { return docs_; }
 
@@ -543,7 +539,7 @@ class Builder : public internal::EventHandler, private SourcePlaces {
     diag::Span s = span_at(mark);
     // At the end of the input the next token is the end of the input.
     if (at_end(offset(mark))) {
-      s.begin = s.end = position_at(scan_.line_starts, src_.size());
+      s.begin = s.end = position_at(map_.line_starts, src_.size());
     }
     if (top_ > 0) {
       Frame& f = top();
@@ -555,9 +551,9 @@ class Builder : public internal::EventHandler, private SourcePlaces {
         if (p < src_.size() && src_[p] == ':') s.begin = advance(s.begin, at, p + 1);
       } else if (f.node.kind == Kind::kArray && f.node.style == Style::kBlock) {
         size_t off = offset(mark);
-        auto& dashes = scan_.block_entries;
+        auto& dashes = map_.block_entries;
         auto it = std::lower_bound(dashes.begin(), dashes.end(), off);
-        if (it != dashes.begin()) s.begin = position_at(scan_.line_starts, *(it - 1) + 1);
+        if (it != dashes.begin()) s.begin = position_at(map_.line_starts, *(it - 1) + 1);
       } else if (f.node.kind == Kind::kMap && !f.has_key) {
         // `? ` with no key, or `: v`: keep the mark.
       }
@@ -756,10 +752,10 @@ class Builder : public internal::EventHandler, private SourcePlaces {
     size_t p = off;
     while (p > 0 && (src_[p - 1] == ' ' || src_[p - 1] == '\t')) --p;
     if (p > 0 && src_[p - 1] == '-') return;  // `- x`: the dash is on the element's line
-    const std::vector<size_t>& dashes = scan_.block_entries;
+    const std::vector<size_t>& dashes = map_.block_entries;
     auto it = std::lower_bound(dashes.begin(), dashes.end(), off);
     if (it == dashes.begin()) return;
-    const int line = position_at(scan_.line_starts, *(it - 1)).line;
+    const int line = position_at(map_.line_starts, *(it - 1)).line;
     if (line < element.span.begin.line) element.item_line = line;
   }
 
@@ -954,7 +950,7 @@ struct Owner {
 };
 
 struct OwnerCollector {
-  const internal::ScanResult& scan;
+  const internal::SourceMap& scan;
   std::vector<Owner> owners;
   // With the tree in source order, owners come out sorted by line, and once one lies past
   // every comment the rest cannot own any: the walk stops there (`done`).
@@ -1010,8 +1006,7 @@ struct OwnerCollector {
   }
 };
 
-Annotation make_annotation(const internal::ScannedComment& c, const diag::FileName& file,
-                           int end_column) {
+Annotation make_annotation(const internal::ScannedComment& c, const diag::FileName& file) {
   Annotation a;
   std::string_view t = c.text;
   auto trim = [](std::string_view v) {
@@ -1034,14 +1029,14 @@ Annotation make_annotation(const internal::ScannedComment& c, const diag::FileNa
   if (!named) a.args = std::string(trim(t));
   a.span.file = file;
   a.span.begin = {c.line, c.column};
-  a.span.end = {c.line, end_column};
+  a.span.end = {c.line, c.end_column};
   return a;
 }
 
 // go-yaml starts a document that has directives at its first directive, not at its `---`
 // (comment and blank lines may stand between them): that is the document's line in ytt, the
 // one comments attach to.
-void start_documents_at_directives(std::vector<Document>& docs, const internal::ScanResult& scan,
+void start_documents_at_directives(std::vector<Document>& docs, const internal::SourceMap& scan,
                                    std::string_view source) {
   for (Document& d : docs) {
     int line = d.span.begin.line;
@@ -1062,7 +1057,7 @@ void start_documents_at_directives(std::vector<Document>& docs, const internal::
 
 // `in_source_order`: the builder saw no alias, merge or duplicate key, so every node sits
 // where it was written and a walk of the tree meets owners in line order.
-void attach_comments(std::vector<Document>& docs, const internal::ScanResult& scan,
+void attach_comments(std::vector<Document>& docs, const internal::SourceMap& scan,
                      std::string_view source, const diag::FileName& file, bool in_source_order,
                      size_t node_count) {
   if (scan.comments.empty()) return;
@@ -1095,12 +1090,6 @@ void attach_comments(std::vector<Document>& docs, const internal::ScanResult& sc
   Document trailing;
   bool have_trailing = false;
   for (const internal::ScannedComment& c : scan.comments) {
-    size_t line_start = scan.line_starts[static_cast<size_t>(c.line - 1)];
-    size_t line_end = source.find('\n', line_start);
-    if (line_end == std::string_view::npos) line_end = source.size();
-    if (line_end > line_start && source[line_end - 1] == '\r') --line_end;
-    int end_column = static_cast<int>(line_end - line_start) + 1;
-
     auto it = std::lower_bound(owners.begin(), owners.end(), c.line,
                                [](const Owner& o, int line) { return o.line < line; });
     SparseVector<Annotation>* annotations;
@@ -1125,47 +1114,17 @@ void attach_comments(std::vector<Document>& docs, const internal::ScanResult& sc
       comments = it->comments;
     }
     if (c.kind == internal::CommentKind::kAnnotation) {
-      annotations->push_back(make_annotation(c, file, end_column));
+      annotations->push_back(make_annotation(c, file));
     } else {
       Comment k;
       k.text = c.text;
       k.span.file = file;
       k.span.begin = {c.line, c.column};
-      k.span.end = {c.line, end_column};
+      k.span.end = {c.line, c.end_column};
       comments->push_back(std::move(k));
     }
   }
   if (have_trailing) docs.push_back(std::move(trailing));
-}
-
-// The line of the `---` that starts the document holding `line` (1 before any).
-int document_start_line(const internal::ScanResult& scan, int line) {
-  int start = 1;
-  for (int l : scan.doc_start_lines) {
-    if (l <= line) start = l;
-  }
-  return start;
-}
-
-// The line of the `---` that starts the document a syntax error at `at` is in. go-yaml's parser
-// meets a `---` marker as an error only while still inside the document before it (an
-// unclosed flow collection), so an error at a marker is that document's.
-int erring_document_line(const internal::ScanResult& scan, const diag::Position& at) {
-  const bool at_marker =
-      at.column == 1 && std::find(scan.doc_start_lines.begin(), scan.doc_start_lines.end(),
-                                  at.line) != scan.doc_start_lines.end();
-  return document_start_line(scan, at_marker ? at.line - 1 : at.line);
-}
-
-// go-yaml's decoder builds the values of each document once its parser has read it, before
-// the parser goes on: value problems (tag mismatches, bad merges) that stand before this
-// position come before a syntax error of `kind` at `at`. That is the start of the erring
-// document, or `at` itself for content after a finished document (the parser fails only when
-// the decoder asks for the next document).
-diag::Position decoded_before(const internal::ScanResult& scan, const diag::Position& at,
-                              ErrorKind kind) {
-  if (kind == ErrorKind::kMissingDocumentMarker) return at;
-  return {erring_document_line(scan, at), 1};
 }
 
 // Problems found while building values (go-yaml meets them after parsing the document).
@@ -1180,49 +1139,22 @@ bool before_position(const diag::Position& a, const diag::Position& b) {
 }
 
 // ytt's strict YAML is checked by go-yaml's decoder, which builds each document's values once
-// it has parsed the document and stops at the first problem: a strict problem is a value error
-// like a tag mismatch or a bad merge. It comes first when it stands before the first error of
-// the text (in the same document, earlier in the text; or in an earlier document than a syntax
-// error). `docs` may not hold the documents before a syntax error (the parsers stop there), so
-// those are read again from the text before the erring document.
-void add_strict_problem(std::string_view source, std::string_view file,
-                        const std::vector<Document>& docs, size_t before, diag::Diagnostics& diags,
-                        const LoadOptions& options) {
+// its parser has read the document and stops at the first problem: a strict problem is a value
+// error like a tag mismatch or a bad merge. It comes first when it stands before the first error
+// of the text (from `before` in `diags`), among `decoded`: the documents the decoder built
+// before the reader stopped (GoScan::decoded_end).
+void add_strict_problem(const std::vector<Document>& decoded, size_t before,
+                        diag::Diagnostics& diags) {
   const diag::Diagnostic* first = nullptr;
   for (size_t i = before; i < diags.items().size() && first == nullptr; ++i) {
     const diag::Diagnostic& d = diags.items()[i];
     if (d.severity == diag::Severity::kError && d.code != "HK002") first = &d;
   }
-  std::optional<internal::StrictProblem> problem;
-  if (first == nullptr) {
-    problem = internal::strict_problem(docs);
-  } else {
-    if (first->code != "HK001") return;  // a limit, or not text: nothing is decoded
-    const diag::Position stop = first->span.begin;
-    internal::ScanResult scan = internal::scan_source(source, false, options.max_depth + 2);
-    // The decoded documents: those before the erring one, and for a value error its own.
-    size_t cut = internal::offset_at(scan.line_starts, source.size(),
-                                     decoded_before(scan, stop, error_kind(*first)));
-    if (is_value_error(*first)) {
-      int cut_line = 0;
-      for (int l : scan.doc_start_lines) {
-        if (l > stop.line) {
-          cut_line = l;
-          break;
-        }
-      }
-      cut = cut_line == 0 ? source.size()
-                          : internal::offset_at(scan.line_starts, source.size(), {cut_line, 1});
-    }
-    if (cut == 0) return;
-    diag::Diagnostics ignored;
-    LoadOptions plain = options;
-    plain.strict = false;
-    std::vector<Document> decoded = load(source.substr(0, cut), file, ignored, plain);
-    problem = internal::strict_problem(decoded);
-    if (problem && !before_position(problem->span.begin, stop)) problem.reset();
+  if (first != nullptr && first->code != "HK001") return;  // a limit, or not text: nothing decoded
+  std::optional<internal::StrictProblem> problem = internal::strict_problem(decoded);
+  if (!problem || (first != nullptr && !before_position(problem->span.begin, first->span.begin))) {
+    return;
   }
-  if (!problem) return;
   diag::Diagnostic d;
   d.severity = diag::Severity::kError;
   d.code = "HK001";
@@ -1276,11 +1208,6 @@ std::vector<Document> load(std::string_view source, std::string_view file, diag:
     empty.span.file = docs.front().span.file;
     empty.span.begin = empty.span.end = diag::Position{1, 1};
     docs.insert(docs.begin(), std::move(empty));
-  }
-  if (options.strict) {
-    const std::string lf = has_lone_cr(source) ? with_lone_cr_as_lf(source) : std::string();
-    add_strict_problem(without_dropped_bom(lf.empty() ? source : lf, options), file, docs, before,
-                       diags, options);
   }
   return docs;
 }
@@ -1395,8 +1322,7 @@ std::vector<Document> load_with(std::string_view source, std::string_view file,
     if (line > 0 || annotated) {
       diags.items().resize(before);
       diag::Span s = whole_file();
-      s.begin = s.end =
-          position_at(internal::scan_source(source, false, 0).line_starts, source.find('\r'));
+      s.begin = s.end = internal::lf_position(source, source.find('\r'));
       if (line > 0) s.begin = s.end = diag::Position{line, 1};
       diags
           .error("HK004", s,
@@ -1412,6 +1338,17 @@ std::vector<Document> load_with(std::string_view source, std::string_view file,
   // ytt's parser reads the text after a `---` line it puts before it (see go_yaml_scan).
   const bool after_document_start =
       options.leading_bom_is_text && internal::ytt_puts_document_start(source);
+  // go-yaml's first error, where its scanner or parser stopped.
+  auto syntax_error = [&](const internal::GoScan& go, diag::Position at) {
+    diag::Span s = whole_file();
+    s.begin = s.end = at;
+    std::string_view words = syntax_error_text(go.kind);
+    diag::Diagnostic& d = diags.error(
+        "HK001", s, "syntax error: " + std::string(words.empty() ? "not YAML here" : words));
+    d.kind = static_cast<uint16_t>(go.kind);
+    d.kind_detail = go.message;
+  };
+  const size_t first_diag = diags.size();
   if (internal::NotText bad = internal::find_not_text(source); bad.kind != ErrorKind::kNone) {
     // A line break go-yaml has and the parsers here do not (NEL, LS, PS): when go-yaml stops at
     // an error of the text (most often because of where that break ends a line), that error is
@@ -1427,89 +1364,68 @@ std::vector<Document> load_with(std::string_view source, std::string_view file,
     }
     internal::GoScan go =
         internal::go_yaml_scan(source, after_document_start, reader ? &*reader : nullptr);
-    const ErrorKind kind = go.kind;
-    const bool stops_first = line_break || (kind != bad.kind && go.offset < bad.offset);
-    if (kind != ErrorKind::kNone && stops_first) {
-      diag::Span s = whole_file();
-      s.begin = s.end = position_at(internal::go_line_starts(source), go.offset);
-      std::string_view words = syntax_error_text(kind);
-      diag::Diagnostic& d = diags.error(
-          "HK001", s, "syntax error: " + std::string(words.empty() ? "not YAML here" : words));
-      d.kind = static_cast<uint16_t>(kind);
-      d.kind_detail = std::move(go.message);
+    const bool stops_first = line_break || (go.kind != bad.kind && go.offset < bad.offset);
+    if (go.kind != ErrorKind::kNone && stops_first) {
+      syntax_error(go, position_at(internal::go_line_starts(source), go.offset));
+      if (options.strict && go.decoded_end > 0) {
+        diag::Diagnostics ignored;
+        LoadOptions plain = options;
+        plain.strict = false;
+        add_strict_problem(load_with(source.substr(0, go.decoded_end), file, ignored, plain, nullptr),
+                           first_diag, diags);
+      }
       return {};
     }
-    internal::ScanResult lines = internal::scan_source(source.substr(0, bad.offset), false, 0);
     diag::Span s = whole_file();
-    s.begin = s.end = position_at(lines.line_starts, bad.offset);
+    s.begin = s.end = internal::lf_position(source, bad.offset);
     diag::Diagnostic& d = diags.error("HK004", s, std::move(bad.message));
     d.kind = static_cast<uint16_t>(bad.kind);
     d.kind_detail = std::move(bad.go_yaml_text);
     return {};
   }
 
-  // Hostile nesting is refused before reading; the builder checks the exact depth, so the
-  // estimate gets a little slack.
-  constexpr int kPrescanSlack = 2;
-  internal::ScanResult scan =
-      internal::scan_source(source, options.keep_comments, options.max_depth + kPrescanSlack);
-  if (scan.depth_exceeded) {
+  // Nesting is limited by the builder, as it opens each collection.
+  internal::SourceMap map;
+  map.plain_comments = options.keep_comments;
+  Builder builder(source, file, diags, options, map);
+  internal::GoScan go;
+  bool whole = false;
+  std::optional<StopLoading> limit;
+  try {
+    whole = internal::go_yaml_read(source, builder, after_document_start, &go, &map);
+  } catch (const StopLoading& e) {
+    limit = e;
+  } catch (const std::bad_alloc&) {
+    // an address-space limit (`ulimit -v`), with several files loading at once (lint -j N)
     diag::Span s = whole_file();
-    s.begin = s.end = position_at(scan.line_starts, scan.depth_offset);
-    diags.error("HK003", s, "nesting deeper than " + std::to_string(options.max_depth) + " levels");
+    s.begin = s.end = position_at(map.line_starts, source.size());
+    diags.error("HK001", s, "cannot load YAML: out of memory (the process may not have more)")
+        .kind = static_cast<uint16_t>(ErrorKind::kOther);
     return {};
   }
-
-  {
-    Builder builder(source, file, diags, options, scan);
-    const size_t first_diag = diags.size();
-    auto error_at = [&](const std::string& code, diag::Position at, std::string message,
-                        ErrorKind kind) {
-      diag::Span s = whole_file();
-      s.begin = s.end = at;
-      diags.error(code, s, std::move(message)).kind = static_cast<uint16_t>(kind);
-    };
-    internal::GoScan go;
-    bool whole = false;
-    std::optional<StopLoading> limit;
-    try {
-      whole = internal::go_yaml_read(source, builder, after_document_start, &go);
-    } catch (const StopLoading& e) {
-      limit = e;
-    } catch (const std::bad_alloc&) {
-      // an address-space limit (`ulimit -v`), with several files loading at once (lint -j N)
-      error_at("HK001", position_at(scan.line_starts, source.size()),
-               "cannot load YAML: out of memory (the process may not have more)",
-               ErrorKind::kOther);
-      return {};
-    }
-    if (read_whole != nullptr) *read_whole = whole;
-    if (limit) {
-      error_at(limit->code, limit->at, limit->message, limit->kind);
-    } else if (!whole) {
-      // go-yaml's first error, where its scanner or parser stopped.
-      const ErrorKind kind = go.kind;
-      const diag::Position at = position_at(scan.line_starts, go.offset);
-      // go-yaml parses a whole document before building values from it: problems found while
-      // building this document's values come after its syntax error, and are not reported.
-      const diag::Position decoded = decoded_before(scan, at, kind);
-      auto& items = diags.items();
-      items.erase(
-          std::remove_if(items.begin() + static_cast<std::ptrdiff_t>(first_diag), items.end(),
-                         [&](const diag::Diagnostic& d) {
-                           return is_value_error(d) && !before_position(d.span.begin, decoded);
-                         }),
-          items.end());
-      std::string_view words = syntax_error_text(kind);
-      error_at("HK001", at, "syntax error: " + std::string(words.empty() ? "not YAML here" : words),
-               kind);
-      diags.items().back().kind_detail = std::move(go.message);
-    }
-    std::vector<Document> docs = std::move(builder.documents());
-    start_documents_at_directives(docs, scan, source);
-    attach_comments(docs, scan, source, file_name, builder.in_source_order(), builder.node_count());
-    return docs;
+  if (read_whole != nullptr) *read_whole = whole;
+  if (limit) {
+    diag::Span s = whole_file();
+    s.begin = s.end = limit->at;
+    diags.error(limit->code, s, limit->message).kind = static_cast<uint16_t>(limit->kind);
+  } else if (!whole) {
+    // go-yaml parses a whole document before building values from it: problems found while
+    // building the document it stopped in come after its syntax error, and are not reported.
+    const diag::Position decoded = position_at(map.line_starts, go.decoded_end);
+    auto& items = diags.items();
+    items.erase(std::remove_if(items.begin() + static_cast<std::ptrdiff_t>(first_diag),
+                               items.end(),
+                               [&](const diag::Diagnostic& d) {
+                                 return is_value_error(d) && !before_position(d.span.begin, decoded);
+                               }),
+                items.end());
+    syntax_error(go, position_at(map.line_starts, go.offset));
   }
+  std::vector<Document> docs = std::move(builder.documents());
+  if (options.strict) add_strict_problem(docs, first_diag, diags);
+  start_documents_at_directives(docs, map, source);
+  attach_comments(docs, map, source, file_name, builder.in_source_order(), builder.node_count());
+  return docs;
 }
 
 }  // namespace internal

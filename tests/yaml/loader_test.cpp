@@ -1528,9 +1528,11 @@ TEST(YamlLoad, ErrorsAroundAnEmptyKeyWithPropertiesAreGoYamls) {
 }
 
 // go-yaml's decoder builds a document's values once its parser has read the document: a tag
-// mismatch comes before content that wants a new document, but not before a `---` that an
-// unclosed flow map runs into (that `---` is the first document's error, not the second's).
-// Messages from ytt.
+// mismatch comes before content that wants a new document, or a directive that the next
+// document repeats (its parser has ended the first document), but not before a `---` that an
+// unclosed flow map runs into (that `---` is the first document's error, not the second's), nor
+// before a bad directive line (the scanner meets it before the first document ends).
+// Messages from ytt (the first of each).
 TEST(YamlLoad, AValueErrorComesBeforeTheErrorsOfLaterDocumentsOnly) {
   struct Case {
     std::string_view input;
@@ -1541,6 +1543,9 @@ TEST(YamlLoad, AValueErrorComesBeforeTheErrorsOfLaterDocumentsOnly) {
        {"yaml: cannot decode !!null `` as a !!bool",
         "yaml: did not find expected <document start>"}},
       {"k: {!!bool\n  , y\n---\nq: 1", {"yaml: line 2: did not find expected ',' or '"}},
+      {"---\na: !!int x\n%YAML 1.1\n%YAML 1.1\n---\nb: 1\n",
+       {"yaml: cannot decode !!str `x` as a !!int", "yaml: line 3: found duplicate %YAML directive"}},
+      {"---\na: !!int x\n%FOO\n", {"yaml: line 3: found unknown directive name"}},
   };
   for (const Case& c : cases) {
     {
