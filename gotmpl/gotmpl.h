@@ -81,8 +81,8 @@ template <typename T>
 using NodeList = std::pmr::vector<T>;
 using Arena = std::pmr::memory_resource;
 
-// Strings are views: of the TreeSet's copy of the parsed text, or (an unquoted string, a
-// template name) of the arena.
+// Strings are views: of the TreeSet's own text (a string literal's text too, when unquoting
+// leaves it as written), or (any other unquoted string, a template name) of the arena.
 struct TextNode : Node {
   TextNode(size_t p, std::string_view t) : Node(NodeType::kText, p), text(t) {}
   std::string_view text;
@@ -252,6 +252,9 @@ struct Options {
 
 diag::Result<TreeSet, ParseError> parse(std::string_view text, std::string_view name,
                                         const Options& options = {});
+// The same, keeping `text` itself in the TreeSet rather than a copy of it.
+diag::Result<TreeSet, ParseError> parse_owned(std::string text, std::string_view name,
+                                              const Options& options = {});
 
 // text/template's builtin functions (and, call, eq, index, len, printf, ...).
 bool is_builtin(std::string_view name);

@@ -125,6 +125,32 @@ bool unquote_char(std::string_view& s, char quote, uint32_t& value, bool& byte_v
   }
 }
 
+// strconv.Unquote's trivial case, which needs no copy: a raw string without a carriage return,
+// or a quoted one without escapes whose text is valid UTF-8 (the lexer has seen to the quotes).
+// The text between the quotes, or nothing when the whole unquoting must run.
+std::optional<std::string_view> unquote_trivial(std::string_view s) {
+  if (s.size() < 2 || s.front() != s.back()) return std::nullopt;
+  const char quote = s.front();
+  s = s.substr(1, s.size() - 2);
+  if (quote == '`') {
+    if (s.find_first_of("`\r") != std::string_view::npos) return std::nullopt;
+    return s;
+  }
+  if (quote != '"') return std::nullopt;
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == '\\' || c == '"' || c == '\n') return std::nullopt;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    const gocompat::Rune r = gocompat::decode_rune(s, i);
+    if (r.cp == gocompat::kRuneError && r.width == 1) return std::nullopt;  // invalid UTF-8
+    i += r.width;
+  }
+  return s;
+}
+
 // strconv.Unquote for "..." and `...`.
 std::optional<std::string> unquote(std::string_view s) {
   if (s.size() < 2 || s.front() != s.back()) return std::nullopt;
@@ -243,7 +269,7 @@ class Parser {
           parse_definition();
           continue;
         }
-        i_ = delim;
+        backup(i_ - delim);
       }
       NodePtr n = text_or_action();
       if (is_end(n) || is_else(n)) errorf("unexpected " + end_or_else(n), n->pos);
@@ -254,7 +280,8 @@ class Parser {
 
   size_t error_offset(const Stop& stop) const {
     if (stop.offset != kHere) return stop.offset;
-    return items_[std::min(furthest_, items_.size() - 1)].pos;
+    const size_t furthest = std::max(read_up_to_, i_);  // one past the furthest item read
+    return items_[std::min(furthest == 0 ? 0 : furthest - 1, last_)].pos;
   }
 
  private:
@@ -276,10 +303,14 @@ class Parser {
   // The lexer's last item is EOF or an error: reading stops there.
   const Item& next() {
     if (i_ > last_) return items_[last_];
-    furthest_ = std::max(furthest_, i_);
     return items_[i_++];
   }
-  void backup(size_t n = 1) { i_ -= n; }
+  // The furthest item read is noted only when the parser steps back from it (reading is most
+  // of the parser's work; stepping back is rare).
+  void backup(size_t n = 1) {
+    read_up_to_ = std::max(read_up_to_, i_);
+    i_ -= n;
+  }
   const Item& peek() { return items_[std::min(i_, last_)]; }
   // Spaces are no items here (Item::space_before), so the next item is the next non-space.
   const Item& next_non_space() { return next(); }
@@ -568,7 +599,7 @@ class Parser {
         }
         errorf("too many declarations in " + std::string(context));
       } else {
-        i_ = v_index;  // an argument, not a declaration: read it again (Go's backup2/backup3)
+        backup(i_ - v_index);  // an argument, not a declaration: read it again (Go's backup2/backup3)
       }
     }
     while (true) {
@@ -746,6 +777,10 @@ class Parser {
         return pipeline("parenthesized pipeline", ItemType::kRightParen);
       case ItemType::kString:
       case ItemType::kRawString: {
+        // The token views the TreeSet's text, so a trivial string's text is a view of it.
+        if (auto trivial = unquote_trivial(token.val)) {
+          return make<StringNode>(token.pos, token.val, *trivial);
+        }
         auto s = unquote(token.val);
         if (!s) errorf("invalid syntax");
         return make<StringNode>(token.pos, token.val, keep(*s));
@@ -895,7 +930,7 @@ class Parser {
   TreeSet& set_;
   Arena* arena_;
   size_t i_ = 0;
-  size_t furthest_ = 0;
+  size_t read_up_to_ = 0;  // see backup()
   std::vector<std::string_view> vars_;  // views of the text, and "$"
   int range_depth_ = 0;
   size_t action_pos_ = kHere;  // the {{ of the action being parsed
@@ -979,7 +1014,7 @@ class TreeSet::NodeArena final : public std::pmr::memory_resource {
     for (auto [p, size] : blocks_) block_cache().give(p, size);
   }
 
-  void* take(size_t bytes, size_t align) {
+  [[gnu::always_inline]] void* take(size_t bytes, size_t align) {
     const uintptr_t p = (cur_ + align - 1) & ~(uintptr_t{align} - 1);
     if (p + bytes <= end_ && p >= cur_) {
       cur_ = p + bytes;
@@ -1052,9 +1087,14 @@ constexpr size_t kMaxKeptItems = 1 << 15;
 
 diag::Result<TreeSet, ParseError> parse(std::string_view text, std::string_view name,
                                         const Options& options) {
+  return parse_owned(std::string(text), name, options);
+}
+
+diag::Result<TreeSet, ParseError> parse_owned(std::string text, std::string_view name,
+                                              const Options& options) {
   TreeSet set;
   set.main = std::string(name);
-  set.set_text(std::string(text));
+  set.set_text(std::move(text));
   LexOptions lo;
   lo.emit_comments = options.keep_comments;
   lo.break_ok = !has_function(options, "break");

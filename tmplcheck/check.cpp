@@ -255,10 +255,18 @@ class Checker {
       if (piped) consume(*piped);
       return v;
     }
-    std::vector<Arg> args;
-    for (size_t i = 1; i < c.args.size(); ++i) args.push_back(Arg{c.args[i], value(*c.args[i])});
-    if (piped) args.push_back(Arg{nullptr, *piped});
-    return call(static_cast<const gotmpl::IdentifierNode&>(first).ident, args);
+    // The arguments go on one stack shared by all calls (a call's arguments may hold calls of
+    // their own), not in a list made per call.
+    const size_t base = args_.size();
+    for (size_t i = 1; i < c.args.size(); ++i) {
+      Val v = value(*c.args[i]);
+      args_.push_back(Arg{c.args[i], v});
+    }
+    if (piped) args_.push_back(Arg{nullptr, *piped});
+    const Val result = call(static_cast<const gotmpl::IdentifierNode&>(first).ident,
+                            std::span<const Arg>(args_).subspan(base));
+    args_.resize(base);
+    return result;
   }
 
   // A string literal's key: its position is that of the literal (quote included).
@@ -271,12 +279,12 @@ class Checker {
            v.kind == Kind::kVar;
   }
 
-  Val generic(const std::vector<Arg>& args) {
+  Val generic(std::span<const Arg> args) {
     for (const Arg& a : args) consume(a.val);
     return Val{};
   }
 
-  Val call(std::string_view fn, const std::vector<Arg>& args) {
+  Val call(std::string_view fn, std::span<const Arg> args) {
     // index X k1 k2 ...: literal keys are fields; a computed key may read any of them.
     if (fn == "index" && !args.empty()) {
       Val v = args[0].val;
@@ -441,21 +449,22 @@ class Checker {
   std::vector<std::string> names_;
   // Names view the template text (or the trees' names in set_, which outlive the check).
   std::vector<std::pair<std::string_view, Val>> vars_;
+  std::vector<Arg> args_;  // the arguments of the calls being checked
   Val dot_;
   int depth_ = 0;
   std::set<std::string_view> reached_;
   std::set<std::tuple<std::string_view, Kind, const hintfile::Var*>> checked_;
 };
 
-}  // namespace
-
-std::string helmfile_of(std::string_view path) { return resolver::helmfile_in(path); }
-
-void check_template(std::string_view text, std::string_view file, const hintfile::HintFile& hint,
-                    Flavor flavor, Usage& usage, diag::Diagnostics& diags) {
+gotmpl::Options parse_options(Flavor flavor) {
   gotmpl::Options options;
   options.is_function = [flavor](std::string_view name) { return is_function(flavor, name); };
-  auto parsed = gotmpl::parse(text, file, options);
+  return options;
+}
+
+void check_parsed(const diag::Result<gotmpl::TreeSet, gotmpl::ParseError>& parsed,
+                  std::string_view file, const hintfile::HintFile& hint, Flavor flavor,
+                  Usage& usage, diag::Diagnostics& diags) {
   if (!parsed.ok()) {
     const gotmpl::ParseError& e = parsed.error();
     auto& d = diags.error("HK401", diag::Span{std::string(file), e.at, e.at},
@@ -473,6 +482,15 @@ void check_template(std::string_view text, std::string_view file, const hintfile
     return;
   }
   Checker(*parsed, file, hint, flavor, usage, diags).run();
+}
+
+}  // namespace
+
+std::string helmfile_of(std::string_view path) { return resolver::helmfile_in(path); }
+
+void check_template(std::string_view text, std::string_view file, const hintfile::HintFile& hint,
+                    Flavor flavor, Usage& usage, diag::Diagnostics& diags) {
+  check_parsed(gotmpl::parse(text, file, parse_options(flavor)), file, hint, flavor, usage, diags);
 }
 
 void report_unused(const hintfile::HintFile& hint, const Usage& usage, std::string_view templates,
@@ -496,7 +514,8 @@ void check_manifest(const std::string& helmfile, const hintfile::HintFile& hint,
     return;
   }
   Usage usage;
-  check_template(*text, helmfile, hint, flavor, usage, diags);
+  check_parsed(gotmpl::parse_owned(std::move(*text), helmfile, parse_options(flavor)), helmfile,
+               hint, flavor, usage, diags);
   report_unused(hint, usage, helmfile, diags);
 }
 
