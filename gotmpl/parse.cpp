@@ -1014,35 +1014,31 @@ class TreeSet::NodeArena final : public std::pmr::memory_resource {
     for (auto [p, size] : blocks_) block_cache().give(p, size);
   }
 
-  [[gnu::always_inline]] void* take(size_t bytes, size_t align) {
-    const uintptr_t p = (cur_ + align - 1) & ~(uintptr_t{align} - 1);
-    if (p + bytes <= end_ && p >= cur_) {
-      cur_ = p + bytes;
-      return reinterpret_cast<void*>(p);
-    }
-    return grow(bytes, align);
-  }
+  Bump bump;  // TreeSet::take reads and moves it inline
 
- private:
+  // A new block, and `bytes` from it.
   void* grow(size_t bytes, size_t align) {
     size_t size = next_size_;
     while (size < bytes + align) size *= 2;
     void* block = block_cache().take(size);
     blocks_.emplace_back(block, size);
     next_size_ = std::min(size * 2, kMaxKeptBlock * 8);
-    cur_ = reinterpret_cast<uintptr_t>(block);
-    end_ = cur_ + size;
-    return take(bytes, align);
+    bump.cur = reinterpret_cast<uintptr_t>(block);
+    bump.end = bump.cur + size;
+    return bump.take(bytes, align);
   }
-  void* do_allocate(size_t bytes, size_t align) override { return take(bytes, align); }
+
+ private:
+  void* do_allocate(size_t bytes, size_t align) override {
+    if (void* p = bump.take(bytes, align)) return p;
+    return grow(bytes, align);
+  }
   void do_deallocate(void*, size_t, size_t) override {}
   bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override {
     return this == &other;
   }
 
   std::vector<std::pair<void*, size_t>> blocks_;
-  uintptr_t cur_ = 0;
-  uintptr_t end_ = 0;
   size_t next_size_;
 };
 
@@ -1052,10 +1048,13 @@ TreeSet& TreeSet::operator=(TreeSet&&) noexcept = default;
 TreeSet::~TreeSet() = default;
 
 Arena* TreeSet::arena() const { return arena_.get(); }
-void* TreeSet::take(size_t bytes, size_t align) const { return arena_->take(bytes, align); }
+void* TreeSet::take_new_block(size_t bytes, size_t align) const {
+  return arena_->grow(bytes, align);
+}
 
 void TreeSet::set_text(std::string text) {
   arena_ = std::make_unique<NodeArena>(text.size());
+  bump_ = &arena_->bump;
   text_ = std::make_unique<std::string>(std::move(text));
   line_starts_.clear();
 }
