@@ -155,7 +155,8 @@ class CountingHandler : public hintkit::yaml::internal::EventHandler {
   void OnDocumentEnd() override { ++events; }
   void OnNull(const Mark&, AnchorId) override { ++events; }
   void OnAlias(const Mark&, AnchorId) override { ++events; }
-  void OnScalarView(const Mark&, const std::string&, AnchorId, std::string_view v) override {
+  void OnScalarView(const Mark&, const std::string&, AnchorId, std::string_view v,
+                    hintkit::yaml::Style) override {
     ++events;
     bytes += v.size();
   }

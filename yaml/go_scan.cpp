@@ -26,8 +26,6 @@ namespace {
 
 using NodeMark = internal::Mark;  // the tree's mark (`Mark` below is go-yaml's)
 
-enum class ScalarStyle : uint8_t { kPlain, kSingle, kDouble, kLiteral, kFolded };
-
 enum class Tok : uint8_t {
   kStreamStart,
   kStreamEnd,
@@ -57,7 +55,7 @@ struct Token {
   Token(Tok t, size_t at) : type(t), offset(at) {}
   Tok type = Tok::kStreamEnd;
   // Scalars: how it is written.
-  ScalarStyle style = ScalarStyle::kPlain;
+  Style style = Style::kPlain;
   // The value (scalars), suffix (tags) or prefix (%TAG directives) is built in the queue's text
   // (TokenQueue::text) rather than a slice of the source (see `value_at`).
   bool owned = false;
@@ -65,6 +63,10 @@ struct Token {
   bool version_1_1 = false;   // a %YAML directive naming 1.1, the one go-yaml takes
   // Where the token starts, as the tree wants it: 0-based line, and the offset its line starts at.
   int line = 0;
+  // Scalars: the scanner's end mark (past the closing quote, the last character of a plain
+  // scalar, the breaks and indentation after a block scalar), in bytes from `offset` (a text
+  // is at most kMaxFileBytes).
+  uint32_t end_delta = 0;
   size_t offset = 0;
   size_t line_start = 0;
   // Scalars, tags, %TAG directives: the text (see `owned`): bytes [value_at, value_at +
@@ -312,6 +314,7 @@ class ScannerInput {
   static int hex(unsigned char c) {
     return c <= '9' ? c - '0' : (c >= 'a' ? c - 'a' + 10 : c - 'A' + 10);
   }
+  void end_at(Token& t, size_t end) const { t.end_delta = static_cast<uint32_t>(end - t.offset); }
   bool marker_here() const {  // `---` or `...` at column 0, then a blank or the end
     if (m_.column != 0) return false;
     unsigned char c = cur();
@@ -571,7 +574,8 @@ class ScalarScanner : public ScannerInput {
       if (flow_level_ == 0 && m_.column < indent) break;
     }
     if (leading_blanks) allowed_ = true;
-    t.style = ScalarStyle::kPlain;
+    t.style = Style::kPlain;
+    end_at(t, end);
     if (copying) {
       t.owned = true;
       t.value_at = out_at;
@@ -665,7 +669,8 @@ class ScalarScanner : public ScannerInput {
     }
     const size_t end = m_.offset;
     skip();
-    t.style = single ? ScalarStyle::kSingle : ScalarStyle::kDouble;
+    end_at(t, m_.offset);
+    t.style = single ? Style::kSingleQuoted : Style::kDoubleQuoted;
     if (copying) {
       t.owned = true;
       t.value_at = out_at;
@@ -838,7 +843,8 @@ class ScalarScanner : public ScannerInput {
     }
     if (chomping != -1) out += leading_break;
     if (chomping == 1) out += trailing_breaks;
-    t.style = literal ? ScalarStyle::kLiteral : ScalarStyle::kFolded;
+    end_at(t, m_.offset);
+    t.style = literal ? Style::kLiteral : Style::kFolded;
     t.owned = true;
     t.value_at = out_at;
     t.value_len = out.size() - out_at;
@@ -1409,7 +1415,7 @@ class Parser {
     if (tag.empty()) {
       h_->OnNull(at, anchor);
     } else {
-      h_->OnScalarView(at, tag, anchor, std::string_view());
+      h_->OnScalarView(at, tag, anchor, std::string_view(), Style::kPlain);
     }
   }
   void empty_before_next() {
@@ -1565,7 +1571,8 @@ class Parser {
     return m;
   }
 
-  // `at`: the `---` of an explicit document, else the implicit one's first token.
+  // `at`: the first directive or the `---` of an explicit document, else the implicit one's
+  // first token.
   void begin_document(const Token& at, bool explicit_start) {
     in_document_ = true;
     document_start_ = explicit_start ? at.offset : 0;
@@ -1591,6 +1598,7 @@ class Parser {
       state_ = State::kBlockNode;
       return;
     }
+    const Token first = t;  // go-yaml's document starts at its first directive, if any
     bool version_seen = false;
     for (const Token* d = &peek();
          d->type == Tok::kVersionDirective || d->type == Tok::kTagDirective; d = &peek()) {
@@ -1612,7 +1620,7 @@ class Parser {
     if (peek().type != Tok::kDocumentStart) {
       fail(ErrorKind::kMissingDocumentMarker, peek(), "did not find expected <document start>");
     }
-    begin_document(peek(), true);
+    begin_document(first, true);
     states_.push_back(State::kDocumentEnd);
     state_ = State::kDocumentContent;
     skip();
@@ -1741,15 +1749,18 @@ class Parser {
   }
   void scalar(const Token& t, const NodeMark& start, const std::string& tag, AnchorId anchor) {
     std::string_view value = scanner_.value(t);
-    const bool plain = t.style == ScalarStyle::kPlain;
+    NodeMark at = start;
+    at.end = t.offset + t.end_delta;
+    const bool plain = t.style == Style::kPlain;
     if (!tag.empty()) {
-      h_->OnScalarView(start, tag, anchor, value);
+      h_->OnScalarView(at, tag, anchor, value, t.style);
     } else if (plain && is_null_word(value)) {
-      h_->OnNull(start, anchor);
+      h_->OnNull(at, anchor);
     } else {
-      h_->OnScalarView(start, plain ? kNonSpecific : kNonPlain, anchor, value);
+      h_->OnScalarView(at, plain ? kNonSpecific : kNonPlain, anchor, value, t.style);
     }
   }
+
 
   AnchorId take_anchor() {
     std::string name(scanner_.name(peek()));

@@ -144,10 +144,12 @@ GoScan go_yaml_scan(std::string_view source, bool after_document_start = false,
 // Where a node's event places it: its first token (its first property, if any); for an empty
 // node the token after it, but for a map entry with no `:`, whose empty value sits at the
 // entry's first token. Offset, 0-based line and 0-based byte column.
+// A scalar's mark also has where the scanner's end mark puts its end (npos: an empty node).
 struct Mark {
   size_t pos = 0;
   int line = 0;
   int column = 0;
+  size_t end = std::string_view::npos;
 };
 using AnchorId = size_t;  // 0: none; counted from 1 in each document
 
@@ -163,7 +165,7 @@ class EventHandler {
   virtual void OnNull(const Mark& mark, AnchorId anchor) = 0;
   virtual void OnAlias(const Mark& mark, AnchorId anchor) = 0;
   virtual void OnScalarView(const Mark& mark, const std::string& tag, AnchorId anchor,
-                            std::string_view value) = 0;
+                            std::string_view value, Style style) = 0;
   virtual void OnSequenceStart(const Mark& mark, const std::string& tag, AnchorId anchor,
                                bool flow) = 0;
   virtual void OnSequenceEnd() = 0;

@@ -212,28 +212,15 @@ class KeyIndex {
   size_t count_ = 0;
 };
 
-// Places in the source the builder's spans are made from: a mark's position, the position some
-// bytes on, the end of a scalar and what follows a node, read off the text and its line starts.
+// Places in the source the builder's spans are made from: a mark's position and the position
+// some bytes on, read off the text and the line starts the reader notes.
 class SourcePlaces {
  public:
   SourcePlaces(std::string_view source, std::string_view file, const internal::SourceMap& map)
-      : src_(source), file_(file), file_name_(file), map_(map) {}
+      : src_(source), file_name_(file), map_(map) {}
 
  protected:
   size_t offset(const Mark& m) const { return std::min(m.pos, src_.size()); }
-  // Whether only blanks, line ends and comments follow `off`.
-  bool at_end(size_t off) const {
-    for (size_t p = off; p < src_.size(); ++p) {
-      char c = src_[p];
-      if (c == '#' && (p == 0 || is_blank(src_[p - 1]) || src_[p - 1] == '\n')) {
-        while (p < src_.size() && src_[p] != '\n') ++p;
-        if (p >= src_.size()) break;
-      } else if (!is_blank(c) && c != '\n' && c != '\r') {
-        return false;
-      }
-    }
-    return true;
-  }
   diag::Position pos(const Mark& m) const { return {m.line + 1, m.column + 1}; }
   diag::Span span_at(const Mark& m) const {
     diag::Span s;
@@ -260,86 +247,7 @@ class SourcePlaces {
     return std::min(off, src_.size());
   }
 
-  size_t skip_properties(size_t p) const {
-    while (p < src_.size() && (src_[p] == '!' || src_[p] == '&')) {
-      while (p < src_.size() && !is_blank(src_[p]) && src_[p] != '\n' && src_[p] != '\r') ++p;
-      while (p < src_.size()) {
-        char c = src_[p];
-        if (is_blank(c) || c == '\n' || c == '\r') {
-          ++p;
-        } else if (c == '#') {
-          while (p < src_.size() && src_[p] != '\n') ++p;
-        } else {
-          break;
-        }
-      }
-    }
-    return p;
-  }
-
-  // Where a scalar whose text starts at `body` ends (`flow`: inside a flow collection).
-  diag::Position scalar_end(diag::Position begin, size_t off, size_t body, Style style,
-                            std::string_view value, bool flow) const {
-    size_t n = src_.size();
-    size_t p = body;
-    switch (style) {
-      case Style::kDoubleQuoted:
-        for (++p;; ++p) {
-          if (p >= n) break;
-          if (src_[p] == '\\') {
-            ++p;
-          } else if (src_[p] == '"') {
-            ++p;
-            break;
-          }
-        }
-        break;
-      case Style::kSingleQuoted:
-        for (++p;; ++p) {
-          if (p >= n) break;
-          if (src_[p] == '\'') {
-            if (p + 1 < n && src_[p + 1] == '\'') {
-              ++p;
-            } else {
-              ++p;
-              break;
-            }
-          }
-        }
-        break;
-      case Style::kLiteral:
-      case Style::kFolded: {
-        // Best effort: the header line plus one line per line of content.
-        // A header at the end of the input has no next line: the block ends at the end.
-        int lines = static_cast<int>(std::count(value.begin(), value.end(), '\n'));
-        if (lines == 0) lines = 1;
-        if (static_cast<size_t>(begin.line + lines) > map_.line_starts.size()) {
-          return position_at(map_.line_starts, n);
-        }
-        return {begin.line + lines, 1};
-      }
-      default: {
-        while (p < n) {
-          char c = src_[p];
-          if (c == '\n' || c == '\r') break;
-          if (c == ':' &&
-              (p + 1 >= n || is_blank(src_[p + 1]) || src_[p + 1] == '\n' || src_[p + 1] == '\r' ||
-               (flow && std::string_view(",[]{}").find(src_[p + 1]) != std::string_view::npos))) {
-            break;
-          }
-          if (c == '#' && p > body && is_blank(src_[p - 1])) break;
-          if (flow && (c == ',' || c == ']' || c == '}')) break;
-          ++p;
-        }
-        while (p > body && is_blank(src_[p - 1])) --p;
-        break;
-      }
-    }
-    return advance(begin, off, p);
-  }
-
   std::string_view src_;
-  std::string_view file_;
   diag::FileName file_name_;  // interned once; every span copies the handle
   const internal::SourceMap& map_;
 };
@@ -433,33 +341,9 @@ class Builder : public internal::EventHandler, private SourcePlaces {
   }
 
   void OnScalarView(const Mark& mark, const std::string& tag, AnchorId anchor,
-                    std::string_view value) override {
-    size_t off = offset(mark);
-    size_t body = skip_properties(off);
-    Style style = Style::kPlain;
-    if (body < src_.size()) {
-      switch (src_[body]) {
-        case '\'':
-          style = Style::kSingleQuoted;
-          break;
-        case '"':
-          style = Style::kDoubleQuoted;
-          break;
-        case '|':
-          style = Style::kLiteral;
-          break;
-        case '>':
-          style = Style::kFolded;
-          break;
-        default:
-          break;
-      }
-    }
+                    std::string_view value, Style style) override {
     const bool plain_tag = tag.size() == 1 && tag[0] == '?';
     const bool quoted_tag = tag.size() == 1 && tag[0] == '!';
-    const Style written = style;  // the extent in the source follows how it is written
-    if (quoted_tag && style == Style::kPlain) style = Style::kDoubleQuoted;  // defensive
-
     // Built where it will live (no Node moves): nodes are big and this runs once per scalar.
     Node& n = slot();
     if (plain_tag && style == Style::kPlain) {
@@ -472,24 +356,8 @@ class Builder : public internal::EventHandler, private SourcePlaces {
     }
     n.style = style;
     n.span = span_at(mark);
-    // A value that is a slice of the source (plain scalars on one line and quoted ones
-    // without escapes or line breaks) ends where the slice does, plus the closing quote.
-    auto addr = [](const char* p) { return reinterpret_cast<uintptr_t>(p); };
-    if (addr(value.data()) >= addr(src_.data()) &&
-        addr(value.data()) + value.size() <= addr(src_.data()) + src_.size() &&
-        (written == Style::kPlain || written == Style::kSingleQuoted ||
-         written == Style::kDoubleQuoted)) {
-      const size_t at = static_cast<size_t>(value.data() - src_.data());
-      const size_t end = at + value.size() + (written == Style::kPlain ? 0 : 1);
-      if (at == off + (written == Style::kPlain ? 0 : 1)) {
-        // No properties before it, and the reader slices no line break into a value.
-        n.span.end = {n.span.begin.line, n.span.begin.column + static_cast<int>(end - off)};
-      } else {
-        n.span.end = advance(n.span.begin, off, end);
-      }
-    } else {
-      n.span.end = scalar_end(n.span.begin, off, body, written, value, in_flow());
-    }
+    // Where the scanner's end mark puts it; an empty node (properties alone) ends where it starts.
+    if (mark.end != std::string_view::npos) n.span.end = advance(n.span.begin, mark.pos, mark.end);
     placed(n, 1, 0, anchor, n.text.size());
   }
 
@@ -531,14 +399,13 @@ class Builder : public internal::EventHandler, private SourcePlaces {
   };
   static constexpr size_t kIndexAfter = 8;  // maps with more items use a hash index
 
-  bool in_flow() const { return top_ > 0 && stack_[top_ - 1].node.style == Style::kFlow; }
   Frame& top() { return stack_[top_ - 1]; }
 
   // An empty node's mark points at the next token; place it where it would have been.
   diag::Span empty_node_span(const Mark& mark) {
     diag::Span s = span_at(mark);
-    // At the end of the input the next token is the end of the input.
-    if (at_end(offset(mark))) {
+    // At the end of the input the next token is the end of the input (no line of its own).
+    if (mark.pos >= src_.size()) {
       s.begin = s.end = position_at(map_.line_starts, src_.size());
     }
     if (top_ > 0) {
@@ -1033,28 +900,6 @@ Annotation make_annotation(const internal::ScannedComment& c, const diag::FileNa
   return a;
 }
 
-// go-yaml starts a document that has directives at its first directive, not at its `---`
-// (comment and blank lines may stand between them): that is the document's line in ytt, the
-// one comments attach to.
-void start_documents_at_directives(std::vector<Document>& docs, const internal::SourceMap& scan,
-                                   std::string_view source) {
-  for (Document& d : docs) {
-    int line = d.span.begin.line;
-    if (line <= 1 || d.span.begin.column != 1) continue;
-    int first_directive = 0;
-    for (int l = line - 1; l >= 1; --l) {
-      size_t b = scan.line_starts[static_cast<size_t>(l - 1)];
-      size_t first = source.find_first_not_of(" \t\r", b);
-      if (first == std::string_view::npos || source[first] == '\n' || source[first] == '#') {
-        continue;  // blank or comment line
-      }
-      if (first != b || source[b] != '%') break;
-      first_directive = l;
-    }
-    if (first_directive > 0) d.span.begin = {first_directive, 1};
-  }
-}
-
 // `in_source_order`: the builder saw no alias, merge or duplicate key, so every node sits
 // where it was written and a walk of the tree meets owners in line order.
 void attach_comments(std::vector<Document>& docs, const internal::SourceMap& scan,
@@ -1423,7 +1268,6 @@ std::vector<Document> load_with(std::string_view source, std::string_view file,
   }
   std::vector<Document> docs = std::move(builder.documents());
   if (options.strict) add_strict_problem(docs, first_diag, diags);
-  start_documents_at_directives(docs, map, source);
   attach_comments(docs, map, source, file_name, builder.in_source_order(), builder.node_count());
   return docs;
 }

@@ -241,6 +241,39 @@ TEST(YamlLoad, SpansAreOneBased) {
   EXPECT_EQ(r.items[0].span.file, "t.yaml");
 }
 
+// A scalar ends at the scanner's end mark: a plain scalar past its last character on its last
+// line, a quoted one past its closing quote (escapes and folded lines included), a block scalar
+// after its lines and the indentation it read of the next one (go-yaml's mark).
+TEST(YamlLoad, AScalarEndsAtTheScannersEndMark) {
+  struct Case {
+    std::string_view input;
+    diag::Position end;  // of `a`'s value
+  };
+  const Case cases[] = {
+      {"a: x y  \n", {1, 7}},
+      {"a: one\n  two  \nb: 1\n", {2, 6}},
+      {"a: &x !!str one # c\n", {1, 16}},
+      {"a: \"e\\tc\"\n", {1, 10}},
+      {"a: 'it''s\n  x'\n", {2, 5}},
+      {"a: |\n  x\n  y\nb: 1\n", {4, 1}},
+      {"k:\n  a: >-\n    x\n\n  b: 1\n", {5, 3}},
+      {"a: |\n  x", {2, 4}},
+      {"[a, \"b\" ]", {1, 8}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.input));
+    auto docs = load_ok(c.input);
+    ASSERT_EQ(docs.size(), 1u);
+    const Node* r = &docs[0].root;
+    if (r->kind == Kind::kArray) {
+      EXPECT_EQ(r->elements.back().span.end, c.end);
+      continue;
+    }
+    if (r->find("k") != nullptr) r = &r->find("k")->value;
+    EXPECT_EQ(r->find("a")->value.span.end, c.end);
+  }
+}
+
 TEST(YamlLoad, EmptyValueSpansStayOnTheirLine) {
   auto docs = load_ok("a:\nb: 1\nlist:\n-\n- x\n");
   const Node& r = docs[0].root;
