@@ -174,9 +174,10 @@ class Checker {
     return v;
   }
 
-  const Val* lookup(std::string_view name) const {
-    for (auto it = vars_.rbegin(); it != vars_.rend(); ++it) {
-      if (it->first == name) return &it->second;
+  // The innermost variable of that name in the tree being checked (a tree sees only its own).
+  Val* lookup(std::string_view name) {
+    for (size_t i = vars_.size(); i > frame_; --i) {
+      if (vars_[i - 1].first == name) return &vars_[i - 1].second;
     }
     return nullptr;
   }
@@ -230,14 +231,10 @@ class Checker {
   void bind(const gotmpl::PipeNode& p, const Val& v) {
     for (const auto& d : p.decl) {
       if (p.is_assign) {
-        for (auto it = vars_.rbegin(); it != vars_.rend(); ++it) {
-          if (it->first == d->ident[0]) {
-            if (!(it->second == v)) {
-              consume(it->second);
-              it->second = Val{};
-            }
-            break;
-          }
+        Val* bound = lookup(d->ident[0]);
+        if (bound && !(*bound == v)) {
+          consume(*bound);
+          *bound = Val{};
         }
       } else {
         vars_.emplace_back(d->ident[0], v);
@@ -429,14 +426,18 @@ class Checker {
     reached_.insert(tree.name);
     const auto key = std::make_tuple(tree.name, dot.kind, dot.var);
     if (!checked_.insert(key).second) return;
-    std::vector<std::pair<std::string_view, Val>> saved_vars = std::move(vars_);
+    // The tree's variables go above the caller's, which it cannot see.
+    const size_t saved_frame = frame_;
+    const size_t saved_size = vars_.size();
     const Val saved_dot = dot_;
-    vars_ = {{"$", dot}};
+    frame_ = vars_.size();
+    vars_.emplace_back("$", dot);
     dot_ = dot;
     ++depth_;
     list(*tree.root);
     --depth_;
-    vars_ = std::move(saved_vars);
+    vars_.resize(saved_size);
+    frame_ = saved_frame;
     dot_ = saved_dot;
   }
 
@@ -449,6 +450,7 @@ class Checker {
   std::vector<std::string> names_;
   // Names view the template text (or the trees' names in set_, which outlive the check).
   std::vector<std::pair<std::string_view, Val>> vars_;
+  size_t frame_ = 0;  // where the variables of the tree being checked start in vars_
   std::vector<Arg> args_;  // the arguments of the calls being checked
   Val dot_;
   int depth_ = 0;
