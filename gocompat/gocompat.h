@@ -34,6 +34,9 @@ Rune decode_rune(std::string_view s, size_t i);
 Rune decode_last_rune(std::string_view s);
 // utf8.AppendRune for a valid code point.
 void append_rune(std::string& out, uint32_t r);
+// utf8.ValidString: every sequence whole and valid, as decode_rune reads them (U+FFFD written
+// out is valid).
+bool valid_utf8(std::string_view s);
 
 // ---- unicode -------------------------------------------------------------------------------
 // Classes and simple case mappings of Go's unicode package. Letters, digits and printability

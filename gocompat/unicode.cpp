@@ -40,6 +40,19 @@ Rune decode_rune(std::string_view s, size_t i) {
   return {cp, width};
 }
 
+bool valid_utf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    if (static_cast<unsigned char>(s[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    const Rune r = decode_rune(s, i);
+    if (r.cp == kRuneError && r.width == 1) return false;
+    i += r.width;
+  }
+  return true;
+}
+
 Rune decode_last_rune(std::string_view s) {
   const auto end = static_cast<ptrdiff_t>(s.size());
   auto byte = [&](ptrdiff_t k) { return static_cast<unsigned char>(s[static_cast<size_t>(k)]); };

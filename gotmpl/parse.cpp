@@ -136,18 +136,8 @@ std::optional<std::string_view> unquote_trivial(std::string_view s) {
     if (s.find_first_of("`\r") != std::string_view::npos) return std::nullopt;
     return s;
   }
-  if (quote != '"') return std::nullopt;
-  for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c == '\\' || c == '"' || c == '\n') return std::nullopt;
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    const gocompat::Rune r = gocompat::decode_rune(s, i);
-    if (r.cp == gocompat::kRuneError && r.width == 1) return std::nullopt;  // invalid UTF-8
-    i += r.width;
-  }
+  if (quote != '"' || s.find_first_of("\\\"\n") != std::string_view::npos) return std::nullopt;
+  if (!gocompat::valid_utf8(s)) return std::nullopt;
   return s;
 }
 

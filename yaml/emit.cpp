@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "gocompat/gocompat.h"
 #include "yaml/internal.h"
 #include "yaml/yaml.h"
 
@@ -259,25 +260,6 @@ void emit_node(YamlEmitter& e, const Node& n) {
 
 }  // namespace
 
-// Go's utf8.ValidString: no overlong forms, no surrogates, nothing above U+10FFFF.
-bool valid_utf8(std::string_view s) {
-  for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    const size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return false;
-    uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-    for (size_t k = 1; k < n; ++k) {
-      const auto d = static_cast<unsigned char>(s[i + k]);
-      if ((d & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (d & 0x3F);
-    }
-    static constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-    i += n;
-  }
-  return true;
-}
-
 // go-yaml's emitter state (column, indentation stack, whether the last thing written was
 // whitespace or indentation) plus where in the tree the next event lands.
 struct YamlEmitter::State {
@@ -354,7 +336,7 @@ struct YamlEmitter::State {
     std::string_view text = scalar_text(s, buffer, style);
     // A string that is not UTF-8 is written as go-yaml writes it: tagged !!binary, in base64.
     bool ascii = all_ascii(text);
-    const bool binary = s.kind == Kind::kString && !ascii && !valid_utf8(text);
+    const bool binary = s.kind == Kind::kString && !ascii && !gocompat::valid_utf8(text);
     if (binary) {
       ascii = false;
       buffer = binary_text(text);

@@ -444,10 +444,6 @@ void check_go_json(const Node& value, const GoType& target, std::string_view wha
 // stands for one read without the JSON round trip); other scalars and spans unchanged.
 Node go_json_any(const Node& value, bool keep_ints = false);
 
-// Go's utf8.ValidString: no overlong forms, no surrogates, nothing above U+10FFFF. go-yaml
-// writes strings that fail it as `!!binary` base64.
-bool valid_utf8(std::string_view s);
-
 // A scalar as the emitter needs it, so trees other than `Node` can describe their scalars.
 struct ScalarRef {
   Kind kind = Kind::kNull;

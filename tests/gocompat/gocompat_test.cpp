@@ -147,6 +147,29 @@ TEST(DecodeRune, InvalidSequencesAreOneByteOfRuneError) {
   EXPECT_EQ(decode_last_rune("a\xc3").width, 1u);
 }
 
+// Answers printed by Go 1.19's utf8.ValidString.
+TEST(ValidUtf8, MatchesGo) {
+  const std::pair<std::string_view, bool> cases[] = {
+      {"", true},
+      {"abc", true},
+      {"\u00e9", true},
+      {"\xc3", false},
+      {"\xc3\xa9x", true},
+      {"\xed\xa0\x80", false},
+      {"\xf4\x90\x80\x80", false},
+      {"\xc0\xaf", false},
+      {"\xe0\x80\xaf", false},
+      {"\xef\xbf\xbd", true},
+      {"\xf0\x9f\x98\x80", true},
+      {"\xff", false},
+      {"a\x80" "b", false},
+      {"\xf4\x8f\xbf\xbf", true},
+  };
+  for (const auto& [in, valid] : cases) {
+    EXPECT_EQ(valid_utf8(in), valid) << quote(in);
+  }
+}
+
 TEST(JsonQuoteChar, MatchesEncodingJson) {
   struct Case {
     unsigned char c;

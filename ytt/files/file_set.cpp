@@ -621,7 +621,7 @@ std::vector<size_t> occurrences(const uint32_t* hay, size_t n, const Runes& need
 }  // namespace
 
 FileMarkPattern::FileMarkPattern(std::string_view pattern) {
-  if (!yaml::valid_utf8(pattern)) {
+  if (!gocompat::valid_utf8(pattern)) {
     throw Unsupported{
         "a --file-mark pattern that is not valid UTF-8 (ytt's regexp.MustCompile "
         "panics on it)"};

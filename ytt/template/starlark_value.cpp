@@ -603,7 +603,7 @@ std::optional<std::string> UnconvertibleWalk::check_items(const sl::Value& v) {
       for (const auto& [k, val] : v.dict_items()) {
         if (auto e = check(k)) return e;
         // The printer writes such a value as `!!binary` base64, but not such a key.
-        if (k.is(sl::Kind::kString) && !yaml::valid_utf8(k.as_string()))
+        if (k.is(sl::Kind::kString) && !gocompat::valid_utf8(k.as_string()))
           throw Unsupported{"a map key that is not valid UTF-8 (ytt writes !!binary)"};
         // ytt writes these keys as YAML complex keys (`? - 1`); hintkit's trees hold scalars.
         if (k.is(sl::Kind::kTuple)) throw Unsupported{"a map key that is a tuple"};
