@@ -35,9 +35,16 @@ namespace internal = hintkit::yaml::internal;
   std::abort();
 }
 
-// The last line of the text, as go-yaml counts lines (a CR without LF ends one too).
+// The last line of the text, as go-yaml counts lines (a CR without LF ends one too; a text with
+// NEL, LS or PS yields no documents).
 Position end_of(std::string_view text) {
-  return Position{static_cast<int>(internal::go_line_starts(text).size()), 1};
+  int lines = 1;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'))) {
+      ++lines;
+    }
+  }
+  return Position{lines, 1};
 }
 
 bool inside(const Position& p, const Position& end) {

@@ -2,10 +2,10 @@
 // algorithm), followed mechanism by mechanism: the token queue, simple keys per flow level
 // (a required one that ends without `:` is the error go-yaml names), the indentation stack,
 // plain, quoted and block scalars with their folding, escapes and chomping, anchors, tags and
-// %TAG prefixes, and the parser's state machine. With an EventHandler (go_yaml_read) every
-// event goes to the tree's builder; without one (go_yaml_scan) it only finds where go-yaml
-// stops and why. The first stop of either kind is go-yaml's first error, at go-yaml's place,
-// with the problem and mark go-yaml sets where it meets it, from the same pass.
+// %TAG prefixes, and the parser's state machine. Every event goes to an EventHandler: the tree's
+// builder (go_yaml_read), or none (go_yaml_scan, which only finds where go-yaml stops and why).
+// The first stop of either kind is go-yaml's first error, at go-yaml's place, with the problem
+// and mark go-yaml sets where it meets it, from the same pass.
 // Bottom up: ScannerInput (the text and the mark), ScalarScanner (directives, scalars, tags),
 // Scanner (tokens, simple keys, indentation), Parser (events).
 #include <algorithm>
@@ -1301,15 +1301,15 @@ std::string go_yaml_text(const Stop& stop, bool ytt_line_first) {
 }
 
 // go-yaml's parser: a state machine over the tokens, one event at a time, with a stack of
-// the states to return to. Without a handler it builds nothing and only finds where the token
-// stream stops being YAML, and with which of go-yaml's problems; with one, it hands every
-// event to it (the tree's builder), with the marks the builder expects: a node's first token
+// the states to return to. It hands every event to its handler (the tree's builder) with the
+// marks the builder expects, and stops where the token stream stops being YAML, with which of
+// go-yaml's problems. The marks: a node's first token
 // (its first property, if any), and for an empty node the token that follows it, but for a map
 // entry with no `:` at all, whose empty value sits at the entry's first token.
 class Parser {
  public:
   Parser(std::string_view source, bool after_document_start, const ReaderStop* reader,
-         EventHandler* handler = nullptr, SourceMap* map = nullptr)
+         EventHandler& handler, SourceMap* map = nullptr)
       : scanner_(source, reader, map), after_document_start_(after_document_start), h_(handler) {}
 
   GoScan run() {
@@ -1364,7 +1364,7 @@ class Parser {
   }
   // go-yaml's parser error: `problem` at the token it could not take.
   [[noreturn]] void fail(ErrorKind kind, const Token& at, std::string problem) {
-    throw Stop{h_ != nullptr ? reported_kind(kind, at) : kind, at.offset, std::move(problem),
+    throw Stop{reported_kind(kind, at), at.offset, std::move(problem),
                at.line, true};
   }
   // The kind the loader reports for go-yaml's parser error `kind` at `at`. go-yaml's parser
@@ -1411,21 +1411,20 @@ class Parser {
   }
   // An empty node at `at`: null, or the empty scalar of a tag.
   void empty(const NodeMark& at, const std::string& tag = {}, AnchorId anchor = 0) {
-    if (h_ == nullptr) return;
     if (tag.empty()) {
-      h_->OnNull(at, anchor);
+      h_.OnNull(at, anchor);
     } else {
-      h_->OnScalarView(at, tag, anchor, std::string_view(), Style::kPlain);
+      h_.OnScalarView(at, tag, anchor, std::string_view(), Style::kPlain);
     }
   }
   void empty_before_next() {
-    if (h_ != nullptr) empty(mark(peek()));
+    empty(mark(peek()));
   }
   void end_sequence() {
-    if (h_ != nullptr) h_->OnSequenceEnd();
+    h_.OnSequenceEnd();
   }
   void end_map() {
-    if (h_ != nullptr) h_->OnMapEnd();
+    h_.OnMapEnd();
   }
 
   void step() {
@@ -1437,23 +1436,20 @@ class Parser {
         return;
       case State::kImplicitDocumentStart:
         if (after_document_start_) {  // as if a `---` had just been taken
-          if (h_ != nullptr) {
-            // The tree is the text's own: the empty document go-yaml reads before a text that
-            // starts with a marker or a directive (or has no content) is no document of it.
-            const Tok t = peek().type;
-            if (t == Tok::kDocumentStart || t == Tok::kStreamEnd || t == Tok::kVersionDirective ||
-                t == Tok::kTagDirective) {
-              state_ = State::kDocumentStart;
-              return;
-            }
-            if (t == Tok::kDocumentEnd) {
-              skip();
-              state_ = State::kDocumentStart;
-              return;
-            }
+          // The tree is the text's own: the empty document go-yaml reads before a text that
+          // starts with a marker or a directive (or has no content) is no document of it.
+          const Tok t = peek().type;
+          if (t == Tok::kDocumentStart || t == Tok::kStreamEnd || t == Tok::kVersionDirective ||
+              t == Tok::kTagDirective) {
+            state_ = State::kDocumentStart;
+            return;
+          }
+          if (t == Tok::kDocumentEnd) {
+            skip();
+            state_ = State::kDocumentStart;
+            return;
           }
           begin_document(peek(), false);
-          anchors_.clear();
           states_.push_back(State::kDocumentEnd);
           state_ = State::kDocumentContent;
           return;
@@ -1474,7 +1470,7 @@ class Parser {
       case State::kDocumentEnd:
         peek();  // go-yaml's parser looks for a `...` before it ends the document
         in_document_ = false;
-        if (h_ != nullptr) h_->OnDocumentEnd();
+        h_.OnDocumentEnd();
         if (peek().type == Tok::kDocumentEnd) skip();
         tag_handles_.clear();  // a %TAG directive holds for its own document
         tag_prefixes_.clear();
@@ -1565,7 +1561,6 @@ class Parser {
   }
 
   NodeMark take_entry_mark() {
-    if (h_ == nullptr) return {};
     NodeMark m = entry_marks_.back();
     entry_marks_.pop_back();
     return m;
@@ -1577,11 +1572,10 @@ class Parser {
     in_document_ = true;
     document_start_ = explicit_start ? at.offset : 0;
     anchor_ids_.clear();
-    if (h_ != nullptr) h_->OnDocumentStart(mark(at));
+    h_.OnDocumentStart(mark(at));
   }
 
   void document_start(bool implicit) {
-    anchors_.clear();
     if (!implicit) {
       while (peek().type == Tok::kDocumentEnd) skip();
     }
@@ -1612,7 +1606,7 @@ class Parser {
         version_seen = true;
       } else if (!tag_handles_.insert(std::string(d->tag_handle)).second) {
         fail(ErrorKind::kDuplicateDirective, *d, "found duplicate %TAG directive");
-      } else if (h_ != nullptr) {
+      } else {
         tag_prefixes_.emplace_back(std::string(d->tag_handle), scanner_.value(*d));
       }
       skip();
@@ -1642,7 +1636,7 @@ class Parser {
   // `text`, read before the queue lets go of the suffix.
   void take_tag(std::optional<Token>& tag, std::string& text) {
     tag = peek();
-    if (h_ != nullptr) text = resolve_tag(*tag);
+    text = resolve_tag(*tag);
     skip();
   }
 
@@ -1653,7 +1647,7 @@ class Parser {
   void node(bool block, bool indentless_sequence) {
     if (peek().type == Tok::kScalar) {  // the most common node: a scalar without properties
       const Token& t = peek();
-      if (h_ != nullptr) scalar(t, mark(t), kNoTag, 0);
+      scalar(t, mark(t), kNoTag, 0);
       pop_state();
       skip();
       return;
@@ -1661,11 +1655,11 @@ class Parser {
     if (peek().type == Tok::kAlias) {
       std::string name(scanner_.name(peek()));
       auto it = anchor_ids_.find(name);
-      if (anchors_.count(name) == 0) {  // the decoder's error, which names no line
+      if (it == anchor_ids_.end()) {  // the decoder's error, which names no line
         throw Stop{ErrorKind::kUndefinedAlias, peek().offset,
                    "unknown anchor '" + name + "' referenced", -1, true};
       }
-      if (h_ != nullptr) h_->OnAlias(mark(peek()), it == anchor_ids_.end() ? 0 : it->second);
+      h_.OnAlias(mark(peek()), it->second);
       pop_state();
       skip();
       return;
@@ -1690,44 +1684,38 @@ class Parser {
       fail(ErrorKind::kUndefinedTagHandle, *tag, "found undefined tag handle");
     }
     const Token& t = peek();
-    if (h_ != nullptr && !properties) start = mark(t);
+    if (!properties) start = mark(t);
     // An untagged collection.
     const std::string& collection_tag = tag_text.empty() ? kNonSpecific : tag_text;
     if (indentless_sequence && t.type == Tok::kBlockEntry) {
-      if (h_ != nullptr) {
-        h_->OnSequenceStart(start, collection_tag, anchor, false);
-      }
+      h_.OnSequenceStart(start, collection_tag, anchor, false);
       state_ = State::kIndentlessSequenceEntry;
       return;
     }
     switch (t.type) {
       case Tok::kScalar:
-        if (h_ != nullptr) scalar(t, start, tag_text, anchor);
+        scalar(t, start, tag_text, anchor);
         pop_state();
         skip();
         return;
       case Tok::kFlowSeqStart:
-        if (h_ != nullptr) {
-          h_->OnSequenceStart(start, collection_tag, anchor, true);
-        }
+        h_.OnSequenceStart(start, collection_tag, anchor, true);
         flows_.push_back(false);
         state_ = State::kFlowSequenceFirstEntry;
         return;
       case Tok::kFlowMapStart:
-        if (h_ != nullptr) h_->OnMapStart(start, collection_tag, anchor, true);
+        h_.OnMapStart(start, collection_tag, anchor, true);
         flows_.push_back(true);
         state_ = State::kFlowMappingFirstKey;
         return;
       case Tok::kBlockSeqStart:
         if (!block) break;
-        if (h_ != nullptr) {
-          h_->OnSequenceStart(start, collection_tag, anchor, false);
-        }
+        h_.OnSequenceStart(start, collection_tag, anchor, false);
         state_ = State::kBlockSequenceFirstEntry;
         return;
       case Tok::kBlockMapStart:
         if (!block) break;
-        if (h_ != nullptr) h_->OnMapStart(start, collection_tag, anchor, false);
+        h_.OnMapStart(start, collection_tag, anchor, false);
         state_ = State::kBlockMappingFirstKey;
         return;
       default:
@@ -1753,23 +1741,19 @@ class Parser {
     at.end = t.offset + t.end_delta;
     const bool plain = t.style == Style::kPlain;
     if (!tag.empty()) {
-      h_->OnScalarView(at, tag, anchor, value, t.style);
+      h_.OnScalarView(at, tag, anchor, value, t.style);
     } else if (plain && is_null_word(value)) {
-      h_->OnNull(at, anchor);
+      h_.OnNull(at, anchor);
     } else {
-      h_->OnScalarView(at, plain ? kNonSpecific : kNonPlain, anchor, value, t.style);
+      h_.OnScalarView(at, plain ? kNonSpecific : kNonPlain, anchor, value, t.style);
     }
   }
 
 
   AnchorId take_anchor() {
     std::string name(scanner_.name(peek()));
-    AnchorId id = 0;
-    if (h_ != nullptr) {
-      id = ++anchor_count_;
-      anchor_ids_[name] = id;
-    }
-    anchors_.insert(std::move(name));
+    const AnchorId id = ++anchor_count_;
+    anchor_ids_[std::move(name)] = id;
     skip();
     return id;
   }
@@ -1817,7 +1801,7 @@ class Parser {
   void block_mapping_key() {
     const Token& t = peek();
     if (t.type == Tok::kKey) {
-      if (h_ != nullptr) entry_marks_.push_back(mark(t));
+      entry_marks_.push_back(mark(t));
       skip();
       Tok next = peek().type;
       if (next != Tok::kKey && next != Tok::kValue && next != Tok::kBlockEnd) {
@@ -1863,10 +1847,8 @@ class Parser {
       }
       const Token& t = peek();
       if (t.type == Tok::kKey) {
-        if (h_ != nullptr) {
-          h_->OnMapStart(mark(t), kNonSpecific, 0, true);
-          entry_marks_.push_back(mark(t));
-        }
+        h_.OnMapStart(mark(t), kNonSpecific, 0, true);
+        entry_marks_.push_back(mark(t));
         state_ = State::kFlowSequenceEntryMappingKey;
         skip();
         return;
@@ -1892,7 +1874,7 @@ class Parser {
       }
       const Token& t = peek();
       if (t.type == Tok::kKey) {
-        if (h_ != nullptr) entry_marks_.push_back(mark(t));
+        entry_marks_.push_back(mark(t));
         skip();
         Tok next = peek().type;
         if (next != Tok::kValue && next != Tok::kFlowEntry && next != Tok::kFlowMapEnd) {
@@ -1920,16 +1902,15 @@ class Parser {
 
   Scanner scanner_;
   bool after_document_start_;
-  EventHandler* h_;
+  EventHandler& h_;
   bool stopped_ = false;
   bool in_document_ = false;   // between a document's start and its end
   size_t document_start_ = 0;  // and where it starts (see GoScan::decoded_end)
   State state_ = State::kStreamStart;
   std::vector<State> states_;
-  std::unordered_set<std::string> anchors_;      // of the current document
   std::unordered_set<std::string> tag_handles_;  // defined by the current document's %TAG
-  // Building: the marks of the map entries being read (where an entry with no `:` has its
-  // empty value), the anchors' ids in the current document, its %TAG prefixes.
+  // The marks of the map entries being read (where an entry with no `:` has its empty value),
+  // the anchors' ids in the current document, its %TAG prefixes.
   std::vector<NodeMark> entry_marks_;
   std::vector<bool> flows_;       // the open flow collections, innermost last: true for a map
   Tok last_ = Tok::kStreamStart;  // the token taken last
@@ -1943,38 +1924,26 @@ class Parser {
 
 }  // namespace
 
-std::vector<size_t> go_line_starts(std::string_view text) {
-  std::vector<size_t> starts{0};
-  for (size_t i = 0; i < text.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    size_t w = 0;
-    if (c == '\r') {
-      w = i + 1 < text.size() && text[i + 1] == '\n' ? 2 : 1;
-    } else if (c == '\n') {
-      w = 1;
-    } else if (c == 0xC2 && i + 1 < text.size() &&
-               static_cast<unsigned char>(text[i + 1]) == 0x85) {
-      w = 2;
-    } else if (c == 0xE2 && i + 2 < text.size() &&
-               static_cast<unsigned char>(text[i + 1]) == 0x80 &&
-               (static_cast<unsigned char>(text[i + 2]) == 0xA8 ||
-                static_cast<unsigned char>(text[i + 2]) == 0xA9)) {
-      w = 3;
-    }
-    if (w == 0) continue;
-    i += w - 1;
-    starts.push_back(i + 1);
-  }
-  return starts;
-}
-
-GoScan go_yaml_scan(std::string_view source, bool after_document_start, const ReaderStop* reader) {
-  return Parser(source, after_document_start, reader).run();
+GoScan go_yaml_scan(std::string_view source, bool after_document_start, const ReaderStop* reader,
+                    SourceMap* map) {
+  struct NoEvents : EventHandler {
+    void OnDocumentStart(const NodeMark&) override {}
+    void OnDocumentEnd() override {}
+    void OnNull(const NodeMark&, AnchorId) override {}
+    void OnAlias(const NodeMark&, AnchorId) override {}
+    void OnScalarView(const NodeMark&, const std::string&, AnchorId, std::string_view,
+                      Style) override {}
+    void OnSequenceStart(const NodeMark&, const std::string&, AnchorId, bool) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const NodeMark&, const std::string&, AnchorId, bool) override {}
+    void OnMapEnd() override {}
+  } none;
+  return Parser(source, after_document_start, reader, none, map).run();
 }
 
 bool go_yaml_read(std::string_view source, EventHandler& handler, bool after_document_start,
                   GoScan* stop, SourceMap* map) {
-  Parser parser(source, after_document_start, nullptr, &handler, map);
+  Parser parser(source, after_document_start, nullptr, handler, map);
   GoScan out = parser.run();
   if (stop != nullptr) *stop = std::move(out);
   return parser.read_whole();

@@ -107,7 +107,9 @@ struct SourceMap {
 // (`parser_error` true, `offset` at the token the parser could not take): kMissingKey,
 // kMissingDash, kMissingNodeContent, kMissingDocumentMarker, kMissingFlowListEntryEnd,
 // kMissingFlowMapEntryEnd, kDuplicateDirective, kIncompatibleYamlVersion, kUndefinedAlias
-// (go-yaml's decoder looks aliases up as its parser takes them). kNone when it reads to the end.
+// (go-yaml's decoder looks aliases up as its parser takes them), named more closely where the
+// parser's state tells (an unclosed flow collection at the end, a stray closing bracket, the
+// end of a block map or list). kNone when it reads to the end.
 struct GoScan {
   ErrorKind kind = ErrorKind::kNone;
   size_t offset = 0;
@@ -138,8 +140,9 @@ struct ReaderStop {
 // when `after_document_start`.
 size_t reader_chunk_start(std::string_view text, size_t offset, bool after_document_start);
 
+// `*map` (optional) as for go_yaml_read.
 GoScan go_yaml_scan(std::string_view source, bool after_document_start = false,
-                    const ReaderStop* reader = nullptr);
+                    const ReaderStop* reader = nullptr, SourceMap* map = nullptr);
 
 // Where a node's event places it: its first token (its first property, if any); for an empty
 // node the token after it, but for a map entry with no `:`, whose empty value sits at the
@@ -185,10 +188,6 @@ bool go_yaml_read(std::string_view source, EventHandler& handler, bool after_doc
 // Whether ytt's parser puts a `---` line before `text` (it does unless the text starts with
 // optional white space, `---` and white space).
 bool ytt_puts_document_start(std::string_view text);
-
-// The offset of each line's first byte as go-yaml counts lines: CR, LF, CR LF, NEL, LS and PS
-// each end one (for `position_at`).
-std::vector<size_t> go_line_starts(std::string_view text);
 
 // ---- loader.cpp --------------------------------------------------------------------------
 

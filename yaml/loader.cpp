@@ -817,41 +817,17 @@ struct Owner {
 };
 
 struct OwnerCollector {
-  const internal::SourceMap& scan;
   std::vector<Owner> owners;
   // With the tree in source order, owners come out sorted by line, and once one lies past
   // every comment the rest cannot own any: the walk stops there (`done`).
   int stop_after_line = INT_MAX;
   bool sorted = true;
   bool done = false;
-  size_t dash_hint = 0;  // where the last dash was found: elements come mostly in order
 
   void add(int line, SparseVector<Annotation>* annotations, SparseVector<Comment>* comments) {
     if (!owners.empty() && line < owners.back().line) sorted = false;
     owners.push_back({line, annotations, comments});
     if (line > stop_after_line && sorted) done = true;
-  }
-
-  // Line of the last block-entry dash at or before the element's start.
-  int dash_line(const Node& element) {
-    const int line = element.span.begin.line;
-    if (line <= 0) return 0;
-    const std::vector<size_t>& dashes = scan.block_entries;
-    size_t off = scan.line_starts[static_cast<size_t>(line - 1)] +
-                 static_cast<size_t>(element.span.begin.column - 1);
-    // Index of the first dash past `off`: a few steps on from the last one, else a search.
-    size_t i = dash_hint;
-    for (int steps = 0; i < dashes.size() && dashes[i] <= off && steps < 8; ++steps) ++i;
-    if ((i > 0 && dashes[i - 1] > off) || (i < dashes.size() && dashes[i] <= off)) {
-      i = static_cast<size_t>(std::upper_bound(dashes.begin(), dashes.end(), off) - dashes.begin());
-    }
-    dash_hint = i;
-    if (i == 0) return line;
-    // The dash is on the element's line or a little above it.
-    size_t dash = dashes[i - 1];
-    size_t l = static_cast<size_t>(line);
-    while (l > 1 && scan.line_starts[l - 1] > dash) --l;
-    return static_cast<int>(l);
   }
 
   void walk(Node& n) {
@@ -865,7 +841,9 @@ struct OwnerCollector {
     } else if (n.kind == Kind::kArray) {
       bool block = n.style == Style::kBlock;
       for (Node& e : n.elements) {
-        add(block ? dash_line(e) : e.span.begin.line, &e.annotations, &e.comments);
+        // A block sequence's element is owned from its `-` line (see Node::item_line).
+        add(block && e.item_line > 0 ? e.item_line : e.span.begin.line, &e.annotations,
+            &e.comments);
         if (!e.is_scalar()) walk(e);
         if (done) return;
       }
@@ -906,7 +884,7 @@ void attach_comments(std::vector<Document>& docs, const internal::SourceMap& sca
                      std::string_view source, const diag::FileName& file, bool in_source_order,
                      size_t node_count) {
   if (scan.comments.empty()) return;
-  OwnerCollector collector{scan, {}};
+  OwnerCollector collector;
   if (in_source_order) {
     collector.stop_after_line = scan.comments.back().line;  // comments are in line order
   } else {
@@ -1207,11 +1185,12 @@ std::vector<Document> load_with(std::string_view source, std::string_view file,
           internal::reader_chunk_start(source, bad.offset, after_document_start), bad.kind,
           bad.offset};
     }
-    internal::GoScan go =
-        internal::go_yaml_scan(source, after_document_start, reader ? &*reader : nullptr);
+    internal::SourceMap lines;  // as go-yaml counts them: NEL, LS and PS end a line too
+    internal::GoScan go = internal::go_yaml_scan(source, after_document_start,
+                                                 reader ? &*reader : nullptr, &lines);
     const bool stops_first = line_break || (go.kind != bad.kind && go.offset < bad.offset);
     if (go.kind != ErrorKind::kNone && stops_first) {
-      syntax_error(go, position_at(internal::go_line_starts(source), go.offset));
+      syntax_error(go, position_at(lines.line_starts, go.offset));
       if (options.strict && go.decoded_end > 0) {
         diag::Diagnostics ignored;
         LoadOptions plain = options;
