@@ -9,6 +9,7 @@
 #include "plugin/parallel.h"
 #include "plugin/terminal.h"
 #include "plugin/values_io.h"
+#include "resolver/tazuna.h"
 #include "tmplcheck/tmplcheck.h"
 
 namespace hintkit::plugin {
@@ -95,7 +96,7 @@ diag::Diagnostics lint_one(const std::string& path) {
     diags.error("HK010", diag::Span{path, {}, {}}, hint.error().message);
   } else if (!diags.has_errors()) {
     const std::string folder = fs::path(path).parent_path().string();
-    const std::string helmfile = tmplcheck::helmfile_of(folder.empty() ? "." : folder);
+    const std::string helmfile = resolver::helmfile_in(folder.empty() ? "." : folder);
     if (!helmfile.empty())
       tmplcheck::check_manifest(helmfile, *hint, tmplcheck::Flavor::kAny, diags);
   }

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "gotmpl/gotmpl.h"
-#include "resolver/tazuna.h"
 #include "tmplcheck/internal.h"
 #include "tmplcheck/tmplcheck.h"
 #include "yaml/yaml.h"
@@ -487,8 +486,6 @@ void check_parsed(const diag::Result<gotmpl::TreeSet, gotmpl::ParseError>& parse
 }
 
 }  // namespace
-
-std::string helmfile_of(std::string_view path) { return resolver::helmfile_in(path); }
 
 void check_template(std::string_view text, std::string_view file, const hintfile::HintFile& hint,
                     Flavor flavor, Usage& usage, diag::Diagnostics& diags) {

@@ -4,7 +4,7 @@
 // reported too. Parse only (gotmpl/), never execute.
 //
 // Where to start: `check_manifest(helmfile, hint, flavor, diags)` reads the helmfile that
-// tazuna renders for a manifest (`helmfile_of(path)` finds it as tazuna does) and appends
+// tazuna renders for a manifest (`resolver::helmfile_in(path)` finds it as tazuna does) and appends
 // HK4xx diagnostics; `check_template(text, file, hint, flavor, usage, diags)` checks one text.
 //
 // Which files and which data (README, "Template references"): tazuna renders the manifest's
@@ -56,10 +56,6 @@ struct Usage {
   }
   bool whole = false;  // the vars map was handed on whole (or a template did not parse)
 };
-
-// The helmfile tazuna renders for a manifest path (resolver::helmfile_in, which load_config
-// already ran for every manifest of a tazuna.yaml: Manifest::helmfile).
-std::string helmfile_of(std::string_view path);
 
 // Checks one template text named `file` (for positions); adds what it uses to `usage`.
 void check_template(std::string_view text, std::string_view file, const hintfile::HintFile& hint,
