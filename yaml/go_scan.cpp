@@ -188,9 +188,6 @@ class ScannerInput {
         reader_(reader),
         map_(map),
         fast_end_(reader != nullptr ? std::min(reader->chunk_start, s.size()) : s.size()) {}
-  const std::vector<size_t>& tag_chars_yaml_cpp_ends_at() const {
-    return tag_chars_yaml_cpp_ends_at_;
-  }
 
  protected:
   // go-yaml's scanner error: `problem` at the reader's mark (`offset`: where we report it).
@@ -377,7 +374,6 @@ class ScannerInput {
   const ReaderStop* reader_;
   SourceMap* map_;   // what the reader notes for the tree (optional)
   size_t fast_end_;  // see byte()
-  std::vector<size_t> tag_chars_yaml_cpp_ends_at_;
   Mark m_;
   TokenQueue queue_;
   int flow_level_ = 0;
@@ -872,7 +868,6 @@ class ScalarScanner : public ScannerInput {
   // in `t.tag_handle`, the suffix in the queue's text.
   void scan_tag(Token& t) {
     size_t start = m_.offset;
-    std::vector<size_t> ends_yaml_cpp_tag;  // characters go-yaml reads on at, yaml-cpp stops at
     // The URI characters from here, %-escapes decoded, into `out`.
     auto uri = [&](bool has, std::string& out) {
       static constexpr std::string_view kUriMarks = ";/?:@&=+$,.!~*'()[]";
@@ -881,9 +876,6 @@ class ScalarScanner : public ScannerInput {
         if (cur() == '%') {
           if (const char* problem = uri_escape(out)) error(ErrorKind::kBadTagUri, start, problem);
         } else {
-          if (std::string_view("!,[]").find(static_cast<char>(cur())) != std::string_view::npos) {
-            ends_yaml_cpp_tag.push_back(m_.offset);
-          }
           out += static_cast<char>(cur());
           skip();
         }
@@ -900,7 +892,6 @@ class ScalarScanner : public ScannerInput {
       uri(false, suffix);
       if (cur() != '>') error(ErrorKind::kBadTagUri, start, "did not find the expected '>'");
       skip();
-      ends_yaml_cpp_tag.clear();  // yaml-cpp reads a verbatim tag to its '>'
     } else {
       skip();  // '!'
       while (is_alpha(cur())) skip();
@@ -924,8 +915,6 @@ class ScalarScanner : public ScannerInput {
       error(ErrorKind::kTagNotFollowedBySpace, m_.offset,
             "did not find expected whitespace or line break");
     }
-    tag_chars_yaml_cpp_ends_at_.insert(tag_chars_yaml_cpp_ends_at_.end(), ends_yaml_cpp_tag.begin(),
-                                       ends_yaml_cpp_tag.end());
   }
 };
 
@@ -1324,7 +1313,6 @@ class Parser {
       out.message = go_yaml_text(stop, ytt_puts_document_start(scanner_.source()));
       stopped_ = true;
     }
-    out.tag_chars_yaml_cpp_ends_at = scanner_.tag_chars_yaml_cpp_ends_at();
     return out;
   }
   // After `run`: whether the whole input was read without a stop of any kind.
@@ -1364,8 +1352,7 @@ class Parser {
   }
   // go-yaml's parser error: `problem` at the token it could not take.
   [[noreturn]] void fail(ErrorKind kind, const Token& at, std::string problem) {
-    throw Stop{reported_kind(kind, at), at.offset, std::move(problem),
-               at.line, true};
+    throw Stop{reported_kind(kind, at), at.offset, std::move(problem), at.line, true};
   }
   // The kind the loader reports for go-yaml's parser error `kind` at `at`. go-yaml's parser
   // meets the end of the input inside a flow collection as a missing entry or node: the
@@ -1417,15 +1404,9 @@ class Parser {
       h_.OnScalarView(at, tag, anchor, std::string_view(), Style::kPlain);
     }
   }
-  void empty_before_next() {
-    empty(mark(peek()));
-  }
-  void end_sequence() {
-    h_.OnSequenceEnd();
-  }
-  void end_map() {
-    h_.OnMapEnd();
-  }
+  void empty_before_next() { empty(mark(peek())); }
+  void end_sequence() { h_.OnSequenceEnd(); }
+  void end_map() { h_.OnMapEnd(); }
 
   void step() {
     switch (state_) {
@@ -1748,7 +1729,6 @@ class Parser {
       h_.OnScalarView(at, plain ? kNonSpecific : kNonPlain, anchor, value, t.style);
     }
   }
-
 
   AnchorId take_anchor() {
     std::string name(scanner_.name(peek()));

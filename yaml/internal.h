@@ -121,9 +121,6 @@ struct GoScan {
   // go-yaml's message for the error as ytt prints it ("yaml: line 3: could not find expected
   // ':'"), from the problem and mark go-yaml sets where it meets it; empty for the reader's.
   std::string message;
-  // In the tags scanned (not verbatim ones): the offsets of '!', ',', '[' and ']', which go-yaml
-  // reads as tag text and other YAML readers (yaml-cpp) end a tag at.
-  std::vector<size_t> tag_chars_yaml_cpp_ends_at;
 };
 // `after_document_start`: the text is read as if a `---` line stood before it, as ytt's parser
 // puts one before a text that does not start with one (`ytt_puts_document_start`): then a
@@ -172,8 +169,7 @@ class EventHandler {
   virtual void OnSequenceStart(const Mark& mark, const std::string& tag, AnchorId anchor,
                                bool flow) = 0;
   virtual void OnSequenceEnd() = 0;
-  virtual void OnMapStart(const Mark& mark, const std::string& tag, AnchorId anchor,
-                          bool flow) = 0;
+  virtual void OnMapStart(const Mark& mark, const std::string& tag, AnchorId anchor, bool flow) = 0;
   virtual void OnMapEnd() = 0;
 };
 

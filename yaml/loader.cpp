@@ -1186,8 +1186,8 @@ std::vector<Document> load_with(std::string_view source, std::string_view file,
           bad.offset};
     }
     internal::SourceMap lines;  // as go-yaml counts them: NEL, LS and PS end a line too
-    internal::GoScan go = internal::go_yaml_scan(source, after_document_start,
-                                                 reader ? &*reader : nullptr, &lines);
+    internal::GoScan go =
+        internal::go_yaml_scan(source, after_document_start, reader ? &*reader : nullptr, &lines);
     const bool stops_first = line_break || (go.kind != bad.kind && go.offset < bad.offset);
     if (go.kind != ErrorKind::kNone && stops_first) {
       syntax_error(go, position_at(lines.line_starts, go.offset));
@@ -1195,8 +1195,9 @@ std::vector<Document> load_with(std::string_view source, std::string_view file,
         diag::Diagnostics ignored;
         LoadOptions plain = options;
         plain.strict = false;
-        add_strict_problem(load_with(source.substr(0, go.decoded_end), file, ignored, plain, nullptr),
-                           first_diag, diags);
+        add_strict_problem(
+            load_with(source.substr(0, go.decoded_end), file, ignored, plain, nullptr), first_diag,
+            diags);
       }
       return {};
     }
@@ -1237,10 +1238,10 @@ std::vector<Document> load_with(std::string_view source, std::string_view file,
     // building the document it stopped in come after its syntax error, and are not reported.
     const diag::Position decoded = position_at(map.line_starts, go.decoded_end);
     auto& items = diags.items();
-    items.erase(std::remove_if(items.begin() + static_cast<std::ptrdiff_t>(first_diag),
-                               items.end(),
+    items.erase(std::remove_if(items.begin() + static_cast<std::ptrdiff_t>(first_diag), items.end(),
                                [&](const diag::Diagnostic& d) {
-                                 return is_value_error(d) && !before_position(d.span.begin, decoded);
+                                 return is_value_error(d) &&
+                                        !before_position(d.span.begin, decoded);
                                }),
                 items.end());
     syntax_error(go, position_at(map.line_starts, go.offset));

@@ -122,7 +122,8 @@ diag::Position position_at(const std::vector<size_t>& line_starts, size_t offset
 diag::Position lf_position(std::string_view text, size_t offset) {
   offset = std::min(offset, text.size());
   const size_t line_start = offset == 0 ? 0 : text.rfind('\n', offset - 1) + 1;  // npos + 1 = 0
-  const auto lines = std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
+  const auto lines =
+      std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
   return {static_cast<int>(lines) + 1, static_cast<int>(offset - line_start) + 1};
 }
 

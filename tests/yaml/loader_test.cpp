@@ -1577,7 +1577,8 @@ TEST(YamlLoad, AValueErrorComesBeforeTheErrorsOfLaterDocumentsOnly) {
         "yaml: did not find expected <document start>"}},
       {"k: {!!bool\n  , y\n---\nq: 1", {"yaml: line 2: did not find expected ',' or '"}},
       {"---\na: !!int x\n%YAML 1.1\n%YAML 1.1\n---\nb: 1\n",
-       {"yaml: cannot decode !!str `x` as a !!int", "yaml: line 3: found duplicate %YAML directive"}},
+       {"yaml: cannot decode !!str `x` as a !!int",
+        "yaml: line 3: found duplicate %YAML directive"}},
       {"---\na: !!int x\n%FOO\n", {"yaml: line 3: found unknown directive name"}},
   };
   for (const Case& c : cases) {
