@@ -248,7 +248,7 @@ class TreeSet {
   // Both stay put when the set is moved: the nodes point into them.
   std::unique_ptr<std::string> text_;
   std::unique_ptr<NodeArena> arena_;
-  Bump* bump_ = nullptr;  // the arena's own
+  Bump* bump_ = nullptr;                     // the arena's own
   mutable std::vector<size_t> line_starts_;  // empty until position() needs it
 };
 

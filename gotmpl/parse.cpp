@@ -589,7 +589,8 @@ class Parser {
         }
         errorf("too many declarations in " + std::string(context));
       } else {
-        backup(i_ - v_index);  // an argument, not a declaration: read it again (Go's backup2/backup3)
+        // An argument, not a declaration: read it again (Go's backup2/backup3).
+        backup(i_ - v_index);
       }
     }
     while (true) {
@@ -920,7 +921,7 @@ class Parser {
   TreeSet& set_;
   Arena* arena_;
   size_t i_ = 0;
-  size_t read_up_to_ = 0;  // see backup()
+  size_t read_up_to_ = 0;               // see backup()
   std::vector<std::string_view> vars_;  // views of the text, and "$"
   int range_depth_ = 0;
   size_t action_pos_ = kHere;  // the {{ of the action being parsed

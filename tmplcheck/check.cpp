@@ -449,7 +449,7 @@ class Checker {
   std::vector<std::string> names_;
   // Names view the template text (or the trees' names in set_, which outlive the check).
   std::vector<std::pair<std::string_view, Val>> vars_;
-  size_t frame_ = 0;  // where the variables of the tree being checked start in vars_
+  size_t frame_ = 0;       // where the variables of the tree being checked start in vars_
   std::vector<Arg> args_;  // the arguments of the calls being checked
   Val dot_;
   int depth_ = 0;
