@@ -93,6 +93,22 @@ bool underscore_ok(std::string_view s);
 // single quotes ('\x01', 'é' for 0xE9, '\u0080').
 std::string json_quote_char(unsigned char c);
 
+// ---- encoding/base64 -----------------------------------------------------------------------
+
+// One of Go's base64 encodings: StdEncoding, or URLEncoding with `url`; `raw` is the unpadded
+// one (RawStdEncoding, RawURLEncoding); `strict` is WithStrict (no stray bits in the last
+// quantum).
+struct Base64Encoding {
+  bool url = false;
+  bool raw = false;
+  bool strict = false;
+
+  std::string encode(std::string_view in) const;  // EncodeToString
+  // DecodeString: '\r' and '\n' are skipped; on failure `bad` is the offset of the first bad
+  // byte, as Go's CorruptInputError reports it.
+  bool decode(std::string_view in, std::string& out, size_t& bad) const;
+};
+
 // ---- Go type names in ytt's messages ---------------------------------------------------------
 
 // What a Starlark dict or struct, and a YAML map, become when ytt converts them to Go values

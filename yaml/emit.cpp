@@ -191,18 +191,7 @@ Analysis analyze(std::string_view v) {
 // go-yaml's encodeBase64: standard base64, broken into lines of 70 characters (each line,
 // the last included, then ends with a break) when it is longer than one line.
 std::string binary_text(std::string_view s) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string enc;
-  for (size_t i = 0; i < s.size(); i += 3) {
-    uint32_t v = static_cast<unsigned char>(s[i]) << 16;
-    if (i + 1 < s.size()) v |= static_cast<unsigned char>(s[i + 1]) << 8;
-    if (i + 2 < s.size()) v |= static_cast<unsigned char>(s[i + 2]);
-    enc += kAlphabet[(v >> 18) & 63];
-    enc += kAlphabet[(v >> 12) & 63];
-    enc += i + 1 < s.size() ? kAlphabet[(v >> 6) & 63] : '=';
-    enc += i + 2 < s.size() ? kAlphabet[v & 63] : '=';
-  }
+  const std::string enc = gocompat::Base64Encoding{}.encode(s);
   constexpr size_t kLine = 70;
   if (enc.size() / kLine + 1 <= 1) return enc;
   std::string out;

@@ -162,11 +162,130 @@ TEST(ValidUtf8, MatchesGo) {
       {"\xef\xbf\xbd", true},
       {"\xf0\x9f\x98\x80", true},
       {"\xff", false},
-      {"a\x80" "b", false},
+      {"a\x80\x62", false},  // \x62: b
       {"\xf4\x8f\xbf\xbf", true},
   };
   for (const auto& [in, valid] : cases) {
     EXPECT_EQ(valid_utf8(in), valid) << quote(in);
+  }
+}
+
+// Answers printed by Go 1.19's encoding/base64 (StdEncoding, URLEncoding, the Raw ones and
+// StdEncoding.Strict()); `bad` is CorruptInputError's offset, -1 when decoding succeeds.
+TEST(Base64, MatchesGo) {
+  struct EncodeCase {
+    Base64Encoding encoding;
+    std::string_view in, out;
+  };
+  const EncodeCase encodes[] = {
+      {{false, false, false}, "", ""},
+      {{false, false, false}, "f", "Zg=="},
+      {{false, false, false}, "fo", "Zm8="},
+      {{false, false, false}, "foo", "Zm9v"},
+      {{false, false, false}, "\xff\xfe\xfd\xfc", "//79/A=="},
+      {{true, false, false}, "", ""},
+      {{true, false, false}, "f", "Zg=="},
+      {{true, false, false}, "fo", "Zm8="},
+      {{true, false, false}, "foo", "Zm9v"},
+      {{true, false, false}, "\xff\xfe\xfd\xfc", "__79_A=="},
+      {{false, true, false}, "", ""},
+      {{false, true, false}, "f", "Zg"},
+      {{false, true, false}, "fo", "Zm8"},
+      {{false, true, false}, "foo", "Zm9v"},
+      {{false, true, false}, "\xff\xfe\xfd\xfc", "//79/A"},
+      {{true, true, false}, "", ""},
+      {{true, true, false}, "f", "Zg"},
+      {{true, true, false}, "fo", "Zm8"},
+      {{true, true, false}, "foo", "Zm9v"},
+      {{true, true, false}, "\xff\xfe\xfd\xfc", "__79_A"},
+      {{false, false, true}, "", ""},
+      {{false, false, true}, "f", "Zg=="},
+      {{false, false, true}, "fo", "Zm8="},
+      {{false, false, true}, "foo", "Zm9v"},
+      {{false, false, true}, "\xff\xfe\xfd\xfc", "//79/A=="},
+  };
+  for (const EncodeCase& c : encodes) {
+    EXPECT_EQ(c.encoding.encode(c.in), c.out) << quote(c.in);
+  }
+  struct DecodeCase {
+    Base64Encoding encoding;
+    std::string_view in, out;
+    int bad;
+  };
+  const DecodeCase decodes[] = {
+      {{false, false, false}, "Zm9v", "foo", -1},
+      {{false, false, false}, "Zm8=", "fo", -1},
+      {{false, false, false}, "Zm8", "", 0},
+      {{false, false, false}, "Zg==", "f", -1},
+      {{false, false, false}, "Zh==", "f", -1},
+      {{false, false, false}, "Zm9v\r\nYmFy", "foobar", -1},
+      {{false, false, false}, "Zm9v!", "", 4},
+      {{false, false, false}, "Zg=", "", 3},
+      {{false, false, false}, "Zg==x", "", 4},
+      {{false, false, false}, "__79", "", 0},
+      {{false, false, false}, "//79", "\xff\xfe\xfd", -1},
+      {{false, false, false}, "Zm8=\n", "fo", -1},
+      {{true, false, false}, "Zm9v", "foo", -1},
+      {{true, false, false}, "Zm8=", "fo", -1},
+      {{true, false, false}, "Zm8", "", 0},
+      {{true, false, false}, "Zg==", "f", -1},
+      {{true, false, false}, "Zh==", "f", -1},
+      {{true, false, false}, "Zm9v\r\nYmFy", "foobar", -1},
+      {{true, false, false}, "Zm9v!", "", 4},
+      {{true, false, false}, "Zg=", "", 3},
+      {{true, false, false}, "Zg==x", "", 4},
+      {{true, false, false}, "__79", "\xff\xfe\xfd", -1},
+      {{true, false, false}, "//79", "", 0},
+      {{true, false, false}, "Zm8=\n", "fo", -1},
+      {{false, true, false}, "Zm9v", "foo", -1},
+      {{false, true, false}, "Zm8=", "", 3},
+      {{false, true, false}, "Zm8", "fo", -1},
+      {{false, true, false}, "Zg==", "", 2},
+      {{false, true, false}, "Zh==", "", 2},
+      {{false, true, false}, "Zm9v\r\nYmFy", "foobar", -1},
+      {{false, true, false}, "Zm9v!", "", 4},
+      {{false, true, false}, "Zg=", "", 2},
+      {{false, true, false}, "Zg==x", "", 2},
+      {{false, true, false}, "__79", "", 0},
+      {{false, true, false}, "//79", "\xff\xfe\xfd", -1},
+      {{false, true, false}, "Zm8=\n", "", 3},
+      {{true, true, false}, "Zm9v", "foo", -1},
+      {{true, true, false}, "Zm8=", "", 3},
+      {{true, true, false}, "Zm8", "fo", -1},
+      {{true, true, false}, "Zg==", "", 2},
+      {{true, true, false}, "Zh==", "", 2},
+      {{true, true, false}, "Zm9v\r\nYmFy", "foobar", -1},
+      {{true, true, false}, "Zm9v!", "", 4},
+      {{true, true, false}, "Zg=", "", 2},
+      {{true, true, false}, "Zg==x", "", 2},
+      {{true, true, false}, "__79", "\xff\xfe\xfd", -1},
+      {{true, true, false}, "//79", "", 0},
+      {{true, true, false}, "Zm8=\n", "", 3},
+      {{false, false, true}, "Zm9v", "foo", -1},
+      {{false, false, true}, "Zm8=", "fo", -1},
+      {{false, false, true}, "Zm8", "", 0},
+      {{false, false, true}, "Zg==", "f", -1},
+      {{false, false, true}, "Zh==", "", 2},
+      {{false, false, true}, "Zm9v\r\nYmFy", "foobar", -1},
+      {{false, false, true}, "Zm9v!", "", 4},
+      {{false, false, true}, "Zg=", "", 3},
+      {{false, false, true}, "Zg==x", "", 4},
+      {{false, false, true}, "__79", "", 0},
+      {{false, false, true}, "//79", "\xff\xfe\xfd", -1},
+      {{false, false, true}, "Zm8=\n", "fo", -1},
+  };
+  for (const DecodeCase& c : decodes) {
+    SCOPED_TRACE(quote(c.in) + (c.encoding.url ? " url" : "") + (c.encoding.raw ? " raw" : "") +
+                 (c.encoding.strict ? " strict" : ""));
+    std::string out;
+    size_t bad = 0;
+    const bool ok = c.encoding.decode(c.in, out, bad);
+    EXPECT_EQ(ok, c.bad < 0);
+    if (ok) {
+      EXPECT_EQ(out, c.out);
+    } else {
+      EXPECT_EQ(bad, static_cast<size_t>(c.bad));
+    }
   }
 }
 
