@@ -45,8 +45,8 @@ std::optional<StrictProblem> strict_problem(const std::vector<Document>& docs);
 // The first thing that makes `source` unreadable as YAML text, as go-yaml's reader sees it:
 // invalid UTF-8 or a character outside YAML's printable set (C0 controls but tab, LF and CR
 // (NUL included), DEL, C1 controls but NEL, U+FFFE, U+FFFF). kind kNone when there is none.
-// Failing those, the first line break of go-yaml's that the parsers do not follow (NEL, LS,
-// PS: kUnsupportedLineBreak; a CR without LF is made an LF before parsing, see load_with).
+// Failing those, the first of go-yaml's line breaks that the loader does not take (NEL, LS,
+// PS: kUnsupportedLineBreak; a CR without LF it takes, see load_with).
 struct NotText {
   ErrorKind kind = ErrorKind::kNone;  // kControlCharacter, kInvalidUtf8, kUnsupportedLineBreak
   size_t offset = 0;
@@ -56,15 +56,14 @@ struct NotText {
 NotText find_not_text(std::string_view source);
 
 // A CR not followed by LF: go-yaml's reader ends a line there (and reads the break as an LF in
-// a scalar), which the parsers here do not; they read `with_lone_cr_as_lf(text)` instead.
+// a scalar), and so does the reader here; ytt's own line look-ups do not (see load_with).
 bool has_lone_cr(std::string_view text);
-std::string with_lone_cr_as_lf(std::string_view text);
 
 // Converts an offset to a 1-based position using `line_starts`.
 diag::Position position_at(const std::vector<size_t>& line_starts, size_t offset);
-// The position of `offset` in `text` counting LF alone as a line end (where text the reader
-// does not take stops it).
-diag::Position lf_position(std::string_view text, size_t offset);
+// The position of `offset` in `text` with LF, CR LF and CR ending lines, but not NEL, LS and PS
+// (where text the loader does not take stops it).
+diag::Position text_position(std::string_view text, size_t offset);
 
 // Where `load_split` cuts `source` (the start of a `---` line past its middle), npos when it
 // reads it whole (short, or holding anchors, directives, comments, tabs or CRs).

@@ -24,10 +24,8 @@ namespace hintkit::yaml {
 namespace {
 
 using internal::AnchorId;
-using internal::has_lone_cr;
 using internal::Mark;
 using internal::position_at;
-using internal::with_lone_cr_as_lf;
 
 constexpr std::string_view kLongTagPrefix = "tag:yaml.org,2002:";
 
@@ -44,11 +42,10 @@ std::string_view without_dropped_bom(std::string_view source, const LoadOptions&
   return source;
 }
 
-// A line of `lf` (the text with its lone CRs made LFs) that ytt would look up past the end of
-// `source`'s LF-separated lines, 0 if none: the last line with content, in the documents go-yaml
-// decodes (those before the document of the first syntax error, reported from `first`).
-int line_ytt_cannot_show(std::string_view source, std::string_view lf,
-                         const diag::Diagnostics& diags, size_t first) {
+// A line (as go-yaml counts them: a CR without LF ends one) that ytt would look up past the end
+// of `source`'s LF-separated lines, 0 if none: the last line with content, in the documents
+// go-yaml decodes (those before the document of the first syntax error, reported from `first`).
+int line_ytt_cannot_show(std::string_view source, const diag::Diagnostics& diags, size_t first) {
   // ytt splits "---\n" + text (or a text starting with `---`) at LFs: go-yaml's line L
   // (1-based in the text) has text if L <= LF count + 1.
   const int last_known = static_cast<int>(std::count(source.begin(), source.end(), '\n')) + 1;
@@ -62,8 +59,9 @@ int line_ytt_cannot_show(std::string_view source, std::string_view lf,
   }
   int line = 1, last_content = 0;
   bool content = false;
-  for (char c : lf) {
-    if (c == '\n') {
+  for (size_t i = 0; i < source.size(); ++i) {
+    const char c = source[i];
+    if (c == '\n' || (c == '\r' && (i + 1 == source.size() || source[i + 1] != '\n'))) {
       if (content) last_content = line;
       content = false;
       ++line;
@@ -229,10 +227,11 @@ class SourcePlaces {
     s.end = s.begin;
     return s;
   }
-  // Position of `to`, given that `from` is at `at`.
+  // Position of `to`, given that `from` is at `at` (the reader has read past `to`).
   diag::Position advance(diag::Position at, size_t from, size_t to) const {
     if (to <= from) return at;
-    if (src_.substr(from, to - from).find('\n') == std::string_view::npos) {
+    const size_t next = static_cast<size_t>(at.line);  // the next line's start, if read
+    if (next >= map_.line_starts.size() || to < map_.line_starts[next]) {
       return {at.line, at.column + static_cast<int>(to - from)};
     }
     return position_at(map_.line_starts, to);
@@ -1112,51 +1111,18 @@ std::string_view syntax_error_text(ErrorKind kind) {
   }
 }
 
-std::vector<Document> load_with(std::string_view source, std::string_view file,
+namespace {
+
+// load_with's reading, once the text's size is known to be within the limit.
+std::vector<Document> read_text(std::string_view source, std::string_view file,
                                 diag::Diagnostics& diags, const LoadOptions& options,
                                 bool* read_whole) {
-  if (read_whole != nullptr) *read_whole = false;
   const diag::FileName file_name(file);
   auto whole_file = [&]() {
     diag::Span s;
     s.file = file_name;
     return s;
   };
-  if (source.size() > options.max_bytes) {
-    diags.error("HK003", whole_file(),
-                "file is " + std::to_string(source.size()) + " bytes, over the limit of " +
-                    std::to_string(options.max_bytes) + " bytes");
-    return {};
-  }
-
-  // go-yaml's reader ends a line at a CR without LF, and reads the break in a scalar as an
-  // LF; the parsers here do not, so they read a copy where such a CR is an LF.
-  if (has_lone_cr(source)) {
-    std::string lf = with_lone_cr_as_lf(source);
-    const size_t before = diags.size();
-    bool took = false;
-    std::vector<Document> docs = load_with(lf, file, diags, options, &took);
-    if (read_whole != nullptr) *read_whole = took;
-    // ytt looks the text of each node's line up among the text's LF-separated lines, by the
-    // line go-yaml counts: past the last of them, it crashes. Its templates (`#@`, `#!`) read
-    // code from those lines too, which the engine here does not model.
-    int line = line_ytt_cannot_show(source, lf, diags, before);
-    const bool annotated = lf.find("#@") != std::string::npos || lf.find("#!") != std::string::npos;
-    if (line > 0 || annotated) {
-      diags.items().resize(before);
-      diag::Span s = whole_file();
-      s.begin = s.end = internal::lf_position(source, source.find('\r'));
-      if (line > 0) s.begin = s.end = diag::Position{line, 1};
-      diags
-          .error("HK004", s,
-                 line > 0 ? "a line break U+000D (a CR without LF) puts this line past the text's "
-                            "LF-separated lines, where ytt crashes: not supported"
-                          : "a line break U+000D (a CR without LF) in a template: not supported")
-          .kind = static_cast<uint16_t>(ErrorKind::kUnsupportedLineBreak);
-      return {};
-    }
-    return docs;
-  }
   source = without_dropped_bom(source, options);
   // ytt's parser reads the text after a `---` line it puts before it (see go_yaml_scan).
   const bool after_document_start =
@@ -1202,7 +1168,7 @@ std::vector<Document> load_with(std::string_view source, std::string_view file,
       return {};
     }
     diag::Span s = whole_file();
-    s.begin = s.end = internal::lf_position(source, bad.offset);
+    s.begin = s.end = internal::text_position(source, bad.offset);
     diag::Diagnostic& d = diags.error("HK004", s, std::move(bad.message));
     d.kind = static_cast<uint16_t>(bad.kind);
     d.kind_detail = std::move(bad.go_yaml_text);
@@ -1250,6 +1216,43 @@ std::vector<Document> load_with(std::string_view source, std::string_view file,
   if (options.strict) add_strict_problem(docs, first_diag, diags);
   attach_comments(docs, map, source, file_name, builder.in_source_order(), builder.node_count());
   return docs;
+}
+
+}  // namespace
+
+std::vector<Document> load_with(std::string_view source, std::string_view file,
+                                diag::Diagnostics& diags, const LoadOptions& options,
+                                bool* read_whole) {
+  if (read_whole != nullptr) *read_whole = false;
+  diag::Span whole_file;
+  whole_file.file = file;
+  if (source.size() > options.max_bytes) {
+    diags.error("HK003", whole_file,
+                "file is " + std::to_string(source.size()) + " bytes, over the limit of " +
+                    std::to_string(options.max_bytes) + " bytes");
+    return {};
+  }
+  const size_t before = diags.size();
+  std::vector<Document> docs = read_text(source, file, diags, options, read_whole);
+  // go-yaml's reader ends a line at a CR without LF (and reads the break in a scalar as an LF);
+  // ytt looks the text of each node's line up among the text's LF-separated lines, by the line
+  // go-yaml counts: past the last of them, it crashes. Its templates (`#@`, `#!`) read code
+  // from those lines too, which the engine here does not model.
+  if (!internal::has_lone_cr(source)) return docs;
+  const int line = line_ytt_cannot_show(source, diags, before);
+  const bool annotated =
+      source.find("#@") != std::string::npos || source.find("#!") != std::string::npos;
+  if (line == 0 && !annotated) return docs;
+  diags.items().resize(before);
+  whole_file.begin = whole_file.end =
+      line > 0 ? diag::Position{line, 1} : internal::text_position(source, source.find('\r'));
+  diags
+      .error("HK004", whole_file,
+             line > 0 ? "a line break U+000D (a CR without LF) puts this line past the text's "
+                        "LF-separated lines, where ytt crashes: not supported"
+                      : "a line break U+000D (a CR without LF) in a template: not supported")
+      .kind = static_cast<uint16_t>(ErrorKind::kUnsupportedLineBreak);
+  return {};
 }
 
 }  // namespace internal

@@ -104,9 +104,7 @@ NotText find_not_text(std::string_view s) {
     // Not go-yaml's error (it reads on): ours, after any of the reader's.
     NotText r{ErrorKind::kUnsupportedLineBreak, line_break, "line break U+", ""};
     for (int shift = 12; shift >= 0; shift -= 4) r.message += kHex[(line_break_cp >> shift) & 0xF];
-    r.message += line_break_cp == '\r'
-                     ? " (a CR without LF) is not supported: go-yaml ends a line there"
-                     : " (NEL, LS, PS) is not supported: go-yaml ends a line there";
+    r.message += " (NEL, LS, PS) is not supported: go-yaml ends a line there";
     return r;
   }
   return {};
@@ -119,12 +117,17 @@ diag::Position position_at(const std::vector<size_t>& line_starts, size_t offset
   return {static_cast<int>(line), static_cast<int>(offset - line_starts[line - 1]) + 1};
 }
 
-diag::Position lf_position(std::string_view text, size_t offset) {
+diag::Position text_position(std::string_view text, size_t offset) {
   offset = std::min(offset, text.size());
-  const size_t line_start = offset == 0 ? 0 : text.rfind('\n', offset - 1) + 1;  // npos + 1 = 0
-  const auto lines =
-      std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
-  return {static_cast<int>(lines) + 1, static_cast<int>(offset - line_start) + 1};
+  int line = 1;
+  size_t line_start = 0;
+  for (size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'))) {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  return {line, static_cast<int>(offset - line_start) + 1};
 }
 
 bool has_lone_cr(std::string_view s) {
@@ -132,14 +135,6 @@ bool has_lone_cr(std::string_view s) {
     if (i + 1 >= s.size() || s[i + 1] != '\n') return true;
   }
   return false;
-}
-
-std::string with_lone_cr_as_lf(std::string_view s) {
-  std::string out(s);
-  for (size_t i = 0; i < out.size(); ++i) {
-    if (out[i] == '\r' && (i + 1 >= out.size() || out[i + 1] != '\n')) out[i] = '\n';
-  }
-  return out;
 }
 
 }  // namespace hintkit::yaml::internal

@@ -192,6 +192,14 @@ TEST(YamlLoad, ACarriageReturnWithoutLineFeedEndsALine) {
     EXPECT_EQ(r.find("b")->value.text, "x y");
     EXPECT_EQ(r.find("c")->value.text, "z\n");
     EXPECT_EQ(r.find("c")->key.span.begin, (diag::Position{4, 1}));
+    EXPECT_EQ(r.find("b")->value.span.end, (diag::Position{3, 3}));
+
+    // Text the loader does not take is placed with a lone CR ending a line too.
+    diags = {};
+    internal::load_with("a: 1\rb: 2\n\x01", "t.yaml", diags, {}, nullptr);
+    ASSERT_EQ(diags.size(), 1u);
+    EXPECT_EQ(error_kind(diags.items()[0]), ErrorKind::kControlCharacter);
+    EXPECT_EQ(diags.items()[0].span.begin, (diag::Position{3, 1}));
 
     const std::string broken = "a: 1\rb: [\n\n\n";
     diags = {};
