@@ -86,12 +86,19 @@ ParseStatus parse_int(std::string_view s, int64_t& out);
 // each stand between two digits, or between the base prefix and a digit.
 bool underscore_ok(std::string_view s);
 
+// strconv.FormatFloat(f, fmt, -1, bit_size) for fmt 'e', 'E', 'f', 'g' or 'G': the fewest
+// digits that read back as the same float64 (bit_size 64) or float32 (32); NaN, +Inf, -Inf.
+std::string format_float(double f, char fmt, int bit_size = 64);
+
 // ---- encoding/json -------------------------------------------------------------------------
 
 // encoding/json's quoteChar, how its scanner names an unexpected byte: '\'' and '"' spelled
 // out, any other byte quoted as strconv.Quote quotes the code point of the same value, between
 // single quotes ('\x01', 'é' for 0xE9, '\u0080').
 std::string json_quote_char(unsigned char c);
+// encoding/json's spelling of a finite float64: %f, or %e from 1e21 up and below 1e-6 (with
+// the exponent's leading zero dropped: 1e-07 is 1e-7).
+std::string json_float(double f);
 
 // ---- encoding/base64 -----------------------------------------------------------------------
 

@@ -13,8 +13,6 @@
 namespace hintkit::resolver {
 namespace {
 
-using yaml::go_format_float64;
-
 // ---- limits ---------------------------------------------------------------------------
 
 // A string a template makes (print, println, printf): a tazuna.yaml value is a name, a host,
@@ -87,7 +85,7 @@ std::string print_value(const Value& v, const TemplateData& data) {
     case 2:
       return std::to_string(std::get<int64_t>(v));
     case 3:
-      return go_format_float64(std::get<double>(v));
+      return gocompat::format_float(std::get<double>(v), 'g');
     case 4:
       return str(v);
     default:

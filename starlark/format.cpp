@@ -2,10 +2,10 @@
 // messages (Go's %g/%e/%f spellings, "+Inf", "not enough arguments for format string").
 #include "starlark/format.h"
 
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 
+#include "gocompat/gocompat.h"
 #include "starlark/builtins.h"
 #include "starlark/runes.h"
 
@@ -13,7 +13,8 @@ namespace hintkit::starlark {
 
 namespace {
 
-// Go's %e / %g with the shortest digits that round-trip (precision -1), as fmt prints floats.
+// Go's fmt with a float: %e and %f with six decimals, %g with the shortest digits that
+// round-trip (precision -1).
 std::string go_float(double d, char conv) {
   bool upper = conv == 'E' || conv == 'G' || conv == 'F';
   if (std::isnan(d)) return "NaN";
@@ -28,46 +29,7 @@ std::string go_float(double d, char conv) {
     std::snprintf(buf, sizeof buf, upper ? "%E" : "%e", d);
     return buf;
   }
-  // %g: shortest digits; exponent form when exp < -4 || exp >= max(digits, 21)... as Go: 21
-  // only applies to 'v'; for %g with shortest digits the threshold is eprec = 6, widened to the
-  // digit count when that is larger and all digits are integral.
-  auto r = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
-  std::string sci(buf, r.ptr);  // e.g. "-1.2345e+02"
-  bool neg = sci[0] == '-';
-  if (neg) sci.erase(0, 1);
-  size_t epos = sci.find('e');
-  std::string mant = sci.substr(0, epos);
-  int exp = std::stoi(sci.substr(epos + 1));
-  std::string digits;
-  for (char ch : mant) {
-    if (ch != '.') digits.push_back(ch);
-  }
-  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
-  int nd = static_cast<int>(digits.size());
-  int dp = exp + 1;
-  int eprec = 6;
-  if (nd > eprec && nd >= dp) eprec = nd;
-  // Go: shortest forces eprec = 6 before the comparison.
-  eprec = 6;
-  std::string out = neg ? "-" : "";
-  if (exp < -4 || exp >= eprec) {
-    out += digits.substr(0, 1);
-    if (nd > 1) out += "." + digits.substr(1);
-    out += upper ? 'E' : 'e';
-    out += exp < 0 ? '-' : '+';
-    int a = std::abs(exp);
-    if (a < 10) out += '0';
-    out += std::to_string(a);
-    return out;
-  }
-  if (dp <= 0) {
-    out += "0." + std::string(static_cast<size_t>(-dp), '0') + digits;
-  } else if (dp >= nd) {
-    out += digits + std::string(static_cast<size_t>(dp - nd), '0');
-  } else {
-    out += digits.substr(0, static_cast<size_t>(dp)) + "." + digits.substr(static_cast<size_t>(dp));
-  }
-  return out;
+  return gocompat::format_float(d, conv);  // %g and %G: the shortest digits
 }
 
 std::string int_in_base(const Value& v, int base, bool upper) {

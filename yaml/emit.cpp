@@ -614,7 +614,7 @@ void json_scalar_text(const Node& n, std::string& out) {
       return;
     case Kind::kFloat:
       // JSON has no spelling for inf and nan; null is the closest valid value.
-      out += std::isfinite(n.float_value) ? internal::format_float_json(n.float_value) : "null";
+      out += std::isfinite(n.float_value) ? gocompat::json_float(n.float_value) : "null";
       return;
     default:
       json_string(out, n.text);

@@ -26,8 +26,6 @@ void resolve_plain_scalar_into(std::string_view text, Node& out);
 
 // Go's strconv.FormatFloat(f, 'g', -1, 64) with go-yaml v2's spellings of inf and nan.
 std::string format_float_yaml(double d);
-// Go's encoding/json spelling of a finite float64.
-std::string format_float_json(double d);
 
 // ---- strict.cpp --------------------------------------------------------------------------
 

@@ -1,6 +1,5 @@
 // Plain-scalar resolution as go-yaml v2 (ytt's fork, v0.48.0) does it, plus the number
 // spellings its emitter and Go's encoding/json use.
-#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -194,79 +193,10 @@ bool needs_quotes_to_stay_string(std::string_view text) {
   return i == text.size();
 }
 
-namespace {
-
-// Shortest round-trip decimal digits of a finite, non-zero |d| and its decimal exponent
-// (d = 0.DIGITS * 10^dp).
-void shortest_digits(double d, std::string& digits, int& dp) {
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof buf, std::fabs(d), std::chars_format::scientific);
-  std::string_view sv(buf, static_cast<size_t>(res.ptr - buf));
-  size_t e = sv.find('e');
-  digits.clear();
-  for (char c : sv.substr(0, e)) {
-    if (c != '.') digits.push_back(c);
-  }
-  int exp = std::atoi(std::string(sv.substr(e + 1)).c_str());
-  dp = exp + 1;
-}
-
-std::string fixed_from_digits(const std::string& digits, int dp) {
-  std::string out;
-  int nd = static_cast<int>(digits.size());
-  if (dp <= 0) {
-    out = "0.";
-    out.append(static_cast<size_t>(-dp), '0');
-    out += digits;
-  } else if (dp >= nd) {
-    out = digits;
-    out.append(static_cast<size_t>(dp - nd), '0');
-  } else {
-    out.assign(digits, 0, static_cast<size_t>(dp));
-    out.push_back('.');
-    out.append(digits, static_cast<size_t>(dp), std::string::npos);
-  }
-  return out;
-}
-
-std::string exp_from_digits(const std::string& digits, int dp, bool trim_negative_zero) {
-  std::string out(1, digits[0]);
-  if (digits.size() > 1) {
-    out.push_back('.');
-    out.append(digits, 1, std::string::npos);
-  }
-  int exp = dp - 1;
-  out += exp < 0 ? "e-" : "e+";
-  int a = exp < 0 ? -exp : exp;
-  if (a < 10 && !(trim_negative_zero && exp < 0)) out += '0';
-  out += std::to_string(a);
-  return out;
-}
-
-}  // namespace
-
 std::string format_float_yaml(double d) {
   if (std::isnan(d)) return ".nan";
   if (std::isinf(d)) return d > 0 ? ".inf" : "-.inf";
-  std::string sign = std::signbit(d) ? "-" : "";
-  if (d == 0) return sign + "0";
-  std::string digits;
-  int dp;
-  shortest_digits(d, digits, dp);
-  int exp = dp - 1;
-  if (exp < -4 || exp >= 6) return sign + exp_from_digits(digits, dp, false);
-  return sign + fixed_from_digits(digits, dp);
-}
-
-std::string format_float_json(double d) {
-  std::string sign = std::signbit(d) ? "-" : "";
-  if (d == 0) return sign + "0";
-  std::string digits;
-  int dp;
-  shortest_digits(d, digits, dp);
-  double a = std::fabs(d);
-  if (a < 1e-6 || a >= 1e21) return sign + exp_from_digits(digits, dp, true);
-  return sign + fixed_from_digits(digits, dp);
+  return gocompat::format_float(d, 'g');
 }
 
 }  // namespace internal

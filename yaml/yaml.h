@@ -392,10 +392,6 @@ std::string go_string(const Node& scalar);
 // A scalar as a map key: like go_string, but infinities and NaN are spelled as YAML spells
 // them (".inf", "-.inf", ".nan"), as sigs.k8s.io/yaml does for keys.
 std::string go_key_string(const Node& scalar);
-// strconv.FormatFloat(f, 'g', -1, 32).
-std::string go_format_float32(double f);
-// strconv.FormatFloat(f, 'g', -1, 64): also fmt's %v of a float64.
-std::string go_format_float64(double f);
 
 // ---- tazuna's decoding: sigs.k8s.io/yaml's YAML -> JSON conversion ----------------------
 //

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <bit>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 
 #include "diag/diag.h"
@@ -440,37 +439,6 @@ bool in_flag_text(const diag::Span& s) { return s.file.str().starts_with('\x01')
 
 }  // namespace
 
-std::string go_float(double d) {
-  if (std::isnan(d)) return "NaN";
-  if (std::isinf(d)) return d > 0 ? "+Inf" : "-Inf";
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
-  std::string sci(buf, end);  // shortest digits: "-1.5e+08"
-  const bool neg = sci[0] == '-';
-  const size_t e = sci.find('e');
-  std::string digits;
-  for (size_t i = neg ? 1 : 0; i < e; ++i)
-    if (sci[i] != '.') digits += sci[i];
-  const int exp = std::stoi(sci.substr(e + 1));
-  std::string out = neg ? "-" : "";
-  if (exp < -4 || exp >= 6) {  // %e (shortest: the decision uses precision 6)
-    out += digits.substr(0, 1);
-    if (digits.size() > 1) out += "." + digits.substr(1);
-    const int a = std::abs(exp);
-    out += std::string(exp < 0 ? "e-" : "e+") + (a < 10 ? "0" : "") + std::to_string(a);
-  } else if (exp < 0) {
-    out += "0." + std::string(static_cast<size_t>(-exp - 1), '0') + digits;
-  } else {
-    const size_t whole = static_cast<size_t>(exp) + 1;
-    if (digits.size() <= whole) {
-      out += digits + std::string(whole - digits.size(), '0');
-    } else {
-      out += digits.substr(0, whole) + "." + digits.substr(whole);
-    }
-  }
-  return out;
-}
-
 namespace {
 
 // How Go's fmt prints a value that ytt holds as Go data (an ordered map is a pointer to a
@@ -490,7 +458,7 @@ std::string go_printed(const DNode& n, char verb, int depth) {
     case yaml::Kind::kInt:
       return wrong("int64", std::to_string(n.scalar.int_value));
     case yaml::Kind::kFloat:
-      return wrong("float64", go_float(n.scalar.float_value));
+      return wrong("float64", gocompat::format_float(n.scalar.float_value, 'g'));
     case yaml::Kind::kArray: {
       std::string out = "[";
       for (size_t i = 0; i < n.entries.size(); ++i) {

@@ -99,7 +99,6 @@ struct TypeProblem {
 void check_and_fill(DPtr& value, const SType& type, std::vector<TypeProblem>& problems,
                     const diag::Span* doc = nullptr);
 
-std::string go_float(double d);  // strconv.FormatFloat(d, 'g', -1, 64): fmt's %v of a float64
 
 // One block of a schema error (ytt's `schemaAssertionError`): where (the node and the
 // annotations that concern it), what was found, what was expected, and hints.

@@ -23,7 +23,7 @@ std::optional<std::string> go_text(const DNode& n, bool sharp) {
       return n.scalar.is_unsigned ? std::to_string(static_cast<uint64_t>(n.scalar.int_value))
                                   : std::to_string(n.scalar.int_value);
     case yaml::Kind::kFloat:
-      return go_float(n.scalar.float_value);
+      return gocompat::format_float(n.scalar.float_value, 'g');  // fmt's %v
     case yaml::Kind::kString:
       return sharp ? gocompat::quote(n.scalar.text) : n.scalar.text;
     default:

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <toml.hpp>
 
+#include "gocompat/gocompat.h"
 #include "ytt/yttlibrary/yttlibrary.h"
 
 namespace hintkit::ytt {
@@ -88,30 +89,7 @@ std::string key_text(const Key& key) {
 std::string toml_float(double d) {
   if (std::isnan(d)) return "nan";
   if (std::isinf(d)) return d < 0 ? "-inf" : "+inf";
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
-  std::string sci(buf, r.ptr);  // "-1.2345e+22"
-  std::string sign;
-  if (sci[0] == '-') {
-    sign = "-";
-    sci.erase(0, 1);
-  }
-  const size_t e_at = sci.find('e');
-  const int exp = std::stoi(sci.substr(e_at + 1));
-  std::string digits = sci.substr(0, e_at);
-  digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
-  std::string s;
-  if (exp >= 0) {
-    const auto before = static_cast<size_t>(exp) + 1;
-    if (digits.size() <= before) {
-      s = digits + std::string(before - digits.size(), '0');
-    } else {
-      s = digits.substr(0, before) + "." + digits.substr(before);
-    }
-  } else {
-    s = "0." + std::string(static_cast<size_t>(-exp - 1), '0') + digits;
-  }
-  s = sign + s;
+  std::string s = gocompat::format_float(d, 'f');
   if (s.find('.') == std::string::npos) s += ".0";
   return s;
 }
