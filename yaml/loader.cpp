@@ -17,6 +17,7 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "gocompat/gocompat.h"
 #include "yaml/internal.h"
 #include "yaml/yaml.h"
 
@@ -471,9 +472,11 @@ class Builder : public internal::EventHandler, private SourcePlaces {
       }
     }
     if (short_tag == "!!binary") {
-      // go-yaml decodes the text (Go's padded standard base64, line breaks skipped).
-      if (std::optional<std::string> bytes = decode_base64(value)) {
-        n.text = std::move(*bytes);
+      // go-yaml decodes the text with Go's base64.StdEncoding.
+      std::string bytes;
+      size_t bad = 0;
+      if (gocompat::Base64Encoding{}.decode(value, bytes, bad)) {
+        n.text = std::move(bytes);
       } else {
         diags_.error("HK001", span_at(mark), "!!binary value contains invalid base64 data").kind =
             static_cast<uint16_t>(ErrorKind::kBadBinary);
@@ -481,40 +484,6 @@ class Builder : public internal::EventHandler, private SourcePlaces {
     }
     n.tag = short_tag;
     return n;
-  }
-
-  // Go's base64.StdEncoding.DecodeString: CR and LF are skipped, the rest is whole padded
-  // groups of four.
-  static std::optional<std::string> decode_base64(std::string_view text) {
-    std::string digits;
-    for (char c : text) {
-      if (c != '\r' && c != '\n') digits.push_back(c);
-    }
-    if (digits.size() % 4 != 0) return std::nullopt;
-    auto value_of = [](char c) -> int {
-      if (c >= 'A' && c <= 'Z') return c - 'A';
-      if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-      if (c >= '0' && c <= '9') return c - '0' + 52;
-      if (c == '+') return 62;
-      if (c == '/') return 63;
-      return -1;
-    };
-    std::string out;
-    for (size_t i = 0; i < digits.size(); i += 4) {
-      const bool last = i + 4 == digits.size();
-      int pad = 0;
-      if (last && digits[i + 3] == '=') pad = digits[i + 2] == '=' ? 2 : 1;
-      uint32_t group = 0;
-      for (int k = 0; k < 4; ++k) {
-        int v = k >= 4 - pad ? 0 : value_of(digits[i + k]);
-        if (v < 0) return std::nullopt;
-        group = group << 6 | static_cast<uint32_t>(v);
-      }
-      out.push_back(static_cast<char>(group >> 16));
-      if (pad < 2) out.push_back(static_cast<char>(group >> 8 & 0xFF));
-      if (pad < 1) out.push_back(static_cast<char>(group & 0xFF));
-    }
-    return out;
   }
 
   void open(const Mark& mark, Kind kind, const std::string& tag, AnchorId anchor, bool flow) {
