@@ -1120,7 +1120,6 @@ class Scanner : public ScalarScanner {
                 "block sequence entries are not allowed in this context");
         }
         roll_indent(m_.column, -1, Tok::kBlockSeqStart, m_);
-        if (map_ != nullptr) map_->block_entries.push_back(m_.offset);
       }
       remove_simple_key();
       allowed_ = true;
@@ -1389,12 +1388,23 @@ class Parser {
 
   // ---- events ---------------------------------------------------------------------------
 
-  static NodeMark mark(const Token& t) {
+  // The mark of the next event's node; a block sequence's element has its entry's `-` too.
+  NodeMark mark(const Token& t) {
     NodeMark m;
     m.pos = t.offset;
     m.line = t.line;
     m.column = static_cast<int>(t.offset - t.line_start);
+    m.dash_line = dash_.line;
+    m.dash_column = dash_.column;
+    dash_.line = -1;
     return m;
+  }
+  // A block sequence's entry: its `-` goes with the element's mark.
+  void take_entry_dash() {
+    const Token& t = peek();
+    dash_.line = t.line;
+    dash_.column = static_cast<int>(t.offset - t.line_start);
+    skip();
   }
   // An empty node at `at`: null, or the empty scalar of a tag.
   void empty(const NodeMark& at, const std::string& tag = {}, AnchorId anchor = 0) {
@@ -1741,7 +1751,7 @@ class Parser {
   void block_sequence_entry() {
     const Token& t = peek();
     if (t.type == Tok::kBlockEntry) {
-      skip();
+      take_entry_dash();
       Tok next = peek().type;
       if (next != Tok::kBlockEntry && next != Tok::kBlockEnd) {
         states_.push_back(State::kBlockSequenceEntry);
@@ -1762,7 +1772,7 @@ class Parser {
 
   void indentless_sequence_entry() {
     if (peek().type == Tok::kBlockEntry) {
-      skip();
+      take_entry_dash();
       Tok next = peek().type;
       if (next != Tok::kBlockEntry && next != Tok::kKey && next != Tok::kValue &&
           next != Tok::kBlockEnd) {
@@ -1892,6 +1902,7 @@ class Parser {
   // The marks of the map entries being read (where an entry with no `:` has its empty value),
   // the anchors' ids in the current document, its %TAG prefixes.
   std::vector<NodeMark> entry_marks_;
+  NodeMark dash_;  // the `-` of the block sequence entry whose node comes next (line -1: none)
   std::vector<bool> flows_;       // the open flow collections, innermost last: true for a map
   Tok last_ = Tok::kStreamStart;  // the token taken last
   Tok before_last_ = Tok::kStreamStart;  // and the one before it

@@ -90,7 +90,6 @@ struct SourceMap {
   bool plain_comments = false;           // keep plain `#` comments too, not only `#@` ones
   std::vector<size_t> line_starts{0};    // offset of each line's first byte, as far as read
   std::vector<ScannedComment> comments;  // `#@` and plain `#` (`#!` dropped), in order
-  std::vector<size_t> block_entries;     // offsets of block sequence `-` indicators
 };
 
 // The first error go-yaml v2's scanner and parser meet in `source`.
@@ -147,6 +146,9 @@ struct Mark {
   int line = 0;
   int column = 0;
   size_t end = std::string_view::npos;
+  // A block sequence's element: where its entry's `-` stands (0-based; line -1 for other nodes).
+  int dash_line = -1;
+  int dash_column = 0;
 };
 using AnchorId = size_t;  // 0: none; counted from 1 in each document
 

@@ -304,6 +304,7 @@ class Builder : public internal::EventHandler, private SourcePlaces {
     Node& n = slot();
     n.text = literal;
     n.span = span;
+    note_dash_line(n, mark);
     placed(n, 1, 0, anchor, n.text.size());
   }
 
@@ -337,6 +338,7 @@ class Builder : public internal::EventHandler, private SourcePlaces {
     copy = a.node;
     copy.span.begin = pos(mark);
     copy.span.end = copy.span.begin;
+    note_dash_line(copy, mark);
     placed(copy, a.size, a.depth, 0, a.bytes);
   }
 
@@ -358,6 +360,7 @@ class Builder : public internal::EventHandler, private SourcePlaces {
     n.span = span_at(mark);
     // Where the scanner's end mark puts it; an empty node (properties alone) ends where it starts.
     if (mark.end != std::string_view::npos) n.span.end = advance(n.span.begin, mark.pos, mark.end);
+    note_dash_line(n, mark);
     placed(n, 1, 0, anchor, n.text.size());
   }
 
@@ -416,11 +419,8 @@ class Builder : public internal::EventHandler, private SourcePlaces {
         size_t p = at;
         while (p < src_.size() && (is_blank(src_[p]) || src_[p] == '"' || src_[p] == '\'')) ++p;
         if (p < src_.size() && src_[p] == ':') s.begin = advance(s.begin, at, p + 1);
-      } else if (f.node.kind == Kind::kArray && f.node.style == Style::kBlock) {
-        size_t off = offset(mark);
-        auto& dashes = map_.block_entries;
-        auto it = std::lower_bound(dashes.begin(), dashes.end(), off);
-        if (it != dashes.begin()) s.begin = position_at(map_.line_starts, *(it - 1) + 1);
+      } else if (mark.dash_line >= 0) {  // just after its `-`
+        s.begin = {mark.dash_line + 1, mark.dash_column + 2};
       } else if (f.node.kind == Kind::kMap && !f.has_key) {
         // `? ` with no key, or `: v`: keep the mark.
       }
@@ -499,6 +499,7 @@ class Builder : public internal::EventHandler, private SourcePlaces {
     f.node.kind = kind;
     f.node.style = flow ? Style::kFlow : Style::kBlock;
     f.node.span = span_at(mark);
+    note_dash_line(f.node, mark);
     if (tag.size() > 1 || (tag.size() == 1 && tag[0] != '?' && tag[0] != '!')) {
       f.node.tag = tag.compare(0, kLongTagPrefix.size(), kLongTagPrefix) == 0
                        ? "!!" + tag.substr(kLongTagPrefix.size())
@@ -537,6 +538,7 @@ class Builder : public internal::EventHandler, private SourcePlaces {
     Node& n = slot();
     n = Node{};
     n.span = span_at(mark);
+    note_dash_line(n, mark);
     placed(n, 1, 0, 0, 0);
   }
 
@@ -579,19 +581,11 @@ class Builder : public internal::EventHandler, private SourcePlaces {
     return f.items.back().value;
   }
 
-  // A block sequence element that starts below its `-`: remember the dash's line.
-  void note_dash_line(Node& element) {
-    element.item_line = 0;
-    if (element.span.begin.line <= 0) return;
-    size_t off = offset_of(element.span.begin);
-    size_t p = off;
-    while (p > 0 && (src_[p - 1] == ' ' || src_[p - 1] == '\t')) --p;
-    if (p > 0 && src_[p - 1] == '-') return;  // `- x`: the dash is on the element's line
-    const std::vector<size_t>& dashes = map_.block_entries;
-    auto it = std::lower_bound(dashes.begin(), dashes.end(), off);
-    if (it == dashes.begin()) return;
-    const int line = position_at(map_.line_starts, *(it - 1)).line;
-    if (line < element.span.begin.line) element.item_line = line;
+  // A block sequence element that starts below its `-`: remember the dash's line (see
+  // Node::item_line). Other nodes keep theirs (an alias's copy, its anchor's).
+  static void note_dash_line(Node& n, const Mark& mark) {
+    if (mark.dash_line >= 0)
+      n.item_line = mark.dash_line + 1 < n.span.begin.line ? mark.dash_line + 1 : 0;
   }
 
   // Bookkeeping for the node just built in `slot()`.
@@ -611,7 +605,6 @@ class Builder : public internal::EventHandler, private SourcePlaces {
     f.bytes += bytes;
     f.depth = std::max(f.depth, depth + 1);
     if (f.node.kind == Kind::kArray) {
-      if (f.node.style == Style::kBlock) note_dash_line(f.elements.back());
       return;
     }
     if (!f.has_key) {
