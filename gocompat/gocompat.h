@@ -86,6 +86,11 @@ ParseStatus parse_int(std::string_view s, int64_t& out);
 // each stand between two digits, or between the base prefix and a digit.
 bool underscore_ok(std::string_view s);
 
+// strconv.ParseFloat(s, 64): decimal or hexadecimal (with a 'p' exponent) text, underscores
+// as underscore_ok allows them, "inf"/"infinity" with a sign and "nan" without, in any case.
+// kRange past the largest float64, with `out` the infinity Go returns; an underflow is kOk.
+ParseStatus parse_float(std::string_view s, double& out);
+
 // strconv.FormatFloat(f, fmt, -1, bit_size) for fmt 'e', 'E', 'f', 'g' or 'G': the fewest
 // digits that read back as the same float64 (bit_size 64) or float32 (32); NaN, +Inf, -Inf.
 std::string format_float(double f, char fmt, int bit_size = 64);

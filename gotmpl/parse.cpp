@@ -169,62 +169,10 @@ std::optional<std::string> unquote(std::string_view s) {
   return out;
 }
 
-// strconv.ParseFloat(s, 64) for the literals the lexer makes (digits, '.', exponents, hex).
-std::optional<double> parse_float(std::string_view s0) {
-  std::string_view s = s0;
-  std::string clean;
-  size_t i = 0;
-  if (i < s.size() && (s[i] == '+' || s[i] == '-')) clean += s[i++];
-  bool hex = false;
-  if (s.size() - i >= 2 && s[i] == '0' && (s[i + 1] | 0x20) == 'x') {
-    hex = true;
-    clean += "0x";
-    i += 2;
-  }
-  bool digits = false, dot = false, underscores = false, exp = false;
-  for (; i < s.size(); ++i) {
-    const char c = s[i];
-    if (c == '_') {
-      underscores = true;
-      continue;
-    }
-    if (c == '.' && !dot) {
-      dot = true;
-      clean += c;
-      continue;
-    }
-    if ((c >= '0' && c <= '9') || (hex && hex_value(c) >= 0)) {
-      digits = true;
-      clean += c;
-      continue;
-    }
-    break;
-  }
-  if (!digits) return std::nullopt;
-  if (i < s.size() && ((!hex && (s[i] | 0x20) == 'e') || (hex && (s[i] | 0x20) == 'p'))) {
-    exp = true;
-    clean += s[i++];
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) clean += s[i++];
-    bool exp_digits = false;
-    for (; i < s.size(); ++i) {
-      if (s[i] == '_') {
-        underscores = true;
-        continue;
-      }
-      if (s[i] < '0' || s[i] > '9') break;
-      exp_digits = true;
-      clean += s[i];
-    }
-    if (!exp_digits) return std::nullopt;
-  }
-  if (i != s.size()) return std::nullopt;
-  if (hex && !exp) return std::nullopt;  // hexadecimal mantissa requires a 'p' exponent
-  if (underscores && !gocompat::underscore_ok(s0)) return std::nullopt;
-  errno = 0;
-  char* end = nullptr;
-  const double d = std::strtod(clean.c_str(), &end);
-  if (end != clean.c_str() + clean.size()) return std::nullopt;
-  if (errno == ERANGE && std::isinf(d)) return std::nullopt;  // Go: value out of range
+// strconv.ParseFloat(s, 64) as Go's parser uses it: an error of either kind is no float.
+std::optional<double> parse_float(std::string_view s) {
+  double d = 0;
+  if (gocompat::parse_float(s, d) != gocompat::ParseStatus::kOk) return std::nullopt;
   return d;
 }
 

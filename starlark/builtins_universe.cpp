@@ -5,6 +5,7 @@
 #include <iostream>
 #include <unordered_map>
 
+#include "gocompat/gocompat.h"
 #include "starlark/builtins.h"
 #include "starlark/eval.h"
 #include "starlark/operators.h"
@@ -121,71 +122,6 @@ Value b_fail(const Call& c) {
   bfail(c, msg);
 }
 
-// Go's rule for `_` in number literals: only between digits, or after a base prefix.
-bool go_underscores_ok(std::string_view s) {
-  if (!s.empty() && (s[0] == '+' || s[0] == '-')) s.remove_prefix(1);
-  char saw = '^';  // '^' start, '0' digit or prefix, '_' underscore, '!' anything else
-  size_t i = 0;
-  bool hex = false;
-  if (s.size() >= 2 && s[0] == '0') {
-    char b = static_cast<char>(std::tolower(static_cast<unsigned char>(s[1])));
-    if (b == 'b' || b == 'o' || b == 'x') {
-      i = 2;
-      saw = '0';
-      hex = b == 'x';
-    }
-  }
-  for (; i < s.size(); ++i) {
-    char ch = static_cast<char>(std::tolower(static_cast<unsigned char>(s[i])));
-    if ((ch >= '0' && ch <= '9') || (hex && ch >= 'a' && ch <= 'f')) {
-      saw = '0';
-    } else if (ch == '_') {
-      if (saw != '0') return false;
-      saw = '_';
-    } else {
-      if (saw == '_') return false;
-      saw = '!';
-    }
-  }
-  return saw != '_';
-}
-
-// The syntax Go's strconv.ParseFloat accepts for finite numbers: decimal with an optional
-// exponent, or hexadecimal with a mandatory `p` exponent; `_` between digits. nullopt when
-// the text is not a number; an out-of-range value comes back infinite.
-std::optional<double> go_parse_float(std::string_view text) {
-  std::string s;
-  for (char ch : text)
-    if (ch != '_') s += ch;
-  if (s.size() != text.size() && !go_underscores_ok(text)) return std::nullopt;
-  size_t i = 0;
-  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-  bool hex = s.size() >= i + 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X');
-  if (hex) i += 2;
-  auto is_digit = [&](char ch) {
-    return hex ? std::isxdigit(static_cast<unsigned char>(ch)) != 0 : ch >= '0' && ch <= '9';
-  };
-  size_t digits = 0;
-  while (i < s.size() && is_digit(s[i])) ++i, ++digits;
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    while (i < s.size() && is_digit(s[i])) ++i, ++digits;
-  }
-  if (digits == 0) return std::nullopt;
-  char exp = hex ? 'p' : 'e';
-  if (i < s.size() && std::tolower(static_cast<unsigned char>(s[i])) == exp) {
-    ++i;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    size_t exp_digits = 0;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++exp_digits;
-    if (exp_digits == 0) return std::nullopt;
-  } else if (hex) {
-    return std::nullopt;
-  }
-  if (i != s.size()) return std::nullopt;
-  return std::strtod(s.c_str(), nullptr);  // underflow gives 0, as in Go
-}
-
 // float(x): strings are read as Go's strconv.ParseFloat reads them, with its error texts.
 Value b_float(const Call& c) {
   if (!c.kwargs.empty()) throw_error("float does not accept keyword arguments");
@@ -201,26 +137,16 @@ Value b_float(const Call& c) {
     case Kind::kFloat:
       return x;
     case Kind::kString: {
-      const std::string& s = str_ref(x);
-      std::string lower;
-      for (char ch : s)
-        lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
-      if (lower == "nan") return Value::from_float(NAN);  // no sign, as in Go
-      std::string_view body = lower;
-      bool neg = false;
-      if (!body.empty() && (body[0] == '+' || body[0] == '-')) {
-        neg = body[0] == '-';
-        body.remove_prefix(1);
+      double d = 0;
+      switch (gocompat::parse_float(str_ref(x), d)) {
+        case gocompat::ParseStatus::kOk:
+          return Value::from_float(d);
+        case gocompat::ParseStatus::kSyntax:
+          bfail(c, "strconv.ParseFloat: parsing " + repr_of(x) + ": invalid syntax");
+        case gocompat::ParseStatus::kRange:
+          bfail(c, "strconv.ParseFloat: parsing " + repr_of(x) + ": value out of range");
       }
-      if (body == "inf" || body == "infinity") {
-        return Value::from_float(neg ? -INFINITY : INFINITY);
-      }
-      std::optional<double> d = go_parse_float(s);
-      if (!d) bfail(c, "strconv.ParseFloat: parsing " + repr_of(x) + ": invalid syntax");
-      if (std::isinf(*d)) {
-        bfail(c, "strconv.ParseFloat: parsing " + repr_of(x) + ": value out of range");
-      }
-      return Value::from_float(*d);
+      return Value::from_float(d);
     }
     default:
       throw_error("float got " + std::string(x.type_name()) + ", want number or string");

@@ -1,11 +1,12 @@
 // gocompat against answers printed by Go 1.19 itself (strconv.Quote, ParseUint/ParseInt with
-// base 0, FormatFloat, unicode.IsSpace, utf8.ValidString, encoding/base64, encoding/json's
-// floats and its error for a bad byte).
+// base 0, ParseFloat and FormatFloat, unicode.IsSpace, utf8.ValidString, encoding/base64,
+// encoding/json's floats and its error for a bad byte).
 #include "gocompat/gocompat.h"
 
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -287,6 +288,76 @@ TEST(Base64, MatchesGo) {
       EXPECT_EQ(out, c.out);
     } else {
       EXPECT_EQ(bad, static_cast<size_t>(c.bad));
+    }
+  }
+}
+
+// Answers printed by Go 1.19's strconv.ParseFloat(s, 64): the error, and the value's bits
+// (for kSyntax Go returns 0).
+TEST(ParseFloat, MatchesGo) {
+  struct Case {
+    std::string_view in;
+    ParseStatus status;
+    uint64_t bits;
+  };
+  const Case cases[] = {
+      {"1", ParseStatus::kOk, 0x3ff0000000000000ull},
+      {"1.", ParseStatus::kOk, 0x3ff0000000000000ull},
+      {".5", ParseStatus::kOk, 0x3fe0000000000000ull},
+      {"1e5", ParseStatus::kOk, 0x40f86a0000000000ull},
+      {"1e", ParseStatus::kSyntax, 0x0000000000000000ull},
+      {"1e+", ParseStatus::kSyntax, 0x0000000000000000ull},
+      {"1_000.5", ParseStatus::kOk, 0x408f440000000000ull},
+      {"1__0", ParseStatus::kSyntax, 0x0000000000000000ull},
+      {"_1", ParseStatus::kSyntax, 0x0000000000000000ull},
+      {"1_", ParseStatus::kSyntax, 0x0000000000000000ull},
+      {"0x1p3", ParseStatus::kOk, 0x4020000000000000ull},
+      {"0x1.8p1", ParseStatus::kOk, 0x4008000000000000ull},
+      {"0x1", ParseStatus::kSyntax, 0x0000000000000000ull},
+      {"0x_1p3", ParseStatus::kOk, 0x4020000000000000ull},
+      {"0x1p-1074", ParseStatus::kOk, 0x0000000000000001ull},
+      {"0x1p-1075", ParseStatus::kOk, 0x0000000000000000ull},
+      {"1e400", ParseStatus::kRange, 0x7ff0000000000000ull},
+      {"-1e400", ParseStatus::kRange, 0xfff0000000000000ull},
+      {"1e-400", ParseStatus::kOk, 0x0000000000000000ull},
+      {"inf", ParseStatus::kOk, 0x7ff0000000000000ull},
+      {"+Inf", ParseStatus::kOk, 0x7ff0000000000000ull},
+      {"-infinity", ParseStatus::kOk, 0xfff0000000000000ull},
+      {"nan", ParseStatus::kOk, 0x7ff8000000000001ull},
+      {"NaN", ParseStatus::kOk, 0x7ff8000000000001ull},
+      {"+nan", ParseStatus::kSyntax, 0x0000000000000000ull},
+      {"-nan", ParseStatus::kSyntax, 0x0000000000000000ull},
+      {"", ParseStatus::kSyntax, 0x0000000000000000ull},
+      {"+", ParseStatus::kSyntax, 0x0000000000000000ull},
+      {"-", ParseStatus::kSyntax, 0x0000000000000000ull},
+      {".", ParseStatus::kSyntax, 0x0000000000000000ull},
+      {"1.5e3_0", ParseStatus::kOk, 0x4632eec2eb3869afull},
+      {"1.5e_3", ParseStatus::kSyntax, 0x0000000000000000ull},
+      {"0b1", ParseStatus::kSyntax, 0x0000000000000000ull},
+      {"0o7", ParseStatus::kSyntax, 0x0000000000000000ull},
+      {"00.5", ParseStatus::kOk, 0x3fe0000000000000ull},
+      {"1.7976931348623157e308", ParseStatus::kOk, 0x7fefffffffffffffull},
+      {"1.7976931348623159e308", ParseStatus::kRange, 0x7ff0000000000000ull},
+      {"4.9e-324", ParseStatus::kOk, 0x0000000000000001ull},
+      {"2.4e-324", ParseStatus::kOk, 0x0000000000000000ull},
+      {"+.5e-3", ParseStatus::kOk, 0x3f40624dd2f1a9fcull},
+      {"0X1P+2", ParseStatus::kOk, 0x4010000000000000ull},
+      {"1p3", ParseStatus::kSyntax, 0x0000000000000000ull},
+      {"0x.8p1", ParseStatus::kOk, 0x3ff0000000000000ull},
+      {"0x1.p1", ParseStatus::kOk, 0x4000000000000000ull},
+      {"0xp1", ParseStatus::kSyntax, 0x0000000000000000ull},
+      {"i", ParseStatus::kSyntax, 0x0000000000000000ull},
+      {"1i", ParseStatus::kSyntax, 0x0000000000000000ull},
+      {"0.1e-0", ParseStatus::kOk, 0x3fb999999999999aull},
+  };
+  for (const Case& c : cases) {
+    double out = 0;
+    EXPECT_EQ(parse_float(c.in, out), c.status) << c.in;
+    if (c.status == ParseStatus::kSyntax) continue;
+    if (std::isnan(std::bit_cast<double>(c.bits))) {
+      EXPECT_TRUE(std::isnan(out)) << c.in;
+    } else {
+      EXPECT_EQ(std::bit_cast<uint64_t>(out), c.bits) << c.in;
     }
   }
 }
