@@ -1428,8 +1428,13 @@ class Parser {
       case State::kImplicitDocumentStart:
         if (after_document_start_) {  // as if a `---` had just been taken
           // The tree is the text's own: the empty document go-yaml reads before a text that
-          // starts with a marker or a directive (or has no content) is no document of it.
+          // starts with a marker (or has no content) is no document of it. Before a directive
+          // it is one (go-yaml ends it at the directive), at the text's start.
           const Tok t = peek().type;
+          if (t == Tok::kVersionDirective || t == Tok::kTagDirective) {
+            h_.OnDocumentStart(NodeMark{});
+            h_.OnDocumentEnd();
+          }
           if (t == Tok::kDocumentStart || t == Tok::kStreamEnd || t == Tok::kVersionDirective ||
               t == Tok::kTagDirective) {
             state_ = State::kDocumentStart;

@@ -952,48 +952,9 @@ void add_strict_problem(const std::vector<Document>& decoded, size_t before,
 
 }  // namespace
 
-namespace {
-
-// ytt's test for a text that starts with a document marker (`\A\s*---\s+`).
-bool starts_with_ytt_doc_marker(std::string_view text) {
-  constexpr std::string_view kSpace = " \t\r\n\f\v";
-  size_t i = text.find_first_not_of(kSpace);
-  return i != std::string_view::npos && text.substr(i, 3) == "---" && i + 3 < text.size() &&
-         kSpace.find(text[i + 3]) != std::string_view::npos;
-}
-
-// Whether the first thing in `text` past blank and comment lines is a directive (`%` at the
-// start of a line).
-bool starts_with_directive(std::string_view text) {
-  size_t at = 0;
-  while (at < text.size()) {
-    size_t first = text.find_first_not_of(" \t\r", at);
-    if (first == std::string_view::npos) return false;
-    if (text[first] == '%') return first == at;
-    if (text[first] != '#' && text[first] != '\n') return false;
-    size_t nl = text.find('\n', first);
-    if (nl == std::string_view::npos) return false;
-    at = nl + 1;
-  }
-  return false;
-}
-
-}  // namespace
-
 std::vector<Document> load(std::string_view source, std::string_view file, diag::Diagnostics& diags,
                            const LoadOptions& options) {
-  const size_t before = diags.items().size();
-  std::vector<Document> docs = internal::load_with(source, file, diags, options, nullptr);
-  // ytt's parser puts a `---` line before a text that does not start with one; before a
-  // directive that line is an empty document of its own (go-yaml ends it at the directive).
-  if (options.leading_bom_is_text && !docs.empty() && diags.items().size() == before &&
-      starts_with_directive(source) && !starts_with_ytt_doc_marker(source)) {
-    Document empty;
-    empty.span.file = docs.front().span.file;
-    empty.span.begin = empty.span.end = diag::Position{1, 1};
-    docs.insert(docs.begin(), std::move(empty));
-  }
-  return docs;
+  return internal::load_with(source, file, diags, options, nullptr);
 }
 
 namespace internal {
