@@ -282,21 +282,15 @@ class Builder : public internal::EventHandler, private SourcePlaces {
   }
 
   void OnNull(const Mark& mark, AnchorId anchor) override {
-    size_t off = offset(mark);
-    std::string_view at = src_.substr(off);
+    // A null word (`~`, `null`, `Null`, `NULL`) is its token; with properties before it, or an
+    // empty node, it is placed as an empty node is.
     std::string_view literal;
-    for (std::string_view word : {"~", "null", "Null", "NULL"}) {
-      if (at.substr(0, word.size()) == word &&
-          (at.size() == word.size() || is_blank(at[word.size()]) ||
-           std::string_view("\r\n,]}#:").find(at[word.size()]) != std::string_view::npos)) {
-        literal = word;
-        break;
-      }
-    }
+    if (mark.end != std::string_view::npos) literal = src_.substr(mark.pos, mark.end - mark.pos);
+    if (literal != "~" && literal != "null" && literal != "Null" && literal != "NULL") literal = {};
     diag::Span span;
     if (!literal.empty()) {
       span = span_at(mark);
-      span.end = advance(span.begin, off, off + literal.size());
+      span.end = advance(span.begin, mark.pos, mark.end);
     } else {
       span = empty_node_span(mark);  // before slot(): it reads the pending key
       if (top_ == 0) root_empty_candidate_ = true;

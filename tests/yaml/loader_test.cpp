@@ -288,6 +288,14 @@ TEST(YamlLoad, EmptyValueSpansStayOnTheirLine) {
   EXPECT_EQ(r.find("a")->value.kind, Kind::kNull);
   EXPECT_EQ(r.find("a")->value.span.begin.line, 1);
   EXPECT_EQ(r.find("list")->value.elements[0].span.begin.line, 4);
+
+  // Before a key that is a null word, an empty value is still empty, after its key's `:` (it
+  // took the next key's word and place).
+  auto before_null_key = load_ok("a:\n~: 1\n");
+  const MapItem& a = before_null_key[0].root.items[0];
+  EXPECT_EQ(a.value.text, "");
+  EXPECT_EQ(a.value.span.begin, (diag::Position{1, 3}));
+  EXPECT_EQ(a.span.end, (diag::Position{1, 3}));
 }
 
 TEST(YamlLoad, MultipleDocuments) {
