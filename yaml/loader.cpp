@@ -75,20 +75,11 @@ int line_ytt_cannot_show(std::string_view source, const diag::Diagnostics& diags
   return 0;
 }
 
-// Thrown from inside the event handler to stop the parser: a limit is hit (HK003), or the
-// events show a syntax error the parser itself let through (HK001).
+// Thrown from inside the event handler to stop the parser: a limit is hit (HK003).
 struct StopLoading {
   diag::Position at;
   std::string message;
-  std::string code = "HK003";
-  ErrorKind kind = ErrorKind::kNone;
 };
-
-// A syntax error found by the builder or the fast parser, with our words for its kind.
-StopLoading syntax_error(diag::Position at, ErrorKind kind) {
-  return StopLoading{at, "syntax error: " + std::string(internal::syntax_error_text(kind)), "HK001",
-                     kind};
-}
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
@@ -304,10 +295,7 @@ class Builder : public internal::EventHandler, private SourcePlaces {
 
   void OnAlias(const Mark& mark, AnchorId anchor) override {
     auto it = anchors_.find(anchor);
-    if (it == anchors_.end()) {
-      if (!anchor_is_open(anchor)) {  // the reader looks aliases up: never here
-        throw syntax_error(pos(mark), ErrorKind::kUndefinedAlias);
-      }
+    if (it == anchors_.end()) {  // the parser has looked it up: its node is still open
       alias_inside_its_anchor(mark);
       return;
     }
@@ -506,13 +494,6 @@ class Builder : public internal::EventHandler, private SourcePlaces {
     f.has_key = false;
     f.merged.clear();
     f.index.clear();
-  }
-
-  // Whether `anchor` names a collection still being built (an enclosing one).
-  bool anchor_is_open(AnchorId anchor) const {
-    for (size_t i = 0; i < top_; ++i)
-      if (stack_[i].anchor == anchor) return true;
-    return false;
   }
 
   // An alias inside the node its anchor names: go-yaml's parser takes it, and its decoder,
@@ -1115,7 +1096,7 @@ std::vector<Document> read_text(std::string_view source, std::string_view file,
   if (limit) {
     diag::Span s = whole_file();
     s.begin = s.end = limit->at;
-    diags.error(limit->code, s, limit->message).kind = static_cast<uint16_t>(limit->kind);
+    diags.error("HK003", s, limit->message);
   } else if (!whole) {
     // go-yaml parses a whole document before building values from it: problems found while
     // building the document it stopped in come after its syntax error, and are not reported.
