@@ -2,10 +2,9 @@
 // algorithm), followed mechanism by mechanism: the token queue, simple keys per flow level
 // (a required one that ends without `:` is the error go-yaml names), the indentation stack,
 // plain, quoted and block scalars with their folding, escapes and chomping, anchors, tags and
-// %TAG prefixes, and the parser's state machine. Every event goes to an EventHandler: the tree's
-// builder (go_yaml_read), or none (go_yaml_scan, which only finds where go-yaml stops and why).
-// The first stop of either kind is go-yaml's first error, at go-yaml's place, with the problem
-// and mark go-yaml sets where it meets it, from the same pass.
+// %TAG prefixes, and the parser's state machine. Every event goes to an EventHandler, the tree's
+// builder (go_yaml_read). The first stop (scanner, parser or reader) is go-yaml's first error, at
+// go-yaml's place, with the problem and mark go-yaml sets where it meets it, from the same pass.
 // Bottom up: ScannerInput (the text and the mark), ScalarScanner (directives, scalars, tags),
 // Scanner (tokens, simple keys, indentation), Parser (events).
 #include <algorithm>
@@ -1920,26 +1919,9 @@ class Parser {
 
 }  // namespace
 
-GoScan go_yaml_scan(std::string_view source, bool after_document_start, const ReaderStop* reader,
-                    SourceMap* map) {
-  struct NoEvents : EventHandler {
-    void OnDocumentStart(const NodeMark&) override {}
-    void OnDocumentEnd() override {}
-    void OnNull(const NodeMark&, AnchorId) override {}
-    void OnAlias(const NodeMark&, AnchorId) override {}
-    void OnScalarView(const NodeMark&, const std::string&, AnchorId, std::string_view,
-                      Style) override {}
-    void OnSequenceStart(const NodeMark&, const std::string&, AnchorId, bool) override {}
-    void OnSequenceEnd() override {}
-    void OnMapStart(const NodeMark&, const std::string&, AnchorId, bool) override {}
-    void OnMapEnd() override {}
-  } none;
-  return Parser(source, after_document_start, reader, none, map).run();
-}
-
 bool go_yaml_read(std::string_view source, EventHandler& handler, bool after_document_start,
-                  GoScan* stop, SourceMap* map) {
-  Parser parser(source, after_document_start, nullptr, handler, map);
+                  GoScan* stop, SourceMap* map, const ReaderStop* reader) {
+  Parser parser(source, after_document_start, reader, handler, map);
   GoScan out = parser.run();
   if (stop != nullptr) *stop = std::move(out);
   return parser.read_whole();

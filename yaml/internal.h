@@ -133,10 +133,6 @@ struct ReaderStop {
 // when `after_document_start`.
 size_t reader_chunk_start(std::string_view text, size_t offset, bool after_document_start);
 
-// `*map` (optional) as for go_yaml_read.
-GoScan go_yaml_scan(std::string_view source, bool after_document_start = false,
-                    const ReaderStop* reader = nullptr, SourceMap* map = nullptr);
-
 // Where a node's event places it: its first token (its first property, if any); for an empty
 // node the token after it, but for a map entry with no `:`, whose empty value sits at the
 // entry's first token. Offset, 0-based line and 0-based byte column.
@@ -174,11 +170,12 @@ class EventHandler {
 
 // go-yaml v2's scanner and parser reading `source` whole, handing each event to `handler` (the
 // tree's builder). False when it stops before the end, at go-yaml's first error: the events
-// handed over so far must then be dropped. `after_document_start` as for go_yaml_scan.
-// `*stop` (optional) gets where and why it stopped, as go_yaml_scan reports it.
-// `*map` (optional) gets what the reader notes as it reads (see SourceMap).
+// handed over so far from the document it stopped in must then be dropped. `*stop` (optional)
+// gets where and why it stopped; `*map` (optional) what the reader notes as it reads (see
+// SourceMap); `*reader` (optional) where go-yaml's reader rejects the text.
 bool go_yaml_read(std::string_view source, EventHandler& handler, bool after_document_start,
-                  GoScan* stop = nullptr, SourceMap* map = nullptr);
+                  GoScan* stop = nullptr, SourceMap* map = nullptr,
+                  const ReaderStop* reader = nullptr);
 
 // Whether ytt's parser puts a `---` line before `text` (it does unless the text starts with
 // optional white space, `---` and white space).

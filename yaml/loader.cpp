@@ -8,12 +8,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <istream>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <sstream>
-#include <streambuf>
 #include <type_traits>
 #include <unordered_map>
 
@@ -30,12 +28,11 @@ using internal::position_at;
 
 constexpr std::string_view kLongTagPrefix = "tag:yaml.org,2002:";
 
-// Reads a string_view as an istream without copying it.
 constexpr std::string_view kBom = "\xEF\xBB\xBF";  // U+FEFF in UTF-8
 
 bool starts_with_bom(std::string_view s) { return s.substr(0, kBom.size()) == kBom; }
 
-// The text the parsers read. A YAML reader drops a byte order mark that starts its input (one
+// The text the reader reads. A YAML reader drops a byte order mark that starts its input (one
 // only: a second is text); ytt's go-yaml never sees one there, its parser having put a `---`
 // line first (LoadOptions::leading_bom_is_text). Below this, a byte order mark is a character.
 std::string_view without_dropped_bom(std::string_view source, const LoadOptions& options) {
@@ -1022,7 +1019,7 @@ std::vector<Document> read_text(std::string_view source, std::string_view file,
     return s;
   };
   source = without_dropped_bom(source, options);
-  // ytt's parser reads the text after a `---` line it puts before it (see go_yaml_scan).
+  // ytt's parser reads the text after a `---` line it puts before it (see go_yaml_read).
   const bool after_document_start =
       options.leading_bom_is_text && internal::ytt_puts_document_start(source);
   // go-yaml's first error, where its scanner or parser stopped.
@@ -1036,41 +1033,16 @@ std::vector<Document> read_text(std::string_view source, std::string_view file,
     d.kind_detail = go.message;
   };
   const size_t first_diag = diags.size();
-  if (internal::NotText bad = internal::find_not_text(source); bad.kind != ErrorKind::kNone) {
-    // A line break go-yaml has and the parsers here do not (NEL, LS, PS): when go-yaml stops at
-    // an error of the text (most often because of where that break ends a line), that error is
-    // its answer, at its line; otherwise the text is refused.
-    // A character go-yaml's reader rejects: its scanner and parser may stop at an error of the
-    // text before they need the chunk of input that holds it.
-    const bool line_break = bad.kind == ErrorKind::kUnsupportedLineBreak;
-    std::optional<internal::ReaderStop> reader;
-    if (!line_break) {
-      reader = internal::ReaderStop{
-          internal::reader_chunk_start(source, bad.offset, after_document_start), bad.kind,
-          bad.offset};
-    }
-    internal::SourceMap lines;  // as go-yaml counts them: NEL, LS and PS end a line too
-    internal::GoScan go =
-        internal::go_yaml_scan(source, after_document_start, reader ? &*reader : nullptr, &lines);
-    const bool stops_first = line_break || (go.kind != bad.kind && go.offset < bad.offset);
-    if (go.kind != ErrorKind::kNone && stops_first) {
-      syntax_error(go, position_at(lines.line_starts, go.offset));
-      if (options.strict && go.decoded_end > 0) {
-        diag::Diagnostics ignored;
-        LoadOptions plain = options;
-        plain.strict = false;
-        add_strict_problem(
-            load_with(source.substr(0, go.decoded_end), file, ignored, plain, nullptr), first_diag,
-            diags);
-      }
-      return {};
-    }
-    diag::Span s = whole_file();
-    s.begin = s.end = internal::text_position(source, bad.offset);
-    diag::Diagnostic& d = diags.error("HK004", s, std::move(bad.message));
-    d.kind = static_cast<uint16_t>(bad.kind);
-    d.kind_detail = std::move(bad.go_yaml_text);
-    return {};
+  // Text go-yaml's reader rejects (a character that is not YAML text): it rejects it when its
+  // scanner first needs the chunk of input that holds it, and the scanner and parser may stop
+  // at an error of the text before that. A line break go-yaml has and the loader does not take
+  // (NEL, LS, PS): go-yaml's error, if it meets one, is its answer; otherwise it is refused.
+  internal::NotText bad = internal::find_not_text(source);
+  std::optional<internal::ReaderStop> reader;
+  if (bad.kind != ErrorKind::kNone && bad.kind != ErrorKind::kUnsupportedLineBreak) {
+    reader =
+        internal::ReaderStop{internal::reader_chunk_start(source, bad.offset, after_document_start),
+                             bad.kind, bad.offset};
   }
 
   // Nesting is limited by the builder, as it opens each collection.
@@ -1081,7 +1053,8 @@ std::vector<Document> read_text(std::string_view source, std::string_view file,
   bool whole = false;
   std::optional<StopLoading> limit;
   try {
-    whole = internal::go_yaml_read(source, builder, after_document_start, &go, &map);
+    whole = internal::go_yaml_read(source, builder, after_document_start, &go, &map,
+                                   reader ? &*reader : nullptr);
   } catch (const StopLoading& e) {
     limit = e;
   } catch (const std::bad_alloc&) {
@@ -1092,7 +1065,7 @@ std::vector<Document> read_text(std::string_view source, std::string_view file,
         .kind = static_cast<uint16_t>(ErrorKind::kOther);
     return {};
   }
-  if (read_whole != nullptr) *read_whole = whole;
+  if (read_whole != nullptr) *read_whole = whole && bad.kind == ErrorKind::kNone;
   if (limit) {
     diag::Span s = whole_file();
     s.begin = s.end = limit->at;
@@ -1108,10 +1081,18 @@ std::vector<Document> read_text(std::string_view source, std::string_view file,
                                         !before_position(d.span.begin, decoded);
                                }),
                 items.end());
-    syntax_error(go, position_at(map.line_starts, go.offset));
+    if (go.kind != bad.kind) syntax_error(go, position_at(map.line_starts, go.offset));
+  }
+  if (bad.kind != ErrorKind::kNone && !limit && (whole || go.kind == bad.kind)) {
+    diag::Span s = whole_file();
+    s.begin = s.end = internal::text_position(source, bad.offset);
+    diag::Diagnostic& d = diags.error("HK004", s, std::move(bad.message));
+    d.kind = static_cast<uint16_t>(bad.kind);
+    d.kind_detail = std::move(bad.go_yaml_text);
   }
   std::vector<Document> docs = std::move(builder.documents());
   if (options.strict) add_strict_problem(docs, first_diag, diags);
+  if (bad.kind != ErrorKind::kNone) return {};
   attach_comments(docs, map, source, file_name, builder.in_source_order(), builder.node_count());
   return docs;
 }

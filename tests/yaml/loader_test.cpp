@@ -1576,6 +1576,34 @@ TEST(YamlLoad, ErrorsAroundAnEmptyKeyWithPropertiesAreGoYamls) {
   }
 }
 
+// Text go-yaml's reader rejects, or a line break the loader does not take, comes after the
+// value errors of the documents go-yaml decoded before it meets it: ytt reports the tag
+// mismatch of the first document for each of these (the reader rejecting the chunk with the
+// control character while the second document is read; a syntax error before that; a NEL that
+// go-yaml reads). The loader used to report only the text's problem.
+TEST(YamlLoad, AValueErrorOfADecodedDocumentComesBeforeTextTheReaderRejects) {
+  struct Case {
+    std::string_view input;
+    ErrorKind then;  // what follows the tag mismatch
+  };
+  const Case cases[] = {
+      {"a: !!int x\n---\nb: [cccccccc\x01\n", ErrorKind::kControlCharacter},
+      {"a: !!int x\n---\nb: [\n---\n#\x01\n", ErrorKind::kMissingNodeContent},
+      {"a: !!int x\n---\nb: \"p\xc2\x85q\"\n", ErrorKind::kUnsupportedLineBreak},
+  };
+  for (const Case& c : cases) {
+    std::string text(c.input);  // the control character in go-yaml's second chunk of 512 bytes
+    if (text.find('\x01') != std::string::npos) text.insert(text.find('\x01'), 600, 'c');
+    SCOPED_TRACE(text.substr(0, 40));
+    diag::Diagnostics diags;
+    auto docs = internal::load_with(text, "t.yaml", diags, {}, nullptr);
+    EXPECT_TRUE(docs.empty());
+    ASSERT_EQ(diags.size(), 2u);
+    EXPECT_EQ(go_yaml_message(diags.items()[0], true), "yaml: cannot decode !!str `x` as a !!int");
+    EXPECT_EQ(error_kind(diags.items()[1]), c.then);
+  }
+}
+
 // go-yaml's decoder builds a document's values once its parser has read the document: a tag
 // mismatch comes before content that wants a new document, or a directive that the next
 // document repeats (its parser has ended the first document), but not before a `---` that an
