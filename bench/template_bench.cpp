@@ -3,6 +3,7 @@
 // template parsing alone, and parsing plus the reference check.
 #include <benchmark/benchmark.h>
 
+#include "fileio/fileio.h"
 #include "gotmpl/gotmpl.h"
 #include "hintfile/hintfile.h"
 #include "tmplcheck/tmplcheck.h"
@@ -11,8 +12,8 @@
 namespace {
 
 std::string data_file(const char* name) {
-  auto text = hintkit::yaml::read_file(std::string(HINTKIT_SOURCE_DIR "/bench/data/") + name,
-                                       1 << 20);
+  auto text =
+      hintkit::fileio::read_file(std::string(HINTKIT_SOURCE_DIR "/bench/data/") + name, 1 << 20);
   if (!text.ok()) std::abort();
   return *text;
 }

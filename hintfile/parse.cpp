@@ -2,6 +2,7 @@
 // then the cross-field checks in check.cpp.
 #include <array>
 
+#include "fileio/fileio.h"
 #include "hintfile/check.h"
 #include "hintfile/hintfile.h"
 
@@ -408,7 +409,7 @@ HintFile parse(std::string_view source, std::string_view file, diag::Diagnostics
 }
 
 diag::Result<HintFile> load_file(const std::string& path, diag::Diagnostics& diags) {
-  diag::Result<std::string> text = yaml::read_file(path);
+  diag::Result<std::string> text = fileio::read_file(path);
   if (!text.ok()) return text.error();
   return parse(*text, path, diags);
 }

@@ -4,13 +4,14 @@
 #include <filesystem>
 #include <limits>
 
+#include "fileio/fileio.h"
 #include "formats/formats.h"
 #include "hintfile/hintfile.h"
 #include "lsp/positions.h"
 #include "resolver/tazuna.h"
-#include "ytt/cmd/cmd.h"
 #include "tmplcheck/tmplcheck.h"
 #include "yaml/yaml.h"
+#include "ytt/cmd/cmd.h"
 
 namespace hintkit::lsp {
 namespace fs = std::filesystem;
@@ -30,7 +31,7 @@ std::string base_name(const std::string& path) { return fs::path(path).filename(
 // CLI's reader, with its size limit, and only when they are regular files: a hint linked to
 // /dev/zero, to a FIFO or to /dev/stdin (the server's own input) is an error at once.
 diag::Result<std::string> read_workspace_file(const std::string& path) {
-  return yaml::read_file(path, yaml::kMaxFileBytes, yaml::FileKinds::kRegularOnly);
+  return fileio::read_file(path, fileio::kMaxFileBytes, fileio::FileKinds::kRegularOnly);
 }
 
 // The text of `path`: the open document's (unsaved edits win over the disk), else the file's.
@@ -306,8 +307,8 @@ void check_unused(const Document& doc, const hintfile::HintFile& hint, const Ope
     const std::string* text = open(path);
     if (!text && !fs::exists(path, ec)) continue;
     auto read = text ? diag::Result<std::string>(*text)
-                     : yaml::read_file(path, tmplcheck::kMaxTemplateBytes,
-                                       yaml::FileKinds::kRegularOnly);
+                     : fileio::read_file(path, tmplcheck::kMaxTemplateBytes,
+                                         fileio::FileKinds::kRegularOnly);
     if (!read.ok() || read->size() > tmplcheck::kMaxTemplateBytes) return;  // nothing known
     diag::Diagnostics template_diags;
     tmplcheck::Usage usage;

@@ -22,7 +22,7 @@ struct ProcessResult {
   std::string err;
 };
 
-// A program's output is an input like a file: it gets the same limit (yaml::kMaxFileBytes).
+// A program's output is an input like a file: it gets the same limit (fileio::kMaxFileBytes).
 inline constexpr size_t kMaxProcessOutputBytes = size_t{64} << 20;
 
 // Go's exec.LookPath(file) on Unix with `path` as $PATH (absent: nullptr): the absolute path

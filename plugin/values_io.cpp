@@ -4,6 +4,8 @@
 #include <iterator>
 #include <ostream>
 
+#include "fileio/fileio.h"
+
 namespace hintkit::plugin {
 
 diag::Result<std::string> read_stdin(std::istream& in) {
@@ -12,9 +14,9 @@ diag::Result<std::string> read_stdin(std::istream& in) {
   char buf[1 << 16];
   while (in.read(buf, sizeof buf) || in.gcount() > 0) {
     const auto n = static_cast<size_t>(in.gcount());
-    if (text.size() + n > yaml::kMaxFileBytes) {
+    if (text.size() + n > fileio::kMaxFileBytes) {
       return diag::Error{"cannot read standard input: input is over the limit of " +
-                             std::to_string(yaml::kMaxFileBytes) + " bytes",
+                             std::to_string(fileio::kMaxFileBytes) + " bytes",
                          {}};
     }
     text.append(buf, n);
@@ -33,7 +35,7 @@ diag::Result<yaml::Node> load_values(const std::string& path, std::istream& in,
     if (!read.ok()) return read.error();
     text = std::move(read).value();
   } else {
-    auto read = yaml::read_file(path);
+    auto read = fileio::read_file(path);
     if (!read.ok()) return read.error();
     text = std::move(read).value();
   }

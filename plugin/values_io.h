@@ -10,7 +10,7 @@
 
 namespace hintkit::plugin {
 
-// All of standard input, at most yaml::kMaxFileBytes.
+// All of standard input, at most fileio::kMaxFileBytes.
 diag::Result<std::string> read_stdin(std::istream& in);
 
 // The single document of `path` (or stdin for "-"); an empty input is an empty map.

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 
+#include "fileio/fileio.h"
 #include "resolver/tazuna.h"
 #include "resolver/template.h"
 #include "types/types.h"
@@ -764,7 +765,7 @@ Config parse_config(std::string_view source, std::string_view file, diag::Diagno
 
 diag::Result<Config> load_config(const std::string& path, diag::Diagnostics& diags,
                                  const LoadOptions& options) {
-  auto text = yaml::read_file(path);
+  auto text = fileio::read_file(path);
   if (!text.ok()) return text.error();
   Config root;
   auto loaded = load_one(path, *text, options, false, root, diags);
@@ -786,7 +787,7 @@ diag::Result<Config> load_config(const std::string& path, diag::Diagnostics& dia
     for (const Include& inc : m.includes) {
       // As tazuna: relative to the root file's folder, and so are the included `path`s.
       const std::string file = go_join(root.dir, inc.path);
-      auto inc_text = yaml::read_file(file);
+      auto inc_text = fileio::read_file(file);
       if (!inc_text.ok()) {
         diags.error("HK308", inc.span,
                     "include " + in_quotes(inc.path) + ": " + inc_text.error().message, "includes");

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <variant>
 
+#include "fileio/fileio.h"
 #include "gocompat/gocompat.h"
 #include "gotmpl/gotmpl.h"
 #include "yaml/yaml.h"
@@ -24,7 +25,7 @@ inline constexpr size_t kMaxTemplateStringBytes = 1u << 20;  // 1 MiB
 // time a render can spend whatever the template repeats. 64 times the largest string.
 inline constexpr size_t kMaxTemplateWorkBytes = 64u << 20;  // 64 MiB
 // The rendered text is YAML for the loader, which takes no more from any file.
-inline constexpr size_t kMaxRenderedBytes = yaml::kMaxFileBytes;
+inline constexpr size_t kMaxRenderedBytes = fileio::kMaxFileBytes;
 // Variables alive at once: a tazuna.yaml template declares a handful; each holds a name and
 // a value, and a machine-made text of declarations should not cost a gigabyte.
 inline constexpr size_t kMaxTemplateVariables = 100000;

@@ -8,10 +8,10 @@
 #include <utility>
 #include <vector>
 
+#include "fileio/fileio.h"
 #include "gotmpl/gotmpl.h"
 #include "tmplcheck/internal.h"
 #include "tmplcheck/tmplcheck.h"
-#include "yaml/yaml.h"
 
 namespace hintkit::tmplcheck {
 namespace {
@@ -507,7 +507,7 @@ void report_unused(const hintfile::HintFile& hint, const Usage& usage, std::stri
 
 void check_manifest(const std::string& helmfile, const hintfile::HintFile& hint, Flavor flavor,
                     diag::Diagnostics& diags) {
-  auto text = yaml::read_file(helmfile, kMaxTemplateBytes);
+  auto text = fileio::read_file(helmfile, kMaxTemplateBytes);
   if (!text.ok()) {
     diags.error("HK010", diag::Span{helmfile, {}, {}}, text.error().message);
     return;

@@ -64,7 +64,7 @@ struct Token {
   int line = 0;
   // Scalars: the scanner's end mark (past the closing quote, the last character of a plain
   // scalar, the breaks and indentation after a block scalar), in bytes from `offset` (a text
-  // is at most kMaxFileBytes).
+  // is at most fileio::kMaxFileBytes).
   uint32_t end_delta = 0;
   size_t offset = 0;
   size_t line_start = 0;

@@ -5,13 +5,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <type_traits>
 #include <unordered_map>
 
@@ -1135,42 +1131,5 @@ std::vector<Document> load_with(std::string_view source, std::string_view file,
 }
 
 }  // namespace internal
-
-diag::Result<std::vector<Document>> load_file(const std::string& path, diag::Diagnostics& diags,
-                                              const LoadOptions& options) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    return diag::Error{"cannot read " + path + ": is a directory", {}};
-  }
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
-    return diag::Error{"cannot read " + path + ": " + std::strerror(errno), {}};
-  }
-  f.seekg(0, std::ios::end);
-  std::streamoff size = f.tellg();
-  if (size < 0) {
-    // Not seekable (a pipe): read it whole.
-    f.clear();
-    f.seekg(0);
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    std::string text = ss.str();
-    return load(text, path, diags, options);
-  }
-  if (static_cast<size_t>(size) > options.max_bytes) {
-    diag::Span s;
-    s.file = path;
-    diags.error("HK003", s,
-                "file is " + std::to_string(size) + " bytes, over the limit of " +
-                    std::to_string(options.max_bytes) + " bytes");
-    return std::vector<Document>{};
-  }
-  std::string text(static_cast<size_t>(size), '\0');
-  f.seekg(0);
-  if (!f.read(text.data(), size)) {
-    return diag::Error{"cannot read " + path + ": " + std::strerror(errno), {}};
-  }
-  return load(text, path, diags, options);
-}
 
 }  // namespace hintkit::yaml

@@ -34,20 +34,18 @@
 #include <vector>
 
 #include "diag/diag.h"
+#include "fileio/fileio.h"
 
 namespace hintkit::yaml {
 
-// Named limits; each breach is a diagnostic, never a crash.
-inline constexpr size_t kMaxFileBytes = 64u << 20;  // 64 MiB: config files, not data dumps
-// Reads in progress at once hold at most this much (`read_file` waits for room): parallel
-// reads of endless inputs cost two limits of memory, not one per thread.
-inline constexpr size_t kMaxBytesInFlight = 2 * kMaxFileBytes;
+// Named limits; each breach is a diagnostic, never a crash. A text is at most what a file
+// may hold (fileio::kMaxFileBytes).
 inline constexpr int kMaxDepth = 512;                 // deeper nesting is machine-made or hostile
 inline constexpr size_t kMaxAliasExpansions = 10000;  // "billion laughs" guard
 // Scalar text that aliases may copy, all aliases of a file together: as much as the largest
 // file we read. Counting nodes alone lets a few big strings through (a 1 MiB string aliased
 // 1,000 times is 1,000 nodes but 1 GB of output).
-inline constexpr size_t kMaxAliasBytes = kMaxFileBytes;
+inline constexpr size_t kMaxAliasBytes = fileio::kMaxFileBytes;
 
 enum class Kind : uint8_t { kNull, kBool, kInt, kFloat, kString, kMap, kArray };
 std::string_view to_string(Kind k);  // "null", "bool", "int", "float", "string", "map", "array"
@@ -241,7 +239,7 @@ struct LoadOptions {
   // `resolve` and the hook carry secrets, and their messages reach CI logs).
   bool values_in_messages = true;
   int max_depth = kMaxDepth;
-  size_t max_bytes = kMaxFileBytes;
+  size_t max_bytes = fileio::kMaxFileBytes;
   size_t max_alias_bytes = kMaxAliasBytes;
 };
 
@@ -343,21 +341,6 @@ std::vector<Document> load_split(
     const LoadOptions& options = {}, const std::function<void()>& after_thread = {},
     const std::function<void(size_t half, std::vector<Document>& docs)>& each_half = {},
     bool* halves_used = nullptr);
-
-// What `read_file` reads besides regular files. The CLI reads named pipes and devices too
-// (`--values <(cmd)`, `/dev/stdin`): the user named them. A long-running reader of files
-// nobody named (the language server's workspace) reads regular files only: a pipe there can
-// block it for good, a device never ends, and `/dev/stdin` would be its own input.
-enum class FileKinds : uint8_t { kAny, kRegularOnly };
-
-// Reads a whole file. Unreadable, a directory, larger than `max_bytes`, or (with
-// kRegularOnly) not a regular file once symlinks are followed -> `Error`.
-diag::Result<std::string> read_file(const std::string& path, size_t max_bytes = kMaxFileBytes,
-                                    FileKinds kinds = FileKinds::kAny);
-
-// Reads and loads a file; I/O failures come back as an `Error`.
-diag::Result<std::vector<Document>> load_file(const std::string& path, diag::Diagnostics& diags,
-                                              const LoadOptions& options = {});
 
 // go-yaml v2 scalar resolution of a plain scalar's text, filling kind and value fields.
 Node resolve_plain_scalar(std::string_view text);

@@ -570,33 +570,6 @@ TEST(YamlLoad, FiftyMegabytesLoadsUnderTheDefaultLimit) {
   EXPECT_EQ(codes(diags2), "HK003@0:0");
 }
 
-TEST(YamlLoad, LoadFile) {
-  namespace fs = std::filesystem;
-  fs::path p = fs::temp_directory_path() / "hintkit_yaml_load_file_test.yaml";
-  {
-    std::ofstream f(p);
-    f << "a: 1\n";
-  }
-  diag::Diagnostics diags;
-  auto r = load_file(p.string(), diags);
-  ASSERT_TRUE(r.ok());
-  EXPECT_EQ(r->at(0).root.find("a")->value.int_value, 1);
-  EXPECT_EQ(r->at(0).root.items[0].span.file, p.string());
-
-  LoadOptions small;
-  small.max_bytes = 2;
-  auto limited = load_file(p.string(), diags, small);
-  ASSERT_TRUE(limited.ok());
-  EXPECT_TRUE(limited->empty());
-  EXPECT_EQ(codes(diags), "HK003@0:0");
-  fs::remove(p);
-
-  auto missing = load_file("/nonexistent/dir/x.yaml", diags);
-  ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error().message,
-            "cannot read /nonexistent/dir/x.yaml: No such file or directory");
-}
-
 TEST(YamlLoad, FindAndEqual) {
   auto docs = load_ok("n: 1\n\"k\": [1, 2.5, true, null, s]\n");
   const Node& r = docs[0].root;

@@ -69,7 +69,7 @@ struct Options {
   //   check a file on disk does (a symlink is refused as ever); one missing on disk is taken
   //   as it is (a new, unsaved document);
   // - regular files only: named pipes and devices among the inputs are refused
-  //   (yaml::FileKinds::kRegularOnly), where the CLI reads them.
+  //   (fileio::FileKinds::kRegularOnly), where the CLI reads them.
   // --dangerous-allow-all-symlink-destinations, --allow-symlink-destination (ytt's
   // SymlinkAllowOpts): symlinked input files are read when allowed, else refused with ytt's
   // error.

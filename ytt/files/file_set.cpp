@@ -12,6 +12,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "fileio/fileio.h"
 #include "gocompat/gocompat.h"
 #include "ytt/files/files.h"
 
@@ -266,9 +267,9 @@ LinkRead read_through_link(const std::string& path, const std::string& read_from
   const bool is_dir = ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
   ::close(fd);
   if (is_dir) return {"", "read " + path + ": " + go_errno_text(EISDIR)};
-  auto text = yaml::read_file(read_from, yaml::kMaxFileBytes,
-                              rules.regular_only ? yaml::FileKinds::kRegularOnly
-                                                 : yaml::FileKinds::kAny);
+  auto text = fileio::read_file(
+      read_from, fileio::kMaxFileBytes,
+      rules.regular_only ? fileio::FileKinds::kRegularOnly : fileio::FileKinds::kAny);
   if (!text.ok()) throw YttError{"Reading file '" + path + "': " + text.error().message};
   return {std::move(*text), ""};
 }
@@ -293,9 +294,9 @@ LinkRead checked_read(const std::string& path, const struct stat& st, const Read
     }
   }
   if (S_ISLNK(st.st_mode)) return read_through_link(path, read_from, rules);
-  auto text = yaml::read_file(path, yaml::kMaxFileBytes,
-                              rules.regular_only ? yaml::FileKinds::kRegularOnly
-                                                 : yaml::FileKinds::kAny);
+  auto text = fileio::read_file(
+      path, fileio::kMaxFileBytes,
+      rules.regular_only ? fileio::FileKinds::kRegularOnly : fileio::FileKinds::kAny);
   if (!text.ok()) throw YttError{"Reading file '" + path + "': " + text.error().message};
   return {std::move(*text), ""};
 }
@@ -519,7 +520,7 @@ FoundFiles find_files(const std::string& arg, StdinUse& stdin_use, const ReadRul
     std::string name = rel.empty() ? "stdin.yml" : rel;
     if (stdin_use.taken) throw StdinTaken{std::move(name)};
     stdin_use.taken = true;
-    auto text = yaml::read_file("/dev/stdin");
+    auto text = fileio::read_file("/dev/stdin");
     if (!text.ok()) throw YttError{"Reading standard input: " + text.error().message};
     found.files.push_back(make_file(std::move(name), std::move(*text)));
     return found;

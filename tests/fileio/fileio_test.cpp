@@ -1,4 +1,6 @@
-// yaml::read_file: whole files, whatever their size says, within the limit.
+// fileio::read_file: whole files, whatever their size says, within the limit.
+#include "fileio/fileio.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -6,9 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "yaml/yaml.h"
-
-namespace hintkit::yaml {
+namespace hintkit::fileio {
 namespace {
 
 std::string temp_path(const std::string& name) {
@@ -71,4 +71,4 @@ TEST(ReadFile, FolderIsRefused) {
 }
 
 }  // namespace
-}  // namespace hintkit::yaml
+}  // namespace hintkit::fileio

@@ -1,4 +1,6 @@
-// Whole-file reads with a size limit, shared by every loader.
+// Whole-file reads: the size limit, the reads' shared budget, pipes and devices.
+#include "fileio/fileio.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,9 +11,7 @@
 #include <cstring>
 #include <mutex>
 
-#include "yaml/yaml.h"
-
-namespace hintkit::yaml {
+namespace hintkit::fileio {
 namespace {
 
 // Pipes and devices are read this much at a time.
@@ -69,12 +69,11 @@ diag::Error cannot_read(const std::string& path, const std::string& why) {
 
 }  // namespace
 
-diag::Result<std::string> read_file(const std::string& path, size_t max_bytes,
-                                    FileKinds kinds) {
+diag::Result<std::string> read_file(const std::string& path, size_t max_bytes, FileKinds kinds) {
   const bool regular_only = kinds == FileKinds::kRegularOnly;
   // Looked at before opening too: opening a device can have effects of its own.
-  if (struct stat before {}; regular_only && ::stat(path.c_str(), &before) == 0 &&
-                             !S_ISREG(before.st_mode) && !S_ISDIR(before.st_mode)) {
+  if (struct stat before{}; regular_only && ::stat(path.c_str(), &before) == 0 &&
+                            !S_ISREG(before.st_mode) && !S_ISDIR(before.st_mode)) {
     return cannot_read(path, "not a regular file");
   }
   // Non-blocking open: a FIFO nobody writes to must not hang us (it reads as empty);
@@ -129,4 +128,4 @@ diag::Result<std::string> read_file(const std::string& path, size_t max_bytes,
   return text;
 }
 
-}  // namespace hintkit::yaml
+}  // namespace hintkit::fileio
