@@ -551,17 +551,19 @@ sl::Value yaml_module() {
     if (auto e = want_string(c, c.args[0])) return *e;
     diag::Diagnostics diags;
     auto docs = yaml::load(c.args[0].as_string(), "", diags, ytt_yaml_options());
+    // ytt's order: the text must parse, then hold one document, and only converting that
+    // document to Go values meets a key a YAML map repeats (its conversion panics there).
+    const diag::Diagnostic* duplicate_key = nullptr;
     for (const auto& d : diags.items()) {
-      if (d.severity == diag::Severity::kError && d.code == "HK002") {
-        // ytt's conversion to Go values panics on a key a YAML map repeats.
-        return sl::fail_error("(p) Unexpected duplicate key (" + d.message + ")");
-      }
-      if (d.severity == diag::Severity::kError) {
-        return sl::fail_error("yaml.decode: " + go_yaml_error(d, false));
-      }
+      if (d.severity != diag::Severity::kError) continue;
+      if (d.code != "HK002") return sl::fail_error("yaml.decode: " + go_yaml_error(d, false));
+      if (!duplicate_key) duplicate_key = &d;
     }
     if (docs.size() > 1) {
       return sl::fail_error("yaml.decode: Expected to find exactly one YAML document");
+    }
+    if (duplicate_key) {
+      return sl::fail_error("(p) Unexpected duplicate key (" + duplicate_key->message + ")");
     }
     if (docs.empty()) return sl::Value::none();
     return to_plain(from_yaml(docs[0].root));
