@@ -5,8 +5,9 @@
 
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 #include <string>
+
+#include "tests/support/run_binary.h"
 
 namespace hintkit::fileio {
 namespace {
@@ -19,13 +20,6 @@ std::string write_temp(const std::string& name, const std::string& text) {
   const std::string path = temp_path(name);
   std::ofstream(path, std::ios::binary) << text;
   return path;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 TEST(ReadFile, RegularFilesOfEverySizeAroundTheChunk) {
@@ -60,7 +54,7 @@ TEST(ReadFile, FilesWhoseSizeSaysNothingAreReadToTheEnd) {
     auto got = read_file(path, 1 << 24);
     ASSERT_TRUE(got.ok()) << path << ": " << got.error().message;
     EXPECT_FALSE(got->empty()) << path;
-    EXPECT_EQ(*got, slurp(path)) << path;
+    EXPECT_EQ(*got, hintkit::testing::slurp(path)) << path;
   }
 }
 

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <iostream>
 #include <random>
-#include <sstream>
 
+#include "tests/support/run_binary.h"
 #include "tests/support/yaml_crosscheck.h"
 #include "yaml/internal.h"
 #include "yaml/yaml.h"
@@ -22,13 +22,6 @@ namespace fs = std::filesystem;
 
 using testing::cross_check;
 using Outcome = testing::CrossCheck;
-
-std::string read_all(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 struct Tally {
   int inputs = 0, read = 0, checked = 0;
@@ -55,7 +48,7 @@ Tally check_tree(const fs::path& root) {
   std::sort(files.begin(), files.end());
   for (const fs::path& p : files) {
     SCOPED_TRACE(p.string());
-    Outcome o = cross_check(read_all(p));
+    Outcome o = cross_check(hintkit::testing::slurp(p));
     EXPECT_EQ(o.difference, "");
     tally.add(o);
   }

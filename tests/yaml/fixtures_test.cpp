@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
+#include "tests/support/run_binary.h"
 #include "yaml/yaml.h"
 
 namespace hintkit::yaml {
@@ -19,13 +19,6 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path fixtures_root() { return fs::path(HINTKIT_SOURCE_DIR) / "fixtures" / "yaml"; }
-
-std::string read_all(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 std::vector<fs::path> cases(const std::string& group) {
   std::vector<fs::path> out;
@@ -60,7 +53,7 @@ std::string_view starlark_type(Kind k) {
 
 // Checks `got` against the expectation recorded from the reference.
 void compare(const fs::path& expected_file, const std::string& got) {
-  EXPECT_EQ(got, read_all(expected_file));
+  EXPECT_EQ(got, hintkit::testing::slurp(expected_file));
 }
 
 TEST(YamlFixtures, ScalarResolutionMatchesYtt) {
@@ -69,7 +62,7 @@ TEST(YamlFixtures, ScalarResolutionMatchesYtt) {
   for (const fs::path& dir : all) {
     SCOPED_TRACE(dir.filename().string());
     diag::Diagnostics diags;
-    auto docs = load(read_all(dir / "input.yaml"), "input.yaml", diags);
+    auto docs = load(hintkit::testing::slurp(dir / "input.yaml"), "input.yaml", diags);
     ASSERT_TRUE(diags.empty());
     ASSERT_EQ(docs.size(), 1u);
     const MapItem* v = docs[0].root.find("v");
@@ -92,7 +85,7 @@ TEST(YamlFixtures, EmitMatchesYtt) {
   for (const fs::path& dir : all) {
     SCOPED_TRACE(dir.filename().string());
     diag::Diagnostics diags;
-    auto docs = load(read_all(dir / "input.yaml"), "input.yaml", diags);
+    auto docs = load(hintkit::testing::slurp(dir / "input.yaml"), "input.yaml", diags);
     ASSERT_TRUE(diags.empty()) << diags.items()[0].message;
     std::string got;
     for (const Document& d : docs) {

@@ -6,21 +6,14 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
+#include "tests/support/run_binary.h"
 #include "ytt/template/template.h"
 
 namespace hintkit::ytt {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string read_all(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 TEST(EngineEmit, EngineTreePrintsAsYtt) {
   std::vector<fs::path> dirs;
@@ -31,7 +24,7 @@ TEST(EngineEmit, EngineTreePrintsAsYtt) {
   for (const fs::path& dir : dirs) {
     SCOPED_TRACE(dir.filename().string());
     diag::Diagnostics diags;
-    auto docs = yaml::load(read_all(dir / "input.yaml"), "input.yaml", diags);
+    auto docs = yaml::load(hintkit::testing::slurp(dir / "input.yaml"), "input.yaml", diags);
     ASSERT_TRUE(diags.empty());
     std::string got;
     for (const yaml::Document& d : docs) {
@@ -39,7 +32,7 @@ TEST(EngineEmit, EngineTreePrintsAsYtt) {
       if (!got.empty()) got += "---\n";
       got += emit_yaml(*from_yaml(d.root));
     }
-    EXPECT_EQ(got, read_all(dir / "expected.yaml"));
+    EXPECT_EQ(got, hintkit::testing::slurp(dir / "expected.yaml"));
   }
 }
 

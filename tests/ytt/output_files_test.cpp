@@ -7,7 +7,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "tests/support/run_binary.h"
 #include "tests/support/temp_dir.h"
@@ -30,12 +29,7 @@ class OutputFiles : public hintkit::testing::TempDirTest {
     write("in/sub/deep.yml", "deep: 1\n");
     write("in/t.txt", "hello (@= \"x\" @)\n");
   }
-  std::string read(const std::string& rel) {
-    std::ifstream in(dir_ / rel, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
+  std::string read(const std::string& rel) { return hintkit::testing::slurp(dir_ / rel); }
 };
 
 TEST_F(OutputFiles, WritesTextResultsThenOneFilePerTemplateWithDocuments) {
