@@ -31,18 +31,6 @@ namespace internal = hintkit::yaml::internal;
   std::abort();
 }
 
-// The last line of the text, as go-yaml counts lines (a CR without LF ends one too; a text with
-// NEL, LS or PS yields no documents).
-Position end_of(std::string_view text) {
-  int lines = 1;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'))) {
-      ++lines;
-    }
-  }
-  return Position{lines, 1};
-}
-
 bool inside(const Position& p, const Position& end) {
   return p.line >= 1 && p.column >= 1 && p.line <= end.line;
 }
@@ -64,7 +52,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   Diagnostics diags;
   std::vector<Document> docs = internal::load_with(text, "in.yaml", diags, {}, nullptr);
-  const Position end = end_of(text);
+  // The last line of the text, as go-yaml counts lines.
+  const Position end{internal::text_position(text, text.size()).line, 1};
   for (const Document& d : docs) {
     if (!d.empty) check_spans(text, d.root, end);  // an empty document has no place
   }

@@ -43,8 +43,9 @@ std::optional<StrictProblem> strict_problem(const std::vector<Document>& docs);
 // The first thing that makes `source` unreadable as YAML text, as go-yaml's reader sees it:
 // invalid UTF-8 or a character outside YAML's printable set (C0 controls but tab, LF and CR
 // (NUL included), DEL, C1 controls but NEL, U+FFFE, U+FFFF). kind kNone when there is none.
-// Failing those, the first of go-yaml's line breaks that the loader does not take (NEL, LS,
-// PS: kUnsupportedLineBreak; a CR without LF it takes, see load_with).
+// Failing those, the first of go-yaml's line breaks that ytt's line look-ups do not take (NEL,
+// LS, PS: kUnsupportedLineBreak, refused under LoadOptions::ytt_parser; a CR without LF, see
+// load_with).
 struct NotText {
   ErrorKind kind = ErrorKind::kNone;  // kControlCharacter, kInvalidUtf8, kUnsupportedLineBreak
   size_t offset = 0;
@@ -59,8 +60,8 @@ bool has_lone_cr(std::string_view text);
 
 // Converts an offset to a 1-based position using `line_starts`.
 diag::Position position_at(const std::vector<size_t>& line_starts, size_t offset);
-// The position of `offset` in `text` with LF, CR LF and CR ending lines, but not NEL, LS and PS
-// (where text the loader does not take stops it).
+// The position of `offset` in `text`, lines ended where go-yaml's reader ends them (LF, CR LF,
+// CR, NEL, LS, PS).
 diag::Position text_position(std::string_view text, size_t offset);
 
 // Where `load_split` cuts `source` (the start of a `---` line past its middle), npos when it

@@ -30,9 +30,9 @@ bool starts_with_bom(std::string_view s) { return s.substr(0, kBom.size()) == kB
 
 // The text the reader reads. A YAML reader drops a byte order mark that starts its input (one
 // only: a second is text); ytt's go-yaml never sees one there, its parser having put a `---`
-// line first (LoadOptions::leading_bom_is_text). Below this, a byte order mark is a character.
+// line first (LoadOptions::ytt_parser). Below this, a byte order mark is a character.
 std::string_view without_dropped_bom(std::string_view source, const LoadOptions& options) {
-  if (!options.leading_bom_is_text && starts_with_bom(source)) source.remove_prefix(kBom.size());
+  if (!options.ytt_parser && starts_with_bom(source)) source.remove_prefix(kBom.size());
   return source;
 }
 
@@ -1017,7 +1017,7 @@ std::vector<Document> read_text(std::string_view source, std::string_view file,
   source = without_dropped_bom(source, options);
   // ytt's parser reads the text after a `---` line it puts before it (see go_yaml_read).
   const bool after_document_start =
-      options.leading_bom_is_text && internal::ytt_puts_document_start(source);
+      options.ytt_parser && internal::ytt_puts_document_start(source);
   // go-yaml's first error, where its scanner or parser stopped.
   auto syntax_error = [&](const internal::GoScan& go, diag::Position at) {
     diag::Span s = whole_file();
@@ -1031,9 +1031,11 @@ std::vector<Document> read_text(std::string_view source, std::string_view file,
   const size_t first_diag = diags.size();
   // Text go-yaml's reader rejects (a character that is not YAML text): it rejects it when its
   // scanner first needs the chunk of input that holds it, and the scanner and parser may stop
-  // at an error of the text before that. A line break go-yaml has and the loader does not take
-  // (NEL, LS, PS): go-yaml's error, if it meets one, is its answer; otherwise it is refused.
+  // at an error of the text before that. A line break go-yaml has and ytt's line look-ups do not
+  // (NEL, LS, PS): go-yaml's error, if it meets one, is its answer; otherwise ytt's parser's
+  // reading is refused (LoadOptions::ytt_parser).
   internal::NotText bad = internal::find_not_text(source);
+  if (bad.kind == ErrorKind::kUnsupportedLineBreak && !options.ytt_parser) bad = {};
   std::optional<internal::ReaderStop> reader;
   if (bad.kind != ErrorKind::kNone && bad.kind != ErrorKind::kUnsupportedLineBreak) {
     reader =
@@ -1113,7 +1115,7 @@ std::vector<Document> load_with(std::string_view source, std::string_view file,
   // ytt looks the text of each node's line up among the text's LF-separated lines, by the line
   // go-yaml counts: past the last of them, it crashes. Its templates (`#@`, `#!`) read code
   // from those lines too, which the engine here does not model.
-  if (!internal::has_lone_cr(source)) return docs;
+  if (!options.ytt_parser || !internal::has_lone_cr(source)) return docs;
   const int line = line_ytt_cannot_show(source, diags, before);
   const bool annotated =
       source.find("#@") != std::string::npos || source.find("#!") != std::string::npos;

@@ -121,10 +121,20 @@ diag::Position text_position(std::string_view text, size_t offset) {
   offset = std::min(offset, text.size());
   int line = 1;
   size_t line_start = 0;
+  auto at = [&](size_t i) { return i < text.size() ? static_cast<unsigned char>(text[i]) : 0; };
   for (size_t i = 0; i < offset; ++i) {
-    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'))) {
+    size_t width = 0;  // of the line break at i
+    if (text[i] == '\n' || (text[i] == '\r' && at(i + 1) != '\n')) {
+      width = 1;
+    } else if (at(i) == 0xC2 && at(i + 1) == 0x85) {
+      width = 2;
+    } else if (at(i) == 0xE2 && at(i + 1) == 0x80 && (at(i + 2) == 0xA8 || at(i + 2) == 0xA9)) {
+      width = 3;
+    }
+    if (width > 0 && i + width <= offset) {
       ++line;
-      line_start = i + 1;
+      line_start = i + width;
+      i += width - 1;
     }
   }
   return {line, static_cast<int>(offset - line_start) + 1};

@@ -225,10 +225,14 @@ struct LoadOptions {
   // is an error there (its decoder cannot merge into an ordered map from a list), an empty
   // list merges nothing.
   bool ytt_merge_keys = false;
-  // ytt's parser puts a `---` line before a text that does not start with one, so a byte
-  // order mark at the start is text to its go-yaml (a character of the first scalar), not the
-  // mark YAML readers drop. Set: read as ytt reads it.
-  bool leading_bom_is_text = false;
+  // Read as ytt's parser (yamlmeta's ParseBytes) hands a text to its go-yaml. It puts a `---`
+  // line before a text that does not start with one, so a byte order mark at the start is text
+  // (a character of the first scalar), not the mark YAML readers drop. It looks each node's line
+  // up among the text's LF-separated lines, where go-yaml also ends lines at a CR without LF, NEL,
+  // LS and PS: a NEL, LS or PS, and a CR without LF that puts a node past those lines (ytt
+  // crashes) or stands in a template (whose code is read from those lines), are refused (HK004,
+  // kUnsupportedLineBreak). tazuna's reading (sigs.k8s.io/yaml) does neither.
+  bool ytt_parser = false;
   // ytt's --strict: a plain scalar that YAML 1.1 reads differently from a conservative
   // reading (`yes`, `0x1F`, `~`), or an unquoted string with white space, ':' or '---', is a
   // kStrictScalar error, ordered as go-yaml's decoder meets it: before the text's first error
@@ -294,8 +298,9 @@ enum class ErrorKind : uint16_t {
   kBadBinary,     // `!!binary` on text that is not padded standard base64
   kAnchorContainsItself,  // an alias inside the node its anchor names (`&a [*a]`)
   kStrictScalar,  // LoadOptions::strict; kind_detail: go-yaml's words ("Strict parsing: ...")
-  // HK004, our refusal: NEL, LS or PS (U+0085, U+2028, U+2029). go-yaml ends lines there, the
-  // line positions here (and ytt's own line lookup) do not, so positions would differ.
+  // HK004, our refusal under LoadOptions::ytt_parser: NEL, LS or PS (U+0085, U+2028, U+2029),
+  // or a CR without LF where ytt's line look-ups fail. go-yaml ends lines there, ytt's parser
+  // looks lines up among the LF-separated ones.
   kUnsupportedLineBreak,
   // No longer reported (kept so that the kinds' numbers stay put): refusals that stood where
   // the tree's earlier readers disagreed, which the reader now reads as go-yaml and ytt do.

@@ -52,5 +52,19 @@ TEST(LineIndex, ByteColumnsToUtf16) {
   EXPECT_EQ(index.offset(9, 0), text.size());
 }
 
+// The protocol ends lines at LF, CR LF and CR.
+TEST(LineIndex, ACarriageReturnWithoutLineFeedEndsALine) {
+  const std::string text = "a\rb\r\nc\r\rd\r";
+  LineIndex index(text);
+  ASSERT_EQ(index.line_count(), 6);
+  EXPECT_EQ(index.line(0), "a");
+  EXPECT_EQ(index.line(1), "b");
+  EXPECT_EQ(index.line(2), "c");
+  EXPECT_EQ(index.line(3), "");
+  EXPECT_EQ(index.line(4), "d");
+  EXPECT_EQ(index.line(5), "");
+  EXPECT_EQ(index.offset(4, 1), 9u);
+}
+
 }  // namespace
 }  // namespace hintkit::lsp

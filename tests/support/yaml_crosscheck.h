@@ -33,7 +33,11 @@ namespace hintkit::yaml::testing {
 // at ':', '?', '%', '@' or '`' (`&a: 1`: a null key anchored `a`). `compare` knows one more (a
 // quoted scalar ending in line breaks).
 inline bool yaml_cpp_reads_differently(std::string_view text) {
-  if (internal::has_lone_cr(text)) return true;  // a line break to go-yaml, not to yaml-cpp
+  // A CR without LF, NEL, LS and PS: line breaks to go-yaml, not to yaml-cpp.
+  if (internal::has_lone_cr(text)) return true;
+  for (std::string_view line_break : {"\xC2\x85", "\xE2\x80\xA8", "\xE2\x80\xA9"}) {
+    if (text.find(line_break) != std::string_view::npos) return true;
+  }
   // `\N` and `\_` in double quotes: U+0085 and U+00A0 to go-yaml, one byte to yaml-cpp.
   if (text.find("\\N") != std::string_view::npos || text.find("\\_") != std::string_view::npos) {
     return true;

@@ -10,7 +10,7 @@ namespace hintkit::ytt {
 yaml::LoadOptions ytt_yaml_options(bool strict) {
   yaml::LoadOptions options;
   options.ytt_merge_keys = true;
-  options.leading_bom_is_text = true;
+  options.ytt_parser = true;
   options.strict = strict;
   return options;
 }
