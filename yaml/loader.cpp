@@ -660,7 +660,7 @@ class Builder : public internal::EventHandler, private SourcePlaces {
     in_source_order_ = false;  // merged items keep the spans of where they were written
     Node& v = item.value;
     if (v.kind == Kind::kMap) {
-      for (MapItem& m : v.items) insert(f, std::move(m), true);
+      for (MapItem& m : v.items) merge_item(f, std::move(m));
       return;
     }
     if (v.kind == Kind::kArray && options_.ytt_merge_keys && v.elements.empty()) return;
@@ -670,7 +670,7 @@ class Builder : public internal::EventHandler, private SourcePlaces {
       if (all_maps) {
         // Later inserts win, so the first map listed goes last: earlier maps take precedence.
         for (auto it = v.elements.rbegin(); it != v.elements.rend(); ++it) {
-          for (MapItem& m : it->items) insert(f, std::move(m), true);
+          for (MapItem& m : it->items) merge_item(f, std::move(m));
         }
         return;
       }
@@ -682,41 +682,20 @@ class Builder : public internal::EventHandler, private SourcePlaces {
         .kind = static_cast<uint16_t>(ErrorKind::kBadMerge);
   }
 
-  void insert(Frame& f, MapItem&& item, bool from_merge) {
+  // An item a merge key brings in. It replaces the value of an item with its key, in that
+  // item's place; a key written later in the map replaces it in turn, without a duplicate-key
+  // error (was_merged).
+  void merge_item(Frame& f, MapItem&& item) {
     FrameItems& items = f.items;
-    if (options_.keep_duplicate_keys && !from_merge) {
-      items.push_back(std::move(item));
-      added(f);
-      return;
-    }
-    size_t found = SIZE_MAX;
-    if (item.key.is_scalar()) {
-      if (f.index.active()) {
-        found = f.index.find(items, item.key);
-      } else {
-        for (size_t i = 0; i < items.size(); ++i) {
-          if (same_key(items[i].key, item.key)) {
-            found = i;
-            break;
-          }
-        }
-      }
-    }
+    const size_t found = find_key(f, item.key, items.size());
     if (found != SIZE_MAX) {
-      MapItem& first = items[found];
-      if (!from_merge && !was_merged(f, found)) {
-        diag::Diagnostic& d = diags_.error("HK002", item.key.span,
-                                           "duplicate key \"" + key_label(item.key) + "\" in map");
-        d.related.push_back({first.key.span, "first defined here"});
-      }
-      // As go-yaml/ytt: the later value wins, in the first one's place.
-      first.value = std::move(item.value);
-      first.span.end = item.span.end;
-      set_merged(f, found, from_merge);
+      items[found].value = std::move(item.value);
+      items[found].span.end = item.span.end;
+      set_merged(f, found, true);
       return;
     }
     items.push_back(std::move(item));
-    if (from_merge) set_merged(f, items.size() - 1, true);
+    set_merged(f, items.size() - 1, true);
     added(f);
   }
 
@@ -967,8 +946,6 @@ std::string_view syntax_error_text(ErrorKind kind) {
       return "unexpected closing bracket";
     case ErrorKind::kUndefinedAlias:
       return "alias refers to an undefined anchor";
-    case ErrorKind::kParserStalled:
-      return "unexpected ',' (the YAML parser stopped here)";
     case ErrorKind::kTabInIndentation:
       return "a tab in the indentation of a continued scalar";
     case ErrorKind::kTabInBlockScalarIndentation:
@@ -1016,8 +993,7 @@ std::vector<Document> read_text(std::string_view source, std::string_view file,
   };
   source = without_dropped_bom(source, options);
   // ytt's parser reads the text after a `---` line it puts before it (see go_yaml_read).
-  const bool after_document_start =
-      options.ytt_parser && internal::ytt_puts_document_start(source);
+  const bool after_document_start = options.ytt_parser && internal::ytt_puts_document_start(source);
   // go-yaml's first error, where its scanner or parser stopped.
   auto syntax_error = [&](const internal::GoScan& go, diag::Position at) {
     diag::Span s = whole_file();

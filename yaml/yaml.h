@@ -277,7 +277,6 @@ enum class ErrorKind : uint16_t {
   kUnclosedFlowList,
   kUnexpectedClosingBracket,
   kUndefinedAlias,
-  kParserStalled,  // no longer reported (kept so that the kinds' numbers stay put)
   // go-yaml's parser's problems the kinds above do not name (those name where a collection's
   // end or a bracket went wrong).
   kMissingNodeContent,        // no node where one must be (`- ` then `key:` at its column)
@@ -293,25 +292,18 @@ enum class ErrorKind : uint16_t {
   kDuplicateDirective,       // parser: a second %YAML, or a second %TAG for one handle
   kIncompatibleYamlVersion,  // parser: a %YAML directive naming a version other than 1.1
   // HK001 while building values.
-  kTagMismatch,   // `!!int abc`; kind_detail: "<resolved tag> <wanted tag> <value>"
-  kBadMerge,      // `<<` with something other than a map or a list of maps
-  kBadBinary,     // `!!binary` on text that is not padded standard base64
+  kTagMismatch,           // `!!int abc`; kind_detail: "<resolved tag> <wanted tag> <value>"
+  kBadMerge,              // `<<` with something other than a map or a list of maps
+  kBadBinary,             // `!!binary` on text that is not padded standard base64
   kAnchorContainsItself,  // an alias inside the node its anchor names (`&a [*a]`)
   kStrictScalar,  // LoadOptions::strict; kind_detail: go-yaml's words ("Strict parsing: ...")
   // HK004, our refusal under LoadOptions::ytt_parser: NEL, LS or PS (U+0085, U+2028, U+2029),
   // or a CR without LF where ytt's line look-ups fail. go-yaml ends lines there, ytt's parser
   // looks lines up among the LF-separated ones.
   kUnsupportedLineBreak,
-  // No longer reported (kept so that the kinds' numbers stay put): refusals that stood where
-  // the tree's earlier readers disagreed, which the reader now reads as go-yaml and ytt do.
-  kUnsupportedFlowColon,         // `{? :b}`, `[&a :b]`: a value indicator
-  kUnsupportedEmptyExplicitKey,  // `?\n: a`, `{? : a}`: an empty key
-  kUnsupportedNelNbspEscape,     // `\N`, `\_`: U+0085, U+00A0
-  kUnsupportedAnchorName,        // `&a: 1`: go-yaml ends the name at `:`, `?`, `%`, `@`, '`'
   // HK001, go-yaml's scanner: a `? ` key indicator where no key may start (`a: ? b`).
   kUnexpectedKeyIndicator,
-  kUnsupportedFlowEntryLines,  // no longer reported: `{a\n, b}`, a key with a null value
-  kOther,  // any other problem (out of memory), in its own words
+  kOther,                      // any other problem (out of memory), in its own words
 };
 ErrorKind error_kind(const diag::Diagnostic& d);
 
