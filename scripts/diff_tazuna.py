@@ -26,8 +26,14 @@ and is classified:
   null-not-provided   different values only because a values file gives a declared var null
                       (docs/tazuna.md: null is "not provided"; tazuna's own sources never give null)
 
+With --syntax, every YAML file of a case is also written in other YAML syntax before both
+read it (Gen.vary_syntax: anchors and aliases, merge keys, explicit keys, comments, deeper
+indentation, flow collections across lines, tags, a tab after ':', CR LF / CR / NEL line
+breaks, a byte order mark, '---', '%YAML 1.1', '...'), so that the two readers of YAML, go-yaml
+v2 under tazuna and hintkit's, meet the same variety; the classes are the same.
+
 usage: TAZUNA_ORACLE=/path/to/tazuna-oracle scripts/diff_tazuna.py [HINTKIT]
-           [--count N] [--seed S] [--show K] [--mode lint|resolve|config]
+           [--count N] [--seed S] [--show K] [--mode lint|resolve|config] [--syntax]
 Exit 1 when any case is looser, has different values, or is stricter without documentation.
 """
 import collections
@@ -189,6 +195,104 @@ class Gen:
         if not self.tidy and self.chance(0.05):
             text += "---\n" + self.pick(["vars: {}\n", "foo\n", "vars:\n  zz: {type: nope}\n"])
         return text, declared
+
+    # A `key: value` line of a block map (or of a block list's map item).
+    KEY_VALUE = re.compile(r"^( *)(- )?([A-Za-z_][\w.-]*): (\S.*)$")
+
+    def vary_syntax(self, text):
+        """`text` written in other YAML syntax: the same document where go-yaml reads it so, or
+        a text go-yaml refuses (a tab after ':', a flow collection split where it may not be)."""
+        if not text:
+            return text
+        lines = text.split("\n")
+        last_empty = lines[-1] == ""
+        if last_empty:
+            lines.pop()
+        if self.chance(0.35):
+            lines = self.alias_repeats(lines)
+        for name, p, vary in (("merge", 0.2, self.merge_line), ("explicit", 0.15, self.explicit_key),
+                              ("tag", 0.1, self.tag_value), ("tab", 0.04, self.tab_after_colon),
+                              ("flow", 0.15, self.split_flow), ("comment", 0.3, self.comment_line)):
+            if self.chance(p):
+                i = self.r.randrange(len(lines)) if lines else 0
+                if lines:
+                    lines[i:i + 1] = vary(lines[i])
+        if self.chance(0.2):
+            lines = [re.sub(r"^( *)", lambda m: m.group(1) * 2, line) for line in lines]
+        text = "\n".join(lines) + ("\n" if last_empty else "")
+        roll = self.r.random()
+        if roll < 0.1:
+            text = "---\n" + text
+        elif roll < 0.14:
+            text = "%YAML 1.1\n---\n" + text
+        elif roll < 0.18:
+            text = "--- # start\n" + text
+        if self.chance(0.05):
+            text += "...\n"
+        roll = self.r.random()
+        if roll < 0.12:
+            text = text.replace("\n", "\r\n")
+        elif roll < 0.18:
+            text = text.replace("\n", "\r")
+        elif roll < 0.21:
+            text = text.replace("\n", self.pick(["\u0085", "\u2028", "\u2029"]), 1)
+        if self.chance(0.05):
+            text = "\ufeff" + text
+        return text
+
+    def alias_repeats(self, lines):
+        """A value written again on a later line becomes an alias of its first place's anchor."""
+        anchors, out = {}, []
+        for line in lines:
+            m = self.KEY_VALUE.match(line)
+            value = m.group(4) if m else None
+            if value is None or value.startswith(("&", "*", "!", "#")) or " #" in value:
+                out.append(line)
+                continue
+            prefix = line[:m.start(4)]
+            if value in anchors:
+                out.append(prefix + "*" + anchors[value])
+            else:
+                anchors[value] = f"v{len(anchors)}"
+                out.append(prefix + "&" + anchors[value] + " " + value)
+        return out
+
+    def merge_line(self, line):
+        m = self.KEY_VALUE.match(line)
+        if not m or m.group(2):
+            return [line]
+        return [f"{m.group(1)}<<: {{{m.group(3)}: {m.group(4)}}}"]
+
+    def explicit_key(self, line):
+        m = self.KEY_VALUE.match(line)
+        if not m or m.group(2):
+            return [line]
+        return [f"{m.group(1)}? {m.group(3)}", f"{m.group(1)}: {m.group(4)}"]
+
+    def tag_value(self, line):
+        m = self.KEY_VALUE.match(line)
+        if not m or m.group(4).startswith(("&", "*", "!", "[", "{")):
+            return [line]
+        return [line[:m.start(4)] + self.pick(["!!str ", "!!map ", "!custom ", "!<tag:yaml.org,2002:str> "]) + m.group(4)]
+
+    def tab_after_colon(self, line):
+        return [line.replace(": ", ":\t", 1)]
+
+    def split_flow(self, line):
+        """A flow collection's entries on lines of their own, indented past the line's key."""
+        if ", " not in line or ("[" not in line and "{" not in line):
+            return [line]
+        indent = len(line) - len(line.lstrip(" ")) + self.pick([1, 2, 4, 0])
+        parts = line.split(", ")
+        return [parts[0] + ","] + [" " * indent + p + "," for p in parts[1:-1]] + [" " * indent + parts[-1]]
+
+    def comment_line(self, line):
+        indent = len(line) - len(line.lstrip(" "))
+        if self.chance(0.5):
+            return [" " * self.pick([0, indent]) + "# note", line]
+        if line.rstrip().endswith((":", "]", "}")) or self.KEY_VALUE.match(line):
+            return [line + " # note"]
+        return [line]
 
     def var_body(self, declared):
         r = self.r
@@ -420,6 +524,10 @@ def classify(mode, oracle, hk, files):
         if hk[0] == 2 and not errors:
             errors = [("exit2", hk[2].strip())]
         nulls = null_vars(files)
+        if mode == "resolve" and isinstance(ref.get("vars"), dict):
+            # What go-yaml read as null (PyYAML reads some texts otherwise: a merge key over a
+            # key written earlier, which go-yaml v2 lets win).
+            nulls |= {k for k, v in ref["vars"].items() if v is None}
         if errors and all(documented(c, msg, nulls) for c, msg in errors):
             return "stricter-documented", " ".join(sorted({c for c, _ in errors}))
         return "stricter-undocumented", "; ".join(f"{c} {m}" for c, m in errors)[:300]
@@ -450,11 +558,11 @@ def write(root, files):
     for rel, text in files.items():
         path = os.path.join(root, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w", encoding="utf-8") as fh:
+        with open(path, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
 
 
-def one_case(gen, mode, hintkit, oracle):
+def one_case(gen, mode, hintkit, oracle, syntax=False):
     hint, declared = gen.hint()
     files, env = {}, dict(os.environ)
     for k in [k for k in env if k.startswith("HK_DIFF_")]:
@@ -480,6 +588,9 @@ def one_case(gen, mode, hintkit, oracle):
         hk_argv = [hintkit, "resolve", "--config", "tazuna.yaml", "-o", "json", "--format", "json",
                    "--show-values"]
         or_argv = [oracle, "config", "tazuna.yaml"]
+    if syntax:
+        files = {rel: text if rel.endswith("helmfile.yaml") else gen.vary_syntax(text)
+                 for rel, text in files.items()}
     with tempfile.TemporaryDirectory() as tmp:
         write(tmp, files)
         ref = run(or_argv, tmp, env)
@@ -501,6 +612,9 @@ def main():
         i = args.index("--mode")
         mode_only = args[i + 1]
         del args[i:i + 2]
+    syntax = "--syntax" in args
+    if syntax:
+        args.remove("--syntax")
     hintkit = os.path.abspath(args[0] if args else "build/hintkit")
     oracle = os.environ.get("TAZUNA_ORACLE") or sys.exit(
         "set TAZUNA_ORACLE to the tazuna oracle binary (docs/testing.md)")
@@ -510,13 +624,13 @@ def main():
     examples = collections.defaultdict(list)
     for n in range(opts["--count"]):
         mode = modes[n % len(modes)]
-        kind, why, files, env = one_case(gen, mode, hintkit, oracle)
+        kind, why, files, env = one_case(gen, mode, hintkit, oracle, syntax)
         counts[kind] += 1
         counts[(mode, kind)] += 1
         if len(examples[kind]) < opts["--show"] and kind not in ("same", "stricter-documented", "null-not-provided"):
             examples[kind].append((mode, why, files, env))
     total = opts["--count"]
-    print(f"{total} cases (seed {opts['--seed']})")
+    print(f"{total} cases (seed {opts['--seed']}{', other YAML syntax' if syntax else ''})")
     for kind in ("same", "stricter-documented", "null-not-provided", "stricter-undocumented",
                  "looser", "different-values", "oracle-broken"):
         per_mode = ", ".join(f"{m} {counts[(m, kind)]}" for m in modes)
@@ -527,7 +641,10 @@ def main():
             for rel, text in files.items():
                 if rel.endswith("helmfile.yaml"):
                     continue
-                print(f"  # {rel}\n" + "".join("  | " + line + "\n" for line in text.splitlines()))
+                if any(c in text for c in "\r\t\u0085\u2028\u2029\ufeff"):
+                    print(f"  # {rel}\n  {text!r}")  # line breaks and blanks as written
+                else:
+                    print(f"  # {rel}\n" + "".join("  | " + line + "\n" for line in text.splitlines()))
             if env:
                 print(f"  env: {env}")
     bad = counts["looser"] + counts["different-values"] + counts["stricter-undocumented"]
