@@ -469,6 +469,7 @@ REASONS = [
      "**`null` in static sources**"),
     (lambda c, m: c in ("HK114", "HK115"), "**Defaults** must have the var's type"),
     (lambda c, m: c == "HK002", "**Duplicate keys**"),
+    (lambda c, m: c == "HK004" and "byte order mark" in m, "**Two byte order marks at the start of a file**"),
     (lambda c, m: c == "HK101" or (c == "HK103" and "vars must be a mapping" in m), "**A hint without vars**"),
     (lambda c, m: c == "exit2" and "not a folder" in m, "**`resolve --dir` of a missing folder**"),
 ]

@@ -1273,11 +1273,11 @@ class Scanner : public ScalarScanner {
   size_t possible_keys_ = 0;  // how many of `keys_` are possible: none, nothing to look at
 };
 
-// go-yaml's Error() text for `stop` (decode.go's fail) as ytt's parser shows it: "yaml: line N:
-// problem". go-yaml names the line of the problem's mark, 0-based for a parser error and one
-// more for a scanner error, and none when the mark is on its input's first line; ytt's parser
-// reads a text after a `---` line it puts before it (`ytt_line_first`) and takes one off the
-// line named (which leaves none for line 0).
+// go-yaml's Error() text for `stop` (decode.go's fail): "yaml: line N: problem". go-yaml names
+// the line of the problem's mark, 0-based for a parser error and one more for a scanner error,
+// and none when the mark is on its input's first line. ytt's parser reads a text after a `---`
+// line it puts before it (`ytt_line_first`) and takes one off the line named (which leaves none
+// for line 0).
 std::string go_yaml_text(const Stop& stop, bool ytt_line_first) {
   if (stop.problem.empty()) return {};
   const int prefix = ytt_line_first ? 1 : 0;
@@ -1308,7 +1308,7 @@ class Parser {
       out.offset = stop.offset;
       out.parser_error = stop.parser;
       out.decoded_end = in_document_ ? document_start_ : stop.offset;
-      out.message = go_yaml_text(stop, ytt_puts_document_start(scanner_.source()));
+      out.message = go_yaml_text(stop, after_document_start_);
       stopped_ = true;
     }
     return out;

@@ -236,6 +236,17 @@ class SourcePlaces {
   const internal::SourceMap& map_;
 };
 
+// Problems found while building values (go-yaml meets them after parsing the document).
+bool is_value_error(const diag::Diagnostic& d) {
+  ErrorKind k = error_kind(d);
+  return k == ErrorKind::kTagMismatch || k == ErrorKind::kBadMerge || k == ErrorKind::kBadBinary ||
+         k == ErrorKind::kAnchorContainsItself;
+}
+
+bool before_position(const diag::Position& a, const diag::Position& b) {
+  return a.line < b.line || (a.line == b.line && a.column < b.column);
+}
+
 class Builder : public internal::EventHandler, private SourcePlaces {
  public:
   Builder(std::string_view source, std::string_view file, diag::Diagnostics& diags,
@@ -289,7 +300,7 @@ class Builder : public internal::EventHandler, private SourcePlaces {
   void OnAlias(const Mark& mark, AnchorId anchor) override {
     auto it = anchors_.find(anchor);
     if (it == anchors_.end()) {  // the parser has looked it up: its node is still open
-      alias_inside_its_anchor(mark);
+      alias_inside_its_anchor(mark, anchor);
       return;
     }
     const Anchored& a = it->second;
@@ -314,7 +325,9 @@ class Builder : public internal::EventHandler, private SourcePlaces {
     copy.span.begin = pos(mark);
     copy.span.end = copy.span.begin;
     note_dash_line(copy, mark);
+    placed_alias_kind_ = a.node.kind;
     placed(copy, a.size, a.depth, 0, a.bytes);
+    placed_alias_kind_.reset();
   }
 
   void OnScalarView(const Mark& mark, const std::string& tag, AnchorId anchor,
@@ -364,6 +377,7 @@ class Builder : public internal::EventHandler, private SourcePlaces {
     size_t bytes = 0;      // scalar text in this subtree so far
     int depth = 1;         // levels in this subtree so far
     bool has_key = false;  // items.back() holds a key whose value has not come yet
+    size_t value_diags = 0;  // and the diagnostics before its value began
     // Per item: came in through `<<`. Empty until a merge happens (most maps have none);
     // items past its end were not merged.
     std::vector<bool> merged;
@@ -492,7 +506,7 @@ class Builder : public internal::EventHandler, private SourcePlaces {
   // An alias inside the node its anchor names: go-yaml's parser takes it, and its decoder,
   // copying the alias's node, meets the alias again ("anchor 'a' value contains itself", a
   // value error as tag mismatches are). A null stands in for it here.
-  void alias_inside_its_anchor(const Mark& mark) {
+  void alias_inside_its_anchor(const Mark& mark, AnchorId anchor) {
     std::string name;
     for (size_t i = offset(mark) + 1; i < src_.size(); ++i) {
       const char c = src_[i];
@@ -507,7 +521,11 @@ class Builder : public internal::EventHandler, private SourcePlaces {
     n = Node{};
     n.span = span_at(mark);
     note_dash_line(n, mark);
+    for (size_t i = 0; i < top_; ++i) {  // the open node it names
+      if (stack_[i].anchor == anchor) placed_alias_kind_ = stack_[i].node.kind;
+    }
     placed(n, 1, 0, 0, 0);
+    placed_alias_kind_.reset();
   }
 
   void close() {
@@ -577,6 +595,7 @@ class Builder : public internal::EventHandler, private SourcePlaces {
     }
     if (!f.has_key) {
       f.has_key = true;
+      f.value_diags = diags_.size();
       return;
     }
     f.has_key = false;
@@ -656,30 +675,78 @@ class Builder : public internal::EventHandler, private SourcePlaces {
     }
   }
 
+  // go-yaml's decoder checks a merge value's shape before it decodes it, and a list's elements
+  // from the last to the first: a scalar (or any element that is not a map) fails without being
+  // decoded, an element after it is decoded first. ytt's fork takes no list of maps: it decodes
+  // the last element and fails.
   void merge(Frame& f, MapItem&& item) {
     in_source_order_ = false;  // merged items keep the spans of where they were written
     Node& v = item.value;
-    if (v.kind == Kind::kMap) {
+    // An alias is judged by its node's kind: only a map merges (its items; none when the alias
+    // stands inside that map, which decoding the alias reports).
+    if (v.kind == Kind::kMap || placed_alias_kind_ == Kind::kMap) {
       for (MapItem& m : v.items) merge_item(f, std::move(m));
       return;
     }
+    if (placed_alias_kind_) {
+      keep_decoded_value_errors(v, v.elements.size(), f.value_diags);
+      bad_merge(
+          v, "merge key \"<<\" takes an alias of a map (not of a list of maps), this one names " +
+                 std::string(to_string(*placed_alias_kind_)));
+      return;
+    }
     if (v.kind == Kind::kArray && options_.ytt_merge_keys && v.elements.empty()) return;
-    if (v.kind == Kind::kArray && !options_.ytt_merge_keys) {
-      bool all_maps = std::all_of(v.elements.begin(), v.elements.end(),
-                                  [](const Node& e) { return e.kind == Kind::kMap; });
-      if (all_maps) {
-        // Later inserts win, so the first map listed goes last: earlier maps take precedence.
-        for (auto it = v.elements.rbegin(); it != v.elements.rend(); ++it) {
-          for (MapItem& m : it->items) merge_item(f, std::move(m));
-        }
-        return;
+    const std::vector<Node>& elements = v.elements;
+    size_t decoded_from = elements.size();  // elements [decoded_from, size) decoded before failing
+    if (!options_.ytt_merge_keys) {
+      while (decoded_from > 0 && elements[decoded_from - 1].kind == Kind::kMap) --decoded_from;
+    } else if (!elements.empty() && elements.back().kind == Kind::kMap) {
+      decoded_from = elements.size() - 1;
+    }
+    keep_decoded_value_errors(v, decoded_from, f.value_diags);
+    if (v.kind == Kind::kArray && !options_.ytt_merge_keys && decoded_from == 0) {
+      // Later inserts win, so the first map listed goes last: earlier maps take precedence.
+      for (auto it = v.elements.rbegin(); it != v.elements.rend(); ++it) {
+        for (MapItem& m : it->items) merge_item(f, std::move(m));
+      }
+      return;
+    }
+    bad_merge(v, "merge key \"<<\" needs a map or a list of maps, found " +
+                     std::string(to_string(v.kind)));
+  }
+
+  void bad_merge(const Node& v, std::string message) {
+    diags_.error("HK001", v.span, std::move(message)).kind =
+        static_cast<uint16_t>(ErrorKind::kBadMerge);
+  }
+
+  // Of the value errors found while building merge value `v` (diagnostics from `from` on), the
+  // ones go-yaml's decoder meets: those of list elements [decoded_from, size), the last element's
+  // first; none of a scalar's.
+  void keep_decoded_value_errors(const Node& v, size_t decoded_from, size_t from) {
+    auto& items = diags_.items();
+    if (from >= items.size()) return;
+    std::vector<diag::Diagnostic> others;
+    std::vector<std::vector<diag::Diagnostic>> by_element(v.elements.size());
+    for (size_t i = from; i < items.size(); ++i) {
+      if (!is_value_error(items[i])) {
+        others.push_back(std::move(items[i]));
+        continue;
+      }
+      // The element whose text holds it: the last one starting at or before it.
+      auto after = std::upper_bound(
+          v.elements.begin(), v.elements.end(), items[i].span.begin,
+          [](const diag::Position& p, const Node& e) { return before_position(p, e.span.begin); });
+      const size_t element = after == v.elements.begin() ? 0 : (after - v.elements.begin()) - 1;
+      if (element < by_element.size() && element >= decoded_from) {
+        by_element[element].push_back(std::move(items[i]));
       }
     }
-    diags_
-        .error("HK001", v.span,
-               "merge key \"<<\" needs a map or a list of maps, found " +
-                   std::string(to_string(v.kind)))
-        .kind = static_cast<uint16_t>(ErrorKind::kBadMerge);
+    items.resize(from);
+    for (diag::Diagnostic& d : others) items.push_back(std::move(d));
+    for (size_t e = by_element.size(); e > decoded_from; --e) {
+      for (diag::Diagnostic& d : by_element[e - 1]) items.push_back(std::move(d));
+    }
   }
 
   // An item a merge key brings in. It replaces the value of an item with its key, in that
@@ -714,6 +781,8 @@ class Builder : public internal::EventHandler, private SourcePlaces {
   std::unordered_map<AnchorId, Anchored> anchors_;
   size_t expansions_ = 0;
   size_t expansion_bytes_ = 0;  // scalar text copied by aliases
+  // While an alias's node is placed: the kind of the node it names (a merge judges that).
+  std::optional<Kind> placed_alias_kind_;
 };
 
 // ---- Annotations and comments ---------------------------------------------------------
@@ -858,17 +927,6 @@ void attach_comments(std::vector<Document>& docs, const internal::SourceMap& sca
   if (have_trailing) docs.push_back(std::move(trailing));
 }
 
-// Problems found while building values (go-yaml meets them after parsing the document).
-bool is_value_error(const diag::Diagnostic& d) {
-  ErrorKind k = error_kind(d);
-  return k == ErrorKind::kTagMismatch || k == ErrorKind::kBadMerge || k == ErrorKind::kBadBinary ||
-         k == ErrorKind::kAnchorContainsItself;
-}
-
-bool before_position(const diag::Position& a, const diag::Position& b) {
-  return a.line < b.line || (a.line == b.line && a.column < b.column);
-}
-
 // ytt's strict YAML is checked by go-yaml's decoder, which builds each document's values once
 // its parser has read the document and stops at the first problem: a strict problem is a value
 // error like a tag mismatch or a bad merge. It comes first when it stands before the first error
@@ -992,6 +1050,16 @@ std::vector<Document> read_text(std::string_view source, std::string_view file,
     return s;
   };
   source = without_dropped_bom(source, options);
+  if (!options.ytt_parser && starts_with_bom(source)) {  // (ytt's parser puts `---` first)
+    diag::Span s = whole_file();
+    s.begin = s.end = {1, static_cast<int>(kBom.size()) + 1};
+    diags
+        .error("HK004", s,
+               "a second byte order mark (U+FEFF) at the start: go-yaml then skips characters "
+               "that depend on how its read buffer was filled; not supported")
+        .kind = static_cast<uint16_t>(ErrorKind::kUnsupportedByteOrderMark);
+    return {};
+  }
   // ytt's parser reads the text after a `---` line it puts before it (see go_yaml_read).
   const bool after_document_start = options.ytt_parser && internal::ytt_puts_document_start(source);
   // go-yaml's first error, where its scanner or parser stopped.

@@ -303,7 +303,12 @@ enum class ErrorKind : uint16_t {
   kUnsupportedLineBreak,
   // HK001, go-yaml's scanner: a `? ` key indicator where no key may start (`a: ? b`).
   kUnexpectedKeyIndicator,
-  kOther,                      // any other problem (out of memory), in its own words
+  // HK004, our refusal in tazuna's reading: a text that starts with two byte order marks.
+  // go-yaml drops the first; its test for a mark at a line's start reads the first bytes of its
+  // read buffer, not the character there, so with the second one there it skips the first
+  // character of lines until its buffer is next refilled.
+  kUnsupportedByteOrderMark,
+  kOther,  // any other problem (out of memory), in its own words
 };
 ErrorKind error_kind(const diag::Diagnostic& d);
 

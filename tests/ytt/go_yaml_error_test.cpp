@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "ytt/yamlmeta/yamlmeta.h"
+#include "ytt/yamltemplate/yamltemplate.h"
 
 namespace hintkit::ytt {
 namespace {
@@ -18,7 +19,7 @@ void expect_go_yaml_errors(const Case (&cases)[N]) {
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(c.input));
     diag::Diagnostics diags;
-    (void)yaml::load(c.input, "input.yaml", diags);
+    (void)yaml::load(c.input, "input.yaml", diags, ytt_yaml_options());
     ASSERT_FALSE(diags.empty());
     EXPECT_EQ(go_yaml_error(diags.items()[0], true), c.want);
   }
@@ -141,7 +142,7 @@ TEST(GoYamlError, ValidDirectivesLoad) {
         "%TAG !e! %41x\n---\n- !e!a b\n", "a: |\n %s\n", "abc\n%s\n"}) {
     SCOPED_TRACE(std::string(ok));
     diag::Diagnostics diags;
-    (void)yaml::load(ok, "input.yaml", diags);
+    (void)yaml::load(ok, "input.yaml", diags, ytt_yaml_options());
     EXPECT_TRUE(diags.empty());
   }
 }
@@ -149,14 +150,14 @@ TEST(GoYamlError, ValidDirectivesLoad) {
 // ytt crashes on an incompatible %YAML on a text's first line (its line fix-up reaches line 0).
 TEST(GoYamlError, IncompatibleYamlVersionOnTheFirstLineIsRefused) {
   diag::Diagnostics diags;
-  (void)yaml::load("%YAML 1.2\n---\na: 1\n", "input.yaml", diags);
+  (void)yaml::load("%YAML 1.2\n---\na: 1\n", "input.yaml", diags, ytt_yaml_options());
   ASSERT_FALSE(diags.empty());
   EXPECT_THROW(go_yaml_error(diags.items()[0], true), Unsupported);
 }
 
 TEST(GoYamlError, YamlDecodeKeepsTheClosingBracket) {
   diag::Diagnostics diags;
-  (void)yaml::load("x: [1, 2", "", diags);
+  (void)yaml::load("x: [1, 2", "", diags, ytt_yaml_options());
   ASSERT_FALSE(diags.empty());
   EXPECT_EQ(go_yaml_error(diags.items()[0], false),
             "yaml: line 1: did not find expected ',' or ']'");
