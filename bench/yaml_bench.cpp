@@ -172,7 +172,8 @@ void read_only(benchmark::State& state, const std::string& text) {
   size_t events = 0;
   for (auto _ : state) {
     CountingHandler h;
-    if (!hintkit::yaml::internal::go_yaml_read(text, h, false)) {
+    if (!hintkit::yaml::internal::go_yaml_read(text, h, hintkit::yaml::internal::GoYaml::kV2_4,
+                                               false)) {
       state.SkipWithError("the reader stopped before the end of the input");
       break;
     }

@@ -157,7 +157,9 @@ def classify(go, hk):
     go_err, hk_err = go.get("error"), hk.get("error")
     if hk.get("code") == "HK004" and "not supported" in (hk_err or ""):
         return "refused"
-    if hk.get("collection_key") and go_err and "invalid map key" in go_err:
+    if go_err and "invalid map key" in go_err and (hk.get("collection_key") or hk_err):
+        # go-yaml's decoder meets the key once it has parsed the key's document, before a
+        # syntax error in a later one; the hint half's conversion refuses it after reading.
         return "collection-key"
     if go_err and hk_err:
         return "same" if go_err == hk_err else "error-text"

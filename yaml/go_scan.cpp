@@ -160,6 +160,7 @@ struct Mark {
 struct SimpleKey {
   bool possible = false;
   bool required = false;
+  bool indexed = false;  // go-yaml v2.4 finds it by its token number (Scanner::head_key_is_valid)
   size_t token_number = 0;
   Mark mark;
 };
@@ -921,7 +922,8 @@ class ScalarScanner : public ScannerInput {
 // comes next (yaml_parser_fetch_next_token), over the scalar scanners below it.
 class Scanner : public ScalarScanner {
  public:
-  using ScalarScanner::ScalarScanner;
+  Scanner(std::string_view s, const ReaderStop* reader, SourceMap* map, GoYaml version)
+      : ScalarScanner(s, reader, map), lazy_keys_(version == GoYaml::kV2_4) {}
 
   // The parser's view of the token queue: `peek` scans as far as go-yaml's scanner must to
   // know the next token; `take` hands it to the parser.
@@ -982,11 +984,15 @@ class Scanner : public ScalarScanner {
     while (true) {
       bool need = queue_.empty();
       if (!need && possible_keys_ > 0) {
-        stale_simple_keys();
-        for (const SimpleKey& k : keys_) {
-          if (k.possible && k.token_number == tokens_parsed_) {
-            need = true;
-            break;
+        if (lazy_keys_) {
+          need = head_key_is_valid();
+        } else {
+          stale_simple_keys();
+          for (const SimpleKey& k : keys_) {
+            if (k.possible && k.token_number == tokens_parsed_) {
+              need = true;
+              break;
+            }
           }
         }
       }
@@ -1009,20 +1015,75 @@ class Scanner : public ScalarScanner {
       }
     }
   }
-  void save_simple_key() {
+  [[gnu::always_inline]] void save_simple_key() {
     bool required = flow_level_ == 0 && indent_ == m_.column;
     if (!allowed_) return;
-    SimpleKey k{true, required, tokens_parsed_ + queue_.size(), m_};
+    SimpleKey k{true, required, lazy_keys_, tokens_parsed_ + queue_.size(), m_};
     remove_simple_key();
-    keys_.back() = k;
+    SimpleKey& old = keys_.back();
+    if (old.indexed) [[unlikely]]
+      keep_stale_entry(old);
+    old = k;
     ++possible_keys_;
+  }
+  // A stale key's entry outlives it (see key_is_valid).
+  [[gnu::noinline]] void keep_stale_entry(const SimpleKey& key) {
+    stale_entries_.push_back({key.token_number, keys_.size() - 1});
   }
   void remove_simple_key() {
     SimpleKey& k = keys_.back();
     if (!k.possible) return;
     if (k.required) error(ErrorKind::kMissingColon, k.mark.offset, kNoColon);
     k.possible = false;
+    k.indexed = false;
     --possible_keys_;
+  }
+
+  // go-yaml v2.4's simple keys. v2.4 maps a token's number to the flow level of the key that
+  // starts at it: an entry is made when the key is saved (here: the key is `indexed`) and dropped
+  // where v2.4 drops it. A key is checked when the parser wants the token it starts at, or when
+  // a ':' comes. As in v2.4, a key found stale keeps its entry (which outlives the key, in
+  // `stale_entries_`, once its level saves another), and closing a flow level drops the entry of
+  // its last key's token, which is the opening bracket's when no key was saved inside: that
+  // drops the entry of the key the bracket itself started, one level out.
+  bool key_is_valid(SimpleKey& k) {
+    if (!k.possible) return false;
+    if (k.mark.line < m_.line || k.mark.index + kMaxSimpleKeyChars < m_.index) {
+      if (k.required) error(ErrorKind::kMissingColon, k.mark.offset, kNoColon);
+      k.possible = false;
+      --possible_keys_;
+      return false;
+    }
+    return true;
+  }
+  bool head_key_is_valid() {
+    for (size_t level = keys_.size(); level-- > 0;) {
+      SimpleKey& k = keys_[level];
+      if (k.indexed && k.token_number == tokens_parsed_) return key_is_valid(k);
+    }
+    if (stale_entries_.empty()) [[likely]]
+      return false;
+    for (const auto& [token, level] : stale_entries_) {
+      if (token != tokens_parsed_) continue;
+      // v2.4 looks the level's key up by the entry's level, which may have been closed since:
+      // Go's index check fails there.
+      if (level >= keys_.size()) {
+        throw Stop{ErrorKind::kOther, m_.offset,
+                   "go-yaml v2.4 crashes here (a simple key's index)"};
+      }
+      return key_is_valid(keys_[level]);
+    }
+    // Entries of tokens the parser has taken are never looked up again.
+    if (stale_entries_.size() > kStaleEntriesPrune) {
+      std::erase_if(stale_entries_, [&](const auto& e) { return e.first < tokens_parsed_; });
+    }
+    return false;
+  }
+  void forget_key_at(size_t token_number) {
+    for (SimpleKey& key : keys_) {
+      if (key.token_number == token_number) key.indexed = false;
+    }
+    std::erase_if(stale_entries_, [&](const auto& e) { return e.first == token_number; });
   }
 
   void roll_indent(int column, long number, Tok type, const Mark& at) {
@@ -1049,7 +1110,7 @@ class Scanner : public ScalarScanner {
 
   void fetch_next_token() {
     scan_to_next_token();
-    stale_simple_keys();
+    if (!lazy_keys_) stale_simple_keys();
     unroll_indent(m_.column);
     if (at_end()) {
       fetch_stream_end();
@@ -1087,7 +1148,8 @@ class Scanner : public ScalarScanner {
       case '{':
         save_simple_key();
         ++flow_level_;
-        keys_.push_back({});
+        // Not possible; v2.4 numbers it with the token that opens the level (see forget_key_at).
+        keys_.push_back(SimpleKey{false, false, false, tokens_parsed_ + queue_.size(), m_});
         allowed_ = true;
         append(c == '[' ? Tok::kFlowSeqStart : Tok::kFlowMapStart, m_);
         skip();
@@ -1097,6 +1159,7 @@ class Scanner : public ScalarScanner {
         remove_simple_key();
         if (flow_level_ > 0) {
           --flow_level_;
+          if (lazy_keys_) forget_key_at(keys_.back().token_number);
           keys_.pop_back();
         }
         allowed_ = false;
@@ -1210,10 +1273,11 @@ class Scanner : public ScalarScanner {
 
   void fetch_value() {
     SimpleKey& k = keys_.back();
-    if (k.possible) {
+    if (lazy_keys_ ? key_is_valid(k) : k.possible) {
       insert(k.token_number, make(Tok::kKey, k.mark));
       roll_indent(k.mark.column, static_cast<long>(k.token_number), Tok::kBlockMapStart, k.mark);
       keys_.back().possible = false;
+      keys_.back().indexed = false;
       --possible_keys_;
       allowed_ = false;
     } else {
@@ -1271,6 +1335,9 @@ class Scanner : public ScalarScanner {
   bool stream_start_ = true;
   std::vector<SimpleKey> keys_;
   size_t possible_keys_ = 0;  // how many of `keys_` are possible: none, nothing to look at
+  const bool lazy_keys_;      // go-yaml v2.4's simple keys (GoYaml::kV2_4)
+  std::vector<std::pair<size_t, size_t>> stale_entries_;  // token number, flow level
+  static constexpr size_t kStaleEntriesPrune = 64;
 };
 
 // go-yaml's Error() text for `stop` (decode.go's fail): "yaml: line N: problem". go-yaml names
@@ -1295,9 +1362,11 @@ std::string go_yaml_text(const Stop& stop, bool ytt_line_first) {
 // entry with no `:` at all, whose empty value sits at the entry's first token.
 class Parser {
  public:
-  Parser(std::string_view source, bool after_document_start, const ReaderStop* reader,
-         EventHandler& handler, SourceMap* map = nullptr)
-      : scanner_(source, reader, map), after_document_start_(after_document_start), h_(handler) {}
+  Parser(std::string_view source, GoYaml version, bool after_document_start,
+         const ReaderStop* reader, EventHandler& handler, SourceMap* map = nullptr)
+      : scanner_(source, reader, map, version),
+        after_document_start_(after_document_start),
+        h_(handler) {}
 
   GoScan run() {
     GoScan out;
@@ -1919,9 +1988,10 @@ class Parser {
 
 }  // namespace
 
-bool go_yaml_read(std::string_view source, EventHandler& handler, bool after_document_start,
-                  GoScan* stop, SourceMap* map, const ReaderStop* reader) {
-  Parser parser(source, after_document_start, reader, handler, map);
+bool go_yaml_read(std::string_view source, EventHandler& handler, GoYaml version,
+                  bool after_document_start, GoScan* stop, SourceMap* map,
+                  const ReaderStop* reader) {
+  Parser parser(source, version, after_document_start, reader, handler, map);
   GoScan out = parser.run();
   if (stop != nullptr) *stop = std::move(out);
   return parser.read_whole();

@@ -169,13 +169,19 @@ class EventHandler {
   virtual void OnMapEnd() = 0;
 };
 
+// Which go-yaml v2 reads. ytt's fork has v2.2's scanner, which drops stale simple keys before
+// every token; v2.4, which tazuna reads with (through sigs.k8s.io/yaml), checks a simple key only
+// when the parser wants the token it starts at, or a ':' comes. They read the same values; the
+// first error of a broken text may differ.
+enum class GoYaml : uint8_t { kYttFork, kV2_4 };
+
 // go-yaml v2's scanner and parser reading `source` whole, handing each event to `handler` (the
 // tree's builder). False when it stops before the end, at go-yaml's first error: the events
 // handed over so far from the document it stopped in must then be dropped. `*stop` (optional)
 // gets where and why it stopped; `*map` (optional) what the reader notes as it reads (see
 // SourceMap); `*reader` (optional) where go-yaml's reader rejects the text.
-bool go_yaml_read(std::string_view source, EventHandler& handler, bool after_document_start,
-                  GoScan* stop = nullptr, SourceMap* map = nullptr,
+bool go_yaml_read(std::string_view source, EventHandler& handler, GoYaml version,
+                  bool after_document_start, GoScan* stop = nullptr, SourceMap* map = nullptr,
                   const ReaderStop* reader = nullptr);
 
 // Whether ytt's parser puts a `---` line before `text` (it does unless the text starts with

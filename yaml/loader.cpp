@@ -1095,7 +1095,9 @@ std::vector<Document> read_text(std::string_view source, std::string_view file,
   bool whole = false;
   std::optional<StopLoading> limit;
   try {
-    whole = internal::go_yaml_read(source, builder, after_document_start, &go, &map,
+    const internal::GoYaml version =
+        options.ytt_parser ? internal::GoYaml::kYttFork : internal::GoYaml::kV2_4;
+    whole = internal::go_yaml_read(source, builder, version, after_document_start, &go, &map,
                                    reader ? &*reader : nullptr);
   } catch (const StopLoading& e) {
     limit = e;

@@ -1482,6 +1482,37 @@ TEST(YamlLoad, GoYamlWordingFollowsItsParserAndItsLineZero) {
   }
 }
 
+// ytt's fork of go-yaml (v2.2's scanner) drops stale simple keys before every token; v2.4,
+// which tazuna reads with, checks a key only when the parser wants the token it starts at or a
+// ':' comes, and closing a flow level with no key inside drops the entry of the key its bracket
+// started. The first error differs. Messages from ytt v0.48.0 and go-yaml v2.4.0's Decoder.
+TEST(YamlLoad, SimpleKeysAreCheckedAsEachGoYamlChecksThem) {
+  struct Case {
+    std::string_view input, ytt, go_yaml_v2_4;
+  };
+  const Case cases[] = {
+      {"- *a\na:| 1\n", "yaml: line 3: could not find expected ':'",
+       "yaml: unknown anchor 'a' referenced"},
+      {"<<: {m: 1}\n{}\r", "yaml: line 3: could not find expected ':'",
+       "yaml: line 1: did not find expected key"},
+      {"spec:\n  manifests:\n{{ range $i := .Environment }}\n\t   - name: app{{ $i }}\n",
+       "yaml: line 4: could not find expected ':'",
+       "yaml: line 4: found character that cannot start any token"},
+      {"--- [1\n{}|+2\n\ta\n", "yaml: line 2: found character that cannot start any token",
+       "yaml: line 1: did not find expected ',' or ']'"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.input);
+    for (const LoadOptions& options : {ytt_parser_options(), LoadOptions{}}) {
+      diag::Diagnostics diags;
+      internal::load_with(c.input, "t.yaml", diags, options, nullptr);
+      ASSERT_FALSE(diags.empty());
+      EXPECT_EQ(go_yaml_message(diags.items()[0], options.ytt_parser),
+                options.ytt_parser ? c.ytt : c.go_yaml_v2_4);
+    }
+  }
+}
+
 // tazuna's reading puts no `---` line first: go-yaml names no line for a problem on the text's
 // first line, and the line of the others as it counts them. Messages from go-yaml v2.4.0's
 // Decoder (Go 1.19).
