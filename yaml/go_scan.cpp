@@ -962,7 +962,14 @@ class Scanner : public ScalarScanner {
  private:
   // ---- the token queue ----------------------------------------------------------------
 
-  void insert(size_t number, const Token& t) {  // number: counted from the first token ever
+  // number: counted from the first token ever. A token the parser has taken already (only
+  // go-yaml v2.4's simple keys let the parser take a key's token) is no place: go-yaml's
+  // yaml_insert_token puts the new token at the end.
+  void insert(size_t number, const Token& t) {
+    if (number < tokens_parsed_) [[unlikely]] {
+      queue_.push_back(t);
+      return;
+    }
     queue_.insert_at(number - tokens_parsed_, t);
   }
   static Token make(Tok type, const Mark& at) {
