@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
+#include <fstream>
 #include <sstream>
 #include <vector>
 
@@ -217,6 +219,27 @@ TEST(Render, SarifIsVersion210WithRulesAndRegions) {
         "{\"id\":\"HK100\",\"shortDescription\":{\"text\":\"HK100\"}"}) {
     EXPECT_NE(s.find(want), std::string::npos) << want << " in " << s;
   }
+}
+
+// SARIF columns count UTF-16 code units of the line hintkit's position names, lines ended as
+// the YAML reader ends them (a CR alone too).
+TEST(Render, SarifColumnsCountUtf16UnitsOfLinesEndedByCrToo) {
+  const std::string file = ::testing::TempDir() + "sarif_columns.yaml";
+  {
+    std::ofstream out(file, std::ios::binary);
+    out << "a: 1\r\xC3\xA9\xC3\xA9: x\r\nb: \xF0\x9F\x98\x80y\n";
+  }
+  Diagnostics d;
+  Span on_line_2{file, {2, 6}, {2, 6}};  // after "éé:": 5 bytes, 3 UTF-16 units
+  Span on_line_3{file, {3, 8}, {3, 8}};  // after "b: 😀": 7 bytes, 5 UTF-16 units
+  d.error("HK001", on_line_2, "x");
+  d.error("HK001", on_line_3, "y");
+  std::ostringstream out;
+  render(out, Format::kSarif, d, RenderOptions{});
+  const std::string s = out.str();
+  EXPECT_NE(s.find("\"startLine\":2,\"startColumn\":4"), std::string::npos) << s;
+  EXPECT_NE(s.find("\"startLine\":3,\"startColumn\":6"), std::string::npos) << s;
+  std::remove(file.c_str());
 }
 
 TEST(JsonQuote, EscapesLikeGo) {
