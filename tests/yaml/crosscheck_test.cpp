@@ -534,6 +534,15 @@ class Generator {
   std::vector<std::string> anchors_;
 };
 
+// The shapes yaml-cpp reads otherwise are looked for after a byte order mark that starts the
+// text, which both drop: "&-b ~\n-\n" is one plain scalar to go-yaml and ytt ("~ -"), two
+// documents to yaml-cpp, with or without the mark (found by fuzz/yaml_differential.cpp).
+TEST(ReaderCrossCheck, ALeadingByteOrderMarkHidesNoShape) {
+  EXPECT_TRUE(testing::yaml_cpp_reads_differently("&-b ~\n-\n"));
+  EXPECT_TRUE(testing::yaml_cpp_reads_differently("\xEF\xBB\xBF&-b ~\n-\n"));
+  EXPECT_EQ(cross_check("\xEF\xBB\xBF&-b ~\n-\n").difference, "");
+}
+
 TEST(ReaderCrossCheck, RandomDocuments) {
   Generator gen(20240611);
   Tally t;
