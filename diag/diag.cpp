@@ -22,6 +22,26 @@ const std::string& FileName::empty_string() {
   return empty;
 }
 
+std::vector<size_t> line_starts(std::string_view text) {
+  std::vector<size_t> starts{0};
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'))) {
+      starts.push_back(i + 1);
+    }
+  }
+  return starts;
+}
+
+std::string_view line_at(std::string_view text, const std::vector<size_t>& starts, size_t index) {
+  if (index >= starts.size()) return {};
+  const size_t begin = starts[index];
+  size_t end = index + 1 < starts.size() ? starts[index + 1] - 1 : text.size();
+  if (end > begin && end < text.size() && text[end] == '\n' && text[end - 1] == '\r') {
+    --end;  // the CR of a CR LF
+  }
+  return text.substr(begin, end - begin);
+}
+
 std::string_view to_string(Severity s) {
   switch (s) {
     case Severity::kError:

@@ -201,6 +201,14 @@ std::string did_you_mean(std::string_view word, std::span<const std::string_view
 // kMaxGoSpellingBytes.
 std::string go_spell_nearest(std::string_view word, const std::vector<std::string>& candidates);
 
+// ---- Lines of a text -------------------------------------------------------------------
+
+// Where the lines of `text` start, lines ended by LF, CR LF or CR: as hintkit's positions
+// count them (the YAML reader's, with go-yaml) and as the language server protocol does.
+std::vector<size_t> line_starts(std::string_view text);
+// Line `index` (0-based) of `text`, without its line break; "" past the last line.
+std::string_view line_at(std::string_view text, const std::vector<size_t>& starts, size_t index);
+
 // ---- Rendering -------------------------------------------------------------------------
 
 enum class Format { kText, kJson, kSarif, kGithub };

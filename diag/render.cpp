@@ -263,13 +263,7 @@ class SourceLines {
       return std::nullopt;
     }
     const File& f = *it->second;
-    const size_t index = static_cast<size_t>(line) - 1;
-    const size_t begin = f.starts[index];
-    size_t end = index + 1 < f.starts.size() ? f.starts[index + 1] - 1 : f.text.size();
-    if (end > begin && end < f.text.size() && f.text[end] == '\n' && f.text[end - 1] == '\r') {
-      --end;  // the CR of a CR LF
-    }
-    return std::string_view(f.text).substr(begin, end - begin);
+    return line_at(f.text, f.starts, static_cast<size_t>(line) - 1);
   }
 
  private:
@@ -283,14 +277,7 @@ class SourceLines {
     File f;
     f.text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     if (in.bad()) return std::nullopt;
-    // Lines end at LF, CR LF and CR, as hintkit's YAML reader counts them (with go-yaml).
-    f.starts.push_back(0);
-    for (size_t i = 0; i < f.text.size(); ++i) {
-      const char c = f.text[i];
-      if (c == '\n' || (c == '\r' && (i + 1 == f.text.size() || f.text[i + 1] != '\n'))) {
-        f.starts.push_back(i + 1);
-      }
-    }
+    f.starts = line_starts(f.text);
     return f;
   }
   std::map<std::string, std::optional<File>> files_;

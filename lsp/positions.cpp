@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "diag/diag.h"
+
 namespace hintkit::lsp {
 namespace {
 
@@ -15,23 +17,11 @@ size_t sequence_length(unsigned char b) {
 
 }  // namespace
 
-// Lines end at LF, CR LF and CR, as the protocol has it (and as hintkit's YAML reader counts
-// lines, with go-yaml).
-LineIndex::LineIndex(std::string_view text) : text_(text) {
-  starts_.push_back(0);
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'))) {
-      starts_.push_back(i + 1);
-    }
-  }
-}
+LineIndex::LineIndex(std::string_view text) : text_(text), starts_(diag::line_starts(text)) {}
 
 std::string_view LineIndex::line(int zero_based) const {
-  if (zero_based < 0 || zero_based >= line_count()) return {};
-  size_t b = starts_[zero_based];
-  size_t e = zero_based + 1 < line_count() ? starts_[zero_based + 1] - 1 : text_.size();
-  if (e > b && e < text_.size() && text_[e] == '\n' && text_[e - 1] == '\r') --e;  // CR LF
-  return text_.substr(b, e - b);
+  if (zero_based < 0) return {};
+  return diag::line_at(text_, starts_, static_cast<size_t>(zero_based));
 }
 
 int LineIndex::utf16_column(int line1, int column1) const {
