@@ -1145,6 +1145,9 @@ class Scanner : public ScalarScanner {
       remove_simple_key();
       allowed_ = false;
       append(c == '-' ? Tok::kDocumentStart : Tok::kDocumentEnd, m_);
+      if (map_ != nullptr && (c == '-' || map_->comments_kept == SIZE_MAX)) {
+        map_->comments_kept = c == '-' ? SIZE_MAX : map_->comments.size();
+      }
       skip();
       skip();
       skip();

@@ -91,6 +91,9 @@ struct SourceMap {
   bool plain_comments = false;           // keep plain `#` comments too, not only `#@` ones
   std::vector<size_t> line_starts{0};    // offset of each line's first byte, as far as read
   std::vector<ScannedComment> comments;  // `#@` and plain `#` (`#!` dropped), in order
+  // How many of `comments` ytt keeps: those after a `...` that no document follows come in
+  // its decoder's last call, which finds no document and returns them with none.
+  size_t comments_kept = SIZE_MAX;
 };
 
 // The first error go-yaml v2's scanner and parser meet in `source`.

@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <type_traits>
 #include <unordered_map>
 
@@ -889,7 +890,8 @@ void attach_comments(std::vector<Document>& docs, const internal::SourceMap& sca
   }
   Document trailing;
   bool have_trailing = false;
-  for (const internal::ScannedComment& c : scan.comments) {
+  const size_t kept = std::min(scan.comments.size(), scan.comments_kept);
+  for (const internal::ScannedComment& c : std::span(scan.comments).first(kept)) {
     auto it = std::lower_bound(owners.begin(), owners.end(), c.line,
                                [](const Owner& o, int line) { return o.line < line; });
     SparseVector<Annotation>* annotations;
