@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "diag/stack.h"
+#include "gocompat/gocompat.h"
 #include "ytt/yamlmeta/yamlmeta.h"
 
 namespace hintkit::ytt {
@@ -259,14 +260,6 @@ bool same_key(const Scalar& a, const Scalar& b) {
   }
 }
 
-namespace {
-std::string float_text(double d) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%g", d);
-  return buf;
-}
-}  // namespace
-
 std::string key_text(const Scalar& k) {
   switch (k.kind) {
     case yaml::Kind::kString:
@@ -277,7 +270,7 @@ std::string key_text(const Scalar& k) {
     case yaml::Kind::kBool:
       return k.bool_value ? "true" : "false";
     case yaml::Kind::kFloat:
-      return float_text(k.float_value);
+      return gocompat::format_float(k.float_value, 'g');  // Go's %v: shortest, +Inf, NaN
     case yaml::Kind::kNull:
       return "<nil>";
     default:
@@ -290,7 +283,11 @@ std::string go_key_text(const Scalar& k) {
     case yaml::Kind::kString:
       return k.text;
     case yaml::Kind::kInt:
-      return (k.from_code ? "%!s(int64=" : "%!s(int=") + key_text(k) + ")";
+      // go-yaml decodes an integer past int64's range as a uint64.
+      return (k.is_unsigned ? "%!s(uint64="
+              : k.from_code ? "%!s(int64="
+                            : "%!s(int=") +
+             key_text(k) + ")";
     case yaml::Kind::kBool:
       return "%!s(bool=" + key_text(k) + ")";
     case yaml::Kind::kFloat:
