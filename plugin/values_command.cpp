@@ -39,7 +39,24 @@ const char* kValuesHelp =
     "  hintkit values -f schema.yaml -f values.yaml --data-values-inspect\n"
     "  hintkit values -f schema.yaml --data-value-yaml replicas=3 --data-values-inspect -o json\n"
     "  hintkit values -f schema.yaml --data-values-schema-inspect -o openapi-v3\n\n"
-    "Exit: 0 success, 1 schema or data values errors, 2 usage (as ytt).\n";
+    "Exit: 0 success, 1 schema or data values errors, 2 usage (as ytt).\n\n"
+    "Also: hintkit values fmt -f FILE  (ytt's fmt: print YAML files again in ytt's layout;\n"
+    "      hintkit values fmt --help).\n";
+
+const char* kFmtHelp =
+    "Format YAML files as ytt's `fmt` command does (ytt v0.48.0): block style, two spaces a\n"
+    "level, a comment on its node's line after the node, other comments on lines of their\n"
+    "own above it. The YAML files of the inputs (`.yml`, `.yaml`; a folder's files sorted by\n"
+    "path) are printed one after another to standard output.\n\n"
+    "Usage: hintkit values fmt -f FILE [-f FILE]... [flags]\n\n"
+    "Flags:\n"
+    "  -f, --file FILE    file or folder to format, - for standard input (repeatable)\n"
+    "  -s, --strict       read the files as ytt's strict YAML subset\n\n"
+    "Examples:\n"
+    "  hintkit values fmt -f config.yml\n"
+    "  hintkit values fmt -f templates/ > formatted.yml\n\n"
+    "Exit: 0 success, 1 a file that is not YAML, 2 what hintkit does not do (the error names "
+    "it).\n";
 
 }  // namespace
 
@@ -97,17 +114,15 @@ uintmax_t input_bytes(const ytt::Options& o) {
 }  // namespace
 
 int run_values(const std::vector<std::string>& args, Io io) {
-  for (const std::string& a : args) {
-    if (a == "-h" || a == "--help") {
-      io.out << kValuesHelp;
-      return kExitClean;
-    }
-  }
   ytt::Options options;
   ytt::Outcome outcome;
   if (!ytt::parse_args(args, options, outcome)) {
     io.err << "hintkit: " << outcome.err;
     return outcome.exit_code;
+  }
+  if (options.help) {
+    io.out << (options.command == ytt::Command::kFmt ? kFmtHelp : kValuesHelp);
+    return kExitClean;
   }
   for (char** e = environ; e && *e; ++e) options.environment.emplace_back(*e);
   options.free_at_end = false;

@@ -1323,14 +1323,17 @@ class Scanner : public ScalarScanner {
   // ytt's fork of go-yaml keeps the comments its scanner passes between tokens, with their
   // marks (yamlParserFetchComment); those after a directive or a block scalar's header it skips
   // as go-yaml does. Here `#@` annotations are always kept, plain comments when asked for and
-  // `#!` ones never (ytt drops them).
+  // `#!` ones never (ytt's templates drop them); kept as written, every comment is plain.
   void fetch_comment() {
     const Mark at = m_;
     skip_to_breakz();
     if (map_ == nullptr) return;
     std::string_view text = slice(at.offset + 1, m_.offset - at.offset - 1);
-    const bool annotation = !text.empty() && text[0] == '@';
-    if ((!text.empty() && text[0] == '!') || (!annotation && !map_->plain_comments)) return;
+    const bool annotation = !map_->comments_as_written && !text.empty() && text[0] == '@';
+    if (!map_->comments_as_written &&
+        ((!text.empty() && text[0] == '!') || (!annotation && !map_->plain_comments))) {
+      return;
+    }
     ScannedComment& c = map_->comments.emplace_back();
     c.kind = annotation ? CommentKind::kAnnotation : CommentKind::kPlain;
     c.line = at.line + 1;
@@ -2029,6 +2032,10 @@ size_t reader_chunk_start(std::string_view text, size_t offset, bool after_docum
   }
 }
 
+}  // namespace hintkit::yaml::internal
+
+namespace hintkit::yaml {
+
 bool ytt_puts_document_start(std::string_view text) {
   constexpr std::string_view kSpace = " \t\r\n\f\v";
   size_t i = text.find_first_not_of(kSpace);
@@ -2036,4 +2043,4 @@ bool ytt_puts_document_start(std::string_view text) {
            kSpace.find(text[i + 3]) != std::string_view::npos);
 }
 
-}  // namespace hintkit::yaml::internal
+}  // namespace hintkit::yaml

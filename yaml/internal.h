@@ -89,6 +89,7 @@ struct ScannedComment {
 // What the reader notes of the text as it reads it, for the tree's places and comments.
 struct SourceMap {
   bool plain_comments = false;           // keep plain `#` comments too, not only `#@` ones
+  bool comments_as_written = false;      // keep every comment as a plain one (`#@`, `#!` too)
   std::vector<size_t> line_starts{0};    // offset of each line's first byte, as far as read
   std::vector<ScannedComment> comments;  // `#@` and plain `#` (`#!` dropped), in order
   // How many of `comments` ytt keeps: those after a `...` that no document follows come in
@@ -186,10 +187,6 @@ enum class GoYaml : uint8_t { kYttFork, kV2_4 };
 bool go_yaml_read(std::string_view source, EventHandler& handler, GoYaml version,
                   bool after_document_start, GoScan* stop = nullptr, SourceMap* map = nullptr,
                   const ReaderStop* reader = nullptr);
-
-// Whether ytt's parser puts a `---` line before `text` (it does unless the text starts with
-// optional white space, `---` and white space).
-bool ytt_puts_document_start(std::string_view text);
 
 // ---- loader.cpp --------------------------------------------------------------------------
 

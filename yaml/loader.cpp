@@ -1063,7 +1063,7 @@ std::vector<Document> read_text(std::string_view source, std::string_view file,
     return {};
   }
   // ytt's parser reads the text after a `---` line it puts before it (see go_yaml_read).
-  const bool after_document_start = options.ytt_parser && internal::ytt_puts_document_start(source);
+  const bool after_document_start = options.ytt_parser && ytt_puts_document_start(source);
   // go-yaml's first error, where its scanner or parser stopped.
   auto syntax_error = [&](const internal::GoScan& go, diag::Position at) {
     diag::Span s = whole_file();
@@ -1092,6 +1092,7 @@ std::vector<Document> read_text(std::string_view source, std::string_view file,
   // Nesting is limited by the builder, as it opens each collection.
   internal::SourceMap map;
   map.plain_comments = options.keep_comments;
+  map.comments_as_written = options.comments_as_written;
   Builder builder(source, file, diags, options, map);
   internal::GoScan go;
   bool whole = false;

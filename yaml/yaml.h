@@ -218,6 +218,9 @@ struct Document {
 
 struct LoadOptions {
   bool keep_comments = false;  // collect plain `#` comments (ytt mode needs them)
+  // Every comment (`#@`, `#!` and `#`) kept in `comments` as written after its `#`, none read
+  // as an annotation: the tree as ytt's parser hands it over before templating (`ytt fmt`).
+  bool comments_as_written = false;
   // Keep every item of a repeated key, in order, with HK002 as a warning (ytt templates
   // decide after evaluation: two branches of an `if` may hold the same key).
   bool keep_duplicate_keys = false;
@@ -343,6 +346,11 @@ std::vector<Document> load_split(
     const LoadOptions& options = {}, const std::function<void()>& after_thread = {},
     const std::function<void(size_t half, std::vector<Document>& docs)>& each_half = {},
     bool* halves_used = nullptr);
+
+// Whether ytt's parser puts a `---` line before `text` before reading it (it does unless the
+// text starts with optional white space, `---` and white space): ytt then sees one document
+// more, an empty one, ahead of a text whose first document starts with `---`.
+bool ytt_puts_document_start(std::string_view text);
 
 // go-yaml v2 scalar resolution of a plain scalar's text, filling kind and value fields.
 Node resolve_plain_scalar(std::string_view text);

@@ -117,5 +117,52 @@ TEST(ParseArgs, BooleanFlagsTakeGoSpellingsAndOutputTakesAList) {
             "strconv.ParseBool: parsing \"yes\": invalid syntax\n");
 }
 
+// cobra finds ytt's subcommand as the first word that is neither a flag nor a flag's value,
+// and the subcommand parses the rest with its own flags.
+TEST(ParseArgs, TheFirstWordThatIsNoFlagValueNamesTheCommand) {
+  struct CommandCase {
+    std::vector<std::string> args;
+    Command want;
+    std::vector<std::string> files;
+    std::string want_err;
+  };
+  const CommandCase cases[] = {
+      {{"fmt", "-f", "a.yml"}, Command::kFmt, {"a.yml"}, ""},
+      {{"-f", "a.yml", "fmt"}, Command::kFmt, {"a.yml"}, ""},
+      {{"-s", "fmt", "-f", "a.yml"}, Command::kFmt, {"a.yml"}, ""},
+      // `fmt` as the value of -f (the last word): a file, and no command.
+      {{"-f", "fmt"}, Command::kTemplate, {"fmt"}, ""},
+      {{"-f", "fmt", "-f", "b.yml"}, Command::kTemplate, {"fmt", "b.yml"}, ""},
+      {{"--", "fmt"},
+       Command::kTemplate,
+       {},
+       "Error: command 'ytt' does not accept extra arguments 'fmt'\n"},
+      {{"fmt", "-f", "a.yml", "fmt"},
+       Command::kFmt,
+       {"a.yml"},
+       "Error: command 'ytt fmt' does not accept extra arguments 'fmt'\n"},
+      {{"fmt", "--data-value", "a=1"}, Command::kFmt, {}, "Error: unknown flag: --data-value\n"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(testing::PrintToString(c.args));
+    Options o;
+    Outcome err;
+    EXPECT_EQ(parse_args(c.args, o, err), c.want_err.empty());
+    EXPECT_EQ(err.err, c.want_err);
+    EXPECT_EQ(o.command, c.want);
+    EXPECT_EQ(o.files, c.files);
+  }
+}
+
+TEST(ParseArgs, OtherYttCommandsAreRefusedWithExitTwo) {
+  Options o;
+  Outcome err;
+  EXPECT_FALSE(parse_args({"-s", "version"}, o, err));
+  EXPECT_EQ(err.exit_code, kExitUnsupported);
+  EXPECT_EQ(err.err,
+            "Error: hintkit values does not support ytt's `version` command; use ytt for "
+            "this\n");
+}
+
 }  // namespace
 }  // namespace hintkit::ytt

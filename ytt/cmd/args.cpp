@@ -6,6 +6,7 @@
 // not implement are refused with exit 2 naming the feature, never ignored: ignoring one would
 // give output that differs from ytt's.
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -61,7 +62,70 @@ constexpr Flag kFlags[] = {
     {"bulk-out", 0, FlagKind::kBool, "bulk output"},
     // file_marks.go
     {"file-mark", 0, FlagKind::kString, nullptr},
+    // cobra's own
+    {"help", 'h', FlagKind::kBool, nullptr},
 };
+
+// ytt's `fmt` command (pkg/cmd/fmt.go).
+constexpr Flag kFmtFlags[] = {
+    {"file", 'f', FlagKind::kString, nullptr},
+    {"strict", 's', FlagKind::kBool, nullptr},
+    {"debug", 0, FlagKind::kBool, "debug output"},
+    {"help", 'h', FlagKind::kBool, nullptr},
+};
+
+// ytt's commands besides the template command (its root) and `fmt`.
+constexpr std::string_view kOtherCommands[] = {"completion", "help", "template", "version",
+                                               "website"};
+
+// Whether cobra takes the word after `arg` as its value: a flag that is not a bool (cobra's
+// hasNoOptDefVal, shortHasNoOptDefVal), written without `=`. An unknown flag takes one too.
+bool takes_next_word(std::string_view arg, std::span<const Flag> flags) {
+  if (arg.find('=') != std::string_view::npos) return false;
+  const Flag* f = nullptr;
+  if (arg.size() > 2 && arg.starts_with("--")) {
+    for (const Flag& k : flags)
+      if (arg.substr(2) == k.name) f = &k;
+  } else if (arg.size() == 2 && arg[0] == '-') {
+    for (const Flag& k : flags)
+      if (k.shorthand != 0 && arg[1] == k.shorthand) f = &k;
+  } else {
+    return false;
+  }
+  return f == nullptr || f->kind != FlagKind::kBool;
+}
+
+// cobra's Find on ytt's root command: the first word that is neither a flag nor a flag's value
+// (stripFlags) names the subcommand, if any; its first such occurrence is taken out of the
+// arguments the subcommand parses (argsMinusFirstX).
+std::optional<std::string> subcommand_of(const std::vector<std::string>& args) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") break;
+    if (takes_next_word(a, kFlags)) {
+      if (i + 2 >= args.size()) break;
+      ++i;
+    } else if (!a.empty() && a[0] != '-') {
+      return a;
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> without_first(const std::vector<std::string>& args,
+                                       std::string_view word) {
+  std::vector<std::string> out = args;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--") break;
+    if (takes_next_word(args[i], kFlags)) {
+      ++i;
+    } else if (args[i] == word) {
+      out.erase(out.begin() + static_cast<std::ptrdiff_t>(i));
+      break;
+    }
+  }
+  return out;
+}
 
 // Go's strconv.ParseBool.
 std::optional<bool> parse_go_bool(const std::string& s) {
@@ -158,6 +222,8 @@ void apply(const Flag& f, const std::string& value, bool on, Options& o,
     o.output_files = value;
   else if (n == "dangerous-emptied-output-directory")
     o.output_directory = value;
+  else if (n == "help")
+    o.help = on;
 }
 
 }  // namespace
@@ -174,7 +240,11 @@ std::vector<FlagName> implemented_flags() {
   return out;
 }
 
-bool parse_args(const std::vector<std::string>& args, Options& o, Outcome& usage) {
+namespace {
+
+// One command's flags (`flags`), as pflag parses them; `command` names it in errors.
+bool parse_flags(const std::vector<std::string>& args, std::span<const Flag> flags,
+                 std::string_view command, Options& o, Outcome& usage) {
   auto fail = [&](const std::string& msg) {
     usage.exit_code = 1;
     usage.err = "Error: " + multi_line_error(msg) + "\n";  // ytt's main lays out every error
@@ -202,13 +272,13 @@ bool parse_args(const std::vector<std::string>& args, Options& o, Outcome& usage
         name = name.substr(0, eq);
         has_value = true;
       }
-      for (const auto& k : kFlags)
+      for (const auto& k : flags)
         if (name == k.name) f = &k;
       if (!f) return fail("unknown flag: --" + name);
       spelled = "--" + name;
     } else if (a.size() > 1 && a[0] == '-' && a[1] != '-') {
       char s = a[1];
-      for (const auto& k : kFlags)
+      for (const auto& k : flags)
         if (k.shorthand && k.shorthand == s) f = &k;
       if (!f) return fail(std::string("unknown shorthand flag: '") + s + "' in " + a);
       value = a.substr(2);
@@ -259,17 +329,8 @@ bool parse_args(const std::vector<std::string>& args, Options& o, Outcome& usage
     apply(*f, value, on, o, outputs);
   }
   if (!positional.empty()) {
-    // The first word that is not a flag may name one of ytt's other commands.
-    static constexpr std::string_view kCommands[] = {"completion", "fmt",     "help",
-                                                     "template",   "version", "website"};
-    for (std::string_view c : kCommands) {
-      if (positional[0] == c) {
-        usage.exit_code = kExitUnsupported;
-        usage.err = unsupported_text("ytt's `" + std::string(c) + "` command");
-        return false;
-      }
-    }
-    return fail("command 'ytt' does not accept extra arguments '" + positional[0] + "'");
+    return fail("command '" + std::string(command) + "' does not accept extra arguments '" +
+                positional[0] + "'");
   }
   // -o: ytt takes the file format (yaml, json, pos: the first given) and the schema type
   // (openapi-v3) from one list.
@@ -293,6 +354,24 @@ bool parse_args(const std::vector<std::string>& args, Options& o, Outcome& usage
     return false;
   }
   return true;
+}
+
+}  // namespace
+
+bool parse_args(const std::vector<std::string>& args, Options& o, Outcome& usage) {
+  const std::optional<std::string> command = subcommand_of(args);
+  if (command == "fmt") {
+    o.command = Command::kFmt;
+    return parse_flags(without_first(args, "fmt"), kFmtFlags, "ytt fmt", o, usage);
+  }
+  for (std::string_view c : kOtherCommands) {
+    if (command == c) {
+      usage.exit_code = kExitUnsupported;
+      usage.err = unsupported_text("ytt's `" + std::string(c) + "` command");
+      return false;
+    }
+  }
+  return parse_flags(args, kFlags, "ytt", o, usage);
 }
 
 }  // namespace hintkit::ytt

@@ -6,7 +6,8 @@
 // (`--data-values-inspect`), the schema as OpenAPI (`--data-values-schema-inspect -o
 // openapi-v3`) or the rendered templates (to standard output or, with `--output-files` or
 // `--dangerous-emptied-output-directory`, to files: output_dir.cpp). Output bytes, error text
-// and exit codes follow ytt v0.48.0 (with `hintkit` in place of `ytt`).
+// and exit codes follow ytt v0.48.0 (with `hintkit` in place of `ytt`). `hintkit values fmt`
+// is ytt's `fmt` command (fmt.cpp over yamlfmt): YAML files printed again in ytt's layout.
 //
 // The modules below, bottom up: yamlmeta (the tree), files, template (YAML and text
 // templates, Starlark values), overlay, yttlibrary (`@ytt:*`), validations, schema,
@@ -25,8 +26,13 @@
 
 namespace hintkit::ytt {
 
+// ytt's commands this engine runs: its root (the template command) and `fmt`.
+enum class Command { kTemplate, kFmt };
+
 // The flags ytt v0.48.0 accepts that this engine understands, as given on the command line.
 struct Options {
+  Command command = Command::kTemplate;
+  bool help = false;                    // -h, --help: the caller prints the command's help
   std::vector<std::string> files;       // -f, in order
   std::vector<std::string> file_marks;  // --file-mark PATH:KEY=VALUE, in order
   // Data value flags, each with its own position in ytt's fixed order of application.
@@ -87,6 +93,7 @@ struct Outcome {
   std::vector<Problem> problems;   // the error's problems at their places (see Problem)
 };
 
+// Runs the command `options.command` names.
 Outcome run(const Options& options);
 
 // Parses ytt's command line (args after `values`) the way ytt's flag library does.
@@ -110,6 +117,9 @@ struct FlagName {
 std::vector<FlagName> implemented_flags();
 
 // ---- Inside the command -------------------------------------------------------------------
+
+// ytt's `fmt` command (fmt.cpp), which `run` hands Command::kFmt.
+Outcome run_fmt(const Options& options);
 
 class LibraryExecution;
 struct ValuesSource;

@@ -269,6 +269,7 @@ class TemplateCommand {
 }  // namespace
 
 Outcome run(const Options& options) {
+  if (options.command == Command::kFmt) return run_fmt(options);
   // Templates may recurse as deeply as ytt lets them (10,000 calls and more) and build values
   // as deeply nested: the whole run, freeing included, gets a stack as large as Go's.
   Outcome out;
