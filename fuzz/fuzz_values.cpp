@@ -1,7 +1,7 @@
 // Fuzzes the values engine: the input is one template file given to `hintkit values -f`,
 // run in process through the whole pipeline (YAML, templating and Starlark, schema, data
-// values, overlays, validations, output). Any text must end with output or ytt's error, never
-// a crash.
+// values, overlays, validations, output), and then to `hintkit values fmt -f` (the tree with
+// every comment, printed again). Any text must end with output or ytt's error, never a crash.
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -59,6 +59,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // steps) takes seconds under the sanitizers without finding anything more.
   options.max_starlark_steps = 1'000'000;
   options.max_starlark_call_depth = 5'000;
+  (void)ytt::run(options);
+  options.command = ytt::Command::kFmt;
   (void)ytt::run(options);
   // Every module env goes with the run: one the collector cannot free stays reachable from its
   // registry, out of LeakSanitizer's sight, so it is checked here.
