@@ -53,7 +53,7 @@ constexpr Flag kFlags[] = {
     {"dangerous-data-values-disable-validation", 0, FlagKind::kBool, nullptr},
     // cmd.go
     {"ignore-unknown-comments", 0, FlagKind::kBool, nullptr},
-    {"implicit-map-key-overrides", 0, FlagKind::kBool, "implicit map key overrides"},
+    {"implicit-map-key-overrides", 0, FlagKind::kBool, nullptr},
     {"strict", 's', FlagKind::kBool, nullptr},
     {"debug", 0, FlagKind::kBool, "debug output"},
     {"files-inspect", 0, FlagKind::kBool, "inspecting the set of files"},
@@ -218,6 +218,8 @@ void apply(const Flag& f, const std::string& value, bool on, Options& o,
     o.ignore_unknown_comments = on;
   else if (n == "strict")
     o.strict = on;
+  else if (n == "implicit-map-key-overrides")
+    o.implicit_map_key_overrides = on;
   else if (n == "output-files")
     o.output_files = value;
   else if (n == "dangerous-emptied-output-directory")

@@ -50,6 +50,8 @@ struct Options {
   bool disable_validation = false;       // --dangerous-data-values-disable-validation
   bool ignore_unknown_comments = false;  // --ignore-unknown-comments: plain `#` comments allowed
   bool strict = false;  // -s/--strict: ytt's strict YAML for input files and YAML flag values
+  // --implicit-map-key-overrides: a template's repeated map key replaces the earlier item.
+  bool implicit_map_key_overrides = false;
   // --output-files DIR, --dangerous-emptied-output-directory DIR (emptied first): write the
   // output files there instead of printing the documents.
   std::string output_files;

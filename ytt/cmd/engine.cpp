@@ -82,6 +82,7 @@ class TemplateCommand {
     Files& files = exec_.files();
     files.ignore_unknown_comments = opts_.ignore_unknown_comments;
     files.strict_yaml = opts_.strict;
+    files.implicit_map_key_overrides = opts_.implicit_map_key_overrides;
     std::vector<SourceFile> read = read_file_set(opts_.files, stdin_use_, read_rules());
     apply_file_marks(read, opts_.file_marks);
     for (auto& f : read) files.files.push_back(std::move(f));

@@ -156,6 +156,10 @@ class Files {
   bool ignore_unknown_comments = false;
   // --strict (or library.get(strict=...)): YAML files are read with ytt's strict YAML.
   bool strict_yaml = false;
+  // --implicit-map-key-overrides (or library.get(implicit_map_key_overrides=...)): a template's
+  // map item whose key is already in the map replaces it, as if annotated
+  // `@yaml/map-key-override`.
+  bool implicit_map_key_overrides = false;
   // Writes a warning to standard error, in order with print() output (set by the execution).
   std::function<void(const std::string&)> warn;
   bool math_warned = false;  // @ytt:math warns once per run

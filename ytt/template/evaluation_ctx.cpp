@@ -84,7 +84,9 @@ bool same_entry_key(const DEntry& a, const DEntry& b) {
 // parent (documents in a document set, map items in a map, array items in an array).
 class YamlReplace {
  public:
-  explicit YamlReplace(const std::string& file) : file_(file) {}
+  // `implicit_overrides`: the library's --implicit-map-key-overrides.
+  YamlReplace(const std::string& file, bool implicit_overrides)
+      : file_(file), implicit_overrides_(implicit_overrides) {}
 
   // The node on top of `parents` gives way to the items of `with` in its parent; the error's
   // text when it cannot (empty when it did).
@@ -177,7 +179,7 @@ class YamlReplace {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
-  static std::string replace_map_item(const ENode& parent, ENode& top, const sl::Value& with) {
+  std::string replace_map_item(const ENode& parent, ENode& top, const sl::Value& with) const {
     DNode& map = *parent.coll;
     const diag::Span span = top.coll->entries[top.index].span;
     std::vector<DEntry> items;
@@ -194,14 +196,15 @@ class YamlReplace {
     std::optional<size_t> at;  // the placeholder's place in the map
     if (!top.removed) at = top.index;
     // ytt's MapItemOverride: an item with the key of one already in the map removes that one
-    // (the last with that key), unless the item came with a fragment and is not annotated.
+    // (the last with that key), unless the item came with a fragment and is not annotated
+    // (and overrides are not implicit).
     for (const auto& it : items) {
       std::optional<size_t> prev;
       for (size_t i = 0; i < map.entries.size(); ++i) {
         if (same_entry_key(map.entries[i], it)) prev = i;
       }
       if (!prev) continue;
-      if (carries_meta && !find_ann(it.anns, "yaml/map-key-override")) {
+      if (carries_meta && !implicit_overrides_ && !find_ann(it.anns, "yaml/map-key-override")) {
         return "expected key '" + go_key_text(it.key) +
                "' to not be specified again (unless 'yaml/map-key-override' annotation is added)";
       }
@@ -245,12 +248,14 @@ class YamlReplace {
   }
 
   const std::string& file_;
+  const bool implicit_overrides_;
 };
 
 class TemplateRuntime {
  public:
-  TemplateRuntime(std::shared_ptr<const CompiledTemplate> c, std::string file)
-      : c_(std::move(c)), file_(std::move(file)) {}
+  TemplateRuntime(std::shared_ptr<const CompiledTemplate> c, std::string file,
+                  bool implicit_overrides)
+      : c_(std::move(c)), file_(std::move(file)), implicit_overrides_(implicit_overrides) {}
 
   sl::Predeclared builtins(const std::shared_ptr<TemplateRuntime>& self) {
     sl::Predeclared p;
@@ -293,7 +298,7 @@ class TemplateRuntime {
     if (ctxs_.empty()) return sl::fail_error("expected to find an evaluation context");
     EvalCtx& ctx = ctxs_.back();
     if (ctx.text) return sl::fail_error("unsupported operation");
-    std::string err = YamlReplace(file_).apply(ctx.parents, c.args[0]);
+    std::string err = YamlReplace(file_, implicit_overrides_).apply(ctx.parents, c.args[0]);
     if (!err.empty()) return sl::fail_error(err);
     return sl::Value(new Noop());
   }
@@ -626,7 +631,7 @@ class TemplateRuntime {
         DNode& m = *parent.coll;
         for (size_t i = 0; i < m.entries.size(); ++i) {
           if (same_entry_key(m.entries[i], f.entry)) {
-            if (!find_ann(f.entry.anns, "yaml/map-key-override")) {
+            if (!implicit_overrides_ && !find_ann(f.entry.anns, "yaml/map-key-override")) {
               return "expected key '" + go_key_text(f.entry.key) +
                      "' to not be specified again (unless 'yaml/map-key-override' annotation is "
                      "added)";
@@ -728,6 +733,8 @@ class TemplateRuntime {
 
   std::shared_ptr<const CompiledTemplate> c_;
   std::string file_;
+  // The library's --implicit-map-key-overrides (ytt binds it to the template when compiling).
+  bool implicit_overrides_;
   // A deque: a template function recursing 50,000 calls deep keeps as many contexts, which a
   // vector would move on every growth.
   std::deque<EvalCtx> ctxs_;
@@ -745,7 +752,8 @@ TemplateOutput run_compiled(Files& files, const SourceFile& file, sl::Thread& th
     std::fprintf(stderr, "### template %s\n%s\n", file.path.c_str(),
                  compiled->debug_text().c_str());
   }
-  auto rt = std::make_shared<TemplateRuntime>(compiled, file.path);
+  auto rt =
+      std::make_shared<TemplateRuntime>(compiled, file.path, files.implicit_map_key_overrides);
   sl::CompileOptions co;
   co.predeclared = rt->names();
   co.template_ops = sl::TemplateOps{compiled->op("set_ctx_type"), compiled->op("start_ctx"),

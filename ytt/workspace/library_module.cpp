@@ -93,6 +93,7 @@ sl::Value LibraryModule::make(LibraryExecution& owner, const std::string& folder
         h->owner = self;
         h->ignore_unknown_comments = self->files_.ignore_unknown_comments;
         h->strict = self->files_.strict_yaml;
+        h->implicit_map_key_overrides = self->files_.implicit_map_key_overrides;
         // The run's --dangerous-data-values-disable-validation reaches every library.
         h->skip_validation =
             self->library_mode() ? self->skip_validation_ : self->settings_.disable_validation;
@@ -115,9 +116,8 @@ sl::Value LibraryModule::make(LibraryExecution& owner, const std::string& folder
               h->ignore_unknown_comments = kw.value.as_bool();
             } else if (kw.name == "strict") {
               h->strict = kw.value.as_bool();
-            } else if (kw.value.as_bool()) {
-              self->root_->files_.unsupported = "library.get(" + std::string(kw.name) + "=True)";
-              return ytt_fail(c, self->root_->files_.unsupported);
+            } else {
+              h->implicit_map_key_overrides = kw.value.as_bool();
             }
           } else {
             return ytt_fail(c, "Unexpected kwarg '" + std::string(kw.name) + "'");
@@ -293,6 +293,7 @@ std::optional<sl::Error> LibraryExecution::run_library(
   lib->repeated_keys_ = repeated_keys_;  // flag values for the library were read here
   lib->files_.ignore_unknown_comments = h.ignore_unknown_comments;
   lib->files_.strict_yaml = h.strict;
+  lib->files_.implicit_map_key_overrides = h.implicit_map_key_overrides;
   libraries_.push_back(lib);
   const std::string head = std::string(c.name) + ": " + prefix;
   try {

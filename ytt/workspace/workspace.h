@@ -213,6 +213,7 @@ struct LibraryHandle {
   bool skip_validation = false;
   bool ignore_unknown_comments = false;  // the caller's, unless library.get overrides it
   bool strict = false;                   // likewise
+  bool implicit_map_key_overrides = false;  // likewise
 };
 using HandlePtr = std::shared_ptr<const LibraryHandle>;
 
