@@ -68,9 +68,8 @@ TEST(ParseArgs, RefusesYttFlagsHintkitDoesNotImplementWithExitTwo) {
       {{"--bulk-out"},
        "Error: hintkit values does not support bulk output (--bulk-out); use ytt "
        "for this\n"},
-      {{"--files-inspect"},
-       "Error: hintkit values does not support inspecting the set of files "
-       "(--files-inspect); use ytt for this\n"},
+      {{"--debug"},
+       "Error: hintkit values does not support debug output (--debug); use ytt for this\n"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.args.front());
@@ -80,6 +79,16 @@ TEST(ParseArgs, RefusesYttFlagsHintkitDoesNotImplementWithExitTwo) {
     EXPECT_EQ(err.exit_code, kExitUnsupported);
     EXPECT_EQ(err.err, c.want_err);
   }
+}
+
+TEST(ParseArgs, FilesInspectIsABoolFlag) {
+  Options o;
+  Outcome err;
+  ASSERT_TRUE(parse_args({"-f", "a.yml", "--files-inspect"}, o, err)) << err.err;
+  EXPECT_TRUE(o.files_inspect);
+  Options off;
+  ASSERT_TRUE(parse_args({"--files-inspect=false"}, off, err)) << err.err;
+  EXPECT_FALSE(off.files_inspect);
 }
 
 TEST(ParseArgs, PositionOutputIsAFileFormatAndTheFirstFormatGivenWins) {

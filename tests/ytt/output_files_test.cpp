@@ -179,6 +179,17 @@ TEST_F(OutputFiles, InspectingDataValuesWritesNothing) {
   EXPECT_TRUE(std::filesystem::is_empty(dir_ / "out"));
 }
 
+TEST_F(OutputFiles, InspectingFilesEmptiesTheFolderAndWritesNothing) {
+  write("out/old.yml", "old: 1\n");
+  auto r = run_hintkit(
+      {"values", "-f", "in/", "--dangerous-emptied-output-directory", "out", "--files-inspect"},
+      dir_.string());
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(std::filesystem::is_directory(dir_ / "out"));
+  EXPECT_TRUE(std::filesystem::is_empty(dir_ / "out"));
+}
+
 TEST_F(OutputFiles, AFailingRunWritesNothing) {
   write("in/bad.yml", "#@ 1 // 0\nx: 1\n");
   auto r = run_hintkit({"values", "-f", "in/bad.yml", "--output-files", "out"}, dir_.string());

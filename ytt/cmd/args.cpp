@@ -56,7 +56,7 @@ constexpr Flag kFlags[] = {
     {"implicit-map-key-overrides", 0, FlagKind::kBool, nullptr},
     {"strict", 's', FlagKind::kBool, nullptr},
     {"debug", 0, FlagKind::kBool, "debug output"},
-    {"files-inspect", 0, FlagKind::kBool, "inspecting the set of files"},
+    {"files-inspect", 0, FlagKind::kBool, nullptr},
     // bulk_input.go
     {"bulk-in", 0, FlagKind::kString, "bulk input"},
     {"bulk-out", 0, FlagKind::kBool, "bulk output"},
@@ -220,6 +220,8 @@ void apply(const Flag& f, const std::string& value, bool on, Options& o,
     o.strict = on;
   else if (n == "implicit-map-key-overrides")
     o.implicit_map_key_overrides = on;
+  else if (n == "files-inspect")
+    o.files_inspect = on;
   else if (n == "output-files")
     o.output_files = value;
   else if (n == "dangerous-emptied-output-directory")

@@ -43,6 +43,7 @@ struct Options {
   std::vector<std::string> data_value_yaml;       // --data-value-yaml key=yaml
   std::vector<std::string> data_value_file;       // --data-value-file key=path
   bool inspect = false;                           // --data-values-inspect
+  bool files_inspect = false;  // --files-inspect: print the root library's files and stop
   bool schema_inspect = false;                    // --data-values-schema-inspect
   std::string output;              // -o / --output file format: "", yaml, json (or an unknown type)
   bool output_openapi = false;     // -o / --output also names the schema type openapi-v3

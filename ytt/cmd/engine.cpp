@@ -93,6 +93,7 @@ class TemplateCommand {
   std::string pipeline() {
     choose_output_types();
     read_inputs();
+    if (opts_.files_inspect) return inspect_files();
     exec_.inputs_read();
     // Flags are read before any file is templated, as ytt does, so their errors come first.
     std::vector<ValuesSource> flag_sources = data_values_flag_sources(opts_, exec_, stdin_use_);
@@ -168,33 +169,13 @@ class TemplateCommand {
     // Text templates' results come first, in evaluation order (ytt's order of output files).
     for (auto& file : exec_.text_outputs()) output_files_.push_back(std::move(file));
     std::string out;
-    bool first = true;
     // Documents are printed for stdout or for the output files, not for both (printing is a
     // sixth of a large run). JSON is still spelled with output files: its refusals stand.
-    const bool to_stdout = !writes_files() || format_ == "json";
-    if (format_ == "pos" && to_stdout) {
-      std::vector<const DDoc*> printed;  // ytt's printer skips empty documents
+    if (!writes_files() || format_ == "json") {
+      std::vector<const DDoc*> docs;
       for (const auto& set : sets)
-        for (const auto& d : set)
-          if (!doc_empty(d)) printed.push_back(&d);
-      out = print_positions(printed, place_name());
-    }
-    for (const auto& set : sets) {
-      if (!to_stdout || format_ == "pos") break;
-      for (const auto& d : set) {
-        if (format_ == "json") {
-          // ytt: one compact JSON text per document, back to back; null documents and those
-          // JSON cannot spell (inf, nan) print nothing.
-          if (!doc_empty(d) && !has_non_finite(*d.value)) {
-            out += json_output(*d.value);
-          }
-          continue;
-        }
-        if (doc_empty(d)) continue;  // ytt's printer skips them (an overlay may empty one)
-        if (!first) out += "---\n";
-        first = false;
-        out += emit_yaml(*d.value);
-      }
+        for (const auto& d : set) docs.push_back(&d);
+      out = print_documents(docs);
     }
     // ytt's output files: one per template whose documents (not counting overlays and empty
     // ones) made a set, whatever overlays left in it.
@@ -215,6 +196,42 @@ class TemplateCommand {
           "--dangerous-emptied-output-directory flag.\n";
     }
     return out;
+  }
+
+  // Documents as ytt's printer for the output type prints them to standard output.
+  std::string print_documents(const std::vector<const DDoc*>& docs) {
+    std::vector<const DDoc*> printed;  // ytt's printers skip empty documents
+    for (const DDoc* d : docs)
+      if (!doc_empty(*d)) printed.push_back(d);
+    if (format_ == "pos") return print_positions(printed, place_name());
+    std::string out;
+    for (const DDoc* d : printed) {
+      if (format_ == "json") {
+        // ytt: one compact JSON text per document, back to back; those JSON cannot spell
+        // (inf, nan) print nothing.
+        if (!has_non_finite(*d->value)) out += json_output(*d->value);
+        continue;
+      }
+      if (!out.empty()) out += "---\n";
+      out += emit_yaml(*d->value);
+    }
+    return out;
+  }
+
+  // ytt's inspectFiles (--files-inspect): the paths of the root library's files, in the file
+  // set's order and without those of private libraries, as one document, printed as the
+  // output type says (or no file written to an output folder). Nothing is read or templated.
+  std::string inspect_files() {
+    check_output_types();
+    DDoc doc;
+    doc.value = make_node(yaml::Kind::kArray);
+    for (const SourceFile& f : exec_.files().files) {
+      if (is_in_private_library(f.path)) continue;
+      DPtr path = make_node(yaml::Kind::kString);
+      path->scalar = string_scalar(f.path);
+      doc.value->entries.emplace_back().value = std::move(path);
+    }
+    return writes_files() ? std::string() : print_documents({&doc});
   }
 
   static bool has_non_finite(const DNode& v) {
