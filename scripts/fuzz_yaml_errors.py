@@ -4,8 +4,8 @@
 Takes the plain YAML files of ../shared/conformance/ytt-schema and examples/ (with --annotated,
 the `#@` templates too), applies one or two random damages of the kinds below, runs both tools
 and counts inputs with identical exit code, stdout and stderr (the program name aside). Inputs
-that make ytt panic are skipped. Differences are written to fuzz-diffs.json in the current
-folder; "silent" counts inputs where hintkit exits 0 with other output than ytt's.
+that make ytt panic are skipped. Differences are written to the file --diffs names (none:
+not written); "silent" counts inputs where hintkit exits 0 with other output than ytt's.
 
 Damage kinds (--kinds a,b,... picks some; default all):
   byte      drop, insert or replace one byte with YAML punctuation
@@ -21,7 +21,7 @@ Damage kinds (--kinds a,b,... picks some; default all):
   long      a line longer than go-yaml's 1024-character simple key limit
   crlf      CR LF or lone CR line breaks
 
-    scripts/fuzz_yaml_errors.py [SEED] [COUNT] [--kinds K,...] [--annotated]
+    scripts/fuzz_yaml_errors.py [SEED] [COUNT] [--kinds K,...] [--annotated] [--diffs FILE]
     (defaults: 1 200; YTT=/path/to/ytt, the reference; HINTKIT=build/hintkit)
 """
 import argparse
@@ -235,6 +235,7 @@ def main():
     ap.add_argument("count", nargs="?", type=int, default=200)
     ap.add_argument("--kinds", default=",".join(KINDS))
     ap.add_argument("--annotated", action="store_true", help="damage `#@` templates too")
+    ap.add_argument("--diffs", metavar="FILE", help="write the differing inputs here (JSON)")
     args = ap.parse_args()
     if not YTT:
         sys.exit("set YTT to the reference ytt v0.48.0 binary: YTT=/path/to/ytt " + sys.argv[0])
@@ -270,8 +271,9 @@ def main():
     for kind, (n, ok) in sorted(per_kind.items()):
         if n != ok:
             print(f"  {kind}: {ok}/{n}")
-    with open("fuzz-diffs.json", "w", encoding="utf-8") as f:
-        json.dump(diffs, f, indent=1)
+    if args.diffs:
+        with open(args.diffs, "w", encoding="utf-8") as f:
+            json.dump(diffs, f, indent=1)
 
 
 if __name__ == "__main__":
