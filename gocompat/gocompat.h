@@ -1,6 +1,7 @@
 // Go's standard library, where hintkit must answer byte for byte as a Go program does: UTF-8
 // decoding (unicode/utf8), the Unicode classes (unicode), quoting and integer parsing
-// (strconv), encoding/json's quoting of a byte, and the Go type names ytt's messages print.
+// (strconv), encoding/json's quoting of a byte, the math package's functions, and the Go type
+// names ytt's messages print.
 // Every module that imitates a Go program (starlark/, gotmpl/, yaml/, resolver/ and the ytt
 // half) takes these from here, so each mechanism is ported once, from Go's own source. This
 // module depends on nothing else in hintkit.
@@ -94,6 +95,36 @@ ParseStatus parse_float(std::string_view s, double& out);
 // strconv.FormatFloat(f, fmt, -1, bit_size) for fmt 'e', 'E', 'f', 'g' or 'G': the fewest
 // digits that read back as the same float64 (bit_size 64) or float32 (32); NaN, +Inf, -Inf.
 std::string format_float(double f, char fmt, int bit_size = 64);
+
+// ---- math ----------------------------------------------------------------------------------
+
+// Go's math package as a Go 1.19 program on amd64 computes it, bit for bit (math.cpp): the
+// routines Go writes in Go, and Exp, Log and Hypot as its amd64 assembly computes them (Exp
+// with fused multiply-adds on a CPU with AVX and FMA, as Go's runtime picks).
+namespace math {
+double sin(double x);
+double cos(double x);
+double tan(double x);
+double asin(double x);
+double acos(double x);
+double atan(double x);
+double atan2(double y, double x);
+double sinh(double x);
+double cosh(double x);
+double tanh(double x);
+double asinh(double x);
+double acosh(double x);
+double atanh(double x);
+double exp(double x);
+double log(double x);
+double log1p(double x);
+double pow(double x, double y);
+double hypot(double p, double q);
+double gamma(double x);
+double frexp(double f, int& exp);  // the fraction in [0.5, 1); `exp` its power of two
+double ldexp(double frac, int exp);
+double modf(double f, double& frac);  // the integer part; `frac` the rest, with f's sign
+}  // namespace math
 
 // ---- encoding/json -------------------------------------------------------------------------
 

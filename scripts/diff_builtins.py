@@ -437,6 +437,22 @@ class Gen:
             "yaml.encode(frag())", "yaml.encode(frag_list())",
         ])
 
+    def f_math(self):
+        """@ytt:math on random numbers: Go's math package must give the same bits."""
+        r = self.r
+
+        def num():
+            return r.choice([repr(r.uniform(-4, 4)), repr(r.uniform(-800, 800)), str(r.randint(-50, 50)),
+                             repr(10 ** r.uniform(-30, 30)), repr(-(10 ** r.uniform(-30, 30))),
+                             repr(r.uniform(-1, 1)), repr(r.randint(1, 60) + 0.5), "1e300", "-1e-300",
+                             "float('inf')", "float('nan')", "0", "-0.0", "1 << 40"])
+        one = ["sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+               "exp", "gamma", "log", "sqrt", "fabs", "round", "degrees", "radians"]
+        two = ["atan2", "pow", "hypot", "log", "mod", "remainder", "copysign"]
+        if r.random() < 0.6:
+            return "math.%s(%s)" % (r.choice(one), num())
+        return "math.%s(%s, %s)" % (r.choice(two), num(), num())
+
     def f_modules(self):
         r = self.r
         return r.choice([
@@ -478,7 +494,9 @@ class Gen:
             "version.require_at_least(%s)" % r.choice(["\"0.1.0\"", "\"0.48.0\"", "\"0.48.1\"", "\"99.0.0\"", "\"x\"", "1",
                                                        "\"v0.1.0\"", "\"0.1\"", ""]),
             "math.%s(%s)" % (r.choice(["ceil", "floor", "round", "fabs", "sqrt", "mod", "remainder", "copysign",
-                                       "degrees", "radians"]),
+                                       "degrees", "radians", "sin", "cos", "tan", "asin", "acos", "atan",
+                                       "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "exp",
+                                       "log", "pow", "hypot", "gamma"]),
                              r.choice(["1.5", "-1.5", "2.5", "-2.5", "0.5", "3", "-0.0", "1 << 70", "float('nan')",
                                        "float('inf')", "\"x\"", "True", "None", "4", "-4", "7, 2", "-7, 2", "7, -2",
                                        "7.5, 2", "1, 0", "1.0, 0.0", "0.0, -1", "3, -0.0", "", "1e300", "1e16 + 1"])),
@@ -566,7 +584,7 @@ class Gen:
 
     FAMILIES = ["string", "string_ops", "list", "list_ops", "dict", "dict_ops", "set", "arith", "unary",
                 "compare", "float_repr", "convert", "percent", "format", "builtin", "range", "struct", "json",
-                "yaml", "modules", "frag", "func", "toml", "overlay", "module"]
+                "yaml", "modules", "frag", "func", "toml", "overlay", "module", "math"]
 
     def fact(self):
         fam = self.family or self.r.choice(self.FAMILIES)

@@ -761,5 +761,48 @@ TEST(StarlarkGoType, NamesWhatYttPrints) {
   EXPECT_EQ(starlark_go_type("something.else"), "something.else");
 }
 
+// Results of Go 1.19's math package on amd64, recorded with Go (the same with and without
+// Exp's FMA path): the reductions and branches where the port could go wrong by a bit.
+TEST(GoMath, GivesTheBitsOfGosMathPackage) {
+  const double kHalfSqrt2 = std::bit_cast<double>(uint64_t{0x3FE6A09E667F3BCD});
+  struct Case {
+    const char* expr;
+    double got;
+    uint64_t want;
+  };
+  namespace m = math;
+  const Case cases[] = {
+      // Log's assembly doubles a fraction at Sqrt(2)/2 too, and reads a subnormal's bits as
+      // they are.
+      {"log(kHalfSqrt2 * 2)", m::log(kHalfSqrt2 * 2), 0x3fd62e42fefa39f0},
+      {"log(kHalfSqrt2)", m::log(kHalfSqrt2), 0xbfd62e42fefa39ee},
+      {"log(5e-324)", m::log(5e-324), 0xc08628b76e3a7b61},
+      {"log(1e-310)", m::log(1e-310), 0xc08628ae3f3c2ff6},
+      // Payne-Hanek reduction from 2**29 on.
+      {"sin(1e22)", m::sin(1e22), 0xbfeb453ab76bf398},
+      {"cos(5e15)", m::cos(5e15), 0xbfdbab6bd014d7f7},
+      {"tan(1e300)", m::tan(1e300), 0x3ff6be411f37ac76},
+      {"pow(1.0000001, 1e9)", m::pow(1.0000001, 1e9), 0x48f349445a543ab1},
+      {"pow(-2, 1023)", m::pow(-2, 1023), 0xffe0000000000000},
+      {"pow(0.5, 1074)", m::pow(0.5, 1074), 0x0000000000000001},
+      {"gamma(-170.5)", m::gamma(-170.5), 0x8017d2374dfcda6e},
+      {"gamma(1e-10)", m::gamma(1e-10), 0x4202a05f1ffb61dd},
+      {"log1p(-0.29)", m::log1p(-0.29), 0xbfd5eb5c7907e4c8},
+      {"atanh(0.99)", m::atanh(0.99), 0x40052c581997cd85},
+      {"hypot(5e-324, 5e-324)", m::hypot(5e-324, 5e-324), 0x0000000000000001},
+      {"exp(-708.5)", m::exp(-708.5), 0x000e6cf6d08897ac},
+      {"ldexp(0.75, -1074)", m::ldexp(0.75, -1074), 0x0000000000000001},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(std::bit_cast<uint64_t>(c.got), c.want) << c.expr;
+  }
+  int e = 0;
+  EXPECT_EQ(m::frexp(5e-324, e), 0.5);
+  EXPECT_EQ(e, -1073);
+  double frac = 0;
+  EXPECT_EQ(m::modf(-3.75, frac), -3);
+  EXPECT_EQ(frac, -0.75);
+}
+
 }  // namespace
 }  // namespace hintkit::gocompat

@@ -1,14 +1,14 @@
-// `@ytt:math` (ytt's pkg/yttlibrary/math.go). The functions whose results IEEE 754 fixes
-// exactly (ceil, floor, round, fabs, copysign, mod, remainder, sqrt, and degrees/radians,
-// which are plain arithmetic) are computed here; the transcendental ones (sin, exp, log, pow,
-// hypot, gamma, ...) are refused: Go computes them with its own routines, whose last bit may
-// differ from the C library's, and a different number is a silently different answer.
+// `@ytt:math` (ytt's pkg/yttlibrary/math.go), over Go's math functions: those whose results
+// IEEE 754 fixes exactly (ceil, floor, round, fabs, copysign, mod, remainder, sqrt; degrees and
+// radians are plain arithmetic) from the C++ library, the others (sin, exp, log, pow, gamma,
+// ...) from gocompat's port of Go's math package, whose results have Go's bits on this machine.
 // Like ytt, the first call warns on standard error that results are not bit-identical
 // across CPU architectures.
 
 #include <cmath>
 #include <numbers>
 
+#include "gocompat/gocompat.h"
 #include "ytt/yttlibrary/yttlibrary.h"
 
 namespace hintkit::ytt {
@@ -79,69 +79,24 @@ sl::Value rounding(Files& files, std::string name, double (*fn)(double)) {
   });
 }
 
-// A transcendental function: ytt's argument checks (arity, then numbers), then a refusal,
-// except where the result is exact whichever way it is computed.
-sl::Value refused(Files& files, std::string name, int arity,
-                  std::optional<double> (*exact)(double, double) = nullptr) {
-  return sl::make_builtin(
-      name, [&files, name, arity, exact](const sl::Call& c) -> sl::Result<sl::Value> {
-        warn_once(files);
-        std::vector<double> xs;
-        if (name == "log") {  // UnpackPositionalArgs, then AsFloat64 (no ErrWrapper)
-          if (!c.kwargs.empty()) return sl::fail_error("log: unexpected keyword arguments");
-          if (c.args.empty()) return sl::fail_error("log: got 0 arguments, want at least 1");
-          if (c.args.size() > 2) {
-            return sl::fail_error("log: got " + std::to_string(c.args.size()) +
-                                  " arguments, want at most 2");
-          }
-          for (const auto& a : c.args) {
-            auto x = as_float(a);
-            if (!x) return sl::fail_error("expected float value, but was " + go_type_name(a));
-            xs.push_back(*x);
-          }
-        } else {
-          if (static_cast<int>(c.args.size()) != arity) {
-            return sl::fail_error(name + (arity == 1 ? ": expected exactly one argument"
-                                                     : ": expected exactly two arguments"));
-          }
-          for (const auto& a : c.args) {
-            auto x = as_float(a);
-            if (!x) return not_float(name, a);
-            xs.push_back(*x);
-          }
-        }
-        if (exact) {
-          if (auto r = exact(xs[0], xs.size() > 1 ? xs[1] : std::numbers::e)) {
-            return sl::Value::from_float(*r);
-          }
-        }
-        files.unsupported = "math." + name + " (Go's result may differ in the last bit)";
-        return sl::fail_error(files.unsupported);
-      });
-}
-
-// x**y for integral x and y whose exact power fits in a double's 53 bits: Go's Pow multiplies
-// exact mantissas there (and divides once for a negative y), as any correct pow does.
-std::optional<double> exact_pow(double x, double y) {
-  if (y == 0) return 1.0;
-  if (x != std::trunc(x) || y != std::trunc(y) || std::fabs(y) > 64 || std::fabs(x) > 1e15) {
-    return std::nullopt;
-  }
-  double p = 1;
-  for (int i = 0; i < static_cast<int>(std::fabs(y)); ++i) {
-    p *= x;
-    if (std::fabs(p) > 9007199254740992.0) return std::nullopt;
-  }
-  if (y < 0) {
-    if (p == 0) return std::nullopt;
-    return 1 / p;
-  }
-  return p;
-}
-
-std::optional<double> exact_exp(double x, double) {
-  if (x == 0) return 1.0;
-  return std::nullopt;
+// `log(x, base=e)`: starlark's argument unpacking (no ErrWrapper), then Log(x) / Log(base).
+sl::Value log_builtin(Files& files) {
+  return sl::make_builtin("log", [&files](const sl::Call& c) -> sl::Result<sl::Value> {
+    warn_once(files);
+    if (!c.kwargs.empty()) return sl::fail_error("log: unexpected keyword arguments");
+    if (c.args.empty()) return sl::fail_error("log: got 0 arguments, want at least 1");
+    if (c.args.size() > 2) {
+      return sl::fail_error("log: got " + std::to_string(c.args.size()) +
+                            " arguments, want at most 2");
+    }
+    double xs[2] = {0, std::numbers::e};
+    for (size_t i = 0; i < c.args.size(); ++i) {
+      auto x = as_float(c.args[i]);
+      if (!x) return sl::fail_error("expected float value, but was " + go_type_name(c.args[i]));
+      xs[i] = *x;
+    }
+    return sl::Value::from_float(gocompat::math::log(xs[0]) / gocompat::math::log(xs[1]));
+  });
 }
 
 double degrees(double x) { return 360 * x / (2 * std::numbers::pi); }
@@ -172,14 +127,19 @@ sl::Value math_module(Files& files) {
       {"e", sl::Value::from_float(std::numbers::e)},
       {"pi", sl::Value::from_float(std::numbers::pi)},
   };
-  members.emplace_back("pow", refused(files, "pow", 2, exact_pow));
-  members.emplace_back("exp", refused(files, "exp", 1, exact_exp));
-  members.emplace_back("log", refused(files, "log", 0));
-  for (const char* name : {"atan2", "hypot"}) members.emplace_back(name, refused(files, name, 2));
-  for (const char* name : {"acos", "asin", "atan", "cos", "sin", "tan", "acosh", "asinh", "atanh",
-                           "cosh", "sinh", "tanh", "gamma"}) {
-    members.emplace_back(name, refused(files, name, 1));
-  }
+  namespace gm = gocompat::math;
+  using Unary = double (*)(double);
+  using Binary = double (*)(double, double);
+  const std::pair<const char*, Binary> binaries[] = {
+      {"pow", gm::pow}, {"atan2", gm::atan2}, {"hypot", gm::hypot}};
+  for (const auto& [name, fn] : binaries) members.emplace_back(name, binary(files, name, fn));
+  const std::pair<const char*, Unary> unaries[] = {
+      {"exp", gm::exp},     {"acos", gm::acos},   {"asin", gm::asin}, {"atan", gm::atan},
+      {"cos", gm::cos},     {"sin", gm::sin},     {"tan", gm::tan},   {"acosh", gm::acosh},
+      {"asinh", gm::asinh}, {"atanh", gm::atanh}, {"cosh", gm::cosh}, {"sinh", gm::sinh},
+      {"tanh", gm::tanh},   {"gamma", gm::gamma}};
+  for (const auto& [name, fn] : unaries) members.emplace_back(name, unary(files, name, fn));
+  members.emplace_back("log", log_builtin(files));
   return sl::make_struct("module", "math", std::move(members));
 }
 
