@@ -10,6 +10,7 @@
 
 #include "tests/support/run_binary.h"
 #include "tests/support/temp_dir.h"
+#include "ytt/cmd/cmd.h"
 
 namespace fs = std::filesystem;
 using hintkit::testing::has;
@@ -38,6 +39,22 @@ TEST_F(Cli, HelpOnEveryCommandExplainsWithAnExample) {
     EXPECT_EQ(r.rc, 0);
     EXPECT_TRUE(has(r.out, c.must_mention)) << r.out;
   }
+}
+
+// Every ytt flag `values` implements is in its help; `values fmt` has its own.
+TEST_F(Cli, ValuesHelpListsEveryImplementedFlag) {
+  auto r = run_hintkit({"values", "--help"});
+  ASSERT_EQ(r.rc, 0);
+  for (const hintkit::ytt::FlagName& f : hintkit::ytt::implemented_flags()) {
+    EXPECT_TRUE(has(r.out, "--" + f.name)) << f.name;
+    if (f.shorthand != 0) {
+      EXPECT_TRUE(has(r.out, std::string("-") + f.shorthand + ", --" + f.name)) << f.name;
+    }
+  }
+  auto fmt = run_hintkit({"values", "fmt", "--help"});
+  EXPECT_EQ(fmt.rc, 0);
+  EXPECT_TRUE(has(fmt.out, "hintkit values fmt -f")) << fmt.out;
+  EXPECT_TRUE(has(fmt.out, "--strict")) << fmt.out;
 }
 
 TEST_F(Cli, VersionAndUsageErrors) {
