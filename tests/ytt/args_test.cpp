@@ -151,6 +151,13 @@ TEST(ParseArgs, TheFirstWordThatIsNoFlagValueNamesTheCommand) {
        {"a.yml"},
        "Error: command 'ytt fmt' does not accept extra arguments 'fmt'\n"},
       {{"fmt", "--data-value", "a=1"}, Command::kFmt, {}, "Error: unknown flag: --data-value\n"},
+      // `template` and its aliases are the root command again.
+      {{"template", "-f", "a.yml"}, Command::kTemplate, {"a.yml"}, ""},
+      {{"-f", "a.yml", "tpl"}, Command::kTemplate, {"a.yml"}, ""},
+      {{"t", "-f", "a.yml", "t"},
+       Command::kTemplate,
+       {"a.yml"},
+       "Error: command 'ytt template' does not accept extra arguments 't'\n"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(testing::PrintToString(c.args));

@@ -74,9 +74,9 @@ constexpr Flag kFmtFlags[] = {
     {"help", 'h', FlagKind::kBool, nullptr},
 };
 
-// ytt's commands besides the template command (its root) and `fmt`.
-constexpr std::string_view kOtherCommands[] = {"completion", "help", "template", "version",
-                                               "website"};
+// ytt's commands besides its root (the template command, also `template` and its aliases
+// `t`, `tpl`, kept for backwards compatibility) and `fmt`.
+constexpr std::string_view kOtherCommands[] = {"completion", "help", "version", "website"};
 
 // Whether cobra takes the word after `arg` as its value: a flag that is not a bool (cobra's
 // hasNoOptDefVal, shortHasNoOptDefVal), written without `=`. An unknown flag takes one too.
@@ -367,6 +367,9 @@ bool parse_args(const std::vector<std::string>& args, Options& o, Outcome& usage
   if (command == "fmt") {
     o.command = Command::kFmt;
     return parse_flags(without_first(args, "fmt"), kFmtFlags, "ytt fmt", o, usage);
+  }
+  if (command == "template" || command == "t" || command == "tpl") {
+    return parse_flags(without_first(args, *command), kFlags, "ytt template", o, usage);
   }
   for (std::string_view c : kOtherCommands) {
     if (command == c) {
