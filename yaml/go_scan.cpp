@@ -1884,7 +1884,12 @@ class Parser {
         states_.push_back(State::kBlockMappingValue);
         return node(true, true);
       }
-      empty_before_next();
+      // An empty key is where its `?` ends (go-yaml's KEY token's end mark), on the `?` line.
+      NodeMark key_end = entry_marks_.back();
+      key_end.pos += 1;
+      key_end.column += 1;
+      key_end.dash_line = -1;
+      empty(key_end);
       state_ = State::kBlockMappingValue;
       return;
     }
