@@ -151,7 +151,7 @@ class CountingHandler : public hintkit::yaml::internal::EventHandler {
  public:
   using Mark = hintkit::yaml::internal::Mark;
   using AnchorId = hintkit::yaml::internal::AnchorId;
-  void OnDocumentStart(const Mark&) override { ++events; }
+  void OnDocumentStart(const Mark&, bool) override { ++events; }
   void OnDocumentEnd() override { ++events; }
   void OnNull(const Mark&, AnchorId) override { ++events; }
   void OnAlias(const Mark&, AnchorId) override { ++events; }

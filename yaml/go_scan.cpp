@@ -1513,7 +1513,7 @@ class Parser {
           // it is one (go-yaml ends it at the directive), at the text's start.
           const Tok t = peek().type;
           if (t == Tok::kVersionDirective || t == Tok::kTagDirective) {
-            h_.OnDocumentStart(NodeMark{});
+            h_.OnDocumentStart(NodeMark{}, false);
             h_.OnDocumentEnd();
           }
           if (t == Tok::kDocumentStart || t == Tok::kStreamEnd || t == Tok::kVersionDirective ||
@@ -1649,7 +1649,7 @@ class Parser {
     in_document_ = true;
     document_start_ = explicit_start ? at.offset : 0;
     anchor_ids_.clear();
-    h_.OnDocumentStart(mark(at));
+    h_.OnDocumentStart(mark(at), explicit_start);
   }
 
   void document_start(bool implicit) {

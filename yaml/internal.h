@@ -160,7 +160,8 @@ using AnchorId = size_t;  // 0: none; counted from 1 in each document
 class EventHandler {
  public:
   virtual ~EventHandler() = default;
-  virtual void OnDocumentStart(const Mark& mark) = 0;
+  // `explicit_start`: the document starts with `---` (after its directives, if any).
+  virtual void OnDocumentStart(const Mark& mark, bool explicit_start) = 0;
   virtual void OnDocumentEnd() = 0;
   virtual void OnNull(const Mark& mark, AnchorId anchor) = 0;
   virtual void OnAlias(const Mark& mark, AnchorId anchor) = 0;

@@ -260,9 +260,10 @@ class Builder : public internal::EventHandler, private SourcePlaces {
   bool in_source_order() const { return in_source_order_; }
   size_t node_count() const { return node_count_; }
 
-  void OnDocumentStart(const Mark& mark) override {
+  void OnDocumentStart(const Mark& mark, bool explicit_start) override {
     doc_ = Document{};
     doc_.span = span_at(mark);
+    doc_.explicit_start = explicit_start;
     have_root_ = false;
     root_empty_ = false;
   }
@@ -859,8 +860,7 @@ Annotation make_annotation(const internal::ScannedComment& c, const diag::FileNa
 // `in_source_order`: the builder saw no alias, merge or duplicate key, so every node sits
 // where it was written and a walk of the tree meets owners in line order.
 void attach_comments(std::vector<Document>& docs, const internal::SourceMap& scan,
-                     std::string_view source, const diag::FileName& file, bool in_source_order,
-                     size_t node_count) {
+                     const diag::FileName& file, bool in_source_order, size_t node_count) {
   if (scan.comments.empty()) return;
   OwnerCollector collector;
   if (in_source_order) {
@@ -871,13 +871,7 @@ void attach_comments(std::vector<Document>& docs, const internal::SourceMap& sca
   for (Document& d : docs) {
     // Only a document that starts with `---` (or directives) has a line of its own (as in
     // ytt).
-    if (d.span.begin.line > 0) {
-      size_t off = scan.line_starts[static_cast<size_t>(d.span.begin.line - 1)] +
-                   static_cast<size_t>(d.span.begin.column - 1);
-      if (source.substr(off, 3) == "---" || source.substr(off, 1) == "%") {
-        collector.add(d.span.begin.line, &d.annotations, &d.comments);
-      }
-    }
+    if (d.explicit_start) collector.add(d.span.begin.line, &d.annotations, &d.comments);
     if (collector.done) break;
     collector.walk(d.root);
     if (collector.done) break;
@@ -1140,7 +1134,7 @@ std::vector<Document> read_text(std::string_view source, std::string_view file,
   std::vector<Document> docs = std::move(builder.documents());
   if (options.strict) add_strict_problem(docs, first_diag, diags);
   if (bad.kind != ErrorKind::kNone) return {};
-  attach_comments(docs, map, source, file_name, builder.in_source_order(), builder.node_count());
+  attach_comments(docs, map, file_name, builder.in_source_order(), builder.node_count());
   return docs;
 }
 

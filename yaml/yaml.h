@@ -211,6 +211,9 @@ struct MapItem {
 struct Document {
   Node root;          // kNull for an empty document
   bool empty = true;  // true when the document has no content at all
+  // It starts with `---` (after its directives, if any); `span` begins there (at the first
+  // directive). Otherwise it starts at its first node.
+  bool explicit_start = false;
   diag::Span span;
   SparseVector<Annotation> annotations;  // annotations before or on the `---` line
   SparseVector<Comment> comments;

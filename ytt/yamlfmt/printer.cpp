@@ -194,11 +194,8 @@ std::string format_yaml_file(const SourceFile& file, bool strict) {
   std::vector<const yaml::Document*> order;
   std::vector<int> lines;
   static const yaml::Document kEmpty;
-  const yaml::Document* first = docs.empty() ? nullptr : &docs[0];
-  if (first != nullptr && yaml::ytt_puts_document_start(text) &&
-      ((starts_with_marker(file.lines, *first) &&
-        file.lines[static_cast<size_t>(first->span.begin.line - 1)].starts_with("---")) ||
-       (first->empty && !first->comments.empty()))) {
+  if (!docs.empty() && yaml::ytt_puts_document_start(text) &&
+      (docs[0].explicit_start || (docs[0].empty && !docs[0].comments.empty()))) {
     order.push_back(&kEmpty);
     lines.push_back(0);
   }
@@ -206,7 +203,7 @@ std::string format_yaml_file(const SourceFile& file, bool strict) {
     order.push_back(&d);
     // A document that starts with `---` is at that line; the comments after the last node
     // (an empty document our reader adds at the end) are at none.
-    lines.push_back(starts_with_marker(file.lines, d) ? d.span.begin.line : 0);
+    lines.push_back(d.explicit_start ? d.span.begin.line : 0);
   }
   std::string out;
   Printer(out).documents(order, lines);

@@ -60,7 +60,7 @@ class DirectBuilder {
     std::vector<DDoc> out;
     for (size_t i = 0; i < docs.size(); ++i) {
       yaml::Document& d = docs[i];
-      bool explicit_start = starts_with_marker(file_.lines, d);
+      bool explicit_start = d.explicit_start;
       if (d.empty && d.root.is_null() && !explicit_start && d.annotations.empty()) continue;
       DDoc doc;
       shape_ = &shapes[i];

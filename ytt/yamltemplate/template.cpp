@@ -214,7 +214,7 @@ class TemplateCompiler {
   }
 
   void build_doc(const yaml::Document& d, bool first, int parent, std::vector<CodeLine>& out) {
-    bool marker = starts_with_marker(c_.lines, d);
+    bool marker = d.explicit_start;
     int doc_line = marker ? d.span.begin.line : (first ? 1 : 0);
     bool has_value = !d.empty && holds_value(d.root);
     // ytt's parser places the implicit first document at line 1 only after it has given out
@@ -297,7 +297,7 @@ class TemplateCompiler {
   // Only documents that start with `---` own comments of their own: one without that holds
   // some is the loader's document of trailing comments.
   bool injected(const yaml::Document& d) const {
-    return !starts_with_marker(c_.lines, d) && (!d.annotations.empty() || !d.comments.empty());
+    return !d.explicit_start && (!d.annotations.empty() || !d.comments.empty());
   }
 
   // ---- text templates inside strings (`@yaml/text-templated-strings`: texttemplate's) ------
@@ -445,13 +445,6 @@ std::shared_ptr<CompiledTemplate> compile_template(const SourceFile& file, const
 
 }  // namespace
 
-bool starts_with_marker(const SourceLines& lines, const yaml::Document& d) {
-  const int l = d.span.begin.line;
-  if (l < 1 || static_cast<size_t>(l) > lines.size()) return false;
-  const std::string_view text = lines[static_cast<size_t>(l - 1)];
-  return text.starts_with("---") || text.starts_with("%");
-}
-
 std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread& thread,
                                 std::optional<LoadedYaml> loaded) {
   // ytt reads a file marked as neither template nor library (yaml-plain) without its comments
@@ -464,7 +457,7 @@ std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread
     std::vector<DDoc> out;
     for (size_t i = 0; i < docs->size(); ++i) {
       yaml::Document& d = (*docs)[i];
-      bool marker = starts_with_marker(file.lines, d);
+      bool marker = d.explicit_start;
       DDoc doc;
       doc.value = i < checked.roots.size() && checked.roots[i] ? std::move(checked.roots[i])
                                                                : from_yaml(std::move(d.root));

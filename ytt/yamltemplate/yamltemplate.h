@@ -61,9 +61,6 @@ std::vector<DDoc> eval_template(Files& files, const SourceFile& file, sl::Thread
 
 // ---- Inside yamltemplate ---------------------------------------------------------------------
 
-// Whether document `d` of a file with `lines` starts with `---` (or with directives, whose
-// `---` follows them); only such a document has comments of its own.
-bool starts_with_marker(const SourceLines& lines, const yaml::Document& d);
 // Whether an annotation is one the fast path evaluates (`@schema/*`, `@data/*`, `@overlay/*`).
 bool data_annotation(std::string_view name);
 // True when `text` writes `#@` no more often than `docs` carry annotations of their own: each
