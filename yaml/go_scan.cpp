@@ -1478,6 +1478,8 @@ class Parser {
     m.dash_line = dash_.line;
     m.dash_column = dash_.column;
     dash_.line = -1;
+    m.entry_line = flow_entry_line_;
+    flow_entry_line_ = -1;
     return m;
   }
   // A block sequence's entry: its `-` goes with the element's mark.
@@ -1570,6 +1572,7 @@ class Parser {
       case State::kBlockMappingValue:
         return block_mapping_value();
       case State::kFlowSequenceFirstEntry:
+        flow_entry_line_ = peek().line;
         skip();  // FLOW-SEQUENCE-START
         return flow_sequence_entry(true);
       case State::kFlowSequenceEntry:
@@ -1889,6 +1892,7 @@ class Parser {
       key_end.pos += 1;
       key_end.column += 1;
       key_end.dash_line = -1;
+      key_end.entry_line = -1;
       empty(key_end);
       state_ = State::kBlockMappingValue;
       return;
@@ -1924,6 +1928,7 @@ class Parser {
         if (peek().type != Tok::kFlowEntry) {
           fail(ErrorKind::kMissingFlowListEntryEnd, peek(), "did not find expected ',' or ']'");
         }
+        flow_entry_line_ = peek().line;
         skip();
       }
       const Token& t = peek();
@@ -1994,6 +1999,7 @@ class Parser {
   // the anchors' ids in the current document, its %TAG prefixes.
   std::vector<NodeMark> entry_marks_;
   NodeMark dash_;  // the `-` of the block sequence entry whose node comes next (line -1: none)
+  int flow_entry_line_ = -1;      // the line of the `[` or `,` whose element comes next (-1: none)
   std::vector<bool> flows_;       // the open flow collections, innermost last: true for a map
   Tok last_ = Tok::kStreamStart;  // the token taken last
   Tok before_last_ = Tok::kStreamStart;  // and the one before it

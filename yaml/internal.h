@@ -150,6 +150,9 @@ struct Mark {
   // A block sequence's element: where its entry's `-` stands (0-based; line -1 for other nodes).
   int dash_line = -1;
   int dash_column = 0;
+  // A flow sequence's element: the line of the `[` or `,` before it, where go-yaml's fork
+  // places the item (0-based; -1 for other nodes).
+  int entry_line = -1;
 };
 using AnchorId = size_t;  // 0: none; counted from 1 in each document
 

@@ -569,11 +569,11 @@ class Builder : public internal::EventHandler, private SourcePlaces {
     return f.items.back().value;
   }
 
-  // A block sequence element that starts below its `-`: remember the dash's line (see
-  // Node::item_line). Other nodes keep theirs (an alias's copy, its anchor's).
+  // A sequence element that starts below its `-` (or the `[` or `,` before it): remember that
+  // line (see Node::item_line). Other nodes keep theirs (an alias's copy, its anchor's).
   static void note_dash_line(Node& n, const Mark& mark) {
-    if (mark.dash_line >= 0)
-      n.item_line = mark.dash_line + 1 < n.span.begin.line ? mark.dash_line + 1 : 0;
+    const int entry = mark.dash_line >= 0 ? mark.dash_line : mark.entry_line;
+    if (entry >= 0) n.item_line = entry + 1 < n.span.begin.line ? entry + 1 : 0;
   }
 
   // Bookkeeping for the node just built in `slot()`.
@@ -818,11 +818,9 @@ struct OwnerCollector {
         if (done) return;
       }
     } else if (n.kind == Kind::kArray) {
-      bool block = n.style == Style::kBlock;
       for (Node& e : n.elements) {
-        // A block sequence's element is owned from its `-` line (see Node::item_line).
-        add(block && e.item_line > 0 ? e.item_line : e.span.begin.line, &e.annotations,
-            &e.comments);
+        // A sequence's element is owned from its `-` (`[`, `,`) line (see Node::item_line).
+        add(e.item_line > 0 ? e.item_line : e.span.begin.line, &e.annotations, &e.comments);
         if (!e.is_scalar()) walk(e);
         if (done) return;
       }

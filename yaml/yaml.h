@@ -180,8 +180,9 @@ struct Node {
   // `is_unsigned` is set and the value is `static_cast<uint64_t>(int_value)`. Integers beyond
   // uint64 are kFloat when they read as a float, else strings.
   bool is_unsigned = false;
-  // Block sequence elements whose `-` stands on an earlier line than the element (`-` alone on
-  // its line): the dash's line, which ytt gives as the item's position. 0: the span's line.
+  // Sequence elements whose `-` (in a flow sequence: the `[` or `,` before it) stands on an
+  // earlier line than the element (`-` alone on its line): that line, which ytt gives as the
+  // item's position. 0: the span's line.
   int32_t item_line = 0;
   int64_t int_value = 0;
   std::string text;          // scalar: the decoded string (for kString) or the source text

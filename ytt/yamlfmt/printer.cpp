@@ -157,10 +157,9 @@ class Printer {
         item(go_key_text(scalar_of(it.key)) + ":", it.value, meta, indent, false);
       }
     } else if (n.kind == yaml::Kind::kArray) {
-      const bool block = n.style == yaml::Style::kBlock;
       for (size_t i = 0; i < n.elements.size(); ++i) {
         const yaml::Node& e = n.elements[i];
-        const int line = block && e.item_line > 0 ? e.item_line : e.span.begin.line;
+        const int line = e.item_line > 0 ? e.item_line : e.span.begin.line;
         item("-", e, print_meta(e.comments, line, indent, i == 0), indent, true);
       }
     } else {
