@@ -813,7 +813,7 @@ struct OwnerCollector {
     if (n.kind == Kind::kMap) {
       for (MapItem& item : n.items) {
         add(item.key.span.begin.line, &item.annotations, &item.comments);
-        if (!item.key.is_scalar()) walk(item.key);
+        // A key's own nodes own nothing: ytt holds a key as go-yaml's value, not as nodes.
         if (!item.value.is_scalar()) walk(item.value);
         if (done) return;
       }

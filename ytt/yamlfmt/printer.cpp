@@ -85,7 +85,9 @@ struct Meta {
 
 class Printer {
  public:
-  explicit Printer(std::string& out) : writer_(out) {}
+  // `line_offset`: what turns a 1-based line of the file into the 0-based line go-yaml gives in
+  // the text ytt's parser reads (0 when ytt put a `---` line before the file, else 1).
+  Printer(std::string& out, int line_offset) : writer_(out), line_offset_(line_offset) {}
 
   // `lines[i]`: the line document i is at, 0 where ytt knows none.
   void documents(const std::vector<const yaml::Document*>& docs, const std::vector<int>& lines) {
@@ -124,6 +126,39 @@ class Printer {
     return meta;
   }
 
+  // A sequence element's line, where ytt places its item (see yaml::Node::item_line).
+  static int item_line(const yaml::Node& e) {
+    return e.item_line > 0 ? e.item_line : e.span.begin.line;
+  }
+
+  // Go's %s of a key go-yaml decoded, as ytt's printer writes `key:`: a string as it is, other
+  // scalars as %!s(type=value), nil as %!s(<nil>) (inside a struct fmt writes <nil>); a map
+  // key is a yaml.MapSlice, `[{key value line} ...]`, and a list key `[{value line} ...]`
+  // (yaml.ArrayItem), with go-yaml's 0-based lines.
+  std::string go_text(const yaml::Node& n, bool nested) const {
+    if (n.is_scalar()) {
+      if (n.is_null()) return nested ? "<nil>" : "%!s(<nil>)";
+      return go_key_text(scalar_of(n));
+    }
+    std::string out = "[";
+    const bool map = n.kind == yaml::Kind::kMap;
+    const size_t count = map ? n.items.size() : n.elements.size();
+    for (size_t i = 0; i < count; ++i) {
+      if (i > 0) out += ' ';
+      out += '{';
+      int line;
+      if (map) {
+        out += go_text(n.items[i].key, true) + " " + go_text(n.items[i].value, true);
+        line = n.items[i].key.span.begin.line;
+      } else {
+        out += go_text(n.elements[i], true);
+        line = item_line(n.elements[i]);
+      }
+      out += " %!s(int=" + std::to_string(line - line_offset_) + ")}";
+    }
+    return out + "]";
+  }
+
   // A map item (`label` its key and `:`) or an array item (`label` `-`, `array_item`): its
   // value on the same line, or below it when it is no one-line leaf (a map or array below a
   // key, unlike one below a `-`, starts on a line of its own).
@@ -149,18 +184,13 @@ class Printer {
     if (n.kind == yaml::Kind::kMap) {
       for (size_t i = 0; i < n.items.size(); ++i) {
         const yaml::MapItem& it = n.items[i];
-        if (!it.key.is_scalar()) {
-          throw Unsupported{
-              "`fmt` of a map key written as a map or array (ytt prints Go's insides)"};
-        }
         const Meta meta = print_meta(it.comments, it.key.span.begin.line, indent, i == 0);
-        item(go_key_text(scalar_of(it.key)) + ":", it.value, meta, indent, false);
+        item(go_text(it.key, false) + ":", it.value, meta, indent, false);
       }
     } else if (n.kind == yaml::Kind::kArray) {
       for (size_t i = 0; i < n.elements.size(); ++i) {
         const yaml::Node& e = n.elements[i];
-        const int line = e.item_line > 0 ? e.item_line : e.span.begin.line;
-        item("-", e, print_meta(e.comments, line, indent, i == 0), indent, true);
+        item("-", e, print_meta(e.comments, item_line(e), indent, i == 0), indent, true);
       }
     } else {
       Chunk c{leaf_of(n).text, indent};
@@ -170,6 +200,7 @@ class Printer {
   }
 
   Writer writer_;
+  const int line_offset_;
 };
 
 }  // namespace
@@ -193,7 +224,8 @@ std::string format_yaml_file(const SourceFile& file, bool strict) {
   std::vector<const yaml::Document*> order;
   std::vector<int> lines;
   static const yaml::Document kEmpty;
-  if (!docs.empty() && yaml::ytt_puts_document_start(text) &&
+  const bool dashes_put_before = yaml::ytt_puts_document_start(text);
+  if (!docs.empty() && dashes_put_before &&
       (docs[0].explicit_start || (docs[0].empty && !docs[0].comments.empty()))) {
     order.push_back(&kEmpty);
     lines.push_back(0);
@@ -205,7 +237,7 @@ std::string format_yaml_file(const SourceFile& file, bool strict) {
     lines.push_back(d.explicit_start ? d.span.begin.line : 0);
   }
   std::string out;
-  Printer(out).documents(order, lines);
+  Printer(out, dashes_put_before ? 0 : 1).documents(order, lines);
   return out;
 }
 

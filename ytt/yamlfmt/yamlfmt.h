@@ -12,8 +12,7 @@ namespace hintkit::ytt {
 
 // `file` formatted as ytt's yamlfmt.Printer prints it; `strict`: ytt's strict YAML (-s).
 // Throws YttError with go-yaml's text for a file that is not YAML, Unsupported where ytt
-// crashes (a multi-line key or document value at the top level) or prints Go's insides (a map
-// key written as a map or array).
+// crashes (a multi-line key or document value at the top level).
 std::string format_yaml_file(const SourceFile& file, bool strict);
 
 }  // namespace hintkit::ytt
