@@ -27,6 +27,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import diffkit  # noqa: E402
+
 GO_MAIN = r'''package main
 
 import (
@@ -161,12 +164,7 @@ def cases(rng, count):
 
 def main():
     args = sys.argv[1:]
-    opts = {"--count": 200000, "--seed": 1, "--show": 5}
-    for k in opts:
-        if k in args:
-            i = args.index(k)
-            opts[k] = int(args[i + 1])
-            del args[i:i + 2]
+    opts = diffkit.number_flags(args, {"--count": 200000, "--seed": 1, "--show": 5})
     ours = args[0] if args else "build/tests/go_math"
     rng = random.Random(opts["--seed"])
     lines = cases(rng, opts["--count"])

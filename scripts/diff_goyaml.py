@@ -41,6 +41,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+import diffkit  # noqa: E402
 import fuzz_yaml_errors  # noqa: E402  (its sources and damages)
 
 GO_MAIN = r'''package main
@@ -175,12 +176,7 @@ def classify(go, hk):
 
 def main():
     args = sys.argv[1:]
-    opts = {"--count": 1000, "--seed": 1, "--show": 3}
-    for flag in list(opts):
-        if flag in args:
-            i = args.index(flag)
-            opts[flag] = int(args[i + 1])
-            del args[i:i + 2]
+    opts = diffkit.number_flags(args, {"--count": 1000, "--seed": 1, "--show": 3})
     reader = os.path.abspath(args[0] if args else os.path.join(ROOT, "build", "tests", "read_yaml"))
     if not os.access(reader, os.X_OK):
         sys.exit(f"no reader at {reader} (build the tests: read_yaml)")

@@ -46,6 +46,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import diffkit  # noqa: E402
+
 # ---------------------------------------------------------------------------------------------
 # Pieces of YAML, as written in a file.
 
@@ -602,13 +605,8 @@ def one_case(gen, mode, hintkit, oracle, syntax=False):
 
 def main():
     args = sys.argv[1:]
-    opts = {"--count": 2000, "--seed": 1, "--show": 3}
+    opts = diffkit.number_flags(args, {"--count": 2000, "--seed": 1, "--show": 3})
     mode_only = None
-    for flag in list(opts):
-        if flag in args:
-            i = args.index(flag)
-            opts[flag] = int(args[i + 1])
-            del args[i:i + 2]
     if "--mode" in args:
         i = args.index("--mode")
         mode_only = args[i + 1]

@@ -5,15 +5,22 @@ import subprocess
 import sys
 
 
-def options():
-    """[HINTKIT] [--count N] [--seed S] [--show K], and the reference ytt from YTT."""
-    args = sys.argv[1:]
-    values = {"--count": 300, "--seed": 1, "--show": 3}
+def number_flags(args, defaults):
+    """Takes `--name N` out of `args` (a list, changed in place) for each flag of `defaults`
+    ({"--count": 300, ...}); returns the flags' values, the defaults where not given."""
+    values = dict(defaults)
     for flag in values:
         if flag in args:
             i = args.index(flag)
             values[flag] = int(args[i + 1])
             del args[i:i + 2]
+    return values
+
+
+def options():
+    """[HINTKIT] [--count N] [--seed S] [--show K], and the reference ytt from YTT."""
+    args = sys.argv[1:]
+    values = number_flags(args, {"--count": 300, "--seed": 1, "--show": 3})
     hintkit = os.path.abspath(args[0] if args else "build/hintkit")
     ytt = os.environ.get("YTT")
     if not ytt:
