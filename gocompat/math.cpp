@@ -136,8 +136,9 @@ double trig_reduce(double x, uint64_t& j) {
   return z * kPi4;
 }
 
-// The octant and remainder of |x| (sin.go's shared start).
-double octant(double x, uint64_t& j) {
+// The octant and remainder of |x| (sin.go's shared start). tan.go keeps every bit of a small
+// argument's octant (`wrap` false), where sin and cos take it modulo 8.
+double octant(double x, uint64_t& j, bool wrap = true) {
   if (x >= kReduceThreshold) return trig_reduce(x, j);
   j = static_cast<uint64_t>(x * kFourOverPi);
   double y = static_cast<double>(j);
@@ -145,7 +146,7 @@ double octant(double x, uint64_t& j) {
     ++j;
     y += 1;
   }
-  j &= 7;
+  if (wrap) j &= 7;
   return ((x - y * kPi4A) - y * kPi4B) - y * kPi4C;
 }
 
@@ -408,18 +409,7 @@ double tan(double x) {
     sign = true;
   }
   uint64_t j;
-  double z;
-  if (x >= kReduceThreshold) {
-    z = trig_reduce(x, j);
-  } else {  // as octant(), but j keeps all its bits
-    j = static_cast<uint64_t>(x * kFourOverPi);
-    double y = static_cast<double>(j);
-    if ((j & 1) == 1) {
-      ++j;
-      y += 1;
-    }
-    z = ((x - y * kPi4A) - y * kPi4B) - y * kPi4C;
-  }
+  const double z = octant(x, j, false);
   const double zz = z * z;
   double y = z;
   if (zz > 1e-14) {

@@ -42,16 +42,18 @@ class Writer {
     }
     // The lines after a multi-line chunk's first are indented one level less than the chunk.
     // At the top level ytt takes two characters off an empty indentation and crashes.
-    if (chunk.content.find('\n') != std::string::npos && chunk.indent.size() < 2) {
-      throw Unsupported{
-          "`fmt` of a multi-line key or document value at the top level (ytt crashes)"};
-    }
-    const std::string_view outer =
-        std::string_view(chunk.indent)
-            .substr(0, chunk.indent.size() >= 2 ? chunk.indent.size() - 2 : 0);
-    for (char c : chunk.content) {
-      out_ += c;
-      if (c == '\n') out_ += outer;
+    if (chunk.content.find('\n') == std::string::npos) {
+      out_ += chunk.content;
+    } else {
+      if (chunk.indent.size() < 2) {
+        throw Unsupported{
+            "`fmt` of a multi-line key or document value at the top level (ytt crashes)"};
+      }
+      const std::string_view outer(chunk.indent.data(), chunk.indent.size() - 2);
+      for (char c : chunk.content) {
+        out_ += c;
+        if (c == '\n') out_ += outer;
+      }
     }
     if (!chunk.allows_inlining) out_ += '\n';
   }
