@@ -1590,22 +1590,8 @@ class Parser {
         state_ = State::kFlowSequenceEntryMappingValue;
         return;
       }
-      case State::kFlowSequenceEntryMappingValue: {
-        const NodeMark entry = take_entry_mark();
-        if (peek().type == Tok::kValue) {
-          skip();
-          Tok t = peek().type;
-          if (t != Tok::kFlowEntry && t != Tok::kFlowSeqEnd) {
-            states_.push_back(State::kFlowSequenceEntryMappingEnd);
-            return node(false, false);
-          }
-          empty_before_next();
-        } else {
-          empty(entry);
-        }
-        state_ = State::kFlowSequenceEntryMappingEnd;
-        return;
-      }
+      case State::kFlowSequenceEntryMappingValue:
+        return flow_mapping_value(Tok::kFlowSeqEnd, State::kFlowSequenceEntryMappingEnd);
       case State::kFlowSequenceEntryMappingEnd:
         end_map();
         state_ = State::kFlowSequenceEntry;
@@ -1615,22 +1601,8 @@ class Parser {
         return flow_mapping_key(true);
       case State::kFlowMappingKey:
         return flow_mapping_key(false);
-      case State::kFlowMappingValue: {
-        const NodeMark entry = take_entry_mark();
-        if (peek().type == Tok::kValue) {
-          skip();
-          Tok t = peek().type;
-          if (t != Tok::kFlowEntry && t != Tok::kFlowMapEnd) {
-            states_.push_back(State::kFlowMappingKey);
-            return node(false, false);
-          }
-          empty_before_next();
-        } else {
-          empty(entry);
-        }
-        state_ = State::kFlowMappingKey;
-        return;
-      }
+      case State::kFlowMappingValue:
+        return flow_mapping_value(Tok::kFlowMapEnd, State::kFlowMappingKey);
       case State::kFlowMappingEmptyValue:  // an entry without `:` (`{a, b}`)
         empty_before_next();
         state_ = State::kFlowMappingKey;
@@ -1638,6 +1610,24 @@ class Parser {
       case State::kEnd:
         return;
     }
+  }
+
+  // A flow map entry's value, in a `{...}` or a single-pair map in a `[...]` (`closing` is
+  // the collection's end token): after `:`, or empty at the entry's mark when there is none.
+  void flow_mapping_value(Tok closing, State next) {
+    const NodeMark entry = take_entry_mark();
+    if (peek().type == Tok::kValue) {
+      skip();
+      Tok t = peek().type;
+      if (t != Tok::kFlowEntry && t != closing) {
+        states_.push_back(next);
+        return node(false, false);
+      }
+      empty_before_next();
+    } else {
+      empty(entry);
+    }
+    state_ = next;
   }
 
   NodeMark take_entry_mark() {
