@@ -9,6 +9,7 @@
 #include <set>
 
 #include "diag/diag.h"
+#include "gocompat/gocompat.h"
 
 namespace hintkit::diag {
 
@@ -41,19 +42,6 @@ std::string in_quotes(std::string_view s) {
   out += '"';
   return out;
 }
-
-namespace {
-
-// Bytes in the UTF-8 sequence a lead byte starts (0 for a byte that cannot start one).
-size_t utf8_width(unsigned char c) {
-  if (c < 0x80) return 1;
-  if ((c >> 5) == 0x6) return 2;
-  if ((c >> 4) == 0xE) return 3;
-  if ((c >> 3) == 0x1E) return 4;
-  return 0;
-}
-
-}  // namespace
 
 void append_json_string(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -96,25 +84,17 @@ void append_json_string(std::string& out, std::string_view s) {
       ++i;
       continue;
     }
-    // Multi-byte: invalid sequences become U+FFFD, as Go does.
-    const size_t w = utf8_width(c);
-    bool ok = w > 1 && i + w <= s.size();
-    for (size_t k = 1; ok && k < w; ++k) {
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) ok = false;
-    }
-    if (!ok) {
+    // Multi-byte: each byte of what is not a valid sequence (stray, truncated, overlong,
+    // surrogate, past U+10FFFF) becomes U+FFFD, as Go's encoder reads with utf8.DecodeRune.
+    const gocompat::Rune r = gocompat::decode_rune(s, i);
+    if (r.cp == gocompat::kRuneError && r.width == 1) {
       out += "\\ufffd";
-      ++i;
-      continue;
-    }
-    if (w == 3 && c == 0xE2 && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
-        (static_cast<unsigned char>(s[i + 2]) == 0xA8 ||
-         static_cast<unsigned char>(s[i + 2]) == 0xA9)) {
-      out += static_cast<unsigned char>(s[i + 2]) == 0xA8 ? "\\u2028" : "\\u2029";
+    } else if (r.cp == 0x2028 || r.cp == 0x2029) {
+      out += r.cp == 0x2028 ? "\\u2028" : "\\u2029";
     } else {
-      out.append(s.substr(i, w));
+      out.append(s.substr(i, r.width));
     }
-    i += w;
+    i += r.width;
   }
   out += '"';
 }
@@ -296,18 +276,9 @@ int utf16_column(std::string_view line, int column) {
       units += static_cast<int>(stop - i);
       break;
     }
-    const size_t w = utf8_width(static_cast<unsigned char>(line[i]));
-    bool ok = w > 0 && i + w <= line.size();
-    for (size_t k = 1; ok && k < w; ++k) {
-      if ((static_cast<unsigned char>(line[i + k]) & 0xC0) != 0x80) ok = false;
-    }
-    if (!ok) {
-      units += 1;
-      i += 1;
-      continue;
-    }
-    units += w == 4 ? 2 : 1;
-    i += w;
+    const gocompat::Rune r = gocompat::decode_rune(line, i);
+    units += r.cp > 0xFFFF ? 2 : 1;
+    i += r.width;
   }
   return units + 1;
 }

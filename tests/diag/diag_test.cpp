@@ -249,6 +249,16 @@ TEST(JsonQuote, EscapesLikeGo) {
   EXPECT_EQ(json_quote("\xe2\x80\xa8"), "\"\\u2028\"");
 }
 
+// Go's encoder reads with utf8.DecodeRune: each byte of an overlong form, a surrogate, a code
+// point past U+10FFFF or a truncated sequence is one U+FFFD; U+FFFD itself stays as it is.
+TEST(JsonQuote, InvalidSequencesAsGoReadsThem) {
+  EXPECT_EQ(json_quote("x\xc0\x80y"), "\"x\\ufffd\\ufffdy\"");
+  EXPECT_EQ(json_quote("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"");
+  EXPECT_EQ(json_quote("\xf4\x90\x80\x80"), "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");
+  EXPECT_EQ(json_quote("\xe2\x82"), "\"\\ufffd\\ufffd\"");
+  EXPECT_EQ(json_quote("\xef\xbf\xbd\xf0\x9f\x98\x80"), "\"\xef\xbf\xbd\xf0\x9f\x98\x80\"");
+}
+
 TEST(JsonQuote, EscapesControlCharacters) {
   EXPECT_EQ(json_quote("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\u0001\"");
 }
