@@ -1,10 +1,9 @@
 // Go's standard library, where hintkit must answer byte for byte as a Go program does: UTF-8
 // decoding (unicode/utf8), the Unicode classes (unicode), quoting and integer parsing
-// (strconv), encoding/json's quoting of a byte, the math package's functions, and the Go type
-// names ytt's messages print.
-// Every module that imitates a Go program (starlark/, gotmpl/, yaml/, resolver/ and the ytt
-// half) takes these from here, so each mechanism is ported once, from Go's own source. This
-// module depends on nothing else in hintkit.
+// (strconv), encoding/json's quoting of a byte and its reading of a text, the math package's
+// functions, and the Go type names ytt's messages print. Every module that imitates a Go program
+// (starlark/, gotmpl/, yaml/, resolver/ and the ytt half) takes these from here, so each mechanism
+// is ported once, from Go's own source. This module depends on nothing else in hintkit.
 //
 // Where to start: `quote(s)` (strconv.Quote) and `decode_rune(s, i)`; the tables behind
 // `is_letter`, `is_digit` and `is_print` are generated from Go's (scripts/gen_unicode_tables.py).
@@ -14,6 +13,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace hintkit::gocompat {
 
@@ -135,6 +135,32 @@ std::string json_quote_char(unsigned char c);
 // encoding/json's spelling of a finite float64: %f, or %e from 1e21 up and below 1e-6 (with
 // the exponent's leading zero dropped: 1e-07 is 1e-7).
 std::string json_float(double f);
+
+// A JSON text as json.Unmarshal reads it, before it is stored into Go values: strings are
+// unquoted (invalid UTF-8 and lone surrogate escapes read as U+FFFD), numbers keep their
+// literal, an object's members stay in text order with repeated keys kept (Go stores each in
+// turn, so the last one wins).
+struct JsonMember;
+struct JsonValue {
+  enum class Kind : uint8_t { kNull, kBool, kNumber, kString, kArray, kObject };
+  Kind kind = Kind::kNull;
+  bool boolean = false;
+  std::string text;  // a string's value, a number's literal
+  std::vector<JsonValue> elements;
+  std::vector<JsonMember> members;
+};
+struct JsonMember {
+  std::string key;
+  JsonValue value;
+};
+// The value, or (`error` not empty, `value` null) the text of Go's SyntaxError: its scanner
+// checks the whole text first ("invalid character 'x' looking for beginning of value",
+// "unexpected end of JSON input", "exceeded max depth" past 10,000 levels).
+struct JsonParse {
+  JsonValue value;
+  std::string error;
+};
+JsonParse parse_json(std::string_view text);
 
 // ---- encoding/base64 -----------------------------------------------------------------------
 

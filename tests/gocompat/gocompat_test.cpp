@@ -749,6 +749,51 @@ TEST(JsonQuoteChar, MatchesEncodingJson) {
   }
 }
 
+// Texts of json.Unmarshal's errors, recorded from Go 1.19.
+TEST(ParseJson, SyntaxErrorsAsGoWordsThem) {
+  const std::pair<std::string_view, std::string_view> cases[] = {
+      {"", "unexpected end of JSON input"},
+      {"x", "invalid character 'x' looking for beginning of value"},
+      {"[1,", "unexpected end of JSON input"},
+      {"{\"a\" 1}", "invalid character '1' after object key"},
+      {"[1 2]", "invalid character '2' after array element"},
+      {"tru", "invalid character ' ' in literal true (expecting 'e')"},
+      {"-", "invalid character ' ' in numeric literal"},
+      {"1.", "invalid character ' ' after decimal point in numeric literal"},
+      {"1e", "invalid character ' ' in exponent of numeric literal"},
+      {"\"\\q\"", "invalid character 'q' in string escape code"},
+      {"\"\\u12g4\"", "invalid character 'g' in \\u hexadecimal character escape"},
+      {"{1:2}", "invalid character '1' looking for beginning of object key string"},
+      {"[1] x", "invalid character 'x' after top-level value"},
+      {"\"a\x01\"", "invalid character '\\x01' in string literal"},
+      {"{\"a\":1,}", "invalid character '}' looking for beginning of object key string"},
+  };
+  for (const auto& [text, error] : cases) EXPECT_EQ(parse_json(text).error, error) << text;
+  EXPECT_EQ(parse_json(std::string(10001, '[') + std::string(10001, ']')).error,
+            "exceeded max depth");
+  EXPECT_EQ(parse_json(std::string(10000, '[') + std::string(10000, ']')).error, "");
+}
+
+TEST(ParseJson, ReadsValuesAsDecodeDoes) {
+  JsonParse p = parse_json(" {\"b\": [1.5e3, true, null], \"a\": \"x\", \"b\": false} ");
+  ASSERT_EQ(p.error, "");
+  using Kind = JsonValue::Kind;
+  ASSERT_EQ(p.value.kind, Kind::kObject);
+  ASSERT_EQ(p.value.members.size(), 3u);  // repeats kept, in text order
+  EXPECT_EQ(p.value.members[0].key, "b");
+  const JsonValue& list = p.value.members[0].value;
+  ASSERT_EQ(list.elements.size(), 3u);
+  EXPECT_EQ(list.elements[0].kind, Kind::kNumber);
+  EXPECT_EQ(list.elements[0].text, "1.5e3");
+  EXPECT_TRUE(list.elements[1].boolean);
+  EXPECT_EQ(list.elements[2].kind, Kind::kNull);
+  EXPECT_EQ(p.value.members[2].value.kind, Kind::kBool);
+  // A lone surrogate escape and a stray byte read as U+FFFD; a pair is one rune.
+  EXPECT_EQ(parse_json("\"\\ud800\\u0041 \\ud83d\\ude00 \xff\"").value.text,
+            "\xef\xbf\xbd"
+            "A \xf0\x9f\x98\x80 \xef\xbf\xbd");
+}
+
 TEST(StarlarkGoType, NamesWhatYttPrints) {
   EXPECT_EQ(starlark_go_type("int"), "starlark.Int");
   EXPECT_EQ(starlark_go_type("list"), "*starlark.List");

@@ -3,7 +3,6 @@
 // keys as Go's encoding/json does; `json.decode` gives floats for every number and sorted keys,
 // as ytt's does (it decodes into Go maps and float64s).
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdlib>
 
@@ -25,350 +24,59 @@ void sort_keys(yaml::Node& n) {
 
 // ---- JSON decoding (Go's encoding/json into interface{}) ----
 
-// Go's json.Unmarshal: the scanner checks the whole input first (its first syntax error wins,
-// worded as Go's SyntaxError), then the value is decoded: strings with invalid UTF-8 or lone
-// surrogates get U+FFFD, numbers become float64s (one beyond float64 is an UnmarshalTypeError).
-class JsonParser {
- public:
-  explicit JsonParser(std::string_view s) : s_(s) {}
-
-  sl::Result<sl::Value> parse() {
-    if (auto e = check()) return *e;
-    i_ = 0;
-    return value();
-  }
-
- private:
-  static constexpr int kMaxDepth = 10000;  // Go's scanner nesting limit
-
-  // ---- the scanner ----
-
-  sl::Error eof() const { return sl::fail_error("json.decode: unexpected end of JSON input"); }
-  // The byte at the scan position; at the end, the space Go's scanner steps there to finish a
-  // number or literal.
-  sl::Error bad(std::string_view context) const {
-    unsigned char c = i_ < s_.size() ? static_cast<unsigned char>(s_[i_]) : ' ';
-    return sl::fail_error("json.decode: invalid character " + gocompat::json_quote_char(c) + " " +
-                          std::string(context));
-  }
-  void skip_ws() {
-    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r'))
-      ++i_;
-  }
-  static bool digit(char c) { return c >= '0' && c <= '9'; }
-  static bool hex_digit(char c) {
-    return digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-  }
-
-  std::optional<sl::Error> check() {
-    if (auto e = check_value(0)) return e;
-    skip_ws();
-    if (i_ < s_.size()) return bad("after top-level value");
-    return std::nullopt;
-  }
-
-  std::optional<sl::Error> check_value(int depth) {
-    skip_ws();
-    if (i_ >= s_.size()) return eof();
-    char c = s_[i_];
-    if (c == '{' || c == '[') {
-      if (depth + 1 > kMaxDepth) return sl::fail_error("json.decode: exceeded max depth");
-      return c == '{' ? check_object(depth + 1) : check_array(depth + 1);
-    }
-    if (c == '"') return check_string();
-    if (c == '-' || digit(c)) return check_number();
-    if (c == 't') return check_literal("true");
-    if (c == 'f') return check_literal("false");
-    if (c == 'n') return check_literal("null");
-    return bad("looking for beginning of value");
-  }
-
-  std::optional<sl::Error> check_literal(std::string_view word) {
-    for (size_t k = 0; k < word.size(); ++k, ++i_) {
-      if (i_ >= s_.size() || s_[i_] != word[k]) {
-        return bad("in literal " + std::string(word) + " (expecting " +
-                   gocompat::json_quote_char(static_cast<unsigned char>(word[k])) + ")");
-      }
-    }
-    return std::nullopt;
-  }
-
-  std::optional<sl::Error> check_number() {
-    if (s_[i_] == '-') {
-      ++i_;
-      if (i_ >= s_.size() || !digit(s_[i_])) return bad("in numeric literal");
-    }
-    if (s_[i_] == '0') {
-      ++i_;
-    } else {
-      while (i_ < s_.size() && digit(s_[i_])) ++i_;
-    }
-    if (i_ < s_.size() && s_[i_] == '.') {
-      ++i_;
-      if (i_ >= s_.size() || !digit(s_[i_])) return bad("after decimal point in numeric literal");
-      while (i_ < s_.size() && digit(s_[i_])) ++i_;
-    }
-    if (i_ < s_.size() && (s_[i_] == 'e' || s_[i_] == 'E')) {
-      ++i_;
-      if (i_ < s_.size() && (s_[i_] == '+' || s_[i_] == '-')) ++i_;
-      if (i_ >= s_.size() || !digit(s_[i_])) return bad("in exponent of numeric literal");
-      while (i_ < s_.size() && digit(s_[i_])) ++i_;
-    }
-    return std::nullopt;
-  }
-
-  std::optional<sl::Error> check_string() {
-    ++i_;  // opening quote
-    while (true) {
-      if (i_ >= s_.size()) return eof();
-      unsigned char c = static_cast<unsigned char>(s_[i_]);
-      if (c == '"') {
-        ++i_;
-        return std::nullopt;
-      }
-      if (c < 0x20) return bad("in string literal");
-      if (c != '\\') {
-        ++i_;
-        continue;
-      }
-      ++i_;
-      if (i_ >= s_.size()) return eof();
-      char e = s_[i_];
-      if (e == 'u') {
-        ++i_;
-        for (int k = 0; k < 4; ++k, ++i_) {
-          if (i_ >= s_.size()) return eof();
-          if (!hex_digit(s_[i_])) return bad("in \\u hexadecimal character escape");
-        }
-        continue;
-      }
-      if (std::string_view("\"\\/bfnrt").find(e) == std::string_view::npos) {
-        return bad("in string escape code");
-      }
-      ++i_;
-    }
-  }
-
-  std::optional<sl::Error> check_array(int depth) {
-    ++i_;
-    skip_ws();
-    if (i_ < s_.size() && s_[i_] == ']') {
-      ++i_;
-      return std::nullopt;
-    }
-    while (true) {
-      if (auto e = check_value(depth)) return e;
-      skip_ws();
-      if (i_ >= s_.size()) return eof();
-      if (s_[i_] == ',') {
-        ++i_;
-        continue;
-      }
-      if (s_[i_] == ']') {
-        ++i_;
-        return std::nullopt;
-      }
-      return bad("after array element");
-    }
-  }
-
-  std::optional<sl::Error> check_object(int depth) {
-    ++i_;
-    skip_ws();
-    if (i_ < s_.size() && s_[i_] == '}') {
-      ++i_;
-      return std::nullopt;
-    }
-    while (true) {
-      skip_ws();
-      if (i_ >= s_.size()) return eof();
-      if (s_[i_] != '"') return bad("looking for beginning of object key string");
-      if (auto e = check_string()) return e;
-      skip_ws();
-      if (i_ >= s_.size()) return eof();
-      if (s_[i_] != ':') return bad("after object key");
-      ++i_;
-      if (auto e = check_value(depth)) return e;
-      skip_ws();
-      if (i_ >= s_.size()) return eof();
-      if (s_[i_] == ',') {
-        ++i_;
-        continue;
-      }
-      if (s_[i_] == '}') {
-        ++i_;
-        return std::nullopt;
-      }
-      return bad("after object key:value pair");
-    }
-  }
-
-  // ---- decoding checked input ----
-
-  sl::Result<sl::Value> value() {
-    skip_ws();
-    char c = s_[i_];
-    if (c == '{') return object();
-    if (c == '[') return array();
-    if (c == '"') return sl::Value::from_string(string());
-    if (c == 't') {
-      i_ += 4;
-      return sl::Value::from_bool(true);
-    }
-    if (c == 'f') {
-      i_ += 5;
-      return sl::Value::from_bool(false);
-    }
-    if (c == 'n') {
-      i_ += 4;
+// json.Unmarshal into interface{}: gocompat's reading, then numbers become float64s (one
+// beyond float64 is an UnmarshalTypeError) and objects Go maps, whose keys ytt lists sorted.
+sl::Result<sl::Value> json_to_starlark(gocompat::JsonValue& v) {
+  using Kind = gocompat::JsonValue::Kind;
+  switch (v.kind) {
+    case Kind::kNull:
       return sl::Value::none();
-    }
-    return number();
-  }
-
-  sl::Result<sl::Value> number() {
-    size_t start = i_;
-    while (i_ < s_.size() && (digit(s_[i_]) || s_[i_] == '-' || s_[i_] == '+' || s_[i_] == '.' ||
-                              s_[i_] == 'e' || s_[i_] == 'E'))
-      ++i_;
-    std::string text(s_.substr(start, i_ - start));
-    // Go's ParseFloat rounds what underflows to zero and fails on what overflows (strtod
-    // flags both; only overflow gives an infinity).
-    double d = std::strtod(text.c_str(), nullptr);
-    if (std::isinf(d)) {
-      return sl::fail_error("json.decode: json: cannot unmarshal number " + text +
-                            " into Go value of type float64");
-    }
-    return sl::Value::from_float(d);
-  }
-
-  unsigned hex4() {
-    unsigned v = 0;
-    std::from_chars(s_.data() + i_, s_.data() + i_ + 4, v, 16);
-    i_ += 4;
-    return v;
-  }
-
-  std::string string() {
-    ++i_;  // opening quote
-    std::string out;
-    while (true) {
-      unsigned char c = static_cast<unsigned char>(s_[i_]);
-      if (c == '"') {
-        ++i_;
-        return out;
+    case Kind::kBool:
+      return sl::Value::from_bool(v.boolean);
+    case Kind::kString:
+      return sl::Value::from_string(std::move(v.text));
+    case Kind::kNumber: {
+      // Go's ParseFloat rounds what underflows to zero and fails on what overflows (strtod
+      // flags both; only overflow gives an infinity).
+      const double d = std::strtod(v.text.c_str(), nullptr);
+      if (std::isinf(d)) {
+        return sl::fail_error("json.decode: json: cannot unmarshal number " + v.text +
+                              " into Go value of type float64");
       }
-      if (c >= 0x80) {  // Go's unquote: invalid UTF-8 becomes U+FFFD, byte by byte
-        auto r = gocompat::decode_rune(s_, i_);
-        out.append(r.cp == 0xFFFD && r.width == 1 ? "\xEF\xBF\xBD" : s_.substr(i_, r.width));
-        i_ += r.width;
-        continue;
+      return sl::Value::from_float(d);
+    }
+    case Kind::kArray: {
+      std::vector<sl::Value> items;
+      items.reserve(v.elements.size());
+      for (auto& e : v.elements) {
+        auto item = json_to_starlark(e);
+        if (!item.ok()) return item;
+        items.push_back(std::move(*item));
       }
-      ++i_;
-      if (c != '\\') {
-        out += static_cast<char>(c);
-        continue;
-      }
-      char e = s_[i_++];
-      switch (e) {
-        case 'b':
-          out += '\b';
-          break;
-        case 'f':
-          out += '\f';
-          break;
-        case 'n':
-          out += '\n';
-          break;
-        case 'r':
-          out += '\r';
-          break;
-        case 't':
-          out += '\t';
-          break;
-        case 'u': {
-          unsigned cp = hex4();
-          if (cp >= 0xD800 && cp < 0xE000) {  // a surrogate: only a valid pair is a rune
-            unsigned lo = 0;
-            if (cp < 0xDC00 && s_.substr(i_, 2) == "\\u") {
-              size_t save = i_;
-              i_ += 2;
-              lo = hex4();
-              if (lo >= 0xDC00 && lo < 0xE000) {
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-              } else {
-                i_ = save;  // the next escape stands on its own
-                cp = 0xFFFD;
-              }
-            } else {
-              cp = 0xFFFD;
-            }
-          }
-          sl::append_utf8(out, cp);
-          break;
-        }
-        default:  // '"', '\\', '/'
-          out += e;
-          break;
-      }
+      return sl::make_list(std::move(items));
+    }
+    case Kind::kObject:
+      break;
+  }
+  std::vector<std::pair<std::string, sl::Value>> fields;
+  for (gocompat::JsonMember& m : v.members) {
+    auto value = json_to_starlark(m.value);
+    if (!value.ok()) return value;
+    auto same =
+        std::find_if(fields.begin(), fields.end(), [&](auto& f) { return f.first == m.key; });
+    if (same != fields.end()) {
+      same->second = std::move(*value);
+    } else {
+      fields.emplace_back(std::move(m.key), std::move(*value));
     }
   }
-
-  sl::Result<sl::Value> array() {
-    ++i_;
-    std::vector<sl::Value> items;
-    skip_ws();
-    if (s_[i_] == ']') {
-      ++i_;
-      return sl::make_list({});
-    }
-    while (true) {
-      auto v = value();
-      if (!v.ok()) return v;
-      items.push_back(*v);
-      skip_ws();
-      if (s_[i_++] == ']') return sl::make_list(std::move(items));
-    }
-  }
-
-  sl::Result<sl::Value> object() {
-    ++i_;
-    std::vector<std::pair<std::string, sl::Value>> fields;
-    skip_ws();
-    if (s_[i_] == '}') {
-      ++i_;
-      return make_dict(std::move(fields));
-    }
-    while (true) {
-      skip_ws();
-      std::string k = string();
-      skip_ws();
-      ++i_;  // ':'
-      auto v = value();
-      if (!v.ok()) return v;
-      auto same = std::find_if(fields.begin(), fields.end(), [&](auto& f) { return f.first == k; });
-      if (same != fields.end())
-        same->second = *v;
-      else
-        fields.emplace_back(std::move(k), *v);
-      skip_ws();
-      if (s_[i_++] == '}') return make_dict(std::move(fields));
-    }
-  }
-
-  // Go maps have no order; ytt's result lists keys sorted.
-  static sl::Result<sl::Value> make_dict(std::vector<std::pair<std::string, sl::Value>> fields) {
-    std::sort(fields.begin(), fields.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<std::pair<sl::Value, sl::Value>> items;
-    items.reserve(fields.size());
-    for (auto& [k, v] : fields) items.emplace_back(sl::Value::from_string(k), std::move(v));
-    return sl::make_dict(std::move(items));
-  }
-
-  std::string_view s_;
-  size_t i_ = 0;
-};
+  std::sort(fields.begin(), fields.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::pair<sl::Value, sl::Value>> items;
+  items.reserve(fields.size());
+  for (auto& [k, value] : fields) items.emplace_back(sl::Value::from_string(k), std::move(value));
+  return sl::make_dict(std::move(items));
+}
 
 const sl::Value* kwarg(const sl::Call& c, std::string_view name) {
   for (const auto& kw : c.kwargs)
@@ -527,7 +235,9 @@ sl::Value json_module() {
   auto decode = sl::make_builtin("json.decode", [](const sl::Call& c) -> sl::Result<sl::Value> {
     if (c.args.size() != 1) return ytt_fail(c, "expected exactly one argument");
     if (auto e = want_string(c, c.args[0])) return *e;
-    return JsonParser(c.args[0].as_string()).parse();
+    gocompat::JsonParse parsed = gocompat::parse_json(c.args[0].as_string());
+    if (!parsed.error.empty()) return sl::fail_error("json.decode: " + parsed.error);
+    return json_to_starlark(parsed.value);
   });
   return sl::make_struct("module", "json", {{"decode", decode}, {"encode", encode}});
 }
