@@ -105,17 +105,16 @@ class DataValuesFlags {
 
   // --data-values-file: plain YAML documents, each an overlay.
   void values_file_flag(const std::string& arg, std::vector<ValuesSource>& sources) {
-    const std::string context = "Extracting data value from file:\n  ";
+    const std::string context = "Extracting data value from file: ";
     const auto [lib, path] = split_library_ref(arg);
     if (url_of(path)) throw Unsupported{"--data-values-file from a URL"};
     FoundFiles found;
     try {
-      found = with_context(
-          context + "Find files '" + path + "':\n    ",
-          [&, &path = path] { return find_files(path, stdin_use_, read_rules()); },
-          /*laid_out=*/true);
+      found = with_context(context + "Find files '" + path + "': ", [&, &path = path] {
+        return find_files(path, stdin_use_, read_rules());
+      });
     } catch (const StdinTaken& taken) {
-      throw YttError{context + "Reading file '" + taken.name + "':\n    " + StdinTaken::kText};
+      throw YttError{context + "Reading file '" + taken.name + "': " + StdinTaken::kText};
     }
     for (SourceFile& f : found.files) {
       // ytt leaves other files (docs and such) kept in a values folder's subfolders alone
@@ -130,17 +129,16 @@ class DataValuesFlags {
       for (const auto& d : diags.items()) {
         if (d.code == "HK002") root_.note_repeated_keys();
         if (d.severity == diag::Severity::kError && d.code != "HK002") {
-          throw YttError{laid_out_after("Extracting data value from file:\n  ",
-                                        "Unmarshaling YAML data values file '" + f.path +
-                                            "': " + go_yaml_error(d, true))};
+          throw YttError{context + "Unmarshaling YAML data values file '" + f.path +
+                         "': " + go_yaml_error(d, true)};
         }
       }
       root_.files().files.push_back(std::move(f));
       for (const auto& d : docs) {
         if (d.empty) continue;
         if (!d.annotations.empty() || has_annotations(d.root)) {
-          throw YttError{"Extracting data value from file:\n  Checking data values file '" + path +
-                         "':\n    Expected to be plain YAML, having no annotations (hint: remove "
+          throw YttError{context + "Checking data values file '" + path +
+                         "': Expected to be plain YAML, having no annotations (hint: remove "
                          "comments starting with `#@`)"};
         }
         if (has_array_in_key(d.root)) {
@@ -155,8 +153,7 @@ class DataValuesFlags {
           dd.span.file = root_.pseudo(name, "").path;  // ytt shows no text for an implicit document
         }
         add_source(sources, {dd, true, true, path}, lib,
-                   name + ":" + std::to_string(d.span.begin.line),
-                   "Extracting data value from file:\n  ");
+                   name + ":" + std::to_string(d.span.begin.line), context);
       }
     }
   }
@@ -165,7 +162,7 @@ class DataValuesFlags {
   // order, as a.b: value.
   void env_flag(const std::string& arg, const std::string& flag,
                 std::vector<ValuesSource>& sources) {
-    const std::string context = "Extracting data values from env under prefix '" + arg + "':\n  ";
+    const std::string context = "Extracting data values from env under prefix '" + arg + "': ";
     const auto [lib, prefix] = with_context(context, [&] { return split_library_key(arg); });
     for (const auto& kv : opts_.environment) {
       const size_t eq = kv.find('=');
@@ -177,11 +174,11 @@ class DataValuesFlags {
       SourceFile& pf = root_.pseudo("(" + flag + " arg) " + prefix, kv);
       diag::Span span{pf.path, {1, 1}, {1, 1}};
       const std::string raw = kv.substr(eq + 1);
-      DPtr v = flag == "data-values-env-yaml"
-                   ? parse_yaml_value(
-                         context + "Extracting data value from env variable '" + name + "':\n    ",
-                         raw, span)
-                   : string_node(raw, span);
+      DPtr v =
+          flag == "data-values-env-yaml"
+              ? parse_yaml_value(
+                    context + "Extracting data value from env variable '" + name + "': ", raw, span)
+              : string_node(raw, span);
       add_source(sources,
                  {kv_doc(split(name.substr(prefix.size() + 1), "__"), v, span), true, false, ""},
                  lib, "(" + flag + " arg) " + prefix + ":1", context);
@@ -190,7 +187,7 @@ class DataValuesFlags {
 
   // -v / --data-value[-yaml] key.path=value.
   void kv_flag(const std::string& kv, const std::string& flag, std::vector<ValuesSource>& sources) {
-    const std::string context = "Extracting data value from KV:\n  ";
+    const std::string context = "Extracting data value from KV: ";
     const size_t eq = kv.find('=');
     if (eq == std::string::npos) throw YttError{context + "Expected format key=value"};
     const std::string raw_key = kv.substr(0, eq), raw = kv.substr(eq + 1);
@@ -198,7 +195,7 @@ class DataValuesFlags {
     diag::Span span{pf.path, {1, 1}, {1, 1}};
     DPtr v = flag == "data-value-yaml"
                  ? parse_yaml_value(
-                       context + "Deserializing value for key '" + raw_key + "':\n    ", raw, span)
+                       context + "Deserializing value for key '" + raw_key + "': ", raw, span)
                  : string_node(raw, span);
     const auto [lib, key] = with_context(context, [&] { return split_library_key(raw_key); });
     add_source(sources, {kv_doc(split(key, "."), v, span), true, false, ""}, lib,
@@ -207,16 +204,15 @@ class DataValuesFlags {
 
   // --data-value-file key.path=file: the file's text as a string.
   void kv_file_flag(const std::string& kv, std::vector<ValuesSource>& sources) {
-    const std::string context = "Extracting data value from file:\n  ";
+    const std::string context = "Extracting data value from file: ";
     const size_t eq = kv.find('=');
     if (eq == std::string::npos) throw YttError{context + "Expected format key=/file/path"};
     const std::string raw_key = kv.substr(0, eq), path = kv.substr(eq + 1);
     if (url_of(path)) throw Unsupported{"--data-value-file from a URL"};
     FoundFiles found;
     try {
-      found = with_context(
-          context + "Finding file '" + path + "':\n    ",
-          [&] { return find_files(path, stdin_use_, read_rules()); }, /*laid_out=*/true);
+      found = with_context(context + "Finding file '" + path + "': ",
+                           [&] { return find_files(path, stdin_use_, read_rules()); });
     } catch (const StdinTaken&) {
       throw YttError{context + "Reading file '" + path + "'"};  // ytt gives no reason here
     }
@@ -274,8 +270,7 @@ class DataValuesFlags {
     for (const auto& d : diags.items()) {
       if (d.code == "HK002") root_.note_repeated_keys();
       if (d.severity == diag::Severity::kError && d.code != "HK002") {
-        throw YttError{
-            laid_out_after(context, "Deserializing YAML value: " + go_yaml_error(d, true))};
+        throw YttError{context + "Deserializing YAML value: " + go_yaml_error(d, true)};
       }
     }
     if (!docs.empty() && has_array_in_key(docs[0].root)) {

@@ -62,8 +62,8 @@ void DataValuesPreProcessing::apply(DataValues& values, std::vector<EnvelopePtr>
     const std::string& p = files.files[i].path;
     for (const auto& d : docs) {
       if (!d.ann("data/values") && !doc_empty(d)) {
-        throw YttError{stage + "\n  Templating file '" + p + "':\n    Expected data values file '" +
-                       p + "' to only have data values documents"};
+        throw YttError{stage + " Templating file '" + p + "': Expected data values file '" + p +
+                       "' to only have data values documents"};
       }
     }
     for (auto& d : docs) {

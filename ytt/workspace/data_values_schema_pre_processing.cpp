@@ -28,7 +28,7 @@ TypePtr DataValuesSchemaPreProcessing::apply(std::vector<EnvelopePtr>& for_libra
       check_document_annotations(d);
       if (!d.ann("data/values-schema") && !doc_empty(d)) {
         const std::string& p = files.files[i].path;
-        throw YttError{stage + "\n  Templating file '" + p + "':\n    Expected schema file '" + p +
+        throw YttError{stage + " Templating file '" + p + "': Expected schema file '" + p +
                        "' to only have schema documents"};
       }
     }

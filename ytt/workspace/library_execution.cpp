@@ -103,9 +103,9 @@ std::vector<DDoc> LibraryExecution::docs_of(size_t i, const std::string& stage) 
     return eval_template(files_, f, thread_, take_loaded(i));
   } catch (const TemplateError& e) {
     if (e.compile) {
-      throw YttError{multi_line_error(stage + ": Templating file '" + f.path + "': " + e.text)};
+      throw YttError{stage + ": Templating file '" + f.path + "': " + e.text};
     }
-    throw YttError{stage + ":\n  Templating file '" + f.path + "': \n" + e.text};
+    throw YttError{stage + ": Templating file '" + f.path + "': \n" + e.text};
   }
 }
 
@@ -392,7 +392,7 @@ std::optional<sl::Module> LibraryExecution::eval_library_file(const SourceFile& 
 // any other failure's text already starts with "- ".
 void LibraryExecution::throw_template_error(const TemplateError& e) const {
   if (library_mode()) throw e;
-  if (e.compile) throw YttError{multi_line_error(e.text)};
+  if (e.compile) throw YttError{e.text};
   throw YttError{"\n" + e.text};
 }
 
@@ -408,7 +408,7 @@ std::string LibraryExecution::eval_text_file(const SourceFile& f) {
     return eval_text_template(files_, f, thread_);
   } catch (const TemplateError& e) {
     if (library_mode()) throw;  // the caller nests the failure in its own
-    if (e.compile) throw YttError{multi_line_error(e.text)};
+    if (e.compile) throw YttError{e.text};
     // ytt ends its error with a line break even when the text (a source line of text
     // ending in one) has its own.
     const bool own_break = !e.text.empty() && e.text.back() == '\n';

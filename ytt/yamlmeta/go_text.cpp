@@ -138,20 +138,15 @@ std::string multi_line_error(std::string_view text) {
 
 // ---- Errors with context ------------------------------------------------------------------
 
-std::string laid_out_after(const std::string& context, const std::string& tail) {
-  const size_t nl = context.rfind('\n');
-  const std::string indent(context.size() - (nl == std::string::npos ? 0 : nl + 1), ' ');
-  std::string laid = multi_line_error(tail), out = context;
-  for (char ch : laid) {
-    out += ch;
-    if (ch == '\n') out += indent;
-  }
+std::string YttError::message() const {
+  std::string out = text;
+  for (const std::string& context : frames) out = context + out;
   return out;
 }
 
-std::string YttError::message() const {
-  std::string out = text;
-  for (const Frame& f : frames) out = f.laid_out ? laid_out_after(f.context, out) : f.context + out;
+std::string YttError::error_text() const {
+  std::string out = message();
+  if (!out.empty() && out.back() == '\n') out.pop_back();
   return out;
 }
 

@@ -56,25 +56,24 @@ struct YttError {
   // The same error cut into problems at their places (Outcome::problems), when it has parts.
   std::vector<Problem> problems = {};
   // Context the error gained on its way out, innermost first: each goes before what is inside
-  // it, or (`laid_out`) before it laid out as go-cli-ui lays out the end of an error.
-  struct Frame {
-    std::string context;
-    bool laid_out = false;
-  };
-  std::vector<Frame> frames = {};
-  // Everything after "Error: ": the context, outermost first, then the text.
+  // it, as ytt's fmt.Errorf("...: %s", err) wraps an error.
+  std::vector<std::string> frames = {};
+  // Everything after "Error: " before go-cli-ui's layout (multi_line_error): the context,
+  // outermost first, then the text. ytt's main prints a line break after it; a message that
+  // ends in one of its own has it once more here, so that printing adds none.
   std::string message() const;
+  // ytt's err.Error() of this error: the message without the line break ytt's main adds (what
+  // --bulk-out reports).
+  std::string error_text() const;
 };
 
 // Runs `body`; a YttError it throws gains `context` before its message (see YttError).
-// `laid_out`: the message is laid out after the context (`laid_out_after`).
 template <class Body>
-auto with_context(std::string_view context, Body&& body, bool laid_out = false)
-    -> decltype(body()) {
+auto with_context(std::string_view context, Body&& body) -> decltype(body()) {
   try {
     return body();
   } catch (YttError& e) {
-    e.frames.push_back({std::string(context), laid_out});
+    e.frames.push_back(std::string(context));
     throw;
   }
 }
@@ -260,9 +259,5 @@ std::string go_yaml_error(const diag::Diagnostic& d, bool through_ytt_parser);
 // go-cli-ui's MultiLineError: the first line of `text` broken after each ": " that starts a
 // capitalised clause (outside brackets), each piece indented one step further.
 std::string multi_line_error(std::string_view text);
-// `tail` laid out as go-cli-ui lays out the end of ytt's one-line error, after `context`
-// (the error's first clauses, laid out already): a clause a ": " starts goes on its own
-// line, one step deeper than the line before.
-std::string laid_out_after(const std::string& context, const std::string& tail);
 
 }  // namespace hintkit::ytt
