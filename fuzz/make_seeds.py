@@ -9,6 +9,8 @@ examples/, so seeds follow the fixtures instead of being copied blobs:
   fuzz_resolve       each hint with the values files beside it (hint, "#values" line, values)
   fuzz_starlark      every .star file, and the code of every `#@` line of the templates
   fuzz_values        every .yaml file of fixtures/ytt and examples/ytt (one template each)
+  fuzz_bulk          each ytt golden case's input files as one --bulk-in JSON text, and the
+                     --bulk-in texts of the cases that give one
   fuzz_template      every tazuna.yaml and included file holding a Go template action
   fuzz_formats       "FORMAT\\nVALUE" for each hint var's format with its default and values;
                      "regex\\nPATTERN\\nTEXT" for each regexp.* call in the templates
@@ -117,6 +119,26 @@ def main():
     for top in ("fixtures/ytt", "examples/ytt"):
         for p in files(ext=".yaml", under=[os.path.join(ROOT, top)]):
             write(out, "fuzz_values", read(p))
+
+    # A case folder's files (but its expectations) as the bulk input ytt reads.
+    for dirpath, dirnames, names in os.walk(os.path.join(ROOT, "fixtures", "ytt")):
+        if "cmd" not in names:
+            continue
+        dirnames[:] = [d for d in dirnames if d != "expected"]
+        bulk = []
+        for sub, _, inner in os.walk(dirpath):
+            if "expected" in os.path.relpath(sub, dirpath).split(os.sep):
+                continue
+            for n in sorted(inner):
+                if n in ("cmd", "oracle", "env", "stdin"):
+                    continue
+                path = os.path.join(sub, n)
+                bulk.append({"name": os.path.relpath(path, dirpath),
+                             "data": read(path).decode("utf-8", "replace")})
+        write(out, "fuzz_bulk", json.dumps({"files": bulk}).encode())
+        words = read(os.path.join(dirpath, "cmd")).decode().split()
+        if "--bulk-in" in words and words.index("--bulk-in") + 1 < len(words):
+            write(out, "fuzz_bulk", words[words.index("--bulk-in") + 1].encode())
 
     for p in [p for e in (".yaml", ".yml", ".gotmpl") for p in files(ext=e)]:
         n = os.path.basename(p)

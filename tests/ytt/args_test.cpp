@@ -65,9 +65,6 @@ TEST(ParseArgs, StrictIsABoolFlagWithTheShorthandS) {
 
 TEST(ParseArgs, RefusesYttFlagsHintkitDoesNotImplementWithExitTwo) {
   const Case cases[] = {
-      {{"--bulk-out"},
-       "Error: hintkit values does not support bulk output (--bulk-out); use ytt "
-       "for this\n"},
       {{"--debug"},
        "Error: hintkit values does not support debug output (--debug); use ytt for this\n"},
   };
@@ -79,6 +76,18 @@ TEST(ParseArgs, RefusesYttFlagsHintkitDoesNotImplementWithExitTwo) {
     EXPECT_EQ(err.exit_code, kExitUnsupported);
     EXPECT_EQ(err.err, c.want_err);
   }
+}
+
+TEST(ParseArgs, BulkInTakesTheJsonTextAndBulkOutIsABoolFlag) {
+  Options o;
+  Outcome err;
+  ASSERT_TRUE(parse_args({"--bulk-in", "{\"files\":[]}", "--bulk-out"}, o, err)) << err.err;
+  EXPECT_EQ(o.bulk_in, "{\"files\":[]}");
+  EXPECT_TRUE(o.bulk_out);
+  Options off;
+  ASSERT_TRUE(parse_args({"--bulk-in={}", "--bulk-out=false"}, off, err)) << err.err;
+  EXPECT_EQ(off.bulk_in, "{}");
+  EXPECT_FALSE(off.bulk_out);
 }
 
 TEST(ParseArgs, FilesInspectIsABoolFlag) {

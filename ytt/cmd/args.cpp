@@ -58,8 +58,8 @@ constexpr Flag kFlags[] = {
     {"debug", 0, FlagKind::kBool, "debug output"},
     {"files-inspect", 0, FlagKind::kBool, nullptr},
     // bulk_input.go
-    {"bulk-in", 0, FlagKind::kString, "bulk input"},
-    {"bulk-out", 0, FlagKind::kBool, "bulk output"},
+    {"bulk-in", 0, FlagKind::kString, nullptr},
+    {"bulk-out", 0, FlagKind::kBool, nullptr},
     // file_marks.go
     {"file-mark", 0, FlagKind::kString, nullptr},
     // cobra's own
@@ -226,6 +226,10 @@ void apply(const Flag& f, const std::string& value, bool on, Options& o,
     o.output_files = value;
   else if (n == "dangerous-emptied-output-directory")
     o.output_directory = value;
+  else if (n == "bulk-in")
+    o.bulk_in = value;
+  else if (n == "bulk-out")
+    o.bulk_out = on;
   else if (n == "help")
     o.help = on;
 }

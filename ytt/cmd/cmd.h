@@ -57,6 +57,11 @@ struct Options {
   // output files there instead of printing the documents.
   std::string output_files;
   std::string output_directory;
+  // --bulk-in JSON: the input files as ytt's bulk format ({"files": [{"name", "data"}]}), in
+  // place of -f (when not empty); --bulk-out: the output files, or the error, printed as one
+  // JSON text of that format (exit 0), in place of the documents.
+  std::string bulk_in;
+  bool bulk_out = false;
   // Environment for --data-values-env, as NAME=value strings (the process environment).
   std::vector<std::string> environment;
   // false: the run's trees are not freed but handed over in `Outcome::retained`. A process
@@ -133,6 +138,18 @@ struct StdinUse;
 std::vector<ValuesSource> data_values_flag_sources(const Options& opts, LibraryExecution& root,
                                                    StdinUse& stdin_use);
 
+// ---- Bulk input and output (ytt's BulkFilesSource, bulk.cpp) ---------------------------------
+
+// One output file: its path relative to the output folder, and its bytes.
+using OutputFile = std::pair<std::string, std::string>;
+
+struct SourceFile;  // ytt/files/files.h
+// The files of `--bulk-in`'s JSON, read as Go's json.Unmarshal stores it into ytt's BulkFiles,
+// as input files in their order. Throws YttError with Go's error text.
+std::vector<SourceFile> read_bulk_input(std::string_view json);
+// `--bulk-out`: json.Marshal of ytt's BulkFiles holding `files` and `error` (no newline).
+std::string bulk_output(const std::vector<OutputFile>& files, std::string_view error);
+
 // ---- Output folders (ytt's files.OutputDirectory) ------------------------------------------
 
 // ytt's files.OutputDirectory (output_dir.cpp): `--output-files DIR` and
@@ -145,9 +162,6 @@ std::vector<ValuesSource> data_values_flag_sources(const Options& opts, LibraryE
 // follow a symbolic link that is already there (a folder of DIR's path, a file being replaced),
 // hintkit refuses (exit 2) instead, before writing through it. Modes are ytt's: 0700 for new
 // folders and files.
-
-// One output file: its path relative to the output folder, and its bytes.
-using OutputFile = std::pair<std::string, std::string>;
 
 // Writes `files` below `dir` as ytt's OutputDirectory.Write (`emptied`) or WriteFiles does,
 // appending "creating: PATH\n" to `printed` before each file is created. Throws YttError with

@@ -32,7 +32,11 @@ class TemplateCommand {
     Outcome out;
     try {
       std::string printed = pipeline();
-      out.out = writes_files() ? write_output_files() : std::move(printed);
+      if (opts_.bulk_out) {
+        out.out = bulk_output(output_files_, "");
+      } else {
+        out.out = writes_files() ? write_output_files() : std::move(printed);
+      }
       out.err = exec_.printed();
     } catch (const Unsupported& u) {
       out.exit_code = kExitUnsupported;
@@ -42,6 +46,13 @@ class TemplateCommand {
       if (!exec_.files().unsupported.empty()) {  // the failure came from a refused feature
         out.exit_code = kExitUnsupported;
         out.err = exec_.printed() + unsupported_text(exec_.files().unsupported);
+        exec_.stop_loading();
+        return out;
+      }
+      if (opts_.bulk_out && inputs_read_) {
+        // ytt's bulk output holds the error of the run (not of reading its input) as text.
+        out.out = bulk_output({}, e.error_text());
+        out.err = exec_.printed();
         exec_.stop_loading();
         return out;
       }
@@ -60,6 +71,10 @@ class TemplateCommand {
   bool writes_files() const {
     return !opts_.output_files.empty() || !opts_.output_directory.empty();
   }
+  // Output files are made for an output folder and for --bulk-out; documents are printed
+  // for neither (ytt's bulk output holds files only: an inspection prints `{}`).
+  bool makes_files() const { return writes_files() || opts_.bulk_out; }
+  bool prints_documents() const { return !makes_files(); }
 
   // ytt's OutputDirectory (output_dir.cpp). The "creating:" lines printed before a failure
   // stay printed, as ytt's UI prints each at once.
@@ -83,7 +98,10 @@ class TemplateCommand {
     files.ignore_unknown_comments = opts_.ignore_unknown_comments;
     files.strict_yaml = opts_.strict;
     files.implicit_map_key_overrides = opts_.implicit_map_key_overrides;
-    std::vector<SourceFile> read = read_file_set(opts_.files, stdin_use_, read_rules());
+    std::vector<SourceFile> read = opts_.bulk_in.empty()
+                                       ? read_file_set(opts_.files, stdin_use_, read_rules())
+                                       : read_bulk_input(opts_.bulk_in);
+    inputs_read_ = true;
     apply_file_marks(read, opts_.file_marks);
     for (auto& f : read) files.files.push_back(std::move(f));
   }
@@ -107,6 +125,7 @@ class TemplateCommand {
             "Data values schema export only supported in OpenAPI v3 format; specify "
             "format with --output=openapi-v3 flag"};
       }
+      if (opts_.bulk_out) return {};
       if (format_ == "json" && exec_.type() && schema_has_non_string_key(*exec_.type())) {
         throw Unsupported{"JSON output of a schema with non-string keys"};
       }
@@ -124,7 +143,7 @@ class TemplateCommand {
     exec_.merge_values(std::move(flag_sources));
     if (!opts_.disable_validation) exec_.validate();
     exec_.refuse_repeated_keys();
-    if (opts_.inspect) return inspect_output(*exec_.values());
+    if (opts_.inspect) return opts_.bulk_out ? std::string() : inspect_output(*exec_.values());
     exec_.publish_values();
     return render_templates();
   }
@@ -171,7 +190,7 @@ class TemplateCommand {
     std::string out;
     // Documents are printed for stdout or for the output files, not for both (printing is a
     // sixth of a large run). JSON is still spelled with output files: its refusals stand.
-    if (!writes_files() || format_ == "json") {
+    if (prints_documents() || (writes_files() && format_ == "json")) {
       std::vector<const DDoc*> docs;
       for (const auto& set : sets)
         for (const auto& d : set) docs.push_back(&d);
@@ -179,7 +198,7 @@ class TemplateCommand {
     }
     // ytt's output files: one per template whose documents (not counting overlays and empty
     // ones) made a set, whatever overlays left in it.
-    for (size_t k = 0; k < sets.size() && writes_files(); ++k) {
+    for (size_t k = 0; k < sets.size() && makes_files(); ++k) {
       std::string text;
       for (const auto& d : sets[k]) {
         if (doc_empty(d)) continue;
@@ -189,7 +208,7 @@ class TemplateCommand {
       output_files_.push_back(
           {exec_.files().files[exec_.output_files_of_sets()[k]].path, std::move(text)});
     }
-    if (text_output && !writes_files()) {
+    if (text_output && prints_documents()) {
       exec_.printed() +=
           "\nWarning: Found Non-YAML templates in input. Non-YAML templates are not rendered to "
           "standard output.\nIf you want to include those results, use the --output-files or "
@@ -220,8 +239,10 @@ class TemplateCommand {
 
   // ytt's inspectFiles (--files-inspect): the paths of the root library's files, in the file
   // set's order and without those of private libraries, as one document, printed as the
-  // output type says (or no file written to an output folder). Nothing is read or templated.
+  // output type says (no file for an output folder or bulk output, whose output type goes
+  // unchecked). Nothing is read or templated.
   std::string inspect_files() {
+    if (!prints_documents()) return {};  // ytt checks the output type only to print
     check_output_types();
     DDoc doc;
     doc.value = make_node(yaml::Kind::kArray);
@@ -231,7 +252,7 @@ class TemplateCommand {
       path->scalar = string_scalar(f.path);
       doc.value->entries.emplace_back().value = std::move(path);
     }
-    return writes_files() ? std::string() : print_documents({&doc});
+    return print_documents({&doc});
   }
 
   static bool has_non_finite(const DNode& v) {
@@ -277,6 +298,7 @@ class TemplateCommand {
   const Options& opts_;
   LibraryExecution exec_;  // the root library
   StdinUse stdin_use_;     // -f and the data values flags read standard input once between them
+  bool inputs_read_ = false;  // past ytt's Input(): errors from here on are the run's
   // Files for --output-files: text results (in evaluation order), then YAML ones (file order).
   std::vector<OutputFile> output_files_;
   std::string printed_files_;  // "creating:" lines of the files written so far
