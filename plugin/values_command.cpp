@@ -21,7 +21,7 @@ const char* kValuesHelp =
     "Data values schema engine, compatible with ytt v0.48.0: same files, flags, output bytes,\n"
     "error text and exit codes as `ytt` for schemas, data values, templates and overlays.\n\n"
     "Usage: hintkit values -f FILE [-f FILE]... [flags]\n"
-    "       hintkit values fmt -f FILE [-s]       (ytt's fmt: see hintkit values fmt --help)\n\n"
+    "       hintkit values fmt -f FILE [-s]       (ytt's fmt: see hintkit values help fmt)\n\n"
     "Input:\n"
     "  -f, --file FILE                      schema, data values or template file or folder,\n"
     "                                       - for standard input (repeatable)\n"
@@ -98,10 +98,11 @@ void keep_until_exit(std::shared_ptr<void> state) {
 // that a run that size should not spend.
 constexpr uintmax_t kHugePagesMaxInputBytes = uintmax_t{1} << 20;
 
-// The bytes of the -f and --data-values-file inputs (a folder's files counted as they are
-// walked), or kHugePagesMaxInputBytes + 1 once that is passed or something cannot be sized.
+// The bytes of the inputs (-f, or --bulk-in's text in its place, and --data-values-file; a
+// folder's files counted as they are walked), or kHugePagesMaxInputBytes + 1 once that is
+// passed or something cannot be sized.
 uintmax_t input_bytes(const ytt::Options& o) {
-  uintmax_t total = 0;
+  uintmax_t total = o.bulk_in.size();
   auto add = [&](const std::filesystem::path& p) {
     std::error_code ec;
     if (std::filesystem::is_directory(p, ec)) {
@@ -115,7 +116,8 @@ uintmax_t input_bytes(const ytt::Options& o) {
     }
     if (ec) total = kHugePagesMaxInputBytes + 1;
   };
-  for (const auto* list : {&o.files, &o.data_values_files}) {
+  const std::vector<std::string> none;
+  for (const auto* list : {o.bulk_in.empty() ? &o.files : &none, &o.data_values_files}) {
     for (const std::string& f : *list) {
       if (total > kHugePagesMaxInputBytes) return total;
       std::error_code ec;

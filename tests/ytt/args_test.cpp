@@ -189,5 +189,34 @@ TEST(ParseArgs, OtherYttCommandsAreRefusedWithExitTwo) {
             "this\n");
 }
 
+// cobra's help command: the help of the command its words name, the root's otherwise.
+TEST(ParseArgs, HelpAsksForTheHelpOfTheCommandItNames) {
+  struct HelpCase {
+    std::vector<std::string> args;
+    Command want;
+  };
+  const HelpCase cases[] = {{{"help"}, Command::kTemplate},
+                            {{"help", "fmt"}, Command::kFmt},
+                            {{"help", "fmt", "x", "-h"}, Command::kFmt},
+                            {{"help", "bogus"}, Command::kTemplate},
+                            {{"help", "template"}, Command::kTemplate}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(testing::PrintToString(c.args));
+    Options o;
+    Outcome err;
+    ASSERT_TRUE(parse_args(c.args, o, err)) << err.err;
+    EXPECT_TRUE(o.help);
+    EXPECT_EQ(o.command, c.want);
+  }
+  Options o;
+  Outcome err;
+  EXPECT_FALSE(parse_args({"-f", "x.yml", "help"}, o, err));  // help takes no -f
+  EXPECT_EQ(err.exit_code, 1);
+  EXPECT_EQ(err.err, "Error: unknown shorthand flag: 'f' in -f\n");
+  Outcome refused;
+  EXPECT_FALSE(parse_args({"help", "website"}, o, refused));
+  EXPECT_EQ(refused.exit_code, kExitUnsupported);
+}
+
 }  // namespace
 }  // namespace hintkit::ytt

@@ -75,8 +75,8 @@ constexpr Flag kFmtFlags[] = {
 };
 
 // ytt's commands besides its root (the template command, also `template` and its aliases
-// `t`, `tpl`, kept for backwards compatibility) and `fmt`.
-constexpr std::string_view kOtherCommands[] = {"completion", "help", "version", "website"};
+// `t`, `tpl`, kept for backwards compatibility), `fmt` and `help`.
+constexpr std::string_view kOtherCommands[] = {"completion", "version", "website"};
 
 // Whether cobra takes the word after `arg` as its value: a flag that is not a bool (cobra's
 // hasNoOptDefVal, shortHasNoOptDefVal), written without `=`. An unknown flag takes one too.
@@ -125,6 +125,35 @@ std::vector<std::string> without_first(const std::vector<std::string>& args,
     }
   }
   return out;
+}
+
+// cobra's help command: `help [COMMAND]...` asks for the help of the command its words name
+// (the root's for none, or for words that name no command); it takes no flag but -h.
+bool parse_help(const std::vector<std::string>& args, Options& o, Outcome& usage) {
+  const std::vector<std::string> words = without_first(args, "help");
+  std::vector<std::string> topic;
+  for (const std::string& w : words) {
+    if (w == "-h" || w == "--help" || w.starts_with("--help=")) continue;
+    if (w.size() > 1 && w[0] == '-') {
+      usage.exit_code = 1;
+      usage.err = w[1] == '-'
+                      ? "Error: unknown flag: " + w.substr(0, w.find('=')) + "\n"
+                      : std::string("Error: unknown shorthand flag: '") + w[1] + "' in " + w + "\n";
+      return false;
+    }
+    topic.push_back(w);
+  }
+  const std::string_view first = topic.empty() ? std::string_view() : topic.front();
+  for (std::string_view c : kOtherCommands) {
+    if (first == c) {
+      usage.exit_code = kExitUnsupported;
+      usage.err = unsupported_text("ytt's `" + std::string(c) + "` command");
+      return false;
+    }
+  }
+  if (first == "fmt") o.command = Command::kFmt;
+  o.help = true;
+  return true;
 }
 
 // Go's strconv.ParseBool.
@@ -372,6 +401,7 @@ bool parse_args(const std::vector<std::string>& args, Options& o, Outcome& usage
     o.command = Command::kFmt;
     return parse_flags(without_first(args, "fmt"), kFmtFlags, "ytt fmt", o, usage);
   }
+  if (command == "help") return parse_help(args, o, usage);
   if (command == "template" || command == "t" || command == "tpl") {
     return parse_flags(without_first(args, *command), kFlags, "ytt template", o, usage);
   }
