@@ -127,20 +127,28 @@ class JsonChecker {
       ++i_;
       return std::nullopt;
     }
-    while (true) {
+    std::optional<std::string> error;
+    do {
       if (auto e = value(depth)) return e;
-      skip_space();
-      if (i_ >= s_.size()) return eof();
-      if (s_[i_] == ',') {
-        ++i_;
-        continue;
-      }
-      if (s_[i_] == ']') {
-        ++i_;
-        return std::nullopt;
-      }
-      return bad("after array element");
+    } while (another_element(']', "after array element", error));
+    return error;
+  }
+
+  // Past an element: true at `,` (another follows); false at `closing` (the collection ends)
+  // or at anything else, with Go's error `after ...` in `error`.
+  bool another_element(char closing, std::string_view after, std::optional<std::string>& error) {
+    skip_space();
+    if (i_ >= s_.size()) {
+      error = eof();
+      return false;
     }
+    const char c = s_[i_];
+    if (c == ',' || c == closing) {
+      ++i_;
+      return c == ',';
+    }
+    error = bad(after);
+    return false;
   }
 
   std::optional<std::string> object(int depth) {
@@ -150,7 +158,8 @@ class JsonChecker {
       ++i_;
       return std::nullopt;
     }
-    while (true) {
+    std::optional<std::string> error;
+    do {
       skip_space();
       if (i_ >= s_.size()) return eof();
       if (s_[i_] != '"') return bad("looking for beginning of object key string");
@@ -160,18 +169,8 @@ class JsonChecker {
       if (s_[i_] != ':') return bad("after object key");
       ++i_;
       if (auto e = value(depth)) return e;
-      skip_space();
-      if (i_ >= s_.size()) return eof();
-      if (s_[i_] == ',') {
-        ++i_;
-        continue;
-      }
-      if (s_[i_] == '}') {
-        ++i_;
-        return std::nullopt;
-      }
-      return bad("after object key:value pair");
-    }
+    } while (another_element('}', "after object key:value pair", error));
+    return error;
   }
 
   std::string_view s_;

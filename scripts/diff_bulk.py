@@ -24,7 +24,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from diffkit import normalise, options, run  # noqa: E402
+from diffkit import normalise, options, run, write_files  # noqa: E402
 from diff_schemas import make_case  # noqa: E402
 from diff_schemas_scenarios import make_scenario  # noqa: E402
 import diff_templates  # noqa: E402
@@ -132,10 +132,7 @@ def main():
             files, argv, env = run_case(rnd)
         env = dict(base_env, **env)
         with tempfile.TemporaryDirectory() as tmp:
-            for name, text in files.items():
-                os.makedirs(os.path.dirname(os.path.join(tmp, name)), exist_ok=True)
-                with open(os.path.join(tmp, name), "w") as f:
-                    f.write(text)
+            write_files(tmp, files)
             r = run([ytt] + argv, tmp, env)
             h = run([hintkit, "values"] + argv, tmp, env)
         kind = ("exit %d" % r[0] if r[0] != 0 else

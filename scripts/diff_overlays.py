@@ -24,7 +24,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from diffkit import normalise, options, run  # noqa: E402
+from diffkit import normalise, options, run, write_files  # noqa: E402
 
 KINDS = ["Deployment", "Service", "ConfigMap"]
 NAMES = ["web", "db", "cache"]
@@ -371,15 +371,12 @@ def main():
     for n in range(count):
         files = Gen(rnd).case()
         with tempfile.TemporaryDirectory() as tmp:
+            write_files(tmp, {n: t for n, t in files.items() if n != "flags"})
             argv = []
-            for name, text in files.items():
+            for name, text in files.items():  # in the case's order
                 if name == "flags":
                     argv += text.split()
-                    continue
-                os.makedirs(os.path.dirname(os.path.join(tmp, name)), exist_ok=True)
-                with open(os.path.join(tmp, name), "w") as f:
-                    f.write(text)
-                if "/" not in name:
+                elif "/" not in name:
                     argv += ["-f", name]
             if any(name.startswith("config/") for name in files):
                 argv += ["-f", "config/"]

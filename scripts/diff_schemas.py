@@ -35,7 +35,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from diffkit import normalise, options, run  # noqa: E402
+from diffkit import normalise, options, run, write_files  # noqa: E402
 from diff_schemas_scenarios import make_scenario  # noqa: E402
 import random
 
@@ -393,10 +393,7 @@ def main():
         files, argv, extra_env = make_scenario(rnd, family) if scenario else make_case(rnd)
         env = dict(base_env, **extra_env)
         with tempfile.TemporaryDirectory() as tmp:
-            for name, text in files.items():
-                os.makedirs(os.path.dirname(os.path.join(tmp, name)), exist_ok=True)
-                with open(os.path.join(tmp, name), "w") as f:
-                    f.write(text)
+            write_files(tmp, files)
             r = run([ytt] + argv, tmp, env)
             h = run([hintkit, "values"] + argv, tmp, env)
         same = r[0] == h[0] and r[1] == h[1] and normalise(r[2], "ytt") == normalise(h[2], "hintkit")

@@ -37,6 +37,15 @@ def run(argv, cwd, env=None):
         return -999, "", "timeout"
 
 
+def write_files(folder, files):
+    """Writes `files` ({relative path: text}) below `folder`, making their folders."""
+    for name, text in files.items():
+        path = os.path.join(folder, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+
+
 def normalise(err, prog):
     """Error text with the program's name taken out (ytt says "ytt: Error", we "hintkit: Error")."""
     return err.replace(prog + ": ", "PROG: ")
