@@ -133,12 +133,14 @@ def main():
                 if n in ("cmd", "oracle", "env", "stdin"):
                     continue
                 path = os.path.join(sub, n)
+                if not os.path.isfile(path):  # a case's dangling symlink
+                    continue
                 bulk.append({"name": os.path.relpath(path, dirpath),
                              "data": read(path).decode("utf-8", "replace")})
         write(out, "fuzz_bulk", json.dumps({"files": bulk}).encode())
-        words = read(os.path.join(dirpath, "cmd")).decode().split()
-        if "--bulk-in" in words and words.index("--bulk-in") + 1 < len(words):
-            write(out, "fuzz_bulk", words[words.index("--bulk-in") + 1].encode())
+        words = read(os.path.join(dirpath, "cmd")).split()
+        if b"--bulk-in" in words and words.index(b"--bulk-in") + 1 < len(words):
+            write(out, "fuzz_bulk", words[words.index(b"--bulk-in") + 1])
 
     for p in [p for e in (".yaml", ".yml", ".gotmpl") for p in files(ext=e)]:
         n = os.path.basename(p)
