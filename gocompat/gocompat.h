@@ -160,6 +160,8 @@ struct JsonParse {
   JsonValue value;
   std::string error;
 };
+// Each level of nesting is a call (and a JsonValue's destruction one more): deep texts want a
+// big stack, as the ytt engine runs on (diag::run_with_big_stack).
 JsonParse parse_json(std::string_view text);
 
 // ---- encoding/base64 -----------------------------------------------------------------------
