@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <variant>
 
+#include "diag/stack.h"
 #include "fileio/fileio.h"
 #include "gocompat/gocompat.h"
 #include "gotmpl/gotmpl.h"
@@ -29,6 +30,9 @@ inline constexpr size_t kMaxRenderedBytes = fileio::kMaxFileBytes;
 // Variables alive at once: a tazuna.yaml template declares a handful; each holds a name and
 // a value, and a machine-made text of declarations should not cost a gigabyte.
 inline constexpr size_t kMaxTemplateVariables = 100000;
+// `{{template}}` calls inside one another: Go's maxExecDepth, where it stops with an error. The
+// render runs on a big stack (diag::run_with_big_stack) to get as deep.
+inline constexpr size_t kMaxTemplateDepth = 100000;
 
 // ---- values --------------------------------------------------------------------------
 
@@ -118,62 +122,75 @@ size_t action_start(std::string_view text, size_t pos) {
   return open == std::string_view::npos ? pos : open;
 }
 
-// Refuses, before anything runs, what the renderer does not execute: `range`, `template`,
-// `define`/`block`, `break`/`continue`, the refused builtins and complex constants. Go's own
-// parse has already accepted the text.
+// Refuses, before anything runs, what the renderer does not execute, in any tree: `range` and
+// the `break`/`continue` inside it (Go's answer depends on its version: from Go 1.22 `range`
+// counts up to an integer, which tazuna's Go 1.26 does and a Go 1.19 refuses), the refused
+// builtins and complex constants. Go's own parse has already accepted the text.
 void refuse_unsupported(const gotmpl::TreeSet& set) {
   // An action is refused at its `{{`.
   auto action = [&set](size_t pos) { return action_start(set.text(), pos); };
   for (const auto& [name, tree] : set.trees) {
-    if (name != set.main) {
-      throw Failure{true, action(tree.pos), "the text/template action `define` (or `block`)"};
-    }
-  }
-  const gotmpl::Tree& main = set.trees.at(set.main);
-  if (!main.root) return;
-  gotmpl::walk(*main.root, [&action](const gotmpl::Node& n) {
-    switch (n.type) {
-      case gotmpl::NodeType::kRange:
-        throw Failure{true, action(n.pos), "the text/template action `range`"};
-      case gotmpl::NodeType::kTemplate:
-        throw Failure{true, action(n.pos), "the text/template action `template`"};
-      case gotmpl::NodeType::kBreak:
-      case gotmpl::NodeType::kContinue:
-        throw Failure{true, action(n.pos), "the text/template actions `break` and `continue`"};
-      case gotmpl::NodeType::kIdentifier: {
-        const auto& id = static_cast<const gotmpl::IdentifierNode&>(n);
-        if (refused_function(id.ident)) {
-          throw Failure{true, n.pos, "the text/template function `" + std::string(id.ident) + "`"};
+    if (!tree.root) continue;
+    gotmpl::walk(*tree.root, [&action](const gotmpl::Node& n) {
+      switch (n.type) {
+        case gotmpl::NodeType::kRange:
+          throw Failure{true, action(n.pos), "the text/template action `range`"};
+        case gotmpl::NodeType::kBreak:
+        case gotmpl::NodeType::kContinue:
+          throw Failure{true, action(n.pos), "the text/template actions `break` and `continue`"};
+        case gotmpl::NodeType::kIdentifier: {
+          const auto& id = static_cast<const gotmpl::IdentifierNode&>(n);
+          if (refused_function(id.ident)) {
+            throw Failure{true, n.pos,
+                          "the text/template function `" + std::string(id.ident) + "`"};
+          }
+          break;
         }
-        break;
+        case gotmpl::NodeType::kNumber:
+          if (static_cast<const gotmpl::NumberNode&>(n).is_complex) {
+            throw Failure{true, n.pos, "complex constants"};
+          }
+          break;
+        default:
+          break;
       }
-      case gotmpl::NodeType::kNumber:
-        if (static_cast<const gotmpl::NumberNode&>(n).is_complex) {
-          throw Failure{true, n.pos, "complex constants"};
-        }
-        break;
-      default:
-        break;
-    }
-    return true;
-  });
+      return true;
+    });
+  }
 }
 
 // ---- execution ------------------------------------------------------------------------
 
 // Go's stack of variables: declarations push, a scope's end drops what it declared, and a name
 // means its innermost declaration. Each name keeps the stack places of its declarations, so a
-// use or an assignment finds the innermost in O(1) however many are declared.
+// use or an assignment finds the innermost in O(1) however many are declared. A `{{template}}`
+// call sees none of its caller's: the variables below `base` are hidden until it returns.
 class Variables {
  public:
   size_t size() const { return slots_.size(); }
+  size_t base() const { return base_; }
+  size_t calls() const { return calls_; }  // `{{template}}` calls running
 
-  // False when kMaxTemplateVariables are alive already.
+  // False when kMaxTemplateVariables declared ones are alive already.
   [[nodiscard]] bool push(const std::string& name, Value v) {
-    if (slots_.size() >= kMaxTemplateVariables) return false;
+    if (slots_.size() - calls_ >= kMaxTemplateVariables) return false;
     places_[name].push_back(slots_.size());
     slots_.push_back({name, std::move(v)});
     return true;
+  }
+
+  // A `{{template}}` call's `$`, hidden from the caller's declarations below `base`: one a
+  // call, so as many as kMaxTemplateDepth, which the limit on declarations leaves out.
+  void enter_call(Value dot) {
+    base_ = slots_.size();
+    places_["$"].push_back(slots_.size());
+    slots_.push_back({"$", std::move(dot)});
+    ++calls_;
+  }
+  void leave_call(size_t caller_size, size_t caller_base) {
+    truncate(caller_size);
+    base_ = caller_base;
+    --calls_;
   }
 
   // Drops the variables declared since the stack had `n`.
@@ -186,25 +203,28 @@ class Variables {
     }
   }
 
-  // The innermost declaration of `name`, or nullptr.
+  // The innermost declaration of `name` in sight, or nullptr.
   Value* find(const std::string& name) {
     auto it = places_.find(name);
-    return it == places_.end() ? nullptr : &slots_[it->second.back()].second;
+    if (it == places_.end() || it->second.back() < base_) return nullptr;
+    return &slots_[it->second.back()].second;
   }
 
  private:
+  size_t base_ = 0;
+  size_t calls_ = 0;  // the `$` of the calls running
   std::vector<std::pair<std::string, Value>> slots_;
   std::unordered_map<std::string, std::vector<size_t>> places_;
 };
 
 class Executor {
  public:
-  Executor(std::string_view src, const TemplateData& data, Rendered& out)
-      : src_(src), data_(data), out_(out) {}
+  Executor(const gotmpl::TreeSet& set, const TemplateData& data, Rendered& out)
+      : set_(set), src_(set.text()), data_(data), out_(out) {}
 
-  void run(const gotmpl::ListNode* root) {
+  void run() {
     (void)vars_.push("$", DataTag{});
-    walk_list(root);
+    walk_list(set_.trees.at(set_.main).root);
   }
 
  private:
@@ -241,6 +261,31 @@ class Executor {
       s += print_value(v, data_);
     }
     check_made(s, name, at);
+  }
+
+  // Go's fmt of one operand for %v, %s or %d (printArg): %s prints a string and %d an int as
+  // they are; the data is a struct, printed field by field with the verb; any other operand is
+  // the verb's complaint, "%!s(int=1)", or "%!s(<nil>)" for nil.
+  void append_verb(std::string& s, char verb, const Value& a, const std::string& name, size_t at) {
+    if (verb == 'v' || (verb == 's' && a.index() == 4) || (verb == 'd' && a.index() == 2)) {
+      return append_printed(s, a, name, at);
+    }
+    if (a.index() == 5) {
+      s += '{';
+      append_verb(s, verb, make_string(data_.environment), name, at);
+      s += '}';
+      return;
+    }
+    s += "%!";
+    s += verb;
+    s += '(';
+    if (a.index() == 0) {
+      s += "<nil>";
+    } else {
+      s += type_name(a) + "=";
+      append_printed(s, a, name, at);
+    }
+    s += ')';
   }
 
   // A string made by `name`: within kMaxTemplateStringBytes, charged as work.
@@ -292,11 +337,36 @@ class Executor {
         vars_.truncate(scope);
         return;
       }
+      case gotmpl::NodeType::kTemplate:
+        return call_template(static_cast<const gotmpl::TemplateNode&>(n));
       case gotmpl::NodeType::kComment:
         return;
       default:  // refused before the run (refuse_unsupported)
         throw Failure{true, n.pos, "the text/template node " + std::string(to_string(n.type))};
     }
+  }
+
+  // Go's walkTemplate: the named tree (a `define` or `block` of the text) runs with the
+  // pipeline's value as its dot (nil without one) and `$` as its only variable; variables the
+  // pipeline declares stay the caller's.
+  void call_template(const gotmpl::TemplateNode& t) {
+    auto tree = set_.trees.find(t.name);
+    if (tree == set_.trees.end())
+      fail(t.pos, "template " + gocompat::quote(t.name) + " not defined");
+    if (vars_.calls() == kMaxTemplateDepth) {
+      fail(t.pos, "exceeded maximum template depth (" + std::to_string(kMaxTemplateDepth) + ")");
+    }
+    if (diag::stack_exhausted()) {  // no big stack could be had
+      throw Failure{true, action_start(src_, t.pos),
+                    "`template` calls nested deeper than this process's stack holds"};
+    }
+    Value dot = t.pipe ? pipeline(*t.pipe) : Value{};
+    const size_t scope = vars_.size(), caller_base = vars_.base();
+    const Value caller_dot = std::exchange(dot_, dot);
+    vars_.enter_call(std::move(dot));
+    walk_list(tree->second.root);
+    vars_.leave_call(scope, caller_base);
+    dot_ = caller_dot;
   }
 
   Value pipeline(const gotmpl::PipeNode& p) {
@@ -549,18 +619,20 @@ class Executor {
       if (verb == 'q' && a.index() == 4) {
         if (str(a).size() > kMaxTemplateStringBytes) check_made(str(a), name, at);
         s += gocompat::quote(str(a));
-      } else if (verb == 'd' && a.index() != 2) {
-        s += "%!d(" + type_name(a) + "=" + print_value(a, data_) + ")";
       } else if (verb == 'q') {
         throw Failure{true, at, "%q of a value that is not a string"};
       } else {
-        append_printed(s, a, name, at);
+        append_verb(s, verb, a, name, at);
       }
     }
     if (next < args.size()) {
       s += "%!(EXTRA ";
       for (size_t i = next; i < args.size(); ++i) {
         if (i > next) s += ", ";
+        if (args[i].index() == 0) {
+          s += "<nil>";
+          continue;
+        }
         s += type_name(args[i]) + "=";
         append_printed(s, args[i], name, at);
       }
@@ -569,6 +641,7 @@ class Executor {
     return made(std::move(s), name, at);
   }
 
+  const gotmpl::TreeSet& set_;
   std::string_view src_;
   const TemplateData& data_;
   Rendered& out_;
@@ -630,7 +703,7 @@ diag::Result<Rendered> render_template(std::string_view source, std::string_view
       return r;
     }
     refuse_unsupported(*parsed);
-    Executor(source, data, r).run(parsed->trees.at(parsed->main).root);
+    diag::run_with_big_stack([&] { Executor(*parsed, data, r).run(); });
   } catch (const Failure& f) {
     const diag::Position at = position_of(r.src_lines, f.at);
     const diag::Span span{std::string(file), at, at};

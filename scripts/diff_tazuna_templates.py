@@ -9,7 +9,9 @@ the `go` on PATH (Debian's golang) into a temporary folder. Each case is a templ
 text, comments, trim markers, actions with pipelines, variables, literals of every kind Go's
 lexer knows (numbers in every base, with underscores, floats, characters, raw and quoted
 strings), `if`/`else if`/`with`/`else`, the builtins hintkit renders and some it refuses
-(`range`, `define`, `index`, unknown functions), rendered with a random environment.
+(`range`, `index`, unknown functions), rendered with a random environment. A third of the
+cases are named templates: top-level `define`s calling each other (and themselves), `template`
+and `block` actions with every kind of argument, variables inside and around them.
 
 A case agrees when both render the same text, or both stop at an error (the wording is
 hintkit's own: an HK316 diagnostic at its place). hintkit refusing a feature (exit 2) is
@@ -49,7 +51,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	t, err := template.New("tazuna.yaml").Option("missingkey=error").Parse(string(raw))
+	// Named by its path, as tazuna names it (and as hintkit's renderer does)
+	t, err := template.New(os.Args[1]).Option("missingkey=error").Parse(string(raw))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -72,7 +75,8 @@ NUMBERS = ["0", "1", "-1", "+1", "42", "007", "0x1F", "0X1f", "0o17", "0O17", "0
            "123456789012345678901234567890", "1.0", "100000000000000000000.0", "0.000001",
            "1e21", "1e20", "12345678.9", "3.0e0"]
 STRINGS = ['"x"', '""', '"a b"', '"%d"', '"\\t\\u00e9\\x41"', '`raw ${x}`', '"prod"',
-           '"\\"q\\""', '"\\z"', '`a\nb`', '"%s-%v"', '"%5.1f|%-4s|%x|%t|%c|%U|%T"']
+           '"\\"q\\""', '"\\z"', '`a\nb`', '"%s-%v"', '"%5.1f|%-4s|%x|%t|%c|%U|%T"',
+           '"%s|%d|%v"', '"%d %s"', '"%v"']
 FUNCS_OK = ["and", "or", "not", "eq", "ne", "lt", "le", "gt", "ge", "len", "print", "println",
             "printf"]
 FUNCS_OTHER = ["index", "slice", "html", "js", "urlquery", "call", "foo", "printf"]
@@ -183,6 +187,69 @@ class Gen:
         return "".join(out)
 
 
+    # Actions that succeed whatever the dot holds (data, string, number or nil), for the bodies
+    # of named templates: they show what the dot and `$` are there.
+    SAFE = ["{{.}}", "{{$}}", "{{print . \"-x\"}}", "{{printf \"%v|\" $}}", "{{if .}}y{{else}}n{{end}}",
+            "{{with .}}[{{.}}]{{end}}", "{{$x := 1}}{{$x}}", "{{len (print .)}}", "{{- \" \" -}}",
+            "{{/* c */}}", "{{ . | print }}"]
+
+    def body(self, names, name):
+        r = self.r
+        out = []
+        for _ in range(r.randint(1, 4)):
+            k = r.random()
+            if k < 0.3:
+                out.append(r.choice(TEXT))
+            elif k < 0.75:
+                out.append(r.choice(self.SAFE))
+            elif k < 0.85:
+                out.append(self.call(names, growing=False))
+            elif k < 0.9:  # recursion that ends when the dot is "stop"
+                out.append('{{if ne (print .) "stop"}}{{template "' + name + '" "stop"}}{{end}}')
+            elif k < 0.92:  # one that never ends
+                out.append('{{template "' + name + '" .}}')
+            elif k < 0.95:
+                out.append("{{$y}}")  # a variable of the caller's: out of sight
+            else:
+                out.append(self.action(self.pipeline()))
+        return "".join(out)
+
+    def call(self, names, growing=True):
+        """A `template` or `block` action: a defined name (sometimes one not defined), with
+        the dot, a literal, a made string or none. Inside a named template no made string is
+        passed on: a call chain that never ends would grow it at each of Go's 100,000 levels,
+        which takes Go minutes."""
+        r = self.r
+        name = r.choice(names) if r.random() < 0.93 else "undefined"
+        args = ["", " .", " .", " $", ' "lit"', ' "stop"', " 1", " nil", " .Environment"]
+        arg = r.choice(args + ([' (print . "s")'] if growing else []))
+        if r.random() < 0.15:  # a block: defines its name where it stands and calls it
+            return ("{{block \"b" + str(r.randint(0, 3)) + "\"" + (arg or " .") + "}}" +
+                    r.choice(self.SAFE) + "{{end}}")
+        return "{{template \"" + name + "\"" + arg + "}}"
+
+    def defines(self):
+        """A text of top-level `define`s and a main text that calls them: bodies that show
+        their dot and `$`, calls of each other, a recursion that stops on the dot (or never),
+        a caller's variable out of sight, and now and then a define of the main template's own
+        name (@MAIN@, its path) or one with nothing but white space."""
+        r = self.r
+        names = [n for n in ("a", "b", "host", "t") if r.random() < 0.6] or ["a"]
+        out = []
+        for name in names:
+            body = self.body(names, name) if r.random() < 0.95 else "  \n"
+            defined = name if r.random() < 0.95 else "@MAIN@"
+            out.append('{{define "' + defined + '"}}' + body + "{{end}}")
+        if r.random() < 0.3:
+            out.append("{{$y := .Environment}}")
+        for _ in range(r.randint(1, 4)):
+            out.append(self.call(names) if r.random() < 0.7 else r.choice(TEXT))
+        if r.random() < 0.1:
+            out = [o for o in out if o.startswith("{{define")]  # a main text of defines only
+        r.shuffle(out)
+        return "".join(out)
+
+
 def run(cmd):
     p = subprocess.run(cmd, capture_output=True, timeout=30)
     return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
@@ -220,14 +287,16 @@ def main():
         if b.returncode != 0:
             sys.exit("go build failed:\n" + b.stderr.decode())
         tally = {"same text": 0, "both fail": 0, "refused": 0, "stricter": 0, "silent": 0}
+        named_tally = {}  # the cases of named templates (Gen.defines)
         shown = 0
         for n in range(count):
             g = Gen(rnd)
-            text = g.block(rnd.randint(1, 7))
+            named = rnd.random() < 0.3
+            text = g.defines() if named else g.block(rnd.randint(1, 7))
             environment = rnd.choice(ENVIRONMENTS)
             path = os.path.join(tmp, "t.yaml")
             with open(path, "w") as f:
-                f.write(text)
+                f.write(text.replace("@MAIN@", path))  # a define of the main template's name
             grc, gout, gerr = run([go, path, environment])
             hrc, hout, herr = run([renderer, path, environment])
             if hrc == 2:
@@ -241,6 +310,8 @@ def main():
             else:
                 kind = "stricter"
             tally[kind] += 1
+            if named:
+                named_tally[kind] = named_tally.get(kind, 0) + 1
             if kind in ("silent", "stricter") and shown < show:
                 shown += 1
                 print(f"--- case {n} ({kind}), environment {environment!r}\n{text}")
@@ -251,7 +322,8 @@ def main():
               f"({100.0 * agree / count:.1f}%: {tally['same text']} same text, "
               f"{tally['both fail']} both fail), {tally['silent']} silent wrong answers, "
               f"{tally['stricter']} where hintkit fails and Go renders, "
-              f"{tally['refused']} refused")
+              f"{tally['refused']} refused; of them named templates: " +
+              ", ".join(f"{k} {n}" for k, n in sorted(named_tally.items())))
         return 1 if tally["silent"] else 0
 
 

@@ -108,11 +108,79 @@ TEST(Template, ErrorsAreDiagnosticsAtTheirPlace) {
   }
 }
 
+// Named templates as Go runs them (outputs recorded from Go 1.19's text/template).
+TEST(Template, DefineTemplateAndBlockRunAsGoRunsThem) {
+  const std::pair<std::string_view, std::string_view> cases[] = {
+      // The call's pipeline is the dot; `$` is the dot the call was given.
+      {"{{define \"host\"}}{{.}}.example.com{{end}}x: {{template \"host\" .Environment}}",
+       "x: prod.example.com"},
+      {"{{define \"d\"}}{{printf \"%v|\" $}}{{with .}}[{{.}}]{{end}}{{end}}{{template \"d\" 1}}",
+       "1|[1]"},
+      // Without a pipeline the dot is nil; a block defines its name and calls it there.
+      {"{{define \"n\"}}{{.}}{{end}}{{template \"n\"}}|{{block \"b\" .Environment}}<{{.}}>{{end}}",
+       "<no value>|<prod>"},
+      // A define of the main template's own name stands in for an empty main text.
+      {"{{define \"t.yaml\"}}main{{end}}  \n", "main"},
+      // Variables the call's pipeline declares stay the caller's.
+      {"{{define \"e\"}}{{.}}{{end}}{{template \"e\" $v := \"a\"}}{{$v}}", "aa"},
+      // A recursion that ends on its dot.
+      {"{{define \"r\"}}{{.}}{{if ne . \"stop\"}}{{template \"r\" \"stop\"}}{{end}}{{end}}"
+       "{{template \"r\" \"go\"}}",
+       "gostop"},
+  };
+  for (const auto& [source, want] : cases) {
+    SCOPED_TRACE(source);
+    diag::Diagnostics d;
+    auto r = render_template(source, "t.yaml", TemplateData{"prod"}, d);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_TRUE(d.empty()) << d.items()[0].message;
+    EXPECT_EQ(r->text, want);
+  }
+  // Errors Go's execution stops with: an undefined name, a caller's variable (a call sees
+  // none), a recursion that never ends (Go's maxExecDepth, 100,000 calls).
+  const std::pair<std::string_view, std::string_view> errors[] = {
+      {"{{template \"nope\"}}", "template \"nope\" not defined"},
+      {"{{$y := 1}}{{define \"v\"}}{{$y}}{{end}}{{template \"v\"}}", "undefined variable"},
+      {"{{define \"a\"}}{{template \"a\" .}}{{end}}{{template \"a\" .}}",
+       "exceeded maximum template depth (100000)"},
+  };
+  for (const auto& [source, message] : errors) {
+    SCOPED_TRACE(source);
+    diag::Diagnostics d;
+    auto r = render_template(source, "t.yaml", TemplateData{"prod"}, d);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d.items()[0].code, "HK316");
+    EXPECT_NE(d.items()[0].message.find(message), std::string::npos) << d.items()[0].message;
+  }
+}
+
+// printf's verbs on every kind of operand, as Go's fmt prints them (recorded from Go 1.19).
+TEST(Template, PrintfComplainsAsGoFmtDoes) {
+  const std::pair<std::string_view, std::string_view> cases[] = {
+      {"{{printf \"%s|%s|%s|%s\" 1 true 1.5 .}}",
+       "%!s(int=1)|%!s(bool=true)|%!s(float64=1.5)|{prod}"},
+      {"{{printf \"%v|%v|%v|%v|%v\" 1 true 1.5 . nil}}", "1|true|1.5|{prod}|<nil>"},
+      {"{{printf \"%d|%d|%d|%d\" true 1.5 . 7}}",
+       "%!d(bool=true)|%!d(float64=1.5)|{%!d(string=prod)}|7"},
+      {"{{printf \"%s %d\" nil nil}}", "%!s(<nil>) %!d(<nil>)"},
+      {"{{printf \"x\" nil 1 \"s\" true .}}",
+       "x%!(EXTRA <nil>, int=1, string=s, bool=true, tmpl.Data={prod})"},
+  };
+  for (const auto& [source, want] : cases) {
+    SCOPED_TRACE(source);
+    diag::Diagnostics d;
+    auto r = render_template(source, "t.yaml", TemplateData{"prod"}, d);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_TRUE(d.empty());
+    EXPECT_EQ(r->text, want);
+  }
+}
+
 TEST(Template, FeaturesHintkitDoesNotImplementAreRefusedByName) {
   const std::pair<std::string_view, std::string_view> cases[] = {
       {"{{ range .Environment }}x{{ end }}", "`range`"},
-      {"{{ define \"x\" }}{{ end }}", "`define`"},
-      {"{{ template \"x\" }}", "`template`"},
+      {"{{ define \"x\" }}{{ range . }}{{ end }}{{ end }}", "`range`"},  // in any tree
       {"{{ index .Environment 0 }}", "`index`"},
       {"{{ printf \"%x\" 1 }}", "%x"},
   };

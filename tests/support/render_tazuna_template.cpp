@@ -27,7 +27,8 @@ int main(int argc, char** argv) {
   text << in.rdbuf();
   hintkit::diag::Diagnostics diags;
   auto rendered = hintkit::resolver::render_template(
-      text.str(), "tazuna.yaml", hintkit::resolver::TemplateData{argv[2]}, diags);
+      text.str(), argv[1], hintkit::resolver::TemplateData{argv[2]},
+      diags);  // named by its path, as tazuna names it
   if (!rendered.ok()) {
     std::cerr << rendered.error().message << "\n";
     return 2;
