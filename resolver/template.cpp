@@ -2,6 +2,7 @@
 #include "resolver/template.h"
 
 #include <algorithm>
+#include <cctype>
 #include <memory>
 #include <unordered_map>
 #include <variant>
@@ -107,12 +108,62 @@ struct Failure {
 
 // ---- what the renderer refuses ----------------------------------------------------------
 
-// Go's builtins that take values this renderer has no kind for (maps, slices, functions) or
-// escape for other languages.
+// Go's builtins that take values this renderer has no kind for (maps, slices, functions),
+// and `js`, whose escapes changed between the Go versions tazuna may be built with.
 bool refused_function(std::string_view name) {
-  static constexpr std::string_view kRefused[] = {"index", "slice",    "html",
-                                                  "js",    "urlquery", "call"};
+  static constexpr std::string_view kRefused[] = {"index", "slice", "js", "call"};
   return std::find(std::begin(kRefused), std::end(kRefused), name) != std::end(kRefused);
+}
+
+// text/template's HTMLEscapeString: the five characters HTML gives meaning, and NUL.
+std::string html_escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '"':
+        out += "&#34;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '\0':
+        out += "\xEF\xBF\xBD";  // U+FFFD
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+// net/url's QueryEscape: letters, digits and `-_.~` stay, a space is `+`, any other byte %XX.
+std::string query_escape(std::string_view s) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(s.size());
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += ch;
+    } else if (c == ' ') {
+      out += '+';
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 0xF];
+    }
+  }
+  return out;
 }
 
 // Where the action holding `pos` of `text` opens: an action's output and its refusal are placed
@@ -577,15 +628,25 @@ class Executor {
       if (args[0].index() != 4) fail(at, "len of type " + type_name(args[0]));
       return static_cast<int64_t>(str(args[0]).size());
     }
-    if (name == "print" || name == "println") {
+    if (name == "print" || name == "println" || name == "html" || name == "urlquery") {
+      // fmt.Sprint. html and urlquery escape what it prints of their arguments (Go's
+      // evalArgs), where nil is first the string "<no value>".
+      const bool escapes = name == "html" || name == "urlquery";
+      std::vector<Value> printed = args;
+      for (Value& a : printed) {
+        if (escapes && a.index() == 0) a = make_string("<no value>");
+      }
       std::string s;
-      for (size_t i = 0; i < args.size(); ++i) {
-        const bool space =
-            name == "println" ? i > 0 : i > 0 && args[i].index() != 4 && args[i - 1].index() != 4;
+      for (size_t i = 0; i < printed.size(); ++i) {
+        const bool space = name == "println"
+                               ? i > 0
+                               : i > 0 && printed[i].index() != 4 && printed[i - 1].index() != 4;
         if (space) s += ' ';
-        append_printed(s, args[i], name, at);
+        append_printed(s, printed[i], name, at);
       }
       if (name == "println") s += '\n';
+      if (name == "html") s = html_escape(s);
+      if (name == "urlquery") s = query_escape(s);
       return made(std::move(s), name, at);
     }
     // printf

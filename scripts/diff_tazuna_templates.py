@@ -9,7 +9,7 @@ the `go` on PATH (Debian's golang) into a temporary folder. Each case is a templ
 text, comments, trim markers, actions with pipelines, variables, literals of every kind Go's
 lexer knows (numbers in every base, with underscores, floats, characters, raw and quoted
 strings), `if`/`else if`/`with`/`else`, the builtins hintkit renders and some it refuses
-(`range`, `index`, unknown functions), rendered with a random environment. A third of the
+(`range`, `index`, `js`, unknown functions), rendered with a random environment. A third of the
 cases are named templates: top-level `define`s calling each other (and themselves), `template`
 and `block` actions with every kind of argument, variables inside and around them.
 
@@ -78,8 +78,8 @@ STRINGS = ['"x"', '""', '"a b"', '"%d"', '"\\t\\u00e9\\x41"', '`raw ${x}`', '"pr
            '"\\"q\\""', '"\\z"', '`a\nb`', '"%s-%v"', '"%5.1f|%-4s|%x|%t|%c|%U|%T"',
            '"%s|%d|%v"', '"%d %s"', '"%v"']
 FUNCS_OK = ["and", "or", "not", "eq", "ne", "lt", "le", "gt", "ge", "len", "print", "println",
-            "printf"]
-FUNCS_OTHER = ["index", "slice", "html", "js", "urlquery", "call", "foo", "printf"]
+            "printf", "html", "urlquery"]
+FUNCS_OTHER = ["index", "slice", "js", "call", "foo", "printf"]
 TEXT = ["a: ", "b: x", "\n", "  ", " ", "key: value\n", "- item\n", "#", "{", "}", "x"]
 
 

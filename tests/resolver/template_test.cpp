@@ -166,6 +166,11 @@ TEST(Template, PrintfComplainsAsGoFmtDoes) {
       {"{{printf \"%s %d\" nil nil}}", "%!s(<nil>) %!d(<nil>)"},
       {"{{printf \"x\" nil 1 \"s\" true .}}",
        "x%!(EXTRA <nil>, int=1, string=s, bool=true, tmpl.Data={prod})"},
+      // html and urlquery escape what fmt.Sprint prints, nil given as "<no value>".
+      {"{{html \"<a href=\\\"x\\\">&'</a>\" 1 2 nil}}",
+       "&lt;a href=&#34;x&#34;&gt;&amp;&#39;&lt;/a&gt;1 2&lt;no value&gt;"},
+      {"{{urlquery \"a b/c?d=\xC3\xA9&~\" 1 2 true nil}}",
+       "a+b%2Fc%3Fd%3D%C3%A9%26~1+2+true%3Cno+value%3E"},
   };
   for (const auto& [source, want] : cases) {
     SCOPED_TRACE(source);
@@ -182,6 +187,7 @@ TEST(Template, FeaturesHintkitDoesNotImplementAreRefusedByName) {
       {"{{ range .Environment }}x{{ end }}", "`range`"},
       {"{{ define \"x\" }}{{ range . }}{{ end }}{{ end }}", "`range`"},  // in any tree
       {"{{ index .Environment 0 }}", "`index`"},
+      {"{{ js .Environment }}", "`js`"},
       {"{{ printf \"%x\" 1 }}", "%x"},
   };
   std::string deep;
