@@ -108,10 +108,9 @@ struct Failure {
 
 // ---- what the renderer refuses ----------------------------------------------------------
 
-// Go's builtins that take values this renderer has no kind for (maps, slices, functions),
-// and `js`, whose escapes changed between the Go versions tazuna may be built with.
+// Go's builtins that take values this renderer has no kind for (maps, slices, functions).
 bool refused_function(std::string_view name) {
-  static constexpr std::string_view kRefused[] = {"index", "slice", "js", "call"};
+  static constexpr std::string_view kRefused[] = {"index", "slice", "call"};
   return std::find(std::begin(kRefused), std::end(kRefused), name) != std::end(kRefused);
 }
 
@@ -141,6 +140,63 @@ std::string html_escape(std::string_view s) {
         break;
       default:
         out += c;
+    }
+  }
+  return out;
+}
+
+// text/template's JSEscapeString: quotes, backslash, `<>&=` and control characters escaped;
+// a code point past ASCII kept when unicode.IsPrint, else \uXXXX.
+std::string js_escape(std::string_view s) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {
+      const gocompat::Rune r = gocompat::decode_rune(s, i);
+      if (gocompat::is_print(r.cp)) {
+        out.append(s.substr(i, r.width));
+      } else {
+        std::string digits;
+        for (uint32_t v = r.cp; v != 0 || digits.size() < 4; v >>= 4) digits += kHex[v & 0xF];
+        out += "\\u";
+        out.append(digits.rbegin(), digits.rend());
+      }
+      i += r.width;
+      continue;
+    }
+    ++i;
+    switch (c) {
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\'':
+        out += "\\'";
+        break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '<':
+        out += "\\u003C";
+        break;
+      case '>':
+        out += "\\u003E";
+        break;
+      case '&':
+        out += "\\u0026";
+        break;
+      case '=':
+        out += "\\u003D";
+        break;
+      default:
+        if (c < ' ') {
+          out += "\\u00";
+          out += kHex[c >> 4];
+          out += kHex[c & 0xF];
+        } else {
+          out += static_cast<char>(c);
+        }
     }
   }
   return out;
@@ -628,10 +684,11 @@ class Executor {
       if (args[0].index() != 4) fail(at, "len of type " + type_name(args[0]));
       return static_cast<int64_t>(str(args[0]).size());
     }
-    if (name == "print" || name == "println" || name == "html" || name == "urlquery") {
-      // fmt.Sprint. html and urlquery escape what it prints of their arguments (Go's
+    if (name == "print" || name == "println" || name == "html" || name == "js" ||
+        name == "urlquery") {
+      // fmt.Sprint. html, js and urlquery escape what it prints of their arguments (Go's
       // evalArgs), where nil is first the string "<no value>".
-      const bool escapes = name == "html" || name == "urlquery";
+      const bool escapes = name == "html" || name == "js" || name == "urlquery";
       std::vector<Value> printed = args;
       for (Value& a : printed) {
         if (escapes && a.index() == 0) a = make_string("<no value>");
@@ -646,6 +703,7 @@ class Executor {
       }
       if (name == "println") s += '\n';
       if (name == "html") s = html_escape(s);
+      if (name == "js") s = js_escape(s);
       if (name == "urlquery") s = query_escape(s);
       return made(std::move(s), name, at);
     }

@@ -9,7 +9,7 @@ the `go` on PATH (Debian's golang) into a temporary folder. Each case is a templ
 text, comments, trim markers, actions with pipelines, variables, literals of every kind Go's
 lexer knows (numbers in every base, with underscores, floats, characters, raw and quoted
 strings), `if`/`else if`/`with`/`else`, the builtins hintkit renders and some it refuses
-(`range`, `index`, `js`, unknown functions), rendered with a random environment. A third of the
+(`range`, `index`, unknown functions), rendered with a random environment. A third of the
 cases are named templates: top-level `define`s calling each other (and themselves), `template`
 and `block` actions with every kind of argument, variables inside and around them.
 
@@ -66,7 +66,8 @@ func main() {
 }
 '''
 
-ENVIRONMENTS = ["", "prod", "stg", "x y", "\u00e9t\u00e9", "%s", "<b>&", "0", "true"]
+ENVIRONMENTS = ["", "prod", "stg", "x y", "\u00e9t\u00e9", "%s", "<b>&", "0", "true", "a'b=\"c\\",
+                "\u200b\t"]
 NUMBERS = ["0", "1", "-1", "+1", "42", "007", "0x1F", "0X1f", "0o17", "0O17", "0b101", "0B1",
            "1_000", "0x_1F", "1__0", "_1", "1_", "0_7", "1.5", "-2.50", ".5", "5.", "1e3", "1E-3",
            "1e100", "0x1p4", "0x1.8p1", "9223372036854775807", "9223372036854775808",
@@ -78,8 +79,8 @@ STRINGS = ['"x"', '""', '"a b"', '"%d"', '"\\t\\u00e9\\x41"', '`raw ${x}`', '"pr
            '"\\"q\\""', '"\\z"', '`a\nb`', '"%s-%v"', '"%5.1f|%-4s|%x|%t|%c|%U|%T"',
            '"%s|%d|%v"', '"%d %s"', '"%v"']
 FUNCS_OK = ["and", "or", "not", "eq", "ne", "lt", "le", "gt", "ge", "len", "print", "println",
-            "printf", "html", "urlquery"]
-FUNCS_OTHER = ["index", "slice", "js", "call", "foo", "printf"]
+            "printf", "html", "js", "urlquery"]
+FUNCS_OTHER = ["index", "slice", "call", "foo", "printf"]
 TEXT = ["a: ", "b: x", "\n", "  ", " ", "key: value\n", "- item\n", "#", "{", "}", "x"]
 
 
