@@ -95,16 +95,30 @@ inline bool yaml_cpp_reads_differently(std::string_view text) {
   }
   // A block scalar whose `|` or `>` starts a line no deeper than the line before (`-\n|`: the
   // sequence entry's value to go-yaml): yaml-cpp rejects it, or reads a document of its own.
+  // A flow collection starting a line no deeper than a line ending in `:` (a comment after it
+  // aside): go-yaml takes it as that key's value (`a:\n[]: x` is {a: [], null: x}), yaml-cpp
+  // as a key of its own.
   size_t previous_indent = 0;
+  bool previous_ends_key = false;
   for (size_t line = 0; line < text.size();) {
     size_t end = text.find('\n', line);
     if (end == std::string_view::npos) end = text.size();
     size_t first = text.find_first_not_of(' ', line);
     if (first < end) {
-      if ((text[first] == '|' || text[first] == '>') && line > 0 &&
-          first - line <= previous_indent) {
+      const bool no_deeper = line > 0 && first - line <= previous_indent;
+      if ((text[first] == '|' || text[first] == '>') && no_deeper) return true;
+      if ((text[first] == '[' || text[first] == '{') && no_deeper && previous_ends_key) {
         return true;
       }
+      std::string_view content = text.substr(first, end - first);
+      if (size_t hash = content.find(" #"); hash != std::string_view::npos) {
+        content = content.substr(0, hash);
+      }
+      while (!content.empty() &&
+             (content.back() == ' ' || content.back() == '\t' || content.back() == '\r')) {
+        content.remove_suffix(1);
+      }
+      previous_ends_key = !content.empty() && content.back() == ':';
       previous_indent = first - line;
     }
     line = end + 1;
