@@ -164,6 +164,27 @@ struct JsonParse {
 // big stack, as the ytt engine runs on (diag::run_with_big_stack).
 JsonParse parse_json(std::string_view text);
 
+// ---- net/url -------------------------------------------------------------------------------
+
+// url.go's encoding modes: which bytes a part of a URL keeps as they are.
+enum class UrlEncoding {
+  kPath,
+  kPathSegment,
+  kHost,
+  kZone,
+  kUserPassword,
+  kQueryComponent,
+  kFragment
+};
+// shouldEscape: whether `c` is written %XX in that part.
+bool url_should_escape(unsigned char c, UrlEncoding mode);
+// escape: each byte to escape as %XX (uppercase), and in a query component a space as `+`
+// (url.QueryEscape is kQueryComponent, url.PathEscape kPathSegment).
+std::string url_escape(std::string_view s, UrlEncoding mode);
+// unescape: false, with Go's error text in `error` ("invalid URL escape \"%zz\"", ...), where
+// Go fails; else the text in `out`, `+` a space in a query component.
+bool url_unescape(std::string_view s, UrlEncoding mode, std::string& out, std::string& error);
+
 // ---- encoding/base64 -----------------------------------------------------------------------
 
 // One of Go's base64 encodings: StdEncoding, or URLEncoding with `url`; `raw` is the unpadded

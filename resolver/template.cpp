@@ -2,7 +2,6 @@
 #include "resolver/template.h"
 
 #include <algorithm>
-#include <cctype>
 #include <memory>
 #include <unordered_map>
 #include <variant>
@@ -197,26 +196,6 @@ std::string js_escape(std::string_view s) {
         } else {
           out += static_cast<char>(c);
         }
-    }
-  }
-  return out;
-}
-
-// net/url's QueryEscape: letters, digits and `-_.~` stay, a space is `+`, any other byte %XX.
-std::string query_escape(std::string_view s) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(s.size());
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += ch;
-    } else if (c == ' ') {
-      out += '+';
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 0xF];
     }
   }
   return out;
@@ -704,7 +683,7 @@ class Executor {
       if (name == "println") s += '\n';
       if (name == "html") s = html_escape(s);
       if (name == "js") s = js_escape(s);
-      if (name == "urlquery") s = query_escape(s);
+      if (name == "urlquery") s = gocompat::url_escape(s, gocompat::UrlEncoding::kQueryComponent);
       return made(std::move(s), name, at);
     }
     // printf

@@ -17,121 +17,20 @@ namespace {
 
 // ---- net/url ----
 
-enum class Enc { kPath, kPathSegment, kHost, kZone, kUserPassword, kQueryComponent, kFragment };
+using Enc = gocompat::UrlEncoding;
 
-bool is_hex(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
 int unhex(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   return c - 'A' + 10;
 }
 
-constexpr std::string_view kHostSafe = "!$&'()*+,;=:[]<>\"";
 constexpr std::string_view kValidAsEncoded = "!$&'()*+,;=:@[]%";
 
-bool should_escape(unsigned char c, Enc mode) {
-  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return false;
-  // RFC 3986's sub-delims, ':' and '[]' (and, as Go allows, '<>"') stay as they are in a host.
-  if ((mode == Enc::kHost || mode == Enc::kZone) && kHostSafe.find(char(c)) != kHostSafe.npos)
-    return false;
-  switch (c) {
-    case '-':
-    case '_':
-    case '.':
-    case '~':
-      return false;
-    case '$':
-    case '&':
-    case '+':
-    case ',':
-    case '/':
-    case ':':
-    case ';':
-    case '=':
-    case '?':
-    case '@':
-      switch (mode) {
-        case Enc::kPath:
-          return c == '?';
-        case Enc::kPathSegment:
-          return c == '/' || c == ';' || c == ',' || c == '?';
-        case Enc::kUserPassword:
-          return c == '@' || c == '/' || c == '?' || c == ':';
-        case Enc::kQueryComponent:
-          return true;
-        case Enc::kFragment:
-          return false;
-        default:
-          break;
-      }
-      break;
-    default:
-      break;
-  }
-  if (mode == Enc::kFragment && (c == '!' || c == '(' || c == ')' || c == '*')) return false;
-  return true;
-}
-
-std::string escape(std::string_view s, Enc mode) {
-  static const char* kHex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (c == ' ' && mode == Enc::kQueryComponent) {
-      out += '+';
-    } else if (should_escape(c, mode)) {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
-
-// Go's url.unescape; on failure returns false with the error text.
+bool should_escape(unsigned char c, Enc mode) { return gocompat::url_should_escape(c, mode); }
+std::string escape(std::string_view s, Enc mode) { return gocompat::url_escape(s, mode); }
 bool unescape(std::string_view s, Enc mode, std::string& out, std::string& error) {
-  for (size_t i = 0; i < s.size();) {
-    if (s[i] == '%') {
-      if (i + 2 >= s.size() || !is_hex(s[i + 1]) || !is_hex(s[i + 2])) {
-        error = "invalid URL escape " + gocompat::quote(s.substr(i, 3));
-        return false;
-      }
-      if (mode == Enc::kHost && unhex(s[i + 1]) < 8 && s.substr(i, 3) != "%25") {
-        error = "invalid URL escape " + gocompat::quote(s.substr(i, 3));
-        return false;
-      }
-      if (mode == Enc::kZone) {
-        unsigned char v = static_cast<unsigned char>(unhex(s[i + 1]) << 4 | unhex(s[i + 2]));
-        if (s.substr(i, 3) != "%25" && v != ' ' && should_escape(v, Enc::kHost)) {
-          error = "invalid URL escape " + gocompat::quote(s.substr(i, 3));
-          return false;
-        }
-      }
-      i += 3;
-    } else {
-      unsigned char c = static_cast<unsigned char>(s[i]);
-      if ((mode == Enc::kHost || mode == Enc::kZone) && c < 0x80 && should_escape(c, mode)) {
-        error = "invalid character " + gocompat::quote(s.substr(i, 1)) + " in host name";
-        return false;
-      }
-      ++i;
-    }
-  }
-  out.clear();
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%') {
-      out += static_cast<char>(unhex(s[i + 1]) << 4 | unhex(s[i + 2]));
-      i += 2;
-    } else if (s[i] == '+') {
-      out += mode == Enc::kQueryComponent ? ' ' : '+';
-    } else {
-      out += s[i];
-    }
-  }
-  return true;
+  return gocompat::url_unescape(s, mode, out, error);
 }
 
 bool valid_optional_port(std::string_view port) {
